@@ -1,0 +1,57 @@
+/**
+ * `npm run service` — runs the local Retail Signal service alone.
+ *   --port N (default 4318; 0 = a free port)  --pace-ms N (delay per SSE delta; 0 for tests)
+ *   --seed N  --signals N  --no-live
+ * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_PACE_MS, startService } from './server';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '4318' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'pace-ms': { type: 'string', default: String(DEFAULT_PACE_MS) },
+    seed: { type: 'string' },
+    signals: { type: 'string' },
+    'no-live': { type: 'boolean', default: false },
+  },
+  allowPositionals: true,
+});
+
+function integer(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) {
+    console.error(`--${name} must be a whole number ≥ 0, got "${value}"`);
+    process.exit(2);
+  }
+  return parsed;
+}
+
+const host = values.host ?? '127.0.0.1';
+if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+  // SECURITY: the development service has no TLS and signs tokens; keep it on this machine.
+  console.error('--host must be a loopback address (127.0.0.1, localhost or ::1).');
+  process.exit(2);
+}
+
+const started = Date.now();
+const service = await startService({
+  host,
+  port: integer('port', values.port),
+  paceMs: integer('pace-ms', values['pace-ms']),
+  seed: integer('seed', values.seed),
+  signalCount: integer('signals', values.signals),
+  liveFeed: !values['no-live'],
+});
+process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);
+process.stderr.write(`Retail Signal local service (synthetic sample data) on ${service.url}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n`);
+
+const shutdown = (): void => {
+  void service.close().finally(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+// A supervisor that dies closes our stdin: do not outlive it.
+if (process.env.CLARITY_SUPERVISED === '1') process.stdin.on('end', shutdown).resume();

@@ -1,0 +1,169 @@
+/**
+ * Full-text retrieval over signals: BM25 on title (weighted), summary, body and entities,
+ * boosted by recency and by entities the question names (DESIGN §2). Indexing is
+ * incremental so live signals are retrievable the moment they arrive.
+ */
+import type { CorpusSignal } from '../corpus/generator';
+import { CITIES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../corpus/vocabulary';
+
+const STOPWORDS = new Set(
+  'a an and are as at be by did do does for from has have how in is it its of on or that the their this to was were what when where which who why will with about across over than into vs versus fast much many latest recent tell me show give'.split(
+    ' ',
+  ),
+);
+
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  for (const raw of text.toLowerCase().normalize('NFKD').split(/[^a-z0-9]+/)) {
+    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
+    tokens.push(stem(raw));
+  }
+  return tokens;
+}
+
+/** A light suffix stemmer: enough to match growing/grows/growth and stores/store. */
+function stem(token: string): string {
+  if (token.length > 5 && token.endsWith('ing')) return token.slice(0, -3);
+  if (token.length > 4 && token.endsWith('ies')) return `${token.slice(0, -3)}y`;
+  if (token.length > 4 && token.endsWith('th') && token.startsWith('grow')) return 'grow';
+  if (token.length > 3 && token.endsWith('s') && !token.endsWith('ss')) return token.slice(0, -1);
+  return token;
+}
+
+export interface QueryEntities {
+  retailers: string[];
+  segments: Segment[];
+  cities: string[];
+  states: string[];
+}
+
+/** Finds the retailers, segments, cities and states a question names. */
+export function extractEntities(question: string): QueryEntities {
+  const text = ` ${question.toLowerCase().replace(/[^a-z0-9&' -]+/g, ' ')} `;
+  const has = (phrase: string): boolean => text.includes(` ${phrase.toLowerCase()} `) || text.includes(` ${phrase.toLowerCase()}'`);
+  const retailers = RETAILERS.filter((retailer) => has(retailer.name) || (retailer.parent !== undefined && has(retailer.parent))).map((r) => r.name);
+  const segments = (Object.entries(SEGMENT_ALIASES) as Array<[Segment, string[]]>)
+    .filter(([, aliases]) => aliases.some(has))
+    .map(([segment]) => segment);
+  const cities = CITIES.filter((city) => has(city.city) || (city.city === 'Bengaluru' && has('bangalore'))).map((city) => city.city);
+  const states = [...new Set(CITIES.filter((city) => has(city.state)).map((city) => city.state))];
+  return { retailers, segments, cities, states };
+}
+
+interface Posting {
+  doc: number;
+  tf: number;
+}
+
+export interface SearchHit {
+  signal: CorpusSignal;
+  score: number;
+  /** BM25 alone, before boosts: how well the words matched. */
+  textScore: number;
+  entityMatches: number;
+}
+
+export interface SearchOptions {
+  limit?: number;
+  now?: number;
+  /** Only signals published at or before this time (ms). */
+  until?: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+const TITLE_WEIGHT = 3;
+const RECENCY_HALF_LIFE_DAYS = 45;
+
+export class SignalSearchIndex {
+  private readonly docs: CorpusSignal[] = [];
+  private readonly lengths: number[] = [];
+  private readonly postings = new Map<string, Posting[]>();
+  private readonly byId = new Map<string, number>();
+  private totalLength = 0;
+
+  constructor(signals: Iterable<CorpusSignal> = []) {
+    for (const signal of signals) this.add(signal);
+  }
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  get(id: string): CorpusSignal | undefined {
+    const doc = this.byId.get(id);
+    return doc === undefined ? undefined : this.docs[doc];
+  }
+
+  add(signal: CorpusSignal): void {
+    if (this.byId.has(signal.id)) return;
+    const doc = this.docs.length;
+    this.docs.push(signal);
+    this.byId.set(signal.id, doc);
+    const counts = new Map<string, number>();
+    const addTokens = (text: string, weight: number): number => {
+      const tokens = tokenize(text);
+      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
+      return tokens.length * weight;
+    };
+    const entities = signal.entities;
+    const length =
+      addTokens(signal.title, TITLE_WEIGHT) +
+      addTokens(signal.body, 1) +
+      addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
+    for (const [token, tf] of counts) {
+      let list = this.postings.get(token);
+      if (!list) {
+        list = [];
+        this.postings.set(token, list);
+      }
+      list.push({ doc, tf });
+    }
+    this.lengths.push(length);
+    this.totalLength += length;
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    const limit = options.limit ?? 8;
+    const now = options.now ?? Date.now();
+    const terms = [...new Set(tokenize(query))];
+    if (terms.length === 0 || this.docs.length === 0) return [];
+    const entities = extractEntities(query);
+    const avgLength = this.totalLength / this.docs.length;
+    const scores = new Map<number, number>();
+    for (const term of terms) {
+      const list = this.postings.get(term);
+      if (!list) continue;
+      const idf = Math.log(1 + (this.docs.length - list.length + 0.5) / (list.length + 0.5));
+      for (const { doc, tf } of list) {
+        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
+        scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
+      }
+    }
+    const hits: SearchHit[] = [];
+    for (const [doc, textScore] of scores) {
+      const signal = this.docs[doc];
+      if (!signal) continue;
+      const published = Date.parse(signal.published_at);
+      if (options.until !== undefined && published > options.until) continue;
+      const ageDays = Math.max(0, (now - published) / 86_400_000);
+      const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+      const entityMatches = countEntityMatches(signal, entities);
+      const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+      // A signal missing an entity the question names ranks well below one that has it.
+      const entityBoost = wanted === 0 ? 1 : (1 + entityMatches) / (1 + wanted) * (1 + 0.5 * entityMatches);
+      hits.push({ signal, textScore, score: textScore * recency * entityBoost, entityMatches });
+    }
+    hits.sort((a, b) => b.score - a.score || b.signal.published_at.localeCompare(a.signal.published_at));
+    return hits.slice(0, limit);
+  }
+}
+
+function countEntityMatches(signal: CorpusSignal, wanted: QueryEntities): number {
+  let matches = 0;
+  for (const retailer of wanted.retailers) if (signal.entities.retailers.includes(retailer)) matches += 1;
+  for (const segment of wanted.segments) if (signal.entities.segments.includes(segment)) matches += 1;
+  for (const city of wanted.cities) if (signal.entities.cities.includes(city)) matches += 1;
+  for (const state of wanted.states) if (signal.entities.states.includes(state)) matches += 1;
+  return matches;
+}

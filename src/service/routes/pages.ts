@@ -1,0 +1,43 @@
+/** Server-rendered pages. Every value is escaped: signal text is data, never markup. */
+import type { FastifyInstance } from 'fastify';
+import { formatDay, metricLabel } from '../answers/composer';
+import { ServiceError } from '../http-errors';
+import type { ServiceContext } from '../service-context';
+
+export function escapeHtml(value: unknown): string {
+  return String(value)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+export function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Retail Signal</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
+.meta{color:#5b6475}.badge{display:inline-block;padding:0 .5rem;border-radius:1rem;background:#eef1f6}
+table{border-collapse:collapse}td,th{border:1px solid #d5dae3;padding:.25rem .5rem}</style></head>
+<body>${body}<footer class="meta"><p>Synthetic sample data served by the local Retail Signal service.</p></footer></body></html>`;
+}
+
+export function registerPageRoutes(app: FastifyInstance, context: ServiceContext): void {
+  app.get<{ Params: { slug: string } }>('/signal/:slug', async (request, reply) => {
+    const signal = context.store.getSignalBySlug(request.params.slug);
+    if (!signal) throw new ServiceError('not_found', 'No signal has that slug.');
+    const source = context.store.sourcesById.get(signal.source_id);
+    const metrics = Object.entries(signal.metrics)
+      .map(([key, value]) => `<tr><th>${escapeHtml(metricLabel(key))}</th><td>${escapeHtml(value)}</td></tr>`)
+      .join('');
+    const entities = Object.values(signal.entities).flat().map((e) => `<span class="badge">${escapeHtml(e)}</span>`).join(' ');
+    reply.type('text/html; charset=utf-8');
+    return page(
+      signal.title,
+      `<h1>${escapeHtml(signal.title)}</h1>
+<p class="meta">${escapeHtml(source?.name ?? signal.source_id)} · ${escapeHtml(formatDay(signal.published_at))} · ${escapeHtml(signal.type.replace(/_/g, ' '))} · source health: ${escapeHtml(source?.health ?? 'unknown')}</p>
+<p>${escapeHtml(signal.body)}</p><p>${entities}</p><table>${metrics}</table>
+<p class="meta">${escapeHtml(signal.id)}</p>`,
+    );
+  });
+}

@@ -1,0 +1,34 @@
+/** Source health snapshot and single-signal lookup. */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { SIGNAL_ID_PATTERN, type HealthSnapshot } from '../../shared/service-schemas';
+import { ServiceError } from '../http-errors';
+import type { ServiceContext } from '../service-context';
+
+export function registerSourceRoutes(app: FastifyInstance, context: ServiceContext): void {
+  let cached: { etag: string; snapshot: HealthSnapshot } | null = null;
+
+  app.get('/api/v1/sources/health', async (request, reply) => {
+    const snapshot = context.store.healthSnapshot(context.now());
+    // The ETag covers the data, not generated_at, so an unchanged roster revalidates to 304.
+    const { generated_at: _generatedAt, ...data } = snapshot;
+    const etag = `"${createHash('sha1').update(JSON.stringify(data)).digest('hex').slice(0, 20)}"`;
+    if (!cached || cached.etag !== etag) cached = { etag, snapshot };
+    reply.header('cache-control', 'max-age=60').header('etag', etag);
+    const ifNoneMatch = request.headers['if-none-match'];
+    if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
+      return reply.status(304).send();
+    }
+    return cached.snapshot;
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/signals/:id', async (request) => {
+    const { id } = request.params;
+    if (!SIGNAL_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'Invalid field `id`: expected sig_ followed by 16 hex characters.');
+    const signal = context.store.getSignal(id);
+    if (!signal) throw new ServiceError('not_found', `No signal ${id}.`);
+    const source = context.store.sourcesById.get(signal.source_id);
+    if (!source) throw new ServiceError('internal', `Signal ${id} has no source.`);
+    return { signal, source: context.store.sourceEntry(source, context.now()) };
+  });
+}

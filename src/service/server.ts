@@ -1,0 +1,150 @@
+/**
+ * The local Retail Signal service: the interface over real HTTP on 127.0.0.1, backed by the
+ * generated corpus. Started alone (`npm run service`), by the main process as the embedded
+ * default, and by every integration and end-to-end test.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { openApiYaml } from '../shared/openapi/document';
+import { SeededRandom } from './corpus/random';
+import { ServiceError, STATUS_BY_CODE } from './http-errors';
+import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
+import { registerAskRoute } from './routes/ask';
+import { registerPageRoutes } from './routes/pages';
+import { registerSourceRoutes } from './routes/sources';
+import type { Identity, ServiceContext } from './service-context';
+import { SessionStore } from './session-store';
+import { SignalStore, startOfUtcDay } from './signal-store';
+
+export const BODY_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_PACE_MS = 28;
+
+export interface ServiceOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Delay between SSE deltas; 0 streams as fast as the socket allows (tests). */
+  paceMs?: number;
+  seed?: number;
+  signalCount?: number;
+  /** Newest corpus date; defaults to the start of today (UTC). */
+  anchor?: Date;
+  now?: () => number;
+  limits?: Record<LimitName, LimitRule>;
+  /** New signals every few seconds and drifting health; on by default. */
+  liveFeed?: boolean;
+  liveIntervalMs?: number;
+  /** Share a store between instances (tests) instead of generating one. */
+  store?: SignalStore;
+}
+
+export interface RunningService {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  store: SignalStore;
+  close(): Promise<void>;
+}
+
+export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now'> = {}): SignalStore {
+  const now = options.now ?? Date.now;
+  return new SignalStore({ seed: options.seed, signalCount: options.signalCount, anchor: options.anchor ?? startOfUtcDay(now()) });
+}
+
+export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
+  const now = options.now ?? Date.now;
+  const store = options.store ?? createSignalStore(options);
+  const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
+  const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, trustProxy: false });
+
+  const identify = (request: FastifyRequest): Identity => ({ kind: 'anonymous', key: `ip:${request.ip}` });
+  const context: ServiceContext = {
+    store,
+    sessions: new SessionStore(),
+    limiter,
+    paceMs: options.paceMs ?? DEFAULT_PACE_MS,
+    now,
+    identify,
+    enforceLimit(name, key, reply) {
+      const decision = limiter.take(name, key);
+      reply.header('x-rate-limit-remaining', String(decision.remaining));
+      if (!decision.allowed) {
+        throw new ServiceError('rate_limited', `Rate limit reached: ${LIMIT_TABLE[name].limit} requests per window. Retry in ${decision.retryAfterS} s.`, decision.retryAfterS);
+      }
+    },
+    pendingHeaders(reply) {
+      return Object.fromEntries(Object.entries(reply.getHeaders()).map(([name, value]) => [name, String(value)]));
+    },
+  };
+
+  /** Every response, errors included, says how much of the caller's ask quota is left. */
+  const ensureRateHeader = (request: FastifyRequest, reply: FastifyReply): void => {
+    if (!reply.hasHeader('x-rate-limit-remaining')) {
+      reply.header('x-rate-limit-remaining', String(limiter.peek('ask', identify(request).key).remaining));
+    }
+  };
+
+  app.addHook('onRequest', async (request) => {
+    // SECURITY: bodies are JSON only; anything else is refused before parsing.
+    if (['POST', 'PUT', 'PATCH'].includes(request.method)) {
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'application/json') {
+        throw new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
+      }
+    }
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    ensureRateHeader(request, reply);
+    return payload;
+  });
+
+  app.setErrorHandler((error: FastifyError | ServiceError, request, reply) => {
+    let serviceError: ServiceError;
+    if (error instanceof ServiceError) serviceError = error;
+    else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') serviceError = new ServiceError('payload_too_large', `Request body is over ${BODY_LIMIT_BYTES / 1024} KB.`);
+    else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') serviceError = new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
+    else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') serviceError = new ServiceError('invalid_request', 'The request body is empty; send a JSON object.');
+    else if (error.statusCode === 400) serviceError = new ServiceError('invalid_request', 'The request body is not valid JSON.');
+    else serviceError = new ServiceError('internal', 'The service hit an internal error.');
+    if (serviceError.retryAfterS !== undefined) reply.header('retry-after', String(serviceError.retryAfterS));
+    ensureRateHeader(request, reply);
+    void reply.status(STATUS_BY_CODE[serviceError.code]).send({ error: serviceError.code, message: serviceError.message });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    ensureRateHeader(request, reply);
+    void reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+  });
+
+  registerAskRoute(app, context);
+  registerSourceRoutes(app, context);
+  registerPageRoutes(app, context);
+  let openApi = '';
+  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
+
+  await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  openApi = openApiYaml(url);
+
+  let liveTimer: NodeJS.Timeout | null = null;
+  if (options.liveFeed ?? true) {
+    const random = new SeededRandom(now() & 0xffffffff);
+    liveTimer = setInterval(() => {
+      const at = now();
+      for (let i = random.int(1, 3); i > 0; i -= 1) store.addLiveSignal(new Date(at));
+      store.driftHealth(random, at);
+    }, options.liveIntervalMs ?? 4_000);
+    liveTimer.unref();
+  }
+
+  return {
+    url,
+    port,
+    app,
+    store,
+    async close() {
+      if (liveTimer) clearInterval(liveTimer);
+      await app.close();
+    },
+  };
+}

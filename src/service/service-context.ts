@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ServiceError } from './http-errors';
+import type { LimitName, RateLimiter } from './rate-limiter';
+import type { SessionStore } from './session-store';
+import type { SignalStore } from './signal-store';
+
+export interface Identity {
+  kind: 'anonymous' | 'user';
+  /** Rate-limit bucket: `ip:<addr>` for anonymous callers, `user:<id>` for authenticated ones. */
+  key: string;
+}
+
+/** What every route needs, passed explicitly so routes stay plain functions. */
+export interface ServiceContext {
+  store: SignalStore;
+  sessions: SessionStore;
+  limiter: RateLimiter;
+  paceMs: number;
+  now: () => number;
+  identify(request: FastifyRequest): Identity;
+  /** Counts the request against its limit, sets `x-rate-limit-remaining`, throws 429 when spent. */
+  enforceLimit(name: LimitName, key: string, reply: FastifyReply): void;
+  /** Headers already set on a reply, for routes that hijack it to stream. */
+  pendingHeaders(reply: FastifyReply): Record<string, string>;
+}
+
+/** A 400 that names the field at fault, from a zod error. */
+export function invalidRequest(error: z.ZodError): ServiceError {
+  const issue = error.issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.join('.') : 'body';
+  return new ServiceError('invalid_request', `Invalid field \`${field}\`: ${issue?.message ?? 'invalid value'}.`);
+}

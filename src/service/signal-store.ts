@@ -1,0 +1,127 @@
+/**
+ * The service's live data: sources, signals and their search index. The live feed adds
+ * signals and moves source health here; everything reads from one place.
+ */
+import {
+  generateCorpus,
+  groupSourcesByKind,
+  makeSignal,
+  type CorpusOptions,
+  type CorpusSignal,
+  type CorpusSource,
+  type SourceKind,
+} from './corpus/generator';
+import { SeededRandom } from './corpus/random';
+import { SignalSearchIndex } from './retrieval/search-index';
+import type { HealthSnapshot, SourceEntry } from '../shared/service-schemas';
+
+const DAY_MS = 86_400_000;
+
+export class SignalStore {
+  readonly sources: CorpusSource[];
+  readonly sourcesById: Map<string, CorpusSource>;
+  readonly index: SignalSearchIndex;
+  private readonly bySlug = new Map<string, CorpusSignal>();
+  private readonly byKind: Map<SourceKind, CorpusSource[]>;
+  private readonly lastItemAt = new Map<string, string>();
+  private readonly liveRandom: SeededRandom;
+  private liveCount = 0;
+  private readonly seed: number;
+  oracleMissRate = 0.042;
+  oracleUpdatedAt: string;
+
+  constructor(options: CorpusOptions & { now?: () => number } = {}) {
+    const corpus = generateCorpus(options);
+    this.seed = options.seed ?? 0;
+    this.sources = corpus.sources;
+    this.sourcesById = new Map(corpus.sources.map((source) => [source.id, source]));
+    this.byKind = groupSourcesByKind(corpus.sources);
+    this.index = new SignalSearchIndex(corpus.signals);
+    for (const signal of corpus.signals) {
+      this.bySlug.set(signal.slug, signal);
+      const previous = this.lastItemAt.get(signal.source_id);
+      if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
+    }
+    this.liveRandom = new SeededRandom((options.seed ?? 1) ^ 0x5eed);
+    this.oracleUpdatedAt = (options.anchor ?? new Date()).toISOString();
+  }
+
+  getSignal(id: string): CorpusSignal | undefined {
+    return this.index.get(id);
+  }
+
+  getSignalBySlug(slug: string): CorpusSignal | undefined {
+    return this.bySlug.get(slug);
+  }
+
+  /** A new signal arrives from the live feed, retrievable at once. */
+  addLiveSignal(at: Date): CorpusSignal {
+    this.liveCount += 1;
+    const signal = makeSignal(this.liveRandom, 1_000_000 + this.liveCount, this.seed, at, this.byKind);
+    this.index.add(signal);
+    this.bySlug.set(signal.slug, signal);
+    this.lastItemAt.set(signal.source_id, signal.published_at);
+    return signal;
+  }
+
+  sourceEntry(source: CorpusSource, now: number): SourceEntry {
+    const factor = source.health === 'healthy' ? 1 : source.health === 'degraded' ? 0.45 : 0;
+    // items_24h follows the source's rate and health, with a deterministic wobble per hour.
+    const hour = Math.floor(now / 3_600_000);
+    const wobble = 0.85 + ((hashNumber(`${source.id}:${hour}`) % 300) / 1000);
+    return {
+      id: source.id,
+      name: source.name,
+      kind: source.kind,
+      health: source.health,
+      cadence: source.cadence,
+      items_24h: Math.round(source.dailyRate * factor * wobble),
+      last_item_at: this.lastItemAt.get(source.id) ?? null,
+      url: source.url,
+      daily_rate: source.dailyRate,
+    };
+  }
+
+  healthSnapshot(now: number): HealthSnapshot {
+    const sources = this.sources.map((source) => this.sourceEntry(source, now));
+    const count = (state: string): number => sources.filter((source) => source.health === state).length;
+    const signals24h = sources.reduce((sum, source) => sum + source.items_24h, 0);
+    return {
+      generated_at: new Date(now).toISOString(),
+      stats: {
+        sources_total: sources.length,
+        healthy: count('healthy'),
+        degraded: count('degraded'),
+        down: count('down'),
+        items_per_hour: Math.round((signals24h / 24) * 10) / 10,
+        signals_24h: signals24h,
+      },
+      oracle: { miss_rate: this.oracleMissRate, window: '24h', updated_at: this.oracleUpdatedAt },
+      sources,
+    };
+  }
+
+  /** Health drifts: a few sources change state, the oracle miss-rate moves. */
+  driftHealth(random: SeededRandom, now: number): void {
+    for (const source of this.sources) {
+      if (!random.chance(0.02)) continue;
+      const roll = random.next();
+      source.health = roll < 0.7 ? 'healthy' : roll < 0.9 ? 'degraded' : 'down';
+    }
+    this.oracleMissRate = Math.round(Math.min(0.3, Math.max(0.005, this.oracleMissRate + (random.next() - 0.5) * 0.01)) * 1000) / 1000;
+    this.oracleUpdatedAt = new Date(now).toISOString();
+  }
+}
+
+export function startOfUtcDay(ms: number): Date {
+  return new Date(Math.floor(ms / DAY_MS) * DAY_MS);
+}
+
+function hashNumber(text: string): number {
+  let hash = 2166136261;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 16777619);
+  }
+  return hash >>> 0;
+}

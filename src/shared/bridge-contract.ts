@@ -1,0 +1,187 @@
+/**
+ * The one contract between the renderer and the main process (STYLE §1). Both transports
+ * (Electron IPC, WebSocket for the browser host), the preload and the renderer are typed
+ * from this file; the bridge host validates every payload against the schemas here.
+ */
+import { z } from 'zod';
+import type { CitationPayload, ServiceErrorCode } from './service-schemas';
+
+// ── Results: errors are values at the boundary (STYLE §10) ───────────────────────────────
+export type BridgeErrorCode =
+  | ServiceErrorCode
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'bad_response'
+  | 'invalid_argument'
+  | 'unknown_method'
+  | 'keychain_unavailable';
+
+export interface BridgeError {
+  code: BridgeErrorCode;
+  message: string;
+  /** Seconds until the request may be sent again (429). */
+  retryAfterS?: number;
+  /** HTTP status, when the error came from the service. */
+  status?: number;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (error: BridgeError): Result<never> => ({ ok: false, error });
+
+// ── Shapes that cross the bridge ─────────────────────────────────────────────────────────
+export const HTTPS_OR_LOOPBACK_URL = z
+  .string()
+  .trim()
+  .max(2_000)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      if (url.username || url.password) return false;
+      if (url.protocol === 'https:') return true;
+      // Plain http only to this machine (a service you run yourself).
+      return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    } catch {
+      return false;
+    }
+  }, 'Enter an https:// address (plain http is allowed for 127.0.0.1 and localhost only).');
+
+export const ServiceSetting = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('local') }),
+  z.object({ mode: z.literal('remote'), baseUrl: HTTPS_OR_LOOPBACK_URL }),
+]);
+export type ServiceSetting = z.infer<typeof ServiceSetting>;
+
+export const CredentialPresentation = z.enum(['bearer', 'x-api-key']);
+export type CredentialPresentation = z.infer<typeof CredentialPresentation>;
+
+export interface Settings {
+  service: ServiceSetting;
+  credentialPresentation: CredentialPresentation;
+}
+
+export interface ServiceStatus {
+  mode: 'local' | 'remote';
+  /** Base URL in use, or null while the local service is starting. */
+  baseUrl: string | null;
+  state: 'starting' | 'ready' | 'unreachable' | 'error';
+  /** The local service serves synthetic sample data; the UI says so. */
+  synthetic: boolean;
+  detail?: string;
+  rateLimitRemaining: number | null;
+  /** Epoch ms until which the service asked us to wait (429), if any. */
+  retryAt: number | null;
+}
+
+export type CredentialKind = 'jwt' | 'api-key' | 'token';
+
+export interface CredentialStatus {
+  set: boolean;
+  /** The last four characters only; the secret itself never crosses the bridge. */
+  last4: string | null;
+  kind: CredentialKind | null;
+  presentAs: CredentialPresentation;
+  backend: 'keychain' | 'session-only';
+  backendDetail: string;
+}
+
+// ── Invoke methods: name → argument schema (validated in main) and result type ───────────
+const NoArgs = z.undefined();
+
+export const InvokeArgSchemas = {
+  'settings.get': NoArgs,
+  'service.status': NoArgs,
+  'service.set': ServiceSetting,
+  'credentials.status': NoArgs,
+  'credentials.set': z.object({
+    secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),
+    presentAs: CredentialPresentation,
+  }),
+  'credentials.clear': NoArgs,
+  'links.openExternal': z.object({ url: z.string().max(4_096) }),
+} satisfies Record<string, z.ZodType>;
+
+export interface InvokeResults {
+  'settings.get': Settings;
+  'service.status': ServiceStatus;
+  'service.set': ServiceStatus;
+  'credentials.status': CredentialStatus;
+  'credentials.set': CredentialStatus;
+  'credentials.clear': CredentialStatus;
+  'links.openExternal': { opened: boolean };
+}
+
+export type InvokeMethod = keyof typeof InvokeArgSchemas;
+export type InvokeArgs<M extends InvokeMethod> = z.input<(typeof InvokeArgSchemas)[M]>;
+
+// ── Streams: open → events* → done | error (STYLE §4) ───────────────────────────────────
+export const AskStreamArgs = z.object({
+  question: z.string().trim().min(1, 'Type a question first.').max(8_000),
+  /** Earlier user turns of this conversation, oldest first. */
+  history: z.array(z.string().min(1).max(8_000)).max(49).default([]),
+  sessionId: z.string().max(64).optional(),
+});
+export type AskStreamArgs = z.input<typeof AskStreamArgs>;
+
+export const StreamArgSchemas = { ask: AskStreamArgs } satisfies Record<string, z.ZodType>;
+export type StreamMethod = keyof typeof StreamArgSchemas;
+
+/** Normalised ask events: what the renderer needs, independent of the wire format. */
+export type AskEvent =
+  | { type: 'meta'; messageId?: string; sessionId?: string; sessionSlug?: string }
+  | { type: 'text'; text: string }
+  | { type: 'citation'; citation: CitationPayload }
+  | { type: 'confidence'; value: number }
+  | { type: 'promotion'; topic: string; preset: string; reason?: string };
+
+export type StreamMessage =
+  | { streamId: string; kind: 'open' }
+  | { streamId: string; kind: 'events'; events: AskEvent[]; seq: number }
+  | { streamId: string; kind: 'done' }
+  | { streamId: string; kind: 'error'; error: BridgeError; incomplete: boolean };
+
+export const STREAM_ID = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
+
+// ── Push events from main ────────────────────────────────────────────────────────────────
+export interface PushEvents {
+  'service.status': ServiceStatus;
+  'credentials.status': CredentialStatus;
+}
+export type PushEventName = keyof PushEvents;
+export const PUSH_EVENT_NAMES: readonly PushEventName[] = ['service.status', 'credentials.status'];
+
+export type Unsubscribe = () => void;
+
+/** What `window.clarity` is, in Electron (preload) and in the browser host (WebSocket client). */
+export interface ClarityBridge {
+  invoke<M extends InvokeMethod>(method: M, args?: InvokeArgs<M>): Promise<Result<InvokeResults[M]>>;
+  /** Subscribe with onStreamMessage first, then start: no event can be missed. */
+  startStream(streamId: string, method: StreamMethod, args: AskStreamArgs): Promise<Result<null>>;
+  abortStream(streamId: string): Promise<void>;
+  onStreamMessage(callback: (message: StreamMessage) => void): Unsubscribe;
+  onPush<E extends PushEventName>(event: E, callback: (payload: PushEvents[E]) => void): Unsubscribe;
+  /** Which host the renderer runs in; shown in the status bar. */
+  readonly host: 'electron' | 'browser';
+}
+
+/** IPC channel names; only the IPC transport and the preload use them. */
+export const IPC_CHANNELS = {
+  invoke: 'clarity:invoke',
+  streamStart: 'clarity:stream-start',
+  streamAbort: 'clarity:stream-abort',
+  streamMessage: 'clarity:stream-message',
+  push: 'clarity:push',
+} as const;
+
+/** Frames of the browser host's WebSocket transport. */
+export type WsClientFrame =
+  | { t: 'invoke'; id: number; method: string; args: unknown }
+  | { t: 'stream-start'; id: number; streamId: string; method: string; args: unknown }
+  | { t: 'stream-abort'; streamId: string };
+
+export type WsServerFrame =
+  | { t: 'result'; id: number; result: Result<unknown> }
+  | { t: 'stream'; message: StreamMessage }
+  | { t: 'push'; event: PushEventName; payload: unknown };

@@ -1,0 +1,252 @@
+/**
+ * The Retail Signal service interface as zod schemas, with the decisions of DESIGN §3.
+ * The client, the local service and the OpenAPI document are all derived from this file.
+ *
+ * Response schemas are loose on purpose (`z.looseObject`): the client must ignore unknown
+ * fields and keep working against any valid variant of the service.
+ */
+import { z } from 'zod';
+
+export const SIGNAL_ID_PATTERN = /^sig_[0-9a-f]{16}$/;
+export const SignalId = z.string().regex(SIGNAL_ID_PATTERN).meta({ id: 'SignalId', description: '`sig_` + 16 hex.' });
+
+// ── Errors ──────────────────────────────────────────────────────────────────────────────
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal',
+  'unavailable',
+] as const;
+export type ServiceErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorBody = z
+  .looseObject({
+    error: z.string().meta({ description: 'Machine-readable code, e.g. `rate_limited`.' }),
+    message: z.string().meta({ description: 'Human-friendly text.' }),
+  })
+  .meta({ id: 'Error' });
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+// ── Ask ─────────────────────────────────────────────────────────────────────────────────
+export const MAX_MESSAGES = 50;
+export const MAX_MESSAGE_CHARS = 8_000;
+
+export const AskMessage = z
+  .object({
+    role: z.literal('user'),
+    content: z.string().min(1).max(MAX_MESSAGE_CHARS),
+  })
+  .meta({ id: 'AskMessage' });
+
+export const AskRequest = z
+  .object({
+    messages: z.array(AskMessage).min(1).max(MAX_MESSAGES),
+    stream: z.boolean().default(false).meta({ description: '`true` selects SSE; defaults to `false`.' }),
+    session_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .meta({ description: 'Extension: continue this session.' }),
+  })
+  .meta({ id: 'AskRequest' });
+export type AskRequest = z.input<typeof AskRequest>;
+
+/** DESIGN §3: a number in [0,1]; the client also accepts 0–100 and low/medium/high. */
+export const ConfidenceValue = z
+  .union([z.number().min(0).max(100), z.enum(['low', 'medium', 'high'])])
+  .meta({ id: 'Confidence', description: 'Number in [0,1] (services may send 0–100 or low/medium/high).' });
+
+export const AskResponse = z
+  .looseObject({
+    content: z.string(),
+    citations: z.array(z.string()),
+    confidence: ConfidenceValue,
+    session_id: z.string(),
+    session_slug: z.string(),
+  })
+  .meta({ id: 'AskResponse' });
+export type AskResponse = z.infer<typeof AskResponse>;
+
+// ── SSE event payloads (Anthropic-Messages-shaped) ───────────────────────────────────────
+export const CitationPayload = z
+  .looseObject({
+    id: z.string(),
+    title: z.string().optional(),
+    source_id: z.string().optional(),
+    source_name: z.string().optional(),
+    published_at: z.string().optional(),
+    url: z.string().optional(),
+    slug: z.string().optional(),
+    snippet: z.string().optional(),
+  })
+  .meta({ id: 'Citation' });
+export type CitationPayload = z.infer<typeof CitationPayload>;
+
+export const SseMessageStart = z.looseObject({
+  message: z.looseObject({ id: z.string().optional(), session_id: z.string().optional(), session_slug: z.string().optional() }),
+});
+export const SseContentBlockStart = z.looseObject({
+  index: z.number().int().nonnegative(),
+  content_block: z.looseObject({ type: z.string(), text: z.string().optional() }),
+});
+export const SseContentBlockDelta = z.looseObject({
+  index: z.number().int().nonnegative(),
+  delta: z.looseObject({ type: z.string(), text: z.string().optional() }),
+});
+export const SseContentBlockStop = z.looseObject({ index: z.number().int().nonnegative() });
+export const SseMessageStop = z.looseObject({});
+export const SseCitationEmitted = z.looseObject({ citation: CitationPayload });
+export const SseConfidenceUpdated = z.looseObject({ confidence: ConfidenceValue });
+export const SseResearchPromotion = z.looseObject({
+  topic: z.string(),
+  preset: z.string().optional(),
+  reason: z.string().optional(),
+});
+export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) });
+
+/** Every SSE event the service emits, by name, with its payload schema. */
+export const SSE_EVENTS = {
+  message_start: SseMessageStart,
+  content_block_start: SseContentBlockStart,
+  content_block_delta: SseContentBlockDelta,
+  content_block_stop: SseContentBlockStop,
+  message_stop: SseMessageStop,
+  'clarity.citation_emitted': SseCitationEmitted,
+  'clarity.confidence_updated': SseConfidenceUpdated,
+  'clarity.research_promotion_available': SseResearchPromotion,
+  error: SseError,
+} as const;
+export type SseEventName = keyof typeof SSE_EVENTS;
+export type SsePayload<N extends SseEventName> = z.infer<(typeof SSE_EVENTS)[N]>;
+
+// ── Signals and sources ──────────────────────────────────────────────────────────────────
+export const SourceHealth = z.enum(['healthy', 'degraded', 'down']).meta({ id: 'SourceHealthState' });
+export type SourceHealth = z.infer<typeof SourceHealth>;
+
+export const SourceEntry = z
+  .looseObject({
+    id: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    health: SourceHealth,
+    cadence: z.string(),
+    items_24h: z.number(),
+    last_item_at: z.string().nullable().optional(),
+    url: z.string().optional(),
+  })
+  .meta({ id: 'Source' });
+export type SourceEntry = z.infer<typeof SourceEntry>;
+
+export const Signal = z
+  .looseObject({
+    id: SignalId,
+    slug: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    body: z.string(),
+    source_id: z.string(),
+    url: z.string(),
+    published_at: z.string(),
+    type: z.string(),
+    entities: z.looseObject({
+      retailers: z.array(z.string()),
+      segments: z.array(z.string()),
+      cities: z.array(z.string()),
+      states: z.array(z.string()),
+    }),
+    metrics: z.record(z.string(), z.number()),
+  })
+  .meta({ id: 'Signal' });
+export type Signal = z.infer<typeof Signal>;
+
+export const SignalLookup = z
+  .looseObject({ signal: Signal, source: SourceEntry })
+  .meta({ id: 'SignalLookup', description: 'Extension: one signal with its source and that source\'s health now.' });
+
+// ── Health snapshot ──────────────────────────────────────────────────────────────────────
+export const HealthSnapshot = z
+  .looseObject({
+    generated_at: z.string(),
+    stats: z.looseObject({
+      sources_total: z.number(),
+      healthy: z.number(),
+      degraded: z.number(),
+      down: z.number(),
+      items_per_hour: z.number(),
+      signals_24h: z.number(),
+    }),
+    oracle: z.looseObject({ miss_rate: z.number(), window: z.string(), updated_at: z.string() }),
+    sources: z.array(SourceEntry),
+  })
+  .meta({ id: 'HealthSnapshot' });
+export type HealthSnapshot = z.infer<typeof HealthSnapshot>;
+
+// ── Research ─────────────────────────────────────────────────────────────────────────────
+export const ResearchRequest = z
+  .object({
+    topic: z.string().min(3).max(500),
+    preset: z.string().min(1).max(40).default('standard'),
+  })
+  .meta({ id: 'ResearchRequest' });
+
+export const ResearchV1Response = z
+  .looseObject({
+    status: z.literal('completed'),
+    report_url: z.string(),
+    citation_count: z.number().int().nonnegative(),
+    cost_usd: z.number().nonnegative(),
+  })
+  .meta({ id: 'ResearchCompleted' });
+
+export const ResearchQueuedResponse = z
+  .looseObject({ status: z.literal('queued'), status_url: z.string() })
+  .meta({ id: 'ResearchQueued' });
+
+export const ResearchStatus = z.enum(['queued', 'running', 'completed', 'failed']);
+
+export const ResearchRun = z
+  .looseObject({
+    id: z.string(),
+    status: ResearchStatus,
+    topic: z.string().optional(),
+    preset: z.string().optional(),
+    report_url: z.string().optional(),
+    citation_count: z.number().optional(),
+    cost_usd: z.number().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'ResearchRun' });
+
+export const Report = z
+  .looseObject({
+    id: z.string(),
+    topic: z.string(),
+    preset: z.string(),
+    status: z.string(),
+    created_at: z.string(),
+    markdown: z.string(),
+    citations: z.array(Signal),
+    citation_count: z.number(),
+    cost_usd: z.number(),
+  })
+  .meta({ id: 'Report' });
+
+// ── Source proposals ─────────────────────────────────────────────────────────────────────
+export const ProposeRequest = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }),
+    name: z.string().max(200).optional(),
+    kind: z.string().max(60).optional(),
+    rationale: z.string().max(2_000).optional(),
+  })
+  .meta({ id: 'SourceProposal' });
+
+export const ProposeResponse = z
+  .looseObject({ status: z.literal('received'), proposal_id: z.string() })
+  .meta({ id: 'SourceProposalReceived' });

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+/** Tests mirror the processes: node for main/shared/service, a DOM for renderer components. */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit-node',
+          environment: 'node',
+          include: ['test/unit/**/*.test.ts'],
+        },
+      },
+      {
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'unit-dom',
+          environment: 'jsdom',
+          include: ['test/unit/**/*.test.tsx'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'keychain',
+          environment: 'node',
+          include: ['test/keychain/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
