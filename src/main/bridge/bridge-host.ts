@@ -1,0 +1,283 @@
+/**
+ * The bridge host: implements ClarityBridge on top of the main-process services. It is
+ * transport-agnostic; the Electron IPC transport and the browser host's WebSocket transport
+ * both call into it. Every payload is validated here (zod) before any service sees it.
+ */
+import {
+  fail,
+  InvokeArgSchemas,
+  ok,
+  STREAM_ID,
+  StreamArgSchemas,
+  type AskEvent,
+  type InvokeMethod,
+  type InvokeResults,
+  type PushEventName,
+  type PushEvents,
+  type Result,
+  type ServiceSetting,
+  type ServiceStatus,
+  type StreamMessage,
+} from '../../shared/bridge-contract';
+import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
+import type { CredentialStore } from '../services/credential-store';
+import { safeExternalUrl } from '../services/external-links';
+import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
+import type { SettingsStore } from '../services/settings-store';
+
+export type StreamSink = (message: StreamMessage) => void;
+export type PushListener = <E extends PushEventName>(event: E, payload: PushEvents[E]) => void;
+
+export interface BridgeHostDeps {
+  settings: SettingsStore;
+  credentials: CredentialStore;
+  /** Starts the embedded local service; null where the host runs remote-only. */
+  localService: LocalServiceSupervisor | null;
+  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
+  openExternal: (url: string) => Promise<boolean>;
+  fetch?: typeof fetch;
+  stallTimeoutMs?: number;
+  /** Interval over which stream deltas are coalesced into one message (STYLE §4). */
+  coalesceMs?: number;
+}
+
+interface ActiveStream {
+  controller: AbortController;
+  sink: StreamSink;
+}
+
+export class BridgeHost {
+  private readonly streams = new Map<string, ActiveStream>();
+  private readonly pushListeners = new Set<PushListener>();
+  private status: ServiceStatus;
+  private client: RetailSignalClient | null = null;
+
+  constructor(private readonly deps: BridgeHostDeps) {
+    const service = deps.settings.get().service;
+    this.status = {
+      mode: service.mode,
+      baseUrl: service.mode === 'remote' ? service.baseUrl : null,
+      state: 'starting',
+      synthetic: service.mode === 'local',
+      rateLimitRemaining: null,
+      retryAt: null,
+    };
+  }
+
+  /** Connects to the configured service, starting the local one if that is the setting. */
+  async start(): Promise<void> {
+    await this.applyService(this.deps.settings.get().service);
+  }
+
+  async dispose(): Promise<void> {
+    for (const stream of this.streams.values()) stream.controller.abort();
+    this.streams.clear();
+    await this.deps.localService?.stop();
+  }
+
+  onPush(listener: PushListener): () => void {
+    this.pushListeners.add(listener);
+    return () => this.pushListeners.delete(listener);
+  }
+
+  get pushListenerCount(): number {
+    return this.pushListeners.size;
+  }
+
+  get activeStreamCount(): number {
+    return this.streams.size;
+  }
+
+  serviceStatus(): ServiceStatus {
+    return this.status;
+  }
+
+  async invoke(method: string, rawArgs: unknown): Promise<Result<unknown>> {
+    if (!Object.hasOwn(InvokeArgSchemas, method)) {
+      return fail({ code: 'unknown_method', message: `Unknown bridge method "${method}".` });
+    }
+    const schema = InvokeArgSchemas[method as InvokeMethod];
+    const parsed = schema.safeParse(rawArgs);
+    if (!parsed.success) {
+      return fail({ code: 'invalid_argument', message: parsed.error.issues[0]?.message ?? 'Invalid argument.' });
+    }
+    try {
+      return await this.dispatch(method as InvokeMethod, parsed.data);
+    } catch (error) {
+      // SECURITY: internal errors cross the bridge as a generic message; details stay in main.
+      console.error(`[bridge] ${method} failed:`, error instanceof Error ? error.message : error);
+      return fail({ code: 'internal', message: `${method} failed unexpectedly.` });
+    }
+  }
+
+  private async dispatch(method: InvokeMethod, args: unknown): Promise<Result<InvokeResults[InvokeMethod]>> {
+    const { settings, credentials } = this.deps;
+    switch (method) {
+      case 'settings.get':
+        return ok(settings.get());
+      case 'service.status':
+        return ok(this.status);
+      case 'service.set': {
+        const service = args as ServiceSetting;
+        await settings.update({ service });
+        await this.applyService(service);
+        return ok(this.status);
+      }
+      case 'credentials.status':
+        return ok(await credentials.status());
+      case 'credentials.set': {
+        const { secret, presentAs } = args as { secret: string; presentAs: 'bearer' | 'x-api-key' };
+        await settings.update({ credentialPresentation: presentAs });
+        try {
+          await credentials.set(secret);
+        } catch {
+          return fail({ code: 'keychain_unavailable', message: 'The OS keychain refused to store the credential. It was not saved.' });
+        }
+        const status = await credentials.status();
+        this.push('credentials.status', status);
+        return ok(status);
+      }
+      case 'credentials.clear': {
+        await credentials.clear();
+        const status = await credentials.status();
+        this.push('credentials.status', status);
+        return ok(status);
+      }
+      case 'links.openExternal': {
+        const url = safeExternalUrl((args as { url: string }).url);
+        if (!url) return fail({ code: 'invalid_argument', message: 'Only http, https and mailto links can be opened.' });
+        return ok({ opened: await this.deps.openExternal(url) });
+      }
+    }
+  }
+
+  /** Starts a stream; the caller has already subscribed its sink. */
+  startStream(streamId: unknown, method: unknown, rawArgs: unknown, sink: StreamSink): Result<null> {
+    const id = STREAM_ID.safeParse(streamId);
+    if (!id.success) return fail({ code: 'invalid_argument', message: 'Invalid stream id.' });
+    if (method !== 'ask' || !Object.hasOwn(StreamArgSchemas, method)) {
+      return fail({ code: 'unknown_method', message: `Unknown stream "${String(method)}".` });
+    }
+    if (this.streams.has(id.data)) return fail({ code: 'invalid_argument', message: 'That stream id is already in use.' });
+    const args = StreamArgSchemas.ask.safeParse(rawArgs);
+    if (!args.success) return fail({ code: 'invalid_argument', message: args.error.issues[0]?.message ?? 'Invalid question.' });
+    const client = this.client;
+    if (!client) {
+      return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
+    }
+    const controller = new AbortController();
+    this.streams.set(id.data, { controller, sink });
+    void this.runAsk(id.data, client, args.data, controller, sink);
+    return ok(null);
+  }
+
+  abortStream(streamId: unknown): void {
+    if (typeof streamId !== 'string') return;
+    this.streams.get(streamId)?.controller.abort();
+  }
+
+  /** A renderer went away: abort every stream it owned. */
+  detachSink(sink: StreamSink): void {
+    for (const stream of this.streams.values()) if (stream.sink === sink) stream.controller.abort();
+  }
+
+  private async runAsk(
+    streamId: string,
+    client: RetailSignalClient,
+    args: { question: string; history: string[]; sessionId?: string },
+    controller: AbortController,
+    sink: StreamSink,
+  ): Promise<void> {
+    let pending: AskEvent[] = [];
+    let seq = 0;
+    let flushTimer: NodeJS.Timeout | null = null;
+    const flush = (): void => {
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = null;
+      if (pending.length === 0) return;
+      sink({ streamId, kind: 'events', events: pending, seq: seq++ });
+      pending = [];
+    };
+    const enqueue = (event: AskEvent): void => {
+      const last = pending[pending.length - 1];
+      // Consecutive text deltas become one: one message per ~frame, not per token.
+      if (event.type === 'text' && last?.type === 'text') pending[pending.length - 1] = { type: 'text', text: last.text + event.text };
+      else pending.push(event);
+      flushTimer ??= setTimeout(flush, this.deps.coalesceMs ?? 16);
+    };
+    try {
+      const messages = [...args.history, args.question].map((content) => ({ role: 'user' as const, content }));
+      const result = await client.askStream(
+        { messages, ...(args.sessionId ? { session_id: args.sessionId } : {}) },
+        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent: enqueue },
+      );
+      flush();
+      if (result.ok) sink({ streamId, kind: 'done' });
+      else {
+        const { incomplete, ...error } = result.error;
+        sink({ streamId, kind: 'error', error, incomplete });
+        if (error.code === 'network' && this.status.mode === 'local' && !this.deps.localService?.running) {
+          this.setStatus({ state: 'unreachable', detail: 'The local service is not running.' });
+        }
+      }
+    } finally {
+      if (flushTimer) clearTimeout(flushTimer);
+      this.streams.delete(streamId);
+    }
+  }
+
+  private async applyService(service: ServiceSetting): Promise<void> {
+    this.client = null;
+    if (service.mode === 'remote') {
+      await this.deps.localService?.stop();
+      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'ready', detail: undefined, rateLimitRemaining: null, retryAt: null });
+      this.client = this.makeClient(service.baseUrl);
+      return;
+    }
+    if (!this.deps.localService) {
+      this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'error', detail: 'This host cannot run the local service.' });
+      return;
+    }
+    this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'starting', detail: 'Starting the local service…', rateLimitRemaining: null, retryAt: null });
+    try {
+      const url = await this.deps.localService.start();
+      this.client = this.makeClient(url);
+      this.setStatus({ baseUrl: url, state: 'ready', detail: undefined });
+    } catch (error) {
+      this.setStatus({ state: 'error', detail: error instanceof Error ? error.message : 'The local service could not start.' });
+    }
+  }
+
+  /** Called by the supervisor when the local service exits on its own. */
+  localServiceExited(detail: string): void {
+    if (this.status.mode !== 'local') return;
+    this.setStatus({ state: 'unreachable', detail });
+  }
+
+  private makeClient(baseUrl: string): RetailSignalClient {
+    return new RetailSignalClient({
+      baseUrl,
+      fetch: this.deps.fetch,
+      stallTimeoutMs: this.deps.stallTimeoutMs,
+      credential: () => this.deps.credentials.credential(),
+      onRateLimit: (observation) => this.observeRateLimit(observation),
+    });
+  }
+
+  private observeRateLimit({ remaining, retryAfterS }: RateLimitObservation): void {
+    this.setStatus({
+      rateLimitRemaining: remaining ?? this.status.rateLimitRemaining,
+      retryAt: retryAfterS !== null ? Date.now() + retryAfterS * 1000 : remaining !== null && remaining > 0 ? null : this.status.retryAt,
+      ...(this.status.state === 'unreachable' ? { state: 'ready' as const, detail: undefined } : {}),
+    });
+  }
+
+  private setStatus(patch: Partial<ServiceStatus>): void {
+    this.status = { ...this.status, ...patch };
+    this.push('service.status', this.status);
+  }
+
+  private push<E extends PushEventName>(event: E, payload: PushEvents[E]): void {
+    for (const listener of this.pushListeners) listener(event, payload);
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The browser host: the real main-process services and the real renderer build, served to a
+ * browser on 127.0.0.1 through the same bridge contract as Electron (DESIGN §1).
+ *
+ * SECURITY: loopback only; a secret token per launch, exchanged once for an HttpOnly,
+ * SameSite=Strict cookie; every page, asset and WebSocket request must carry it and a Host
+ * (and, for WebSockets, an Origin) naming this server, which defeats DNS rebinding.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile, realpath } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, sep } from 'node:path';
+import type { BridgeHost } from '../bridge/bridge-host';
+import { attachWebSocketTransport } from '../transports/ws-transport';
+
+const COOKIE = 'clarity_session';
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+  '.json': 'application/json',
+};
+
+export interface BrowserHostOptions {
+  host: BridgeHost;
+  /** The renderer build (out/renderer). */
+  rendererDir: string;
+  port?: number;
+  token?: string;
+}
+
+export interface RunningBrowserHost {
+  server: Server;
+  port: number;
+  origin: string;
+  /** The URL to open: it carries the per-launch token once. */
+  launchUrl: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
+  const token = options.token ?? randomBytes(32).toString('base64url');
+  const rendererRoot = await realpath(options.rendererDir);
+  let port = 0;
+  const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
+
+  const tokenMatches = (candidate: string | undefined): boolean => {
+    if (!candidate) return false;
+    const a = Buffer.from(candidate);
+    const b = Buffer.from(token);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
+  const cookieToken = (request: IncomingMessage): string | undefined =>
+    (request.headers.cookie ?? '')
+      .split(';')
+      .map((part) => part.trim().split('='))
+      .find(([name]) => name === COOKIE)?.[1];
+  const hostIsOurs = (request: IncomingMessage): boolean => allowedHosts().includes(request.headers.host ?? '');
+
+  const server = createServer((request, response) => {
+    void handle(request, response).catch(() => {
+      if (!response.headersSent) response.writeHead(500).end('Internal error');
+    });
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (!hostIsOurs(request)) return deny(response, 'Unknown Host header.');
+    const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+    const offered = url.searchParams.get('token');
+    if (offered !== null) {
+      if (!tokenMatches(offered)) return deny(response, 'This launch link is not valid. Use the URL printed by `npm run web`.');
+      // Trade the token in the URL for a cookie, and drop it from the address bar.
+      response.writeHead(303, {
+        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        location: '/',
+        'cache-control': 'no-store',
+      });
+      response.end();
+      return;
+    }
+    if (!tokenMatches(cookieToken(request))) return deny(response, 'Open the app with the URL printed by `npm run web`.');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return deny(response, 'Method not allowed.', 405);
+    await serveFile(url.pathname, response);
+  }
+
+  async function serveFile(pathname: string, response: ServerResponse): Promise<void> {
+    const relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+    let file: string;
+    try {
+      file = await realpath(join(rendererRoot, relative));
+    } catch {
+      file = join(rendererRoot, 'index.html'); // client-side routes fall back to the shell
+    }
+    // SECURITY: nothing outside the renderer build is ever served.
+    if (file !== rendererRoot && !file.startsWith(rendererRoot + sep)) return deny(response, 'Not found.', 404);
+    const body = await readFile(file);
+    const type = MIME[extname(file)] ?? 'application/octet-stream';
+    response.writeHead(200, {
+      'content-type': type,
+      'cache-control': extname(file) === '.html' ? 'no-store' : 'max-age=3600',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      ...(type.startsWith('text/html') ? { 'content-security-policy': contentSecurityPolicy(port), 'x-frame-options': 'DENY' } : {}),
+    });
+    response.end(body);
+  }
+
+  const transport = attachWebSocketTransport(server, options.host, (request) => {
+    const origin = request.headers.origin ?? '';
+    return hostIsOurs(request) && allowedHosts().some((host) => origin === `http://${host}`) && tokenMatches(cookieToken(request));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    // SECURITY: loopback only.
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  port = typeof address === 'object' && address ? address.port : 0;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    server,
+    port,
+    origin,
+    token,
+    launchUrl: `${origin}/?token=${token}`,
+    async close() {
+      transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function deny(response: ServerResponse, message: string, status = 403): void {
+  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  response.end(message);
+}
+
+/** The renderer's CSP: only its own scripts, and the bridge socket back to this server. */
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "frame-src 'none'",
+  ].join('; ');
+}

@@ -1,0 +1,52 @@
+/**
+ * `npm run web` — the browser host. Runs the main-process services and the embedded local
+ * service, serves the renderer build on 127.0.0.1 and prints the one URL to open.
+ *   --port N (default 5178; 0 = free port)  --data-dir DIR  --pace-ms N
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { composeMainServices, defaultDataDir } from '../compose-services';
+import { startBrowserHost } from './browser-host';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env.CLARITY_WEB_PORT ?? '5178' },
+    'data-dir': { type: 'string' },
+    'pace-ms': { type: 'string' },
+    renderer: { type: 'string' },
+  },
+});
+
+const rendererDir = values.renderer ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url));
+if (!existsSync(rendererDir)) {
+  console.error(`No renderer build at ${rendererDir}. Run \`npm run build\` first (npm run web does it for you).`);
+  process.exit(1);
+}
+
+const services = await composeMainServices({
+  dataDir: values['data-dir'] ?? defaultDataDir(),
+  // The local service runs in its own Node process, under the same TypeScript loader as us.
+  serviceLaunch: { command: process.execPath, args: [...process.execArgv, fileURLToPath(new URL('../../service/cli.ts', import.meta.url))] },
+  // A browser host has no shell to open links with; the renderer opens them in a new tab
+  // after this process has allow-listed them.
+  openExternal: async () => false,
+  paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
+});
+const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port) });
+console.log(services.credentialBackendLine);
+console.log('Starting the local Retail Signal service (synthetic sample data)…');
+await services.host.start();
+const status = services.host.serviceStatus();
+console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
+console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
+console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
+
+let closing = false;
+const shutdown = (): void => {
+  if (closing) return;
+  closing = true;
+  void Promise.allSettled([web.close(), services.host.dispose()]).finally(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,50 @@
+/**
+ * Wires the main-process services together. Used by the Electron entry and the browser host
+ * alike, so both run exactly the same services behind the same bridge host.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { BridgeHost } from './bridge/bridge-host';
+import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
+import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
+import { SettingsStore } from './services/settings-store';
+
+export interface ComposeOptions {
+  dataDir: string;
+  serviceLaunch: LocalServiceLaunch;
+  openExternal: (url: string) => Promise<boolean>;
+  /** SSE pace of the embedded local service (ms per delta). */
+  paceMs?: number;
+  keychainService?: string;
+}
+
+export interface MainServices {
+  host: BridgeHost;
+  settings: SettingsStore;
+  credentials: CredentialStore;
+  /** One line for logs and the user: which credential backend is active and why. */
+  credentialBackendLine: string;
+}
+
+export async function composeMainServices(options: ComposeOptions): Promise<MainServices> {
+  const settings = await SettingsStore.open(options.dataDir);
+  const probe = await probeKeychain(options.keychainService ?? KEYCHAIN_SERVICE);
+  const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, options.keychainService ?? KEYCHAIN_SERVICE);
+  let host: BridgeHost | null = null;
+  const localService = new LocalServiceSupervisor(options.serviceLaunch, {
+    paceMs: options.paceMs,
+    onExit: (detail) => host?.localServiceExited(detail),
+  });
+  host = new BridgeHost({ settings, credentials, localService, openExternal: options.openExternal });
+  const credentialBackendLine = probe.keychain
+    ? `Credentials: ${probe.detail}`
+    : `Credentials: session only — ${probe.detail}`;
+  return { host, settings, credentials, credentialBackendLine };
+}
+
+/** Same place Electron's userData resolves to on Linux, so both hosts share settings. */
+export function defaultDataDir(): string {
+  if (process.env.CLARITY_DATA_DIR) return process.env.CLARITY_DATA_DIR;
+  const base = process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config');
+  return join(base, 'Clarity Desktop');
+}

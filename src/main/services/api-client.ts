@@ -1,0 +1,213 @@
+/**
+ * Client of the Retail Signal service: fetch + eventsource-parser, abortable, every failure
+ * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
+ * the credential and fetch are given to it.
+ */
+import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
+import { fail, ok } from '../../shared/bridge-contract';
+import { normalizeConfidence } from '../../shared/confidence';
+import { AskResponse, ErrorBody, type AskRequest } from '../../shared/service-schemas';
+import { interpretAskMessage, knownCode } from './ask-events';
+import { readSseStream, SseStreamError } from './sse-reader';
+
+export interface Credential {
+  secret: string;
+  presentAs: CredentialPresentation;
+}
+
+export interface RateLimitObservation {
+  remaining: number | null;
+  retryAfterS: number | null;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  credential?: () => Promise<Credential | null>;
+  fetch?: typeof fetch;
+  stallTimeoutMs?: number;
+  /** Called with every response's rate-limit headers, for the status bar. */
+  onRateLimit?: (observation: RateLimitObservation) => void;
+  now?: () => number;
+}
+
+export interface AskJsonAnswer {
+  content: string;
+  citations: string[];
+  confidence: number | null;
+  sessionId: string;
+  sessionSlug: string;
+}
+
+export interface AskStreamHandlers {
+  signal?: AbortSignal;
+  onOpen?: () => void;
+  onEvent(event: AskEvent): void;
+}
+
+/** A stream failure, with whether any answer text had already arrived. */
+export interface StreamFailure extends BridgeError {
+  incomplete: boolean;
+}
+
+const CODE_BY_STATUS: Record<number, BridgeError['code']> = {
+  400: 'invalid_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal',
+  503: 'unavailable',
+};
+
+/** `Retry-After` as seconds or an HTTP date; a past date means now; garbage gives null. */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
+  if (value === null) return null;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  const date = Date.parse(trimmed);
+  if (!Number.isNaN(date) && /[a-z]/i.test(trimmed)) return Math.max(0, Math.ceil((date - now) / 1000));
+  return null;
+}
+
+export class RetailSignalClient {
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: ApiClientOptions) {
+    this.fetchImpl = options.fetch ?? globalThis.fetch;
+  }
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  async askJson(request: AskRequest, signal?: AbortSignal): Promise<Result<AskJsonAnswer>> {
+    const response = await this.post('/api/v1/ask', { ...request, stream: false }, 'application/json', signal);
+    if (!response.ok) return response;
+    const body = await readJson(response.value);
+    const parsed = AskResponse.safeParse(body);
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service answered in a shape the app does not understand.' });
+    return ok({
+      content: parsed.data.content,
+      citations: parsed.data.citations,
+      confidence: normalizeConfidence(parsed.data.confidence),
+      sessionId: parsed.data.session_id,
+      sessionSlug: parsed.data.session_slug,
+    });
+  }
+
+  /**
+   * Streams an answer. Resolves ok when `message_stop` arrives; otherwise a StreamFailure
+   * that says whether the answer is incomplete (some text arrived before the failure).
+   */
+  async askStream(request: AskRequest, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
+    const response = await this.post('/api/v1/ask', { ...request, stream: true }, 'text/event-stream', handlers.signal);
+    if (!response.ok) return { ok: false, error: { ...response.error, incomplete: false } };
+    const contentType = response.value.headers.get('content-type') ?? '';
+    if (!contentType.includes('text/event-stream')) {
+      // Some services ignore `stream`; accept a JSON answer as one whole event.
+      if (contentType.includes('application/json')) return this.acceptJsonAsStream(response.value, handlers);
+      await response.value.body?.cancel().catch(() => undefined);
+      return { ok: false, error: { code: 'bad_response', message: `Expected an event stream, got "${contentType || 'no content type'}".`, incomplete: false } };
+    }
+    handlers.onOpen?.();
+    let sawText = false;
+    let stopped = false;
+    let streamError: BridgeError | null = null;
+    try {
+      await readSseStream(response.value.body!, {
+        signal: handlers.signal,
+        stallTimeoutMs: this.options.stallTimeoutMs,
+        onMessage: (message) => {
+          if (stopped || streamError) return;
+          const outcome = interpretAskMessage(message);
+          if (outcome.kind === 'event') {
+            if (outcome.event.type === 'text') sawText = true;
+            handlers.onEvent(outcome.event);
+          } else if (outcome.kind === 'stop') stopped = true;
+          else if (outcome.kind === 'error') streamError = outcome.error;
+        },
+      });
+    } catch (error) {
+      if (error instanceof SseStreamError) {
+        const code = error.reason === 'aborted' ? 'aborted' : error.reason === 'stalled' ? 'timeout' : 'bad_response';
+        return { ok: false, error: { code, message: error.message, incomplete: sawText } };
+      }
+      return { ok: false, error: { code: 'network', message: 'The connection to the service dropped mid-answer.', incomplete: sawText } };
+    }
+    if (streamError) return { ok: false, error: { ...(streamError as BridgeError), incomplete: sawText } };
+    if (!stopped) {
+      return { ok: false, error: { code: 'network', message: 'The answer stream ended before the service finished.', incomplete: sawText } };
+    }
+    return { ok: true };
+  }
+
+  private async acceptJsonAsStream(response: Response, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
+    const parsed = AskResponse.safeParse(await readJson(response));
+    if (!parsed.success) return { ok: false, error: { code: 'bad_response', message: 'The service answered in a shape the app does not understand.', incomplete: false } };
+    handlers.onOpen?.();
+    handlers.onEvent({ type: 'meta', sessionId: parsed.data.session_id, sessionSlug: parsed.data.session_slug });
+    const confidence = normalizeConfidence(parsed.data.confidence);
+    if (confidence !== null) handlers.onEvent({ type: 'confidence', value: confidence });
+    for (const id of parsed.data.citations) handlers.onEvent({ type: 'citation', citation: { id } });
+    handlers.onEvent({ type: 'text', text: parsed.data.content });
+    return { ok: true };
+  }
+
+  private async post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept };
+    const credential = await this.options.credential?.();
+    if (credential) {
+      // SECURITY: the secret goes into this one header and nowhere else (no logs, no errors).
+      if (credential.presentAs === 'x-api-key') headers['x-api-key'] = credential.secret;
+      else headers.authorization = `Bearer ${credential.secret}`;
+    }
+    let response: Response;
+    try {
+      response = await this.fetchImpl(new URL(path, this.options.baseUrl), { method: 'POST', headers, body: JSON.stringify(body), signal });
+    } catch (error) {
+      if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
+      return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });
+    }
+    this.reportRateLimit(response);
+    if (response.ok) return ok(response);
+    return fail(await this.errorFrom(response));
+  }
+
+  private reportRateLimit(response: Response): void {
+    const raw = response.headers.get('x-rate-limit-remaining');
+    const remaining = raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
+    const retryAfterS = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now()) : null;
+    this.options.onRateLimit?.({ remaining, retryAfterS });
+  }
+
+  private async errorFrom(response: Response): Promise<BridgeError> {
+    const parsed = ErrorBody.safeParse(await readJson(response));
+    const code = parsed.success ? knownCode(parsed.data.error) : (CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'internal' : 'invalid_request'));
+    const error: BridgeError = {
+      code: parsed.success && code === 'internal' && CODE_BY_STATUS[response.status] ? CODE_BY_STATUS[response.status]! : code,
+      message: parsed.success ? parsed.data.message : `The service answered ${response.status} ${response.statusText}.`,
+      status: response.status,
+    };
+    if (response.status === 429) {
+      const retryAfterS = parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now());
+      // No usable Retry-After: wait a capped default rather than hammering.
+      error.retryAfterS = retryAfterS ?? 30;
+    }
+    return error;
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } })?.cause?.code;
+  return cause ? ` (${cause})` : '';
+}

@@ -1,0 +1,100 @@
+/**
+ * Runs the embedded local Retail Signal service in its own process on a free port, so its
+ * corpus and streaming never compete with the main process's event loop. The process reports
+ * its URL as one JSON line on stdout.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface LocalServiceLaunch {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export interface SupervisorOptions {
+  paceMs?: number;
+  startTimeoutMs?: number;
+  onExit?: (detail: string) => void;
+}
+
+export class LocalServiceSupervisor {
+  private child: ChildProcess | null = null;
+  private url: string | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly launch: LocalServiceLaunch,
+    private readonly options: SupervisorOptions = {},
+  ) {}
+
+  get running(): boolean {
+    return this.child !== null && this.url !== null;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<string> {
+    if (this.url && this.child) return this.url;
+    this.stopping = false;
+    const args = [...this.launch.args, '--port', '0'];
+    if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
+    const child = spawn(this.launch.command, args, {
+      env: { ...process.env, ...this.launch.env, CLARITY_SUPERVISED: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2_000);
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('The local service did not start within the time allowed.')), this.options.startTimeoutMs ?? 60_000);
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        try {
+          const message = JSON.parse(line) as { event?: string; url?: string };
+          if (message.event === 'listening' && message.url) {
+            clearTimeout(timer);
+            resolve(message.url);
+          }
+        } catch {
+          // Not our status line; ignore.
+        }
+      });
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`The local service exited (code ${code}). ${stderr.trim().split('\n').slice(-3).join(' ')}`));
+      });
+      child.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+    this.url = url;
+    child.once('exit', (code, signal) => {
+      this.child = null;
+      this.url = null;
+      if (!this.stopping) this.options.onExit?.(`The local service stopped (${signal ?? `code ${code}`}).`);
+    });
+    return url;
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.stopping = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+    this.child = null;
+    this.url = null;
+  }
+}
