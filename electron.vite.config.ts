@@ -20,6 +20,8 @@ export default defineConfig({
   },
   preload: {
     build: {
+      // SECURITY: a sandboxed preload can require only electron; bundle everything else.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('src/preload/index.ts') },
         // SECURITY: a sandboxed preload must be a single CommonJS file.

@@ -28,8 +28,10 @@ export interface MainServices {
 
 export async function composeMainServices(options: ComposeOptions): Promise<MainServices> {
   const settings = await SettingsStore.open(options.dataDir);
-  const probe = await probeKeychain(options.keychainService ?? KEYCHAIN_SERVICE);
-  const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, options.keychainService ?? KEYCHAIN_SERVICE);
+  // Tests point the app at a keychain entry of their own so they never touch a real one.
+  const keychainService = options.keychainService ?? process.env.CLARITY_KEYCHAIN_SERVICE ?? KEYCHAIN_SERVICE;
+  const probe = await probeKeychain(keychainService);
+  const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, keychainService);
   let host: BridgeHost | null = null;
   const localService = new LocalServiceSupervisor(options.serviceLaunch, {
     paceMs: options.paceMs,

@@ -150,7 +150,7 @@ export interface PushEvents {
   'credentials.status': CredentialStatus;
 }
 export type PushEventName = keyof PushEvents;
-export const PUSH_EVENT_NAMES: readonly PushEventName[] = ['service.status', 'credentials.status'];
+export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';
 
 export type Unsubscribe = () => void;
 
@@ -165,15 +165,6 @@ export interface ClarityBridge {
   /** Which host the renderer runs in; shown in the status bar. */
   readonly host: 'electron' | 'browser';
 }
-
-/** IPC channel names; only the IPC transport and the preload use them. */
-export const IPC_CHANNELS = {
-  invoke: 'clarity:invoke',
-  streamStart: 'clarity:stream-start',
-  streamAbort: 'clarity:stream-abort',
-  streamMessage: 'clarity:stream-message',
-  push: 'clarity:push',
-} as const;
 
 /** Frames of the browser host's WebSocket transport. */
 export type WsClientFrame =

@@ -162,6 +162,35 @@ function pickType(random: SeededRandom): SignalType {
   return 'store_opening';
 }
 
+/** What each segment prices, hires and which industry bodies speak for it. */
+const PRICE_CATEGORIES: Record<Segment, string[]> = {
+  grocery: ['staples', 'fresh produce', 'dairy', 'edible oils'],
+  'quick commerce': ['fresh produce', 'dairy', 'snacks', 'staples'],
+  fashion: ['ethnic wear', 'denim', 'footwear'],
+  electronics: ['smartphones', 'televisions', 'air conditioners'],
+  beauty: ['skincare', 'fragrances', 'makeup'],
+  jewellery: ['gold coins', 'diamond jewellery', 'silver jewellery'],
+  pharmacy: ['generic medicines', 'wellness products', 'diabetes care'],
+};
+const ROLES: Record<Segment, string[]> = {
+  grocery: ['store staff', 'warehouse associates', 'category managers'],
+  'quick commerce': ['delivery partners', 'dark store associates', 'software engineers'],
+  fashion: ['store staff', 'stylists', 'merchandisers'],
+  electronics: ['sales advisors', 'service technicians'],
+  beauty: ['beauty advisors', 'store staff'],
+  jewellery: ['sales associates', 'karigars'],
+  pharmacy: ['pharmacists', 'delivery partners'],
+};
+const INDUSTRY_VOICES: Record<Segment, string[]> = {
+  grocery: ['Retailers Association of India', 'CII Retail Council', 'IBEF'],
+  'quick commerce': ['Retailers Association of India', 'NASSCOM Consumer Internet', 'FICCI Retail Committee'],
+  fashion: ['Clothing Manufacturers Association of India', 'Retailers Association of India'],
+  electronics: ['Consumer Electronics and Appliances Manufacturers Association', 'CII Retail Council'],
+  beauty: ['Indian Beauty & Hygiene Association', 'FICCI Retail Committee'],
+  jewellery: ['All India Gem & Jewellery Domestic Council', 'IBEF'],
+  pharmacy: ['All India Organisation of Chemists and Druggists', 'CII Retail Council'],
+};
+
 const formatInr = (crore: number): string => `₹${crore.toLocaleString('en-IN')} crore`;
 
 interface Draft {
@@ -239,7 +268,7 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
     }
     case 'pricing': {
       const change = random.float(-18, 12);
-      const category = random.pick(['staples', 'fresh produce', 'dairy', 'smartphones', 'televisions', 'ethnic wear', 'gold coins', 'skincare', 'generic medicines']);
+      const category = random.pick(PRICE_CATEGORIES[segment]);
       return {
         ...base,
         title: `${retailer.name} ${change < 0 ? 'cuts' : 'raises'} ${category} prices in ${city.city}`,
@@ -251,7 +280,7 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
     }
     case 'hiring': {
       const roles = random.int(40, 6_000);
-      const role = random.pick(['delivery partners', 'store staff', 'warehouse associates', 'pharmacists', 'stylists', 'category managers', 'software engineers']);
+      const role = random.pick(ROLES[segment]);
       return {
         ...base,
         title: `${retailer.name} is hiring ${roles.toLocaleString('en-IN')} ${role} in ${city.city}`,
@@ -335,6 +364,11 @@ function capitalise(text: string): string {
 function chooseSource(random: SeededRandom, draft: Draft, byKind: Map<SourceKind, CorpusSource[]>): CorpusSource {
   const kind = random.pick(draft.sourceKinds);
   let pool = byKind.get(kind) ?? [];
+  if (kind === 'industry_body') {
+    const voices = new Set(draft.segments.flatMap((segment) => INDUSTRY_VOICES[segment]));
+    const fitting = pool.filter((source) => voices.has(source.name));
+    if (fitting.length > 0) pool = fitting;
+  }
   if (kind === 'company_newsroom' || kind === 'store_locator') {
     const own = pool.filter((source) => source.retailer && draft.retailers.includes(source.retailer));
     pool = own.length > 0 ? own : (byKind.get('business_press') ?? []);

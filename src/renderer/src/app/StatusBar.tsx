@@ -1,0 +1,27 @@
+import { useAppStore } from '../store/app-store';
+import { clarity } from '../bridge/clarity';
+
+export function StatusBar({ retryInS }: { retryInS: number }) {
+  const status = useAppStore((s) => s.serviceStatus);
+  const credential = useAppStore((s) => s.credentialStatus);
+  const service = !status
+    ? 'Connecting…'
+    : status.mode === 'local'
+      ? `Local demo service — synthetic sample data${status.baseUrl ? ` (${status.baseUrl})` : ''}`
+      : `Remote: ${status.baseUrl}`;
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      <span className={`dot dot-${status?.state ?? 'starting'}`} aria-hidden="true" />
+      <span data-testid="service-label">{service}</span>
+      <span data-testid="service-state">{status ? status.state : ''}{status?.detail ? ` — ${status.detail}` : ''}</span>
+      <span className="spacer" />
+      {retryInS > 0 ? (
+        <span className="rate-limited" data-testid="rate-countdown">Rate limited: ask again in {retryInS} s</span>
+      ) : status?.rateLimitRemaining !== null && status?.rateLimitRemaining !== undefined ? (
+        <span data-testid="rate-remaining">{status.rateLimitRemaining} requests left this minute</span>
+      ) : null}
+      <span>{credential?.set ? `Credential …${credential.last4}` : 'Anonymous'}</span>
+      <span>{clarity().host === 'browser' ? 'Browser host' : 'Desktop'}</span>
+    </footer>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useAppStore } from '../../store/app-store';
+
+export function Composer({ retryInS }: { retryInS: number }) {
+  const draft = useAppStore((s) => s.draft);
+  const setDraft = useAppStore((s) => s.setDraft);
+  const ask = useAppStore((s) => s.ask);
+  const cancel = useAppStore((s) => s.cancel);
+  const streaming = useAppStore((s) => s.activeStreamId !== null);
+  const ready = useAppStore((s) => s.serviceStatus?.state === 'ready');
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => input.current?.focus(), []);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void ask();
+    } else if (event.key === 'Escape' && streaming) {
+      cancel();
+    }
+  };
+  const blocked = retryInS > 0;
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void ask();
+      }}
+    >
+      <textarea
+        ref={input}
+        data-testid="composer-input"
+        aria-label="Ask about India's retail sector"
+        placeholder="Ask about India's retail sector — e.g. How fast is quick commerce growing in Bengaluru?"
+        value={draft}
+        rows={2}
+        maxLength={8000}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      {streaming ? (
+        <button type="button" className="secondary" onClick={cancel} data-testid="cancel">
+          Stop
+        </button>
+      ) : (
+        <button type="submit" disabled={!draft.trim() || blocked || !ready} data-testid="send" title={blocked ? `Rate limited: wait ${retryInS} s` : undefined}>
+          {blocked ? `Wait ${retryInS} s` : 'Ask'}
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * Markdown from the service, rendered safely and incrementally.
+ *
+ * SECURITY: the service's text is hostile until sanitised. marked turns it into HTML,
+ * DOMPurify keeps only inert markup; links survive only as http(s)/mailto and open through
+ * the bridge's allow-list, never by navigation.
+ *
+ * Speed (STYLE §6): finished blocks are frozen; while streaming only the unfinished tail is
+ * lexed and rendered again, so the cost per delta stays flat as the answer grows.
+ */
+import DOMPurify from 'dompurify';
+import { Lexer, Parser, type Token } from 'marked';
+
+export const CITATION_MARKER = /\[(sig_[0-9a-f]{16})\]/g;
+const SAFE_LINK = /^(?:https?:|mailto:)/i;
+
+let hooksInstalled = false;
+function installHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      const href = node.getAttribute('href') ?? '';
+      if (!SAFE_LINK.test(href)) node.removeAttribute('href');
+      node.removeAttribute('target');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+  });
+}
+
+const PURIFY_CONFIG = {
+  ALLOWED_TAGS: [
+    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 'code', 'pre', 'blockquote',
+    'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'span',
+  ],
+  ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
+  ALLOW_DATA_ATTR: false,
+  ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+};
+
+/** Numbers citations in order of first appearance; a signal keeps its number. */
+export class CitationNumbering {
+  private readonly numbers = new Map<string, number>();
+
+  numberFor(id: string): number {
+    let n = this.numbers.get(id);
+    if (n === undefined) {
+      n = this.numbers.size + 1;
+      this.numbers.set(id, n);
+    }
+    return n;
+  }
+
+  get(id: string): number | undefined {
+    return this.numbers.get(id);
+  }
+
+  entries(): Array<[string, number]> {
+    return [...this.numbers.entries()];
+  }
+}
+
+/**
+ * Renders markdown tokens to sanitised HTML, then turns citation markers into numbered chips.
+ * SECURITY: chips are added after sanitising, from a marker that can hold only `sig_` and hex
+ * digits, so the service can neither inject markup through them nor forge a chip.
+ */
+export function renderBlockHtml(tokens: Token[], numbering: CitationNumbering): string {
+  installHooks();
+  const html = Parser.parse(tokens, { gfm: true, async: false });
+  const safe = DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string;
+  return safe.replace(CITATION_MARKER, (_match, id: string) => {
+    const n = numbering.numberFor(id);
+    return `<button type="button" class="cite-chip" data-cite="${id}" data-testid="citation-chip" title="Citation ${n}">${n}</button>`;
+  });
+}
+
+export interface RenderedBlock {
+  key: number;
+  html: string;
+}
+
+/**
+ * Incremental renderer for one answer. `update(text)` returns the frozen blocks (never
+ * re-rendered) and the live tail; call `finish()` when the stream ends.
+ */
+export class IncrementalMarkdown {
+  readonly numbering = new CitationNumbering();
+  private readonly frozen: RenderedBlock[] = [];
+  private frozenLength = 0;
+  private tail: RenderedBlock[] = [];
+  private lastText = '';
+  /** Work counter: characters lexed so far (the benchmark and tests read it). */
+  lexedChars = 0;
+
+  update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
+    if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
+    this.lastText = text;
+    const rest = text.slice(this.frozenLength);
+    this.lexedChars += rest.length;
+    const tokens = new Lexer({ gfm: true }).lex(rest);
+    const links = tokens.links;
+    // While streaming, the last block may still change; everything before it is final.
+    const finalCount = streaming ? Math.max(0, tokens.length - 1) : tokens.length;
+    for (let i = 0; i < finalCount; i += 1) {
+      const token = tokens[i]!;
+      this.frozenLength += token.raw.length;
+      if (token.type === 'space') continue;
+      this.frozen.push({ key: this.frozen.length, html: renderBlockHtml(withLinks([token], links), this.numbering) });
+    }
+    this.tail = tokens
+      .slice(finalCount)
+      .filter((token) => token.type !== 'space')
+      .map((token, i) => ({ key: this.frozen.length + i, html: renderBlockHtml(withLinks([token], links), this.numbering) }));
+    return { frozen: this.frozen, tail: this.tail };
+  }
+
+  private reset(): void {
+    this.frozen.length = 0;
+    this.frozenLength = 0;
+    this.tail = [];
+  }
+}
+
+function withLinks(tokens: Token[], links: Lexer['tokens']['links']): Token[] & { links: Lexer['tokens']['links'] } {
+  return Object.assign(tokens, { links });
+}
+
+/** Sanitised HTML for a whole markdown text at once (saved items, exports). */
+export function renderMarkdownHtml(text: string, numbering = new CitationNumbering()): string {
+  const tokens = new Lexer({ gfm: true }).lex(text);
+  return renderBlockHtml(tokens, numbering);
+}

@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import type { CredentialPresentation } from '../../../../shared/bridge-contract';
+import { clarity } from '../../bridge/clarity';
+import { useAppStore } from '../../store/app-store';
+
+export function SettingsView() {
+  const notice = useAppStore((s) => s.settingsNotice);
+  const status = useAppStore((s) => s.serviceStatus);
+  const credential = useAppStore((s) => s.credentialStatus);
+  const setCredentialStatus = useAppStore((s) => s.setCredentialStatus);
+  const setServiceStatus = useAppStore((s) => s.setServiceStatus);
+  const [mode, setMode] = useState<'local' | 'remote'>(status?.mode ?? 'local');
+  const [baseUrl, setBaseUrl] = useState(status?.mode === 'remote' ? (status.baseUrl ?? '') : '');
+  const [secret, setSecret] = useState('');
+  const [presentAs, setPresentAs] = useState<CredentialPresentation>(credential?.presentAs ?? 'bearer');
+  const [serviceMessage, setServiceMessage] = useState<string | null>(null);
+  const [credentialMessage, setCredentialMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (credential) setPresentAs(credential.presentAs);
+  }, [credential]);
+
+  const saveService = async (): Promise<void> => {
+    setServiceMessage(null);
+    const result = await clarity().invoke('service.set', mode === 'local' ? { mode: 'local' } : { mode: 'remote', baseUrl });
+    if (result.ok) {
+      setServiceStatus(result.value);
+      setServiceMessage(mode === 'local' ? 'Using the local service.' : `Using ${result.value.baseUrl}.`);
+    } else setServiceMessage(result.error.message);
+  };
+
+  const saveCredential = async (): Promise<void> => {
+    setCredentialMessage(null);
+    const result = await clarity().invoke('credentials.set', { secret, presentAs });
+    if (result.ok) {
+      // SECURITY: the field is emptied at once; the renderer keeps only the status.
+      setSecret('');
+      setCredentialStatus(result.value);
+      setCredentialMessage('Saved.');
+    } else setCredentialMessage(result.error.message);
+  };
+
+  const clearCredential = async (): Promise<void> => {
+    const result = await clarity().invoke('credentials.clear');
+    if (result.ok) {
+      setCredentialStatus(result.value);
+      setCredentialMessage('Cleared.');
+    } else setCredentialMessage(result.error.message);
+  };
+
+  return (
+    <section className="settings" aria-label="Settings">
+      <h1>Settings</h1>
+      {notice ? (
+        <p className="notice" role="alert" data-testid="settings-notice">
+          {notice}
+        </p>
+      ) : null}
+      <fieldset>
+        <legend>Service</legend>
+        <label>
+          <input type="radio" name="mode" checked={mode === 'local'} onChange={() => setMode('local')} data-testid="service-local" />
+          Local demo service (embedded, synthetic sample data, works offline)
+        </label>
+        <label>
+          <input type="radio" name="mode" checked={mode === 'remote'} onChange={() => setMode('remote')} data-testid="service-remote" />
+          Remote Retail Signal service
+        </label>
+        {mode === 'remote' ? (
+          <input
+            type="url"
+            placeholder="https://retail-signal.example.com"
+            value={baseUrl}
+            onChange={(event) => setBaseUrl(event.target.value)}
+            aria-label="Service base URL"
+            data-testid="service-url"
+          />
+        ) : null}
+        <div className="row">
+          <button type="button" onClick={() => void saveService()} data-testid="service-save">
+            Use this service
+          </button>
+          {serviceMessage ? <span className="hint" role="status">{serviceMessage}</span> : null}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Credential</legend>
+        <p className="hint" data-testid="credential-status">
+          {credential?.set ? `A ${credential.kind === 'api-key' ? 'API key' : credential.kind === 'jwt' ? 'JWT' : 'token'} ending in …${credential.last4} is set.` : 'No credential set: you ask anonymously.'}
+        </p>
+        <p className={`hint backend backend-${credential?.backend ?? 'unknown'}`} data-testid="credential-backend">
+          {credential ? `${credential.backend === 'keychain' ? 'Stored in the OS keychain.' : 'Not stored: session only.'} ${credential.backendDetail}` : ''}
+        </p>
+        <input
+          type="password"
+          autoComplete="off"
+          placeholder="Paste a JWT or an API key (ck_…)"
+          value={secret}
+          onChange={(event) => setSecret(event.target.value)}
+          aria-label="Credential"
+          data-testid="credential-input"
+        />
+        <label>
+          Send it as{' '}
+          <select value={presentAs} onChange={(event) => setPresentAs(event.target.value as CredentialPresentation)} data-testid="credential-present-as">
+            <option value="bearer">Authorization: Bearer</option>
+            <option value="x-api-key">X-API-Key</option>
+          </select>
+        </label>
+        <div className="row">
+          <button type="button" onClick={() => void saveCredential()} disabled={secret.trim().length === 0} data-testid="credential-save">
+            Save credential
+          </button>
+          <button type="button" className="secondary" onClick={() => void clearCredential()} disabled={!credential?.set} data-testid="credential-clear">
+            Clear
+          </button>
+          {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
+        </div>
+      </fieldset>
+    </section>
+  );
+}

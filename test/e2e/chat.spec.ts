@@ -1,0 +1,70 @@
+import { test, expect } from './fixtures';
+
+const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
+
+test('a question streams in as a cited answer whose chips match the sources list', async ({ page, app, chat }, testInfo) => {
+  await chat.open(app);
+  await expect(page.getByTestId('service-label')).toContainText('Local demo service — synthetic sample data');
+  await chat.ask(QUESTION);
+
+  // The answer grows over several separate updates while it streams.
+  const body = chat.lastAnswer().getByTestId('answer-body');
+  const lengths: number[] = [];
+  for (let i = 0; i < 200; i += 1) {
+    lengths.push((await body.innerText()).length);
+    if ((await chat.lastAnswer().getAttribute('data-status')) === 'done') break;
+    await page.waitForTimeout(50);
+  }
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  const growing = lengths.filter((length, i) => i > 0 && length > lengths[i - 1]!);
+  expect(growing.length, `answer lengths over time: ${lengths.join(',')}`).toBeGreaterThanOrEqual(3);
+  expect(Number(await chat.lastAnswer().getAttribute('data-updates'))).toBeGreaterThanOrEqual(3);
+
+  await expect(body).toContainText('Quick commerce');
+  await expect(body.locator('table')).toHaveCount(1);
+  await expect(chat.lastAnswer().getByTestId('confidence')).toContainText(/Confidence: (low|medium|high) \(\d+%\)/);
+
+  // Every chip matches an entry of the citation list with the same number and signal.
+  const chips = body.getByTestId('citation-chip');
+  const chipCount = await chips.count();
+  expect(chipCount).toBeGreaterThan(0);
+  const entries = chat.lastAnswer().getByTestId('citation-entry');
+  const entryNumbers = new Map<string, string>();
+  for (let i = 0; i < (await entries.count()); i += 1) {
+    const entry = entries.nth(i);
+    entryNumbers.set((await entry.getAttribute('data-cite'))!, (await entry.getAttribute('data-number'))!);
+    await expect(entry.getByTestId('citation-source')).not.toBeEmpty();
+  }
+  for (let i = 0; i < chipCount; i += 1) {
+    const chip = chips.nth(i);
+    const id = (await chip.getAttribute('data-cite'))!;
+    expect(id).toMatch(/^sig_[0-9a-f]{16}$/);
+    expect(entryNumbers.get(id), `chip ${id} has a list entry`).toBe((await chip.innerText()).trim());
+  }
+
+  // The chips resolve to real signals of the corpus: ask the running service for each one.
+  const serviceUrl = (await page.getByTestId('service-label').innerText()).match(/\((http:\/\/127\.0\.0\.1:\d+)\)/)![1]!;
+  for (const id of entryNumbers.keys()) {
+    const response = await page.request.get(`${serviceUrl}/api/v1/signals/${id}`);
+    expect(response.status(), id).toBe(200);
+    expect((await response.json()).signal.id).toBe(id);
+  }
+
+  // Clicking a chip selects its entry and shows the snippet.
+  await chips.first().click();
+  await expect(chat.lastAnswer().locator('.citation.selected')).toHaveCount(1);
+  await page.screenshot({ path: testInfo.outputPath('chat-cited-answer.png'), fullPage: false });
+});
+
+test('a running answer can be cancelled and keeps its partial text; the question can be asked again', async ({ page, app, chat }) => {
+  await chat.open(app);
+  await chat.ask(QUESTION);
+  await expect.poll(async () => (await chat.lastAnswer().getByTestId('answer-body').innerText()).length).toBeGreaterThan(40);
+  await page.getByTestId('cancel').click();
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'cancelled');
+  const partial = await chat.lastAnswer().getByTestId('answer-body').innerText();
+  expect(partial.length).toBeGreaterThan(40);
+  await page.waitForTimeout(300);
+  expect(await chat.lastAnswer().getByTestId('answer-body').innerText()).toBe(partial);
+  await expect(page.getByTestId('send')).toBeVisible();
+});

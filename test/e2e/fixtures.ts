@@ -1,0 +1,86 @@
+/**
+ * A fresh browser host per test: its own data directory, its own keychain entry name, the
+ * real local service behind it. Page objects use data-testid selectors (STYLE §8).
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface RunningApp {
+  launchUrl: string;
+  origin: string;
+  dataDir: string;
+  keychainService: string;
+  process: ChildProcess;
+  logs: () => string;
+}
+
+export async function startApp(options: { paceMs?: number; dataDir?: string } = {}): Promise<RunningApp> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
+  const keychainService = `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/main/browser-host/cli.ts', '--port', '0', '--data-dir', dataDir, '--pace-ms', String(options.paceMs ?? 12)],
+    { env: { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000);
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output += `${line}\n`;
+      if (!line.startsWith('{')) return;
+      const message = JSON.parse(line) as { event: string; url: string; origin: string };
+      if (message.event === 'browser-host-ready') {
+        clearTimeout(timer);
+        resolve(message);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`browser host exited with ${code}:\n${output}`)));
+  });
+  return { launchUrl: ready.url, origin: ready.origin, dataDir, keychainService, process: child, logs: () => output };
+}
+
+export async function stopApp(app: RunningApp, options: { keepData?: boolean } = {}): Promise<void> {
+  if (app.process.exitCode === null) {
+    await new Promise<void>((resolve) => {
+      app.process.once('exit', () => resolve());
+      app.process.kill('SIGTERM');
+    });
+  }
+  if (!options.keepData) await rm(app.dataDir, { recursive: true, force: true });
+}
+
+export class ChatPage {
+  constructor(readonly page: Page) {}
+
+  async open(app: RunningApp): Promise<void> {
+    await this.page.goto(app.launchUrl);
+    await expect(this.page.getByTestId('service-state')).toHaveText(/^ready/);
+  }
+
+  async ask(question: string): Promise<void> {
+    await this.page.getByTestId('composer-input').fill(question);
+    await this.page.getByTestId('send').click();
+  }
+
+  lastAnswer() {
+    return this.page.getByTestId('answer').last();
+  }
+}
+
+export const test = base.extend<{ app: RunningApp; chat: ChatPage }>({
+  app: async ({}, use) => {
+    const app = await startApp();
+    await use(app);
+    await stopApp(app);
+  },
+  chat: async ({ page }, use) => {
+    await use(new ChatPage(page));
+  },
+});
+
+export { expect };
