@@ -90,25 +90,25 @@ export type CitationPayload = z.infer<typeof CitationPayload>;
 
 export const SseMessageStart = z.looseObject({
   message: z.looseObject({ id: z.string().optional(), session_id: z.string().optional(), session_slug: z.string().optional() }),
-});
+}).meta({ id: 'SseEvent_message_start' });
 export const SseContentBlockStart = z.looseObject({
   index: z.number().int().nonnegative(),
   content_block: z.looseObject({ type: z.string(), text: z.string().optional() }),
-});
+}).meta({ id: 'SseEvent_content_block_start' });
 export const SseContentBlockDelta = z.looseObject({
   index: z.number().int().nonnegative(),
   delta: z.looseObject({ type: z.string(), text: z.string().optional() }),
-});
-export const SseContentBlockStop = z.looseObject({ index: z.number().int().nonnegative() });
-export const SseMessageStop = z.looseObject({});
-export const SseCitationEmitted = z.looseObject({ citation: CitationPayload });
-export const SseConfidenceUpdated = z.looseObject({ confidence: ConfidenceValue });
+}).meta({ id: 'SseEvent_content_block_delta' });
+export const SseContentBlockStop = z.looseObject({ index: z.number().int().nonnegative() }).meta({ id: 'SseEvent_content_block_stop' });
+export const SseMessageStop = z.looseObject({}).meta({ id: 'SseEvent_message_stop' });
+export const SseCitationEmitted = z.looseObject({ citation: CitationPayload }).meta({ id: 'SseEvent_clarity_citation_emitted' });
+export const SseConfidenceUpdated = z.looseObject({ confidence: ConfidenceValue }).meta({ id: 'SseEvent_clarity_confidence_updated' });
 export const SseResearchPromotion = z.looseObject({
   topic: z.string(),
   preset: z.string().optional(),
   reason: z.string().optional(),
-});
-export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) });
+}).meta({ id: 'SseEvent_clarity_research_promotion_available' });
+export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) }).meta({ id: 'SseEvent_error' });
 
 /** Every SSE event the service emits, by name, with its payload schema. */
 export const SSE_EVENTS = {

@@ -5,14 +5,8 @@
  */
 import { z } from 'zod';
 import { stringify } from 'yaml';
-import {
-  AskRequest,
-  AskResponse,
-  ErrorBody,
-  HealthSnapshot,
-  SignalLookup,
-  SSE_EVENTS,
-} from '../service-schemas';
+// Imported for its side effect too: defining the schemas registers their ids.
+import '../service-schemas';
 
 type JsonObject = Record<string, unknown>;
 
@@ -48,19 +42,19 @@ const standardErrors = (...statuses: number[]): JsonObject => {
   return Object.fromEntries(statuses.map((status) => [String(status), all[status]]));
 };
 
+/**
+ * Every schema with an `id` (see service-schemas.ts) becomes a component, and references
+ * between them point at `#/components/schemas/<id>`.
+ */
 function componentSchemas(): JsonObject {
-  const schemas: JsonObject = {};
-  const named = { AskRequest, AskResponse, Error: ErrorBody, HealthSnapshot, SignalLookup };
-  for (const [name, schema] of Object.entries(named)) {
-    const converted = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', reused: 'inline' }) as JsonObject;
-    delete converted.$schema;
-    delete converted.id;
-    schemas[name] = converted;
-  }
-  for (const [event, schema] of Object.entries(SSE_EVENTS)) {
-    const converted = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject;
-    delete converted.$schema;
-    schemas[`SseEvent_${event.replace(/\./g, '_')}`] = converted;
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  for (const schema of Object.values(schemas)) {
+    delete schema.$schema;
+    delete schema.id;
   }
   return schemas;
 }

@@ -1,0 +1,138 @@
+/** The API client and POST /api/v1/ask against the real local service over HTTP. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AskEvent } from '../../src/shared/bridge-contract';
+import { RetailSignalClient } from '../../src/main/services/api-client';
+import type { RunningService } from '../../src/service/server';
+import { ask, parseSseText, postJson, startTestService } from '../support/local-service';
+
+const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
+let service: RunningService;
+
+beforeAll(async () => {
+  service = await startTestService();
+});
+afterAll(() => service.close());
+
+describe('POST /api/v1/ask, JSON', () => {
+  it('returns the five fields, with citations that resolve to signals of the corpus', async () => {
+    const response = await postJson(`${service.url}/api/v1/ask`, ask(QUESTION, { stream: false }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-rate-limit-remaining')).toMatch(/^\d+$/);
+    const body = (await response.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['citations', 'confidence', 'content', 'session_id', 'session_slug']);
+    expect(body.session_id).toMatch(/^ses_[0-9a-f]{16}$/);
+    expect(body.session_slug).toMatch(/^[a-z0-9-]+$/);
+    expect(body.confidence).toBeGreaterThan(0);
+    expect(body.confidence).toBeLessThanOrEqual(1);
+    const citations = body.citations as string[];
+    expect(citations.length).toBeGreaterThanOrEqual(3);
+    for (const id of citations) {
+      expect(body.content).toContain(`[${id}]`);
+      const lookup = await fetch(`${service.url}/api/v1/signals/${id}`);
+      expect(lookup.status).toBe(200);
+      const { signal } = (await lookup.json()) as { signal: { entities: { cities: string[] } } };
+      expect(signal.entities.cities).toContain('Bengaluru');
+    }
+  });
+
+  it('defaults stream to false', async () => {
+    const response = await postJson(`${service.url}/api/v1/ask`, ask(QUESTION));
+    expect(response.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('continues a session given its session_id', async () => {
+    const first = (await (await postJson(`${service.url}/api/v1/ask`, ask(QUESTION))).json()) as { session_id: string };
+    const second = (await (await postJson(`${service.url}/api/v1/ask`, ask('And in Pune?', { session_id: first.session_id }))).json()) as {
+      session_id: string;
+      content: string;
+    };
+    expect(second.session_id).toBe(first.session_id);
+    expect(second.content).toMatch(/Pune/);
+  });
+});
+
+describe('POST /api/v1/ask, SSE', () => {
+  it('emits all eight event kinds in protocol order', async () => {
+    const response = await postJson(`${service.url}/api/v1/ask`, ask(QUESTION, { stream: true }));
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('x-rate-limit-remaining')).toMatch(/^\d+$/);
+    const frames = parseSseText(await response.text());
+    const names = frames.map((frame) => frame.event);
+    expect(new Set(names)).toEqual(
+      new Set([
+        'message_start',
+        'content_block_start',
+        'content_block_delta',
+        'content_block_stop',
+        'message_stop',
+        'clarity.citation_emitted',
+        'clarity.confidence_updated',
+        'clarity.research_promotion_available',
+      ]),
+    );
+    expect(names[0]).toBe('message_start');
+    expect(names[names.length - 1]).toBe('message_stop');
+    expect(names.indexOf('content_block_start')).toBeLessThan(names.indexOf('content_block_delta'));
+    expect(names.lastIndexOf('content_block_delta')).toBeLessThan(names.indexOf('content_block_stop'));
+    // Each citation is announced before the first delta carrying its marker.
+    let text = '';
+    const announced = new Set<string>();
+    for (const frame of frames) {
+      if (frame.event === 'clarity.citation_emitted') announced.add((frame.data as { citation: { id: string } }).citation.id);
+      if (frame.event === 'content_block_delta') {
+        text += (frame.data as { delta: { text: string } }).delta.text;
+        for (const [, id] of text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) expect(announced.has(id!)).toBe(true);
+      }
+    }
+  });
+
+  it('streams through the API client as normalised events ending in success', async () => {
+    const client = new RetailSignalClient({ baseUrl: service.url });
+    const events: AskEvent[] = [];
+    const result = await client.askStream({ messages: [{ role: 'user', content: QUESTION }] }, { onEvent: (event) => events.push(event) });
+    expect(result).toEqual({ ok: true });
+    const text = events.flatMap((event) => (event.type === 'text' ? [event.text] : [])).join('');
+    const json = await client.askJson({ messages: [{ role: 'user', content: QUESTION }] });
+    expect(json.ok && text.length > 0).toBe(true);
+    expect(events[0]).toMatchObject({ type: 'meta', sessionId: expect.stringMatching(/^ses_/) });
+    expect(events.some((event) => event.type === 'citation')).toBe(true);
+    expect(events.some((event) => event.type === 'confidence')).toBe(true);
+    expect(events.some((event) => event.type === 'promotion')).toBe(true);
+    for (const event of events) if (event.type === 'citation') expect(text).toContain(`[${event.citation.id}]`);
+  });
+
+  it('aborts mid-stream when asked', async () => {
+    const slow = await startTestService({ paceMs: 20 });
+    try {
+      const client = new RetailSignalClient({ baseUrl: slow.url });
+      const controller = new AbortController();
+      let chunks = 0;
+      const result = await client.askStream(
+        { messages: [{ role: 'user', content: QUESTION }] },
+        {
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (event.type === 'text' && ++chunks === 5) controller.abort();
+          },
+        },
+      );
+      expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'aborted', incomplete: true }) });
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('the client reports service errors as typed values', () => {
+  it('turns a 400 into invalid_request naming the field, keeping the message', async () => {
+    const client = new RetailSignalClient({ baseUrl: service.url });
+    const result = await client.askJson({ messages: [{ role: 'user', content: '' }] });
+    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'invalid_request', status: 400, message: expect.stringContaining('messages.0.content') }) });
+  });
+
+  it('says the service is unreachable when nothing listens', async () => {
+    const client = new RetailSignalClient({ baseUrl: 'http://127.0.0.1:9' });
+    const result = await client.askJson({ messages: [{ role: 'user', content: QUESTION }] });
+    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'network' }) });
+  });
+});
