@@ -15,5 +15,5 @@ exec dbus-run-session -- bash -c '
   mkdir -p "$XDG_DATA_HOME/keyrings"
   eval "$(printf "clarity-test-keyring" | gnome-keyring-daemon --unlock --components=secrets 2>/dev/null)"
   export GNOME_KEYRING_CONTROL
-  exec npx --no-install "$@"
+  exec "$@"
 ' with-keychain "$@"

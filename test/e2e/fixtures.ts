@@ -73,6 +73,8 @@ export class ChatPage {
 }
 
 export const test = base.extend<{ app: RunningApp; chat: ChatPage }>({
+  // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {
     const app = await startApp();
     await use(app);

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   const services = await composeMainServices({
-    dataDir: app.getPath('userData'),
+    dataDir: process.env.CLARITY_DATA_DIR ?? app.getPath('userData'),
     serviceLaunch: { command: process.execPath, args: [join(__dirname, 'service.js')], env: { ELECTRON_RUN_AS_NODE: '1' } },
     openExternal,
   });

@@ -3,6 +3,8 @@ import type { CredentialPresentation } from '../../../../shared/bridge-contract'
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 
+const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
+
 export function SettingsView() {
   const notice = useAppStore((s) => s.settingsNotice);
   const status = useAppStore((s) => s.serviceStatus);
@@ -86,7 +88,7 @@ export function SettingsView() {
       <fieldset>
         <legend>Credential</legend>
         <p className="hint" data-testid="credential-status">
-          {credential?.set ? `A ${credential.kind === 'api-key' ? 'API key' : credential.kind === 'jwt' ? 'JWT' : 'token'} ending in …${credential.last4} is set.` : 'No credential set: you ask anonymously.'}
+          {credential?.set ? `${CREDENTIAL_NAMES[credential.kind ?? 'token']} ending in …${credential.last4} is set.` : 'No credential set: you ask anonymously.'}
         </p>
         <p className={`hint backend backend-${credential?.backend ?? 'unknown'}`} data-testid="credential-backend">
           {credential ? `${credential.backend === 'keychain' ? 'Stored in the OS keychain.' : 'Not stored: session only.'} ${credential.backendDetail}` : ''}

@@ -1,0 +1,44 @@
+/**
+ * The Electron shell end to end (_electron.launch). Runs wherever an Electron binary is
+ * installed; skips with the reason where it is not (it cannot be downloaded on every machine).
+ */
+import { _electron as electron, expect, test } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function electronBinary(): string | null {
+  try {
+    const path = createRequire(import.meta.url)('electron') as unknown;
+    return typeof path === 'string' && existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+const binary = electronBinary();
+test.skip(!binary, 'Electron binary not installed on this machine (it could not be downloaded); the browser-host specs cover the same renderer and services.');
+
+test('the Electron window is hardened, exposes only the bridge, and answers a question', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'clarity-electron-'));
+  const app = await electron.launch({ executablePath: binary!, args: ['.'], env: { ...process.env, CLARITY_DATA_DIR: dataDir } });
+  try {
+    const window = await app.firstWindow();
+    await expect(window).toHaveTitle('Clarity Desktop');
+    const keys = await window.evaluate(() => Object.keys((window as unknown as { clarity: object }).clarity).sort());
+    expect(keys).toEqual(['abortStream', 'host', 'invoke', 'onPush', 'onStreamMessage', 'startStream']);
+    expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+    const prefs = await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]!.webContents.getLastWebPreferences());
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false });
+    await expect(window.getByTestId('service-state')).toHaveText(/^ready/, { timeout: 60_000 });
+    await window.getByTestId('composer-input').fill('How fast is quick commerce growing in Bengaluru?');
+    await window.getByTestId('send').click();
+    await expect(window.getByTestId('answer').last()).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+    await expect(window.getByTestId('citation-chip').first()).toBeVisible();
+  } finally {
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});

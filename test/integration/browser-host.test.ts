@@ -1,0 +1,120 @@
+/**
+ * The browser host refuses any page, asset or WebSocket request without the per-launch token,
+ * or with a foreign Origin or Host (DNS rebinding), and serves the bridge to the right page.
+ */
+import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
+import { CredentialStore } from '../../src/main/services/credential-store';
+import { SettingsStore } from '../../src/main/services/settings-store';
+
+let web: RunningBrowserHost;
+let dir: string;
+let host: BridgeHost;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'clarity-web-'));
+  await mkdir(join(dir, 'renderer/assets'), { recursive: true });
+  await writeFile(join(dir, 'renderer/index.html'), '<!doctype html><title>Clarity</title>');
+  await writeFile(join(dir, 'renderer/assets/app.js'), 'console.log(1)');
+  await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
+  const settings = await SettingsStore.open(join(dir, 'data'));
+  const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
+  host = new BridgeHost({ settings, credentials, localService: null, openExternal: async () => false });
+  web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
+});
+afterAll(async () => {
+  await web.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A raw request, so the Host header can be forged (fetch will not). */
+function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: web.port, path, headers: { host: `127.0.0.1:${web.port}`, ...headers } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const cookie = `clarity_session=${'x'}`;
+
+function connect(headers: Record<string, string>): Promise<{ opened: boolean; socket: WebSocket }> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${web.port}/bridge`, { headers });
+    socket.once('open', () => resolve({ opened: true, socket }));
+    socket.once('error', () => resolve({ opened: false, socket }));
+  });
+}
+
+describe('browser host access control', () => {
+  it('listens on loopback only', () => {
+    const address = web.server.address();
+    expect(typeof address === 'object' && address?.address).toBe('127.0.0.1');
+  });
+
+  it('refuses the page without the token, and with a wrong one', async () => {
+    expect((await get('/')).status).toBe(403);
+    expect((await get('/assets/app.js')).status).toBe(403);
+    expect((await get('/?token=wrong')).status).toBe(403);
+    expect((await get('/', { cookie })).status).toBe(403);
+  });
+
+  it('trades the launch token for an HttpOnly, SameSite=Strict cookie and serves the page with a CSP', async () => {
+    const launch = await get(`/?token=${web.token}`);
+    expect(launch.status).toBe(303);
+    expect(launch.headers.location).toBe('/');
+    const setCookie = String(launch.headers['set-cookie']);
+    expect(setCookie).toContain('HttpOnly');
+    expect(setCookie).toContain('SameSite=Strict');
+    const page = await get('/', { cookie: `clarity_session=${web.token}` });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.headers['content-security-policy']).toContain("object-src 'none'");
+  });
+
+  it('refuses a foreign Host header even with the cookie (DNS rebinding)', async () => {
+    expect((await get('/', { cookie: `clarity_session=${web.token}`, host: `evil.example:${web.port}` })).status).toBe(403);
+  });
+
+  it('never serves files outside the renderer build', async () => {
+    const response = await get('/../secret.txt', { cookie: `clarity_session=${web.token}` });
+    expect(response.body).not.toContain('outside the renderer');
+    const encoded = await get('/%2e%2e/secret.txt', { cookie: `clarity_session=${web.token}` });
+    expect(encoded.body).not.toContain('outside the renderer');
+  });
+
+  it('refuses WebSockets without the cookie, from a foreign Origin, or to a foreign Host', async () => {
+    const good = { origin: web.origin, cookie: `clarity_session=${web.token}` };
+    expect((await connect({ origin: web.origin })).opened).toBe(false);
+    expect((await connect({ ...good, origin: 'http://evil.example' })).opened).toBe(false);
+    expect((await connect({ ...good, host: `evil.example:${web.port}` })).opened).toBe(false);
+    const { opened, socket } = await connect(good);
+    expect(opened).toBe(true);
+    socket.close();
+  });
+
+  it('answers bridge calls over an accepted socket and refuses unknown methods', async () => {
+    const { socket } = await connect({ origin: web.origin, cookie: `clarity_session=${web.token}` });
+    const call = (frame: object): Promise<{ result: { ok: boolean; value?: unknown; error?: { code: string } } }> =>
+      new Promise((resolve) => {
+        socket.once('message', (data) => resolve(JSON.parse(data.toString())));
+        socket.send(JSON.stringify(frame));
+      });
+    expect((await call({ t: 'invoke', id: 1, method: 'settings.get' })).result).toEqual({ ok: true, value: { service: { mode: 'local' }, credentialPresentation: 'bearer' } });
+    expect((await call({ t: 'invoke', id: 2, method: 'fs.readFile', args: '/etc/passwd' })).result.error?.code).toBe('unknown_method');
+    expect((await call({ t: 'invoke', id: 3, method: 'service.set', args: { mode: 'remote', baseUrl: 'javascript:alert(1)' } })).result.error?.code).toBe('invalid_argument');
+    expect(host.pushListenerCount).toBe(1);
+    socket.close();
+    await expect.poll(() => host.pushListenerCount).toBe(0);
+  });
+});

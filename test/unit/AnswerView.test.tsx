@@ -1,0 +1,108 @@
+/** The answer component: chips and the sources list agree; links go through the bridge. */
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ClarityBridge } from '../../src/shared/bridge-contract';
+import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
+import { AnswerView } from '../../src/renderer/src/features/chat/AnswerView';
+import { useAppStore, type AnswerMessage } from '../../src/renderer/src/store/app-store';
+
+const A = 'sig_aaaaaaaaaaaaaaaa';
+const B = 'sig_bbbbbbbbbbbbbbbb';
+const C = 'sig_cccccccccccccccc';
+
+const invoked: Array<[string, unknown]> = [];
+const bridge: ClarityBridge = {
+  host: 'electron',
+  invoke: (async (method: string, args: unknown) => {
+    invoked.push([method, args]);
+    return { ok: true, value: { opened: true } };
+  }) as ClarityBridge['invoke'],
+  startStream: async () => ({ ok: true, value: null }),
+  abortStream: async () => undefined,
+  onStreamMessage: () => () => undefined,
+  onPush: () => () => undefined,
+};
+
+function answer(overrides: Partial<AnswerMessage> = {}): AnswerMessage {
+  return {
+    id: 'ans_1',
+    role: 'assistant',
+    question: 'q',
+    history: [],
+    text: `Growth is fast [${B}]. Stores opened [${A}]. Again [${B}]. See [source](https://retail.example/x).`,
+    status: 'done',
+    error: null,
+    citations: [
+      { id: A, title: 'Signal A', source_name: 'Source A', published_at: '2026-11-01T00:00:00Z', url: 'https://a.example/1' },
+      { id: B, title: 'Signal B', source_name: 'Source B', published_at: '2026-10-01T00:00:00Z' },
+      { id: C, title: 'Signal C, no marker', source_name: 'Source C', published_at: '2026-09-01T00:00:00Z' },
+    ],
+    confidence: 0.72,
+    confidenceTrace: [0.4, 0.6, 0.72],
+    promotion: null,
+    streamId: null,
+    updates: 4,
+    ...overrides,
+  };
+}
+
+beforeEach(() => {
+  invoked.length = 0;
+  setBridgeForTests(bridge);
+  useAppStore.setState({ selectedCitationId: null, activeStreamId: null });
+});
+afterEach(() => {
+  cleanup();
+  setBridgeForTests(null);
+});
+
+describe('AnswerView', () => {
+  it('numbers chips by first appearance and matches each to a list entry', () => {
+    render(<AnswerView answer={answer()} />);
+    const chips = screen.getAllByTestId('citation-chip');
+    expect(chips.map((chip) => [chip.dataset.cite, chip.textContent])).toEqual([
+      [B, '1'],
+      [A, '2'],
+      [B, '1'],
+    ]);
+    const list = screen.getByTestId('citation-list');
+    const entries = within(list).getAllByTestId('citation-entry');
+    expect(entries.map((entry) => [entry.dataset.cite, entry.dataset.number])).toEqual([
+      [B, '1'],
+      [A, '2'],
+    ]);
+    expect(within(entries[0]!).getByText('Signal B')).toBeTruthy();
+    expect(within(entries[0]!).getByTestId('citation-source').textContent).toBe('Source B');
+    // A citation without a marker is listed after the answer, unnumbered.
+    expect(screen.getByText('Signal C, no marker')).toBeTruthy();
+    expect(screen.getByTestId('confidence').textContent).toBe('Confidence: high (72%)');
+  });
+
+  it('selects a citation when its chip is clicked', () => {
+    render(<AnswerView answer={answer()} />);
+    fireEvent.click(screen.getAllByTestId('citation-chip')[1]!);
+    expect(useAppStore.getState().selectedCitationId).toBe(A);
+  });
+
+  it('opens links only through the bridge allow-list, never by navigating', async () => {
+    render(<AnswerView answer={answer()} />);
+    const link = screen.getByText('source');
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    await act(async () => {
+      link.dispatchEvent(event);
+    });
+    expect(event.defaultPrevented).toBe(true);
+    expect(invoked).toEqual([['links.openExternal', { url: 'https://retail.example/x' }]]);
+  });
+
+  it('marks an incomplete answer, keeps its text and offers retry', () => {
+    const retry = vi.fn(async () => undefined);
+    useAppStore.setState({ retry });
+    render(<AnswerView answer={answer({ status: 'incomplete', error: { code: 'network', message: 'The connection dropped.' } })} />);
+    expect(screen.getByTestId('answer').dataset.status).toBe('incomplete');
+    expect(screen.getByTestId('answer-body').textContent).toContain('Growth is fast');
+    expect(screen.getByTestId('answer-error').textContent).toContain('The connection dropped.');
+    fireEvent.click(screen.getByTestId('retry'));
+    expect(retry).toHaveBeenCalledWith('ans_1');
+  });
+});

@@ -1,0 +1,108 @@
+/** Markdown from the service is rendered inert, and incremental rendering equals a full render. */
+import { describe, expect, it } from 'vitest';
+import { IncrementalMarkdown, renderMarkdownHtml } from '../../src/renderer/src/features/chat/markdown';
+
+const HOSTILE = [
+  '<img src=x onerror="window.__pwned=1">',
+  '[click](javascript:window.__pwned=1)',
+  '[data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+  '<svg onload="window.__pwned=1"><circle r=1></circle></svg>',
+  '<iframe src="https://evil.example"></iframe>',
+  '<script>window.__pwned=1</script>',
+  '<a href="https://example.com" target="_blank" onclick="window.__pwned=1">x</a>',
+  '<div style="background:url(javascript:1)">styled</div>',
+  '<form action="https://evil.example"><input name=a></form>',
+  '<button data-cite="sig_0000000000000000" data-testid="citation-chip">9</button>',
+  '<math><mi xlink:href="javascript:1">x</mi></math>',
+  '<p>unclosed <b>bold <i>italic',
+];
+
+function mount(html: string): HTMLElement {
+  const root = document.createElement('div');
+  root.innerHTML = html;
+  document.body.append(root);
+  return root;
+}
+
+describe('hostile markdown', () => {
+  it.each(HOSTILE)('%s renders without active content', (payload) => {
+    const root = mount(renderMarkdownHtml(`Before ${payload} after [sig_0123456789abcdef]`));
+    expect(root.querySelector('script, iframe, svg, math, form, input, object, embed, style')).toBeNull();
+    for (const element of root.querySelectorAll('*')) {
+      for (const attribute of element.getAttributeNames()) expect(attribute.startsWith('on')).toBe(false);
+      expect(element.getAttribute('style')).toBeNull();
+      expect(element.getAttribute('target')).toBeNull();
+    }
+    for (const link of root.querySelectorAll('a[href]')) expect(link.getAttribute('href')).toMatch(/^(https?:|mailto:)/);
+    // Only the app's own chip exists; a forged one from the service does not survive.
+    const chips = root.querySelectorAll('[data-testid="citation-chip"]');
+    expect([...chips].map((chip) => chip.getAttribute('data-cite'))).toEqual(['sig_0123456789abcdef']);
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('keeps safe links and gives them rel=noopener', () => {
+    const root = mount(renderMarkdownHtml('See [ET Retail](https://retail.example/x) or [mail](mailto:a@b.example).'));
+    const links = [...root.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://retail.example/x', 'mailto:a@b.example']);
+    for (const link of links) expect(link.getAttribute('rel')).toBe('noopener noreferrer');
+  });
+
+  it('renders a huge table without trouble', () => {
+    const rows = Array.from({ length: 2_000 }, (_, i) => `| row ${i} | ${i * 3} |`).join('\n');
+    const root = mount(renderMarkdownHtml(`| a | b |\n|---|---|\n${rows}`));
+    expect(root.querySelectorAll('tr').length).toBe(2_001);
+  });
+});
+
+describe('incremental rendering', () => {
+  const answer = [
+    '## Quick commerce in Bengaluru',
+    '',
+    'Based on 3 signals. **In short:** growth is fast [sig_aaaaaaaaaaaaaaaa].',
+    '',
+    '- one [sig_bbbbbbbbbbbbbbbb]',
+    '- two [sig_aaaaaaaaaaaaaaaa]',
+    '',
+    '| Signal | Value |',
+    '|---|---:|',
+    '| A [sig_cccccccccccccccc] | 1 |',
+    '',
+    '```',
+    'code <script>',
+    '```',
+    '',
+    'Done.',
+  ].join('\n');
+
+  it('streamed in small pieces ends identical to a one-shot render, with stable numbers', () => {
+    const incremental = new IncrementalMarkdown();
+    for (let i = 1; i <= answer.length; i += 7) incremental.update(answer.slice(0, i), true);
+    const { frozen, tail } = incremental.update(answer, false);
+    const streamed = [...frozen, ...tail].map((block) => block.html).join('');
+    const whole = new IncrementalMarkdown().update(answer, false);
+    expect(streamed).toBe([...whole.frozen, ...whole.tail].map((block) => block.html).join(''));
+    expect(incremental.numbering.entries()).toEqual([
+      ['sig_aaaaaaaaaaaaaaaa', 1],
+      ['sig_bbbbbbbbbbbbbbbb', 2],
+      ['sig_cccccccccccccccc', 3],
+    ]);
+  });
+
+  it('re-lexes only the unfinished tail: work per update stays flat as the answer grows', () => {
+    const paragraph = 'A sentence about Zudio opening stores in Pune [sig_aaaaaaaaaaaaaaaa]. ';
+    const long = Array.from({ length: 400 }, (_, i) => `${paragraph.repeat(3)}${i}\n\n`).join('');
+    const incremental = new IncrementalMarkdown();
+    let text = '';
+    const costs: number[] = [];
+    for (const chunk of long.match(/[\s\S]{1,40}/g)!) {
+      text += chunk;
+      const before = incremental.lexedChars;
+      incremental.update(text, true);
+      costs.push(incremental.lexedChars - before);
+    }
+    const early = costs.slice(10, 60).reduce((a, b) => a + b, 0) / 50;
+    const late = costs.slice(-50).reduce((a, b) => a + b, 0) / 50;
+    expect(late).toBeLessThan(early * 2);
+    expect(Math.max(...costs)).toBeLessThan(600);
+  });
+});
