@@ -1,0 +1,167 @@
+/**
+ * Authentication for the local service (DESIGN §3):
+ * - a development identity provider that signs ES256 JWTs and publishes its JWKS; its key
+ *   persists in the service's data directory so `npm run service -- token` and the running
+ *   service agree;
+ * - API keys `ck_` + 32 base62, shown once, kept only as SHA-256 hex, presented as
+ *   `Authorization: Bearer` or `X-API-Key`; revocable.
+ */
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
+import writeFileAtomic from 'write-file-atomic';
+import { ServiceError } from './http-errors';
+
+export const ISSUER = 'urn:retail-signal:local-dev-idp';
+export const AUDIENCE = 'retail-signal';
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+export interface AuthenticatedUser {
+  /** Stable user id (the JWT subject, or the key's owner). */
+  id: string;
+  email: string;
+  via: 'jwt' | 'api-key';
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  owner: string;
+  email: string;
+  sha256: string;
+  last4: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export class DevIdentityProvider {
+  private constructor(
+    private readonly privateKey: CryptoKey,
+    private readonly publicJwk: JWK,
+    private readonly publicKey: CryptoKey,
+  ) {}
+
+  /** Loads the signing key from `dir`, creating it on first use (0600). */
+  static async open(dir: string | null): Promise<DevIdentityProvider> {
+    const file = dir ? join(dir, 'dev-idp-key.json') : null;
+    if (file) {
+      try {
+        const stored = JSON.parse(await readFile(file, 'utf8')) as { privateJwk: JWK; publicJwk: JWK };
+        return new DevIdentityProvider(
+          (await importJWK(stored.privateJwk, 'ES256')) as CryptoKey,
+          stored.publicJwk,
+          (await importJWK(stored.publicJwk, 'ES256')) as CryptoKey,
+        );
+      } catch {
+        // No key yet (or unreadable): make one below.
+      }
+    }
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const publicJwk = { ...(await exportJWK(publicKey)), kid: randomUUID(), alg: 'ES256', use: 'sig' };
+    if (file && dir) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(file, JSON.stringify({ privateJwk: await exportJWK(privateKey), publicJwk }), { mode: 0o600 });
+    }
+    return new DevIdentityProvider(privateKey, publicJwk, publicKey);
+  }
+
+  jwks(): { keys: JWK[] } {
+    return { keys: [this.publicJwk] };
+  }
+
+  async issueToken(email: string, ttlSeconds = 12 * 3600): Promise<string> {
+    return new SignJWT({ email })
+      .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
+      .setSubject(userIdFor(email))
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(this.privateKey);
+  }
+
+  async verify(token: string, now: number): Promise<AuthenticatedUser> {
+    try {
+      const { payload } = await jwtVerify(token, this.publicKey, {
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        algorithms: ['ES256'],
+        currentDate: new Date(now),
+      });
+      if (!payload.sub) throw new Error('no subject');
+      return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt' };
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'ERR_JWT_EXPIRED') throw new ServiceError('unauthorized', 'The bearer token has expired. Get a new one.');
+      throw new ServiceError('unauthorized', 'The bearer token is not valid for this service.');
+    }
+  }
+}
+
+export function userIdFor(email: string): string {
+  return `usr_${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export class ApiKeyStore {
+  private readonly byHash = new Map<string, ApiKeyRecord>();
+  private readonly byId = new Map<string, ApiKeyRecord>();
+
+  /** Issues a key. The plain key is returned once and never stored. */
+  issue(owner: AuthenticatedUser, now: number): { key: string; record: ApiKeyRecord } {
+    let key = 'ck_';
+    for (let i = 0; i < 32; i += 1) key += BASE62[randomInt(BASE62.length)];
+    const record: ApiKeyRecord = {
+      id: `key_${randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      owner: owner.id,
+      email: owner.email,
+      sha256: sha256(key),
+      last4: key.slice(-4),
+      createdAt: new Date(now).toISOString(),
+      revokedAt: null,
+    };
+    this.byHash.set(record.sha256, record);
+    this.byId.set(record.id, record);
+    return { key, record };
+  }
+
+  list(owner: string): ApiKeyRecord[] {
+    return [...this.byId.values()].filter((record) => record.owner === owner);
+  }
+
+  revoke(owner: string, id: string, now: number): ApiKeyRecord {
+    const record = this.byId.get(id);
+    if (!record || record.owner !== owner) throw new ServiceError('not_found', `No key ${id} for this user.`);
+    record.revokedAt ??= new Date(now).toISOString();
+    return record;
+  }
+
+  verify(key: string): AuthenticatedUser {
+    const record = this.byHash.get(sha256(key));
+    if (!record) throw new ServiceError('unauthorized', 'The API key is not valid.');
+    if (record.revokedAt) throw new ServiceError('unauthorized', 'The API key has been revoked.');
+    return { id: record.owner, email: record.email, via: 'api-key' };
+  }
+}
+
+/**
+ * Reads the caller's credential: `X-API-Key`, or `Authorization: Bearer` holding either an
+ * API key or a JWT. No credential → anonymous (null). A bad one → 401, never anonymous.
+ */
+export async function authenticate(
+  headers: Record<string, string | string[] | undefined>,
+  idp: DevIdentityProvider,
+  keys: ApiKeyStore,
+  now: number,
+): Promise<AuthenticatedUser | null> {
+  const apiKey = headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.length > 0) return keys.verify(apiKey.trim());
+  const authorization = headers.authorization;
+  if (typeof authorization !== 'string' || authorization.length === 0) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+  if (!match) throw new ServiceError('unauthorized', 'Use `Authorization: Bearer <token>`.');
+  const token = match[1]!;
+  if (token.startsWith('ck_')) return keys.verify(token);
+  return idp.verify(token, now);
+}
