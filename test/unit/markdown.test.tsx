@@ -90,7 +90,7 @@ describe('incremental rendering', () => {
 
   it('re-lexes only the unfinished tail: work per update stays flat as the answer grows', () => {
     const paragraph = 'A sentence about Zudio opening stores in Pune [sig_aaaaaaaaaaaaaaaa]. ';
-    const long = Array.from({ length: 400 }, (_, i) => `${paragraph.repeat(3)}${i}\n\n`).join('');
+    const long = Array.from({ length: 150 }, (_, i) => `${paragraph.repeat(3)}${i}\n\n`).join('');
     const incremental = new IncrementalMarkdown();
     let text = '';
     const costs: number[] = [];
@@ -104,5 +104,5 @@ describe('incremental rendering', () => {
     const late = costs.slice(-50).reduce((a, b) => a + b, 0) / 50;
     expect(late).toBeLessThan(early * 2);
     expect(Math.max(...costs)).toBeLessThan(600);
-  });
+  }, 30_000);
 });
