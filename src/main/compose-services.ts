@@ -16,6 +16,8 @@ export interface ComposeOptions {
   /** SSE pace of the embedded local service (ms per delta). */
   paceMs?: number;
   keychainService?: string;
+  /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
+  serviceArgs?: string[];
 }
 
 export interface MainServices {
@@ -33,7 +35,12 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const probe = await probeKeychain(keychainService);
   const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, keychainService);
   let host: BridgeHost | null = null;
-  const localService = new LocalServiceSupervisor(options.serviceLaunch, {
+  const launch = {
+    ...options.serviceLaunch,
+    // The embedded service keeps its identity provider key beside the app's data.
+    args: [...options.serviceLaunch.args, '--data-dir', join(options.dataDir, 'local-service'), ...(options.serviceArgs ?? [])],
+  };
+  const localService = new LocalServiceSupervisor(launch, {
     paceMs: options.paceMs,
     onExit: (detail) => host?.localServiceExited(detail),
   });

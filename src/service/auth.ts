@@ -69,14 +69,15 @@ export class DevIdentityProvider {
     return { keys: [this.publicJwk] };
   }
 
-  async issueToken(email: string, ttlSeconds = 12 * 3600): Promise<string> {
+  async issueToken(email: string, ttlSeconds = 12 * 3600, issuedAtMs = Date.now()): Promise<string> {
+    const issuedAt = Math.floor(issuedAtMs / 1000);
     return new SignJWT({ email })
       .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
       .setSubject(userIdFor(email))
       .setIssuer(ISSUER)
       .setAudience(AUDIENCE)
-      .setIssuedAt()
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + ttlSeconds)
       .sign(this.privateKey);
   }
 

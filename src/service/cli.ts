@@ -1,20 +1,30 @@
 /**
  * `npm run service` — runs the local Retail Signal service alone.
- *   --port N (default 4318; 0 = a free port)  --pace-ms N (delay per SSE delta; 0 for tests)
- *   --seed N  --signals N  --no-live
+ *   --port N (default 4318; 0 = a free port)   --pace-ms N (delay per SSE delta; 0 for tests)
+ *   --research-ms N (research run duration)    --seed N  --signals N  --no-live
+ *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
+ * `npm run service -- token --user you@example.com [--ttl-s N]` prints a bearer JWT.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DevIdentityProvider } from './auth';
 import { DEFAULT_PACE_MS, startService } from './server';
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
   options: {
     port: { type: 'string', default: '4318' },
     host: { type: 'string', default: '127.0.0.1' },
     'pace-ms': { type: 'string', default: String(DEFAULT_PACE_MS) },
+    'research-ms': { type: 'string' },
     seed: { type: 'string' },
     signals: { type: 'string' },
     'no-live': { type: 'boolean', default: false },
+    'data-dir': { type: 'string' },
+    'enable-faults': { type: 'boolean', default: false },
+    user: { type: 'string' },
+    'ttl-s': { type: 'string' },
   },
   allowPositionals: true,
 });
@@ -29,6 +39,20 @@ function integer(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
+const dataDir =
+  values['data-dir'] ?? process.env.CLARITY_SERVICE_DATA_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Clarity Desktop', 'local-service');
+
+if (positionals[0] === 'token') {
+  const email = values.user?.trim();
+  if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) {
+    console.error('Usage: npm run service -- token --user you@example.com [--ttl-s 43200] [--data-dir DIR]');
+    process.exit(2);
+  }
+  const idp = await DevIdentityProvider.open(dataDir);
+  process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600)}\n`);
+  process.exit(0);
+}
+
 const host = values.host ?? '127.0.0.1';
 if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
   // SECURITY: the development service has no TLS and signs tokens; keep it on this machine.
@@ -37,6 +61,7 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 }
 
 const started = Date.now();
+const researchMs = integer('research-ms', values['research-ms']);
 const service = await startService({
   host,
   port: integer('port', values.port),
@@ -44,9 +69,15 @@ const service = await startService({
   seed: integer('seed', values.seed),
   signalCount: integer('signals', values.signals),
   liveFeed: !values['no-live'],
+  dataDir,
+  faults: { enabled: values['enable-faults'] ?? false },
+  ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);
-process.stderr.write(`Retail Signal local service (synthetic sample data) on ${service.url}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n`);
+process.stderr.write(
+  `Retail Signal local service (synthetic sample data) on ${service.url}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
+    (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : ''),
+);
 
 const shutdown = (): void => {
   void service.close().finally(() => process.exit(0));

@@ -5,10 +5,16 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { openApiYaml } from '../shared/openapi/document';
+import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
 import { SeededRandom } from './corpus/random';
+import type { FaultOptions } from './faults';
 import { ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
+import { ResearchRuns, type ResearchTiming } from './research/research-runs';
 import { registerAskRoute } from './routes/ask';
+import { registerDeveloperRoutes } from './routes/developer';
+import { registerResearchRoutes } from './routes/research';
+import { registerSessionRoutes } from './routes/sessions';
 import { registerPageRoutes } from './routes/pages';
 import { registerSourceRoutes } from './routes/sources';
 import type { Identity, ServiceContext } from './service-context';
@@ -35,13 +41,31 @@ export interface ServiceOptions {
   liveIntervalMs?: number;
   /** Share a store between instances (tests) instead of generating one. */
   store?: SignalStore;
+  /** Research timing; the real standard preset takes 30–90 s, the local default is short. */
+  research?: Partial<ResearchTiming>;
+  /** Fault injection, off unless enabled here (never by a request alone). */
+  faults?: FaultOptions;
+  /** Where the development identity provider keeps its signing key; null = in memory. */
+  dataDir?: string | null;
 }
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    identity: Identity | null;
+  }
+}
+
+export const DEFAULT_RESEARCH_TIMING: ResearchTiming = { durationMs: 3_000, queueMs: 1_000 };
 
 export interface RunningService {
   url: string;
   port: number;
   app: FastifyInstance;
   store: SignalStore;
+  /** The development identity provider (issues tokens this service accepts). */
+  idp: DevIdentityProvider;
+  /** Every route the server registered (the OpenAPI test checks each is documented). */
+  routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
 }
 
@@ -56,14 +80,25 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, trustProxy: false });
 
-  const identify = (request: FastifyRequest): Identity => ({ kind: 'anonymous', key: `ip:${request.ip}` });
+  const idp = await DevIdentityProvider.open(options.dataDir ?? null);
+  const keys = new ApiKeyStore();
+  const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
   const context: ServiceContext = {
     store,
     sessions: new SessionStore(),
     limiter,
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now),
+    idp,
+    keys,
+    faults: options.faults ?? { enabled: false },
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     now,
     identify,
+    requireUser(request, surface) {
+      const user = identify(request).user;
+      if (!user) throw new ServiceError('unauthorized', `${surface} needs a signed-in caller: send a bearer JWT or an API key (Authorization: Bearer … or X-API-Key).`);
+      return user;
+    },
     enforceLimit(name, key, reply) {
       const decision = limiter.take(name, key);
       reply.header('x-rate-limit-remaining', String(decision.remaining));
@@ -92,6 +127,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       }
     }
   });
+  const routes: Array<{ method: string; url: string }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
+  app.decorateRequest('identity', null);
+  app.addHook('preHandler', async (request) => {
+    const user = await authenticate(request.headers, idp, keys, now());
+    request.identity = user ? { kind: 'user', key: `user:${user.id}`, user } : { kind: 'anonymous', key: `ip:${request.ip}` };
+  });
   app.addHook('onSend', async (request, reply, payload) => {
     ensureRateHeader(request, reply);
     return payload;
@@ -117,6 +161,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerAskRoute(app, context);
   registerSourceRoutes(app, context);
   registerPageRoutes(app, context);
+  registerResearchRoutes(app, context);
+  registerSessionRoutes(app, context);
+  registerDeveloperRoutes(app, context);
   let openApi = '';
   app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
 
@@ -142,6 +189,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     port,
     app,
     store,
+    idp,
+    routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       await app.close();

@@ -1,6 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { ApiKeyStore, AuthenticatedUser, DevIdentityProvider } from './auth';
+import type { FaultOptions } from './faults';
 import { ServiceError } from './http-errors';
+import type { ResearchRuns } from './research/research-runs';
 import type { LimitName, RateLimiter } from './rate-limiter';
 import type { SessionStore } from './session-store';
 import type { SignalStore } from './signal-store';
@@ -9,6 +12,7 @@ export interface Identity {
   kind: 'anonymous' | 'user';
   /** Rate-limit bucket: `ip:<addr>` for anonymous callers, `user:<id>` for authenticated ones. */
   key: string;
+  user?: AuthenticatedUser;
 }
 
 /** What every route needs, passed explicitly so routes stay plain functions. */
@@ -16,9 +20,16 @@ export interface ServiceContext {
   store: SignalStore;
   sessions: SessionStore;
   limiter: RateLimiter;
+  research: ResearchRuns;
+  idp: DevIdentityProvider;
+  keys: ApiKeyStore;
+  faults: FaultOptions;
   paceMs: number;
   now: () => number;
+  /** The caller, as authenticated by the preHandler hook (anonymous by IP otherwise). */
   identify(request: FastifyRequest): Identity;
+  /** The authenticated caller, or a 401 that says which credential is needed. */
+  requireUser(request: FastifyRequest, surface: string): AuthenticatedUser;
   /** Counts the request against its limit, sets `x-rate-limit-remaining`, throws 429 when spent. */
   enforceLimit(name: LimitName, key: string, reply: FastifyReply): void;
   /** Headers already set on a reply, for routes that hijack it to stream. */

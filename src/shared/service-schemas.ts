@@ -198,6 +198,7 @@ export const ResearchRequest = z
 export const ResearchV1Response = z
   .looseObject({
     status: z.literal('completed'),
+    id: z.string().optional().meta({ description: 'Extension: the run id, pollable at /api/v1/research/{id}.' }),
     report_url: z.string(),
     citation_count: z.number().int().nonnegative(),
     cost_usd: z.number().nonnegative(),
@@ -250,3 +251,18 @@ export const ProposeRequest = z
 export const ProposeResponse = z
   .looseObject({ status: z.literal('received'), proposal_id: z.string() })
   .meta({ id: 'SourceProposalReceived' });
+
+// ── Extensions: sharing, API keys, identity provider ─────────────────────────────────────
+export const SessionVisibilityRequest = z.object({ public: z.boolean() }).meta({ id: 'SessionVisibilityRequest' });
+export const SessionVisibility = z
+  .looseObject({ session_id: z.string(), session_slug: z.string(), public: z.boolean(), turns: z.number().int(), url: z.string() })
+  .meta({ id: 'SessionVisibility', description: 'Extension: `url` is the public page of the latest turn.' });
+
+export const ApiKeyIssued = z
+  .looseObject({ key: z.string().regex(/^ck_[A-Za-z0-9]{32}$/), id: z.string(), last4: z.string(), created_at: z.string(), note: z.string().optional() })
+  .meta({ id: 'ApiKeyIssued', description: 'The key is shown once; the service keeps only its SHA-256.' });
+export const ApiKeyList = z
+  .looseObject({ keys: z.array(z.looseObject({ id: z.string(), last4: z.string(), created_at: z.string(), revoked_at: z.string().nullable() })) })
+  .meta({ id: 'ApiKeyList' });
+export const ApiKeyRevoked = z.looseObject({ id: z.string(), revoked_at: z.string() }).meta({ id: 'ApiKeyRevoked' });
+export const Jwks = z.looseObject({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string().optional() })) }).meta({ id: 'Jwks' });

@@ -15,6 +15,8 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'pace-ms': { type: 'string' },
     renderer: { type: 'string' },
+    // Passed through to the embedded local service; for tests.
+    'service-arg': { type: 'string', multiple: true },
   },
 });
 
@@ -32,6 +34,7 @@ const services = await composeMainServices({
   // after this process has allow-listed them.
   openExternal: async () => false,
   paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
+  serviceArgs: values['service-arg'] ?? [],
 });
 const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port) });
 console.log(services.credentialBackendLine);

@@ -8,6 +8,8 @@ import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
 import { extractEntities } from '../retrieval/search-index';
 import type { Session } from '../session-store';
+import { faultFor, stripFaultMarkers, type Fault } from '../faults';
+import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
@@ -17,9 +19,15 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const parsed = AskRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const { messages, stream, session_id: sessionId } = parsed.data;
-    const question = messages[messages.length - 1]!.content;
-    const session = context.sessions.open(sessionId, messages[0]!.content, identity.key);
-    const query = retrievalQuery(messages.map((message) => message.content), session);
+    const rawQuestion = messages[messages.length - 1]!.content;
+    const fault = faultFor(rawQuestion, context.faults);
+    if (fault?.kind === 'status') {
+      throw new ServiceError(fault.status === 500 ? 'internal' : 'unavailable', fault.status === 500 ? 'Injected internal error.' : 'Injected outage: the service is unavailable.');
+    }
+    if (fault?.kind === 'latency') await delay(fault.ms);
+    const question = stripFaultMarkers(rawQuestion) || rawQuestion;
+    const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
+    const query = retrievalQuery([...messages.slice(0, -1).map((message) => message.content), question], session);
     const now = context.now();
     const hits = context.store.index.search(query, { now, limit: 40 });
     const answer = composeAnswer(question, hits, context.store.sourcesById, now);
@@ -39,7 +47,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         session_slug: session.slug,
       };
     }
-    await streamAnswer(reply, context, session, answer);
+    await streamAnswer(reply, context, session, answer, fault);
     return reply;
   });
 }
@@ -65,7 +73,7 @@ export function splitIntoDeltas(text: string, wordsPerDelta = 3): string[] {
   return deltas;
 }
 
-async function streamAnswer(reply: FastifyReply, context: ServiceContext, session: Session, answer: ComposedAnswer): Promise<void> {
+async function streamAnswer(reply: FastifyReply, context: ServiceContext, session: Session, answer: ComposedAnswer, fault: Fault | null): Promise<void> {
   reply.hijack();
   const response = reply.raw;
   response.writeHead(200, {
@@ -79,11 +87,27 @@ async function streamAnswer(reply: FastifyReply, context: ServiceContext, sessio
   response.on('close', () => {
     closed = true;
   });
-  const send = (event: string, data: unknown): void => {
-    if (!closed) response.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  let written = 0;
+  const write = (frame: string): void => {
+    if (closed) return;
+    if (fault?.kind === 'drop-after') {
+      const bytes = Buffer.from(frame);
+      if (written + bytes.length >= fault.bytes) {
+        // Injected fault: the connection dies mid-frame, after what was written is flushed
+        // (no end of the chunked body, so the client sees a cut, not a finished response).
+        response.write(bytes.subarray(0, Math.max(0, fault.bytes - written)));
+        response.socket?.end();
+        closed = true;
+        return;
+      }
+      written += bytes.length;
+    }
+    response.write(frame);
   };
+  const send = (event: string, data: unknown): void => write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  // A stalled stream is silent: no keep-alives either.
   const keepAlive = setInterval(() => {
-    if (!closed) response.write(': keep-alive\n\n');
+    if (fault?.kind !== 'stall') write(': keep-alive\n\n');
   }, 10_000);
 
   try {
@@ -93,8 +117,15 @@ async function streamAnswer(reply: FastifyReply, context: ServiceContext, sessio
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     const byId = new Map(answer.citations.map((signal) => [signal.id, signal]));
     const emitted = new Set<string>();
+    let deltaCount = 0;
     for (const delta of splitIntoDeltas(answer.content)) {
       if (closed) return;
+      deltaCount += 1;
+      if (fault?.kind === 'stall' && deltaCount === 6) {
+        while (!closed) await delay(100);
+        return;
+      }
+      if (fault?.kind === 'malformed' && deltaCount === 4) write('event: content_block_delta\ndata: {"index":0,"delta":{"type":"text_del\n\n');
       for (const [, id] of delta.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) {
         const signal = id ? byId.get(id) : undefined;
         if (!signal || emitted.has(signal.id)) continue;

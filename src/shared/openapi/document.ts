@@ -18,6 +18,8 @@ const json = (schema: JsonObject, description: string): JsonObject => ({
 });
 const errorResponse = (description: string): JsonObject => json(ref('Error'), description);
 
+const html = (description: string): JsonObject => ({ description, content: { 'text/html': { schema: { type: 'string' } } } });
+
 const rateLimited: JsonObject = {
   description: 'Rate limit exceeded. Wait `Retry-After` seconds.',
   headers: {
@@ -102,6 +104,119 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
           },
         },
       },
+      '/api/v1/research': {
+        post: {
+          operationId: 'researchV1',
+          summary: 'Write a research report on a topic, synchronously (v1). The standard preset takes 30–90 s.',
+          description: 'Authenticated callers only. Limit: 5 per 5 minutes per user. A run with too few matching signals fails with 400.',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ResearchRequest') } } },
+          responses: { '200': json(ref('ResearchCompleted'), 'The report is ready at `report_url` (relative to the base URL).'), ...standardErrors(400, 401, 413, 415, 429, 500) },
+        },
+      },
+      '/api/v2/research': {
+        post: {
+          operationId: 'researchV2',
+          summary: 'Queue a research run (v2): answers at once; poll `status_url`.',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('ResearchRequest') } } },
+          responses: { '202': json(ref('ResearchQueued'), 'Queued.'), ...standardErrors(400, 401, 413, 415, 429) },
+        },
+      },
+      '/api/v1/research/{id}': {
+        get: {
+          operationId: 'getResearchRun',
+          summary: 'Poll a research run: `queued` → `running` → `completed` (with the v1 fields) or `failed` (with `error`).',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json(ref('ResearchRun'), 'The run.'), ...standardErrors(401, 404, 429) },
+        },
+      },
+      '/api/v1/research/{id}/report': {
+        get: {
+          operationId: 'getResearchReport',
+          summary: 'The finished report: JSON by default, markdown with `Accept: text/markdown`, HTML with `Accept: text/html`.',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: {
+            '200': {
+              description: 'The report.',
+              headers: { 'x-rate-limit-remaining': { $ref: '#/components/headers/RateLimitRemaining' } },
+              content: {
+                'application/json': { schema: ref('Report') },
+                'text/markdown': { schema: { type: 'string' } },
+                'text/html': { schema: { type: 'string' } },
+              },
+            },
+            ...standardErrors(401, 404, 429),
+          },
+        },
+      },
+      '/api/v1/sources/propose': {
+        post: {
+          operationId: 'proposeSource',
+          summary: 'Propose a new signal source. Limit: 3 per hour.',
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SourceProposal') } } },
+          responses: { '202': json(ref('SourceProposalReceived'), 'Received.'), ...standardErrors(400, 401, 413, 415, 429) },
+        },
+      },
+      '/api/v1/sessions/{id}/visibility': {
+        post: {
+          operationId: 'setSessionVisibility',
+          summary: 'Make a session of yours public (readable at `/ask/{session_slug}/{turn}`) or private again (extension).',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: ref('SessionVisibilityRequest') } } },
+          responses: { '200': json(ref('SessionVisibility'), 'Updated.'), ...standardErrors(400, 401, 404, 415) },
+        },
+      },
+      '/api/v1/keys': {
+        post: {
+          operationId: 'issueApiKey',
+          summary: 'Issue an API key for the authenticated caller. Shown once.',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: { '201': json(ref('ApiKeyIssued'), 'Issued.'), ...standardErrors(401, 415) },
+        },
+        get: {
+          operationId: 'listApiKeys',
+          summary: 'List your API keys (last four characters only).',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          responses: { '200': json(ref('ApiKeyList'), 'Your keys.'), ...standardErrors(401) },
+        },
+      },
+      '/api/v1/keys/{id}': {
+        delete: {
+          operationId: 'revokeApiKey',
+          summary: 'Revoke one of your API keys; it is refused with 401 from then on.',
+          security: [{ bearer: [] }, { apiKey: [] }],
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': json(ref('ApiKeyRevoked'), 'Revoked.'), ...standardErrors(401, 404) },
+        },
+      },
+      '/.well-known/jwks.json': {
+        get: {
+          operationId: 'jwks',
+          summary: 'Public keys of the development identity provider (ES256).',
+          responses: { '200': json(ref('Jwks'), 'JWKS.') },
+        },
+      },
+      '/ask/{slug}/{turn}': {
+        get: {
+          operationId: 'sharedAnswerPage',
+          summary: 'Server-rendered page of one turn of a public session (404 while the session is private).',
+          parameters: [
+            { name: 'slug', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'turn', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } },
+          ],
+          responses: { '200': html('The answer with its sources.'), ...standardErrors(404) },
+        },
+      },
+      '/developer/keys': {
+        get: { operationId: 'keysPage', summary: 'How to issue and present API keys; lists yours when called with a credential.', responses: { '200': html('HTML page.') } },
+      },
+      '/developer/changelog': {
+        get: { operationId: 'changelogPage', summary: 'Changes to the interface, including the announced v2.', responses: { '200': html('HTML page.') } },
+      },
       '/api/v1/signals/{id}': {
         get: {
           operationId: 'getSignal',
@@ -134,7 +249,7 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
           operationId: 'signalPage',
           summary: 'Server-rendered page of one signal.',
           parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': { description: 'HTML page.', content: { 'text/html': { schema: { type: 'string' } } } }, ...standardErrors(404) },
+          responses: { '200': html('HTML page.'), ...standardErrors(404) },
         },
       },
       '/.well-known/openapi.yaml': {

@@ -1,0 +1,60 @@
+/**
+ * Developer area: API keys (issued to an authenticated user, shown once, stored as SHA-256),
+ * the identity provider's JWKS, and the keys and changelog pages.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ServiceError } from '../http-errors';
+import type { ServiceContext } from '../service-context';
+import { escapeHtml, page } from './pages';
+
+export const CHANGELOG = [
+  { version: '1.0.0', date: '2026-11-01', notes: ['v1 contract: ask (JSON and SSE), research (synchronous), sources health, source proposals.', 'Extensions: GET /api/v1/signals/{id}, session_id to continue a session, public sessions.'] },
+  { version: '2.0.0-preview', date: '2026-11-01', notes: ['Announced: POST /api/v2/research returns 202 queued with status_url, polled at GET /api/v1/research/{id}. v1 stays for a 6-month deprecation window.'] },
+];
+
+export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceContext): void {
+  app.get('/.well-known/jwks.json', async () => context.idp.jwks());
+
+  app.post('/api/v1/keys', async (request, reply) => {
+    const user = context.requireUser(request, 'Issuing an API key');
+    const { key, record } = context.keys.issue(user, context.now());
+    return reply.status(201).send({ key, id: record.id, last4: record.last4, created_at: record.createdAt, note: 'Shown once. Store it now; the service keeps only its SHA-256.' });
+  });
+
+  app.get('/api/v1/keys', async (request) => {
+    const user = context.requireUser(request, 'Listing API keys');
+    return { keys: context.keys.list(user.id).map((record) => ({ id: record.id, last4: record.last4, created_at: record.createdAt, revoked_at: record.revokedAt })) };
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/v1/keys/:id', async (request) => {
+    const user = context.requireUser(request, 'Revoking an API key');
+    const record = context.keys.revoke(user.id, request.params.id, context.now());
+    return { id: record.id, revoked_at: record.revokedAt };
+  });
+
+  app.get('/developer/keys', async (request, reply) => {
+    const user = context.identify(request).user;
+    const rows = user
+      ? context.keys.list(user.id).map((r) => `<tr><td>${escapeHtml(r.id)}</td><td>…${escapeHtml(r.last4)}</td><td>${escapeHtml(r.createdAt)}</td><td>${r.revokedAt ? `revoked ${escapeHtml(r.revokedAt)}` : 'active'}</td></tr>`).join('')
+      : '';
+    reply.type('text/html; charset=utf-8');
+    return page(
+      'API keys',
+      `<h1>API keys</h1>
+<p>Keys look like <code>ck_</code> followed by 32 letters and digits. A key is shown once when issued; the service stores only its SHA-256.</p>
+<p>Present a key as <code>Authorization: Bearer ck_…</code> or <code>X-API-Key: ck_…</code>.</p>
+<h2>Issue a key</h2><p>With a bearer JWT from the development identity provider (<code>npm run service -- token --user you@example.com</code>):</p>
+<pre>curl -X POST ${escapeHtml(`http://${request.headers.host ?? '127.0.0.1'}`)}/api/v1/keys -H 'authorization: Bearer &lt;JWT&gt;' -H 'content-type: application/json' -d '{}'</pre>
+<p>Revoke with <code>DELETE /api/v1/keys/{id}</code>.</p>
+${user ? `<h2>Your keys (${escapeHtml(user.email)})</h2><table><tr><th>Id</th><th>Key</th><th>Created</th><th>State</th></tr>${rows}</table>` : '<p class="meta">Send a credential with this request to list your keys.</p>'}`,
+    );
+  });
+
+  app.get('/developer/changelog', async (_request, reply) => {
+    reply.type('text/html; charset=utf-8');
+    return page(
+      'Changelog',
+      `<h1>Changelog</h1>${CHANGELOG.map((entry) => `<h2>${escapeHtml(entry.version)} <span class="meta">${escapeHtml(entry.date)}</span></h2><ul>${entry.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`).join('')}`,
+    );
+  });
+}

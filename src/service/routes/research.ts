@@ -1,0 +1,86 @@
+/**
+ * Research: v1 (POST /api/v1/research) holds the request until the report is ready; v2
+ * (POST /api/v2/research) answers 202 `queued` at once; runs are polled at
+ * GET /api/v1/research/{id}; the report is at GET /api/v1/research/{id}/report as JSON,
+ * markdown or HTML (Accept). Research is for authenticated callers only.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ResearchRequest } from '../../shared/service-schemas';
+import { ServiceError } from '../http-errors';
+import type { ResearchRunRecord } from '../research/research-runs';
+import { invalidRequest, type ServiceContext } from '../service-context';
+import { escapeHtml, page } from './pages';
+
+export function registerResearchRoutes(app: FastifyInstance, context: ServiceContext): void {
+  const start = (request: FastifyRequest, reply: FastifyReply): ResearchRunRecord => {
+    const user = context.requireUser(request, 'Research');
+    context.enforceLimit('research', `user:${user.id}`, reply);
+    const parsed = ResearchRequest.safeParse(request.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset);
+  };
+
+  app.post('/api/v1/research', async (request, reply) => {
+    const run = start(request, reply);
+    // A caller who hangs up cancels the run.
+    const controller = new AbortController();
+    request.raw.on('close', () => {
+      if (!reply.raw.writableFinished) controller.abort();
+    });
+    await context.research.execute(run, { queued: false, signal: controller.signal });
+    if (run.status === 'failed') throw new ServiceError('invalid_request', run.error ?? 'The research run failed.');
+    return { status: 'completed', id: run.id, report_url: reportUrl(run), citation_count: run.citations.length, cost_usd: run.costUsd };
+  });
+
+  app.post('/api/v2/research', async (request, reply) => {
+    const run = start(request, reply);
+    void context.research.execute(run, { queued: true });
+    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });
+  });
+
+  const ownRun = (request: FastifyRequest<{ Params: { id: string } }>): ResearchRunRecord => {
+    const user = context.requireUser(request, 'Research');
+    const run = context.research.get(request.params.id);
+    // Someone else's run is reported as missing, not forbidden: ids are not to be probed.
+    if (!run || run.owner !== user.id) throw new ServiceError('not_found', `No research run ${request.params.id}.`);
+    return run;
+  };
+
+  app.get<{ Params: { id: string } }>('/api/v1/research/:id', async (request) => {
+    const run = ownRun(request);
+    return {
+      id: run.id,
+      status: run.status,
+      topic: run.topic,
+      preset: run.preset,
+      created_at: run.createdAt,
+      ...(run.status === 'completed' ? { report_url: reportUrl(run), citation_count: run.citations.length, cost_usd: run.costUsd } : {}),
+      ...(run.status === 'failed' ? { error: run.error ?? 'The research run failed.' } : {}),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/research/:id/report', async (request, reply) => {
+    const run = ownRun(request);
+    if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
+    const accept = request.headers.accept ?? '';
+    if (accept.includes('text/markdown')) return reply.type('text/markdown; charset=utf-8').send(run.markdown);
+    if (accept.includes('text/html') && !accept.includes('application/json')) {
+      return reply.type('text/html; charset=utf-8').send(page(run.topic, `<h1>${escapeHtml(run.topic)}</h1><pre style="white-space:pre-wrap">${escapeHtml(run.markdown)}</pre>`));
+    }
+    return {
+      id: run.id,
+      topic: run.topic,
+      preset: run.preset,
+      status: run.status,
+      created_at: run.createdAt,
+      markdown: run.markdown,
+      citations: run.citations.map((signal) => ({ ...signal, source_name: context.store.sourcesById.get(signal.source_id)?.name ?? signal.source_id })),
+      citation_count: run.citations.length,
+      cost_usd: run.costUsd,
+    };
+  });
+}
+
+function reportUrl(run: ResearchRunRecord): string {
+  return `/api/v1/research/${run.id}/report`;
+}
