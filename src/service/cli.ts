@@ -3,6 +3,7 @@
  *   --port N (default 4318; 0 = a free port)   --pace-ms N (delay per SSE delta; 0 for tests)
  *   --research-ms N (research run duration)    --seed N  --signals N  --no-live
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
+ *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
  * `npm run service -- token --user you@example.com [--ttl-s N]` prints a bearer JWT.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
@@ -10,6 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DevIdentityProvider } from './auth';
+import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 
 const { values, positionals } = parseArgs({
@@ -23,6 +25,8 @@ const { values, positionals } = parseArgs({
     'no-live': { type: 'boolean', default: false },
     'data-dir': { type: 'string' },
     'enable-faults': { type: 'boolean', default: false },
+    // Benchmarks only: raise the ask limit (the default is exactly the interface's table).
+    'ask-limit': { type: 'string' },
     user: { type: 'string' },
     'ttl-s': { type: 'string' },
   },
@@ -62,6 +66,7 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
 
 const started = Date.now();
 const researchMs = integer('research-ms', values['research-ms']);
+const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({
   host,
   port: integer('port', values.port),
@@ -71,6 +76,7 @@ const service = await startService({
   liveFeed: !values['no-live'],
   dataDir,
   faults: { enabled: values['enable-faults'] ?? false },
+  ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);

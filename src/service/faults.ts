@@ -7,6 +7,7 @@
  *   [fault:drop-after=BYTES]       cut the SSE connection after that many bytes
  *   [fault:stall]                  send a little of the stream, then go silent (connection open)
  *   [fault:malformed]              send a frame with broken JSON mid-stream, then go on
+ *   [fault:stream-error]           fail mid-stream: an `error` event, then the stream ends
  */
 export interface FaultOptions {
   enabled: boolean;
@@ -17,7 +18,8 @@ export type Fault =
   | { kind: 'latency'; ms: number }
   | { kind: 'drop-after'; bytes: number }
   | { kind: 'stall' }
-  | { kind: 'malformed' };
+  | { kind: 'malformed' }
+  | { kind: 'stream-error' };
 
 const MARKER = /\[fault:([a-z0-9=-]+)\]/;
 
@@ -40,6 +42,8 @@ export function faultFor(question: string, options: FaultOptions): Fault | null 
       return { kind: 'stall' };
     case 'malformed':
       return { kind: 'malformed' };
+    case 'stream-error':
+      return { kind: 'stream-error' };
     default:
       return null;
   }

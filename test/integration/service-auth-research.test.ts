@@ -67,6 +67,10 @@ describe('authentication', () => {
       const research = await postJson(`${service.url}/api/v1/research`, { topic: 'Tanishq jewellery in Kerala' }, headers);
       expect(research.status).toBe(200);
     }
+    // An API key cannot mint more keys: 403.
+    const minted = await postJson(`${service.url}/api/v1/keys`, {}, { 'x-api-key': key });
+    expect(minted.status).toBe(403);
+    expect(await minted.json()).toEqual({ error: 'forbidden', message: expect.stringContaining('JWT') });
     const revoked = await fetch(`${service.url}/api/v1/keys/${id}`, { method: 'DELETE', headers: bearer(jwt) });
     expect(revoked.status).toBe(200);
     const refused = await postJson(`${service.url}/api/v1/ask`, ask('Zudio'), { 'x-api-key': key });
@@ -220,6 +224,18 @@ describe('fault injection', () => {
     let text = '';
     const result = await client.askStream({ messages: [{ role: 'user', content: 'Zudio [fault:stall]' }] }, { onEvent: (e) => (text += e.type === 'text' ? e.text : '') });
     expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'timeout', incomplete: true }) });
+    expect(text.length).toBeGreaterThan(10);
+  });
+
+  it('fails mid-stream with an error event, then ends; the client keeps the partial text', async () => {
+    const raw = await (await postJson(`${service.url}/api/v1/ask`, ask('Zudio [fault:stream-error]', { stream: true }))).text();
+    const frames = parseSseText(raw);
+    expect(frames[frames.length - 1]).toMatchObject({ event: 'error', data: { error: { error: 'unavailable' } } });
+    expect(frames.some((frame) => frame.event === 'message_stop')).toBe(false);
+    const client = new RetailSignalClient({ baseUrl: service.url });
+    let text = '';
+    const result = await client.askStream({ messages: [{ role: 'user', content: 'Zudio [fault:stream-error]' }] }, { onEvent: (e) => (text += e.type === 'text' ? e.text : '') });
+    expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'unavailable', incomplete: true, message: expect.stringContaining('mid-answer') }) });
     expect(text.length).toBeGreaterThan(10);
   });
 

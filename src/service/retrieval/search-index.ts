@@ -140,7 +140,11 @@ export class SignalSearchIndex {
         scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
       }
     }
-    const hits: SearchHit[] = [];
+    const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+    // A bounded top-K kept sorted as we go: no sort of every scored document.
+    const top: SearchHit[] = [];
+    const better = (a: SearchHit, b: SearchHit): boolean =>
+      a.score > b.score || (a.score === b.score && a.signal.published_at > b.signal.published_at);
     for (const [doc, textScore] of scores) {
       const signal = this.docs[doc];
       if (!signal) continue;
@@ -148,14 +152,17 @@ export class SignalSearchIndex {
       if (options.until !== undefined && published > options.until) continue;
       const ageDays = Math.max(0, (now - published) / 86_400_000);
       const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-      const entityMatches = countEntityMatches(signal, entities);
-      const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+      const entityMatches = wanted === 0 ? 0 : countEntityMatches(signal, entities);
       // A signal missing an entity the question names ranks well below one that has it.
-      const entityBoost = wanted === 0 ? 1 : (1 + entityMatches) / (1 + wanted) * (1 + 0.5 * entityMatches);
-      hits.push({ signal, textScore, score: textScore * recency * entityBoost, entityMatches });
+      const entityBoost = wanted === 0 ? 1 : ((1 + entityMatches) / (1 + wanted)) * (1 + 0.5 * entityMatches);
+      const hit: SearchHit = { signal, textScore, score: textScore * recency * entityBoost, entityMatches };
+      if (top.length === limit && !better(hit, top[top.length - 1]!)) continue;
+      let at = top.length;
+      while (at > 0 && better(hit, top[at - 1]!)) at -= 1;
+      top.splice(at, 0, hit);
+      if (top.length > limit) top.pop();
     }
-    hits.sort((a, b) => b.score - a.score || b.signal.published_at.localeCompare(a.signal.published_at));
-    return hits.slice(0, limit);
+    return top;
   }
 }
 

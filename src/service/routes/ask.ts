@@ -28,17 +28,21 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
     const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
     const query = retrievalQuery([...messages.slice(0, -1).map((message) => message.content), question], session);
-    const now = context.now();
-    const hits = context.store.index.search(query, { now, limit: 40 });
-    const answer = composeAnswer(question, hits, context.store.sourcesById, now);
-    session.turns.push({
-      question,
-      answer: answer.content,
-      citations: answer.citations.map((signal) => signal.id),
-      confidence: answer.confidence,
-      at: new Date(now).toISOString(),
-    });
+    const compose = (): ComposedAnswer => {
+      const now = context.now();
+      const hits = context.store.index.search(query, { now, limit: 40 });
+      const answer = composeAnswer(question, hits, context.store.sourcesById, now);
+      session.turns.push({
+        question,
+        answer: answer.content,
+        citations: answer.citations.map((signal) => signal.id),
+        confidence: answer.confidence,
+        at: new Date(now).toISOString(),
+      });
+      return answer;
+    };
     if (!stream) {
+      const answer = compose();
       return {
         content: answer.content,
         citations: answer.citations.map((signal) => signal.id),
@@ -47,7 +51,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         session_slug: session.slug,
       };
     }
-    await streamAnswer(reply, context, session, answer, fault);
+    // The stream opens before retrieval, so the first byte does not wait for the answer.
+    await streamAnswer(reply, context, session, compose, fault);
     return reply;
   });
 }
@@ -73,7 +78,13 @@ export function splitIntoDeltas(text: string, wordsPerDelta = 3): string[] {
   return deltas;
 }
 
-async function streamAnswer(reply: FastifyReply, context: ServiceContext, session: Session, answer: ComposedAnswer, fault: Fault | null): Promise<void> {
+async function streamAnswer(
+  reply: FastifyReply,
+  context: ServiceContext,
+  session: Session,
+  compose: () => ComposedAnswer,
+  fault: Fault | null,
+): Promise<void> {
   reply.hijack();
   const response = reply.raw;
   response.writeHead(200, {
@@ -113,6 +124,9 @@ async function streamAnswer(reply: FastifyReply, context: ServiceContext, sessio
   try {
     const messageId = `msg_${randomBytes(8).toString('hex')}`;
     send('message_start', { type: 'message_start', message: { id: messageId, session_id: session.id, session_slug: session.slug } });
+    // Let the socket flush message_start before the (synchronous) retrieval runs.
+    await new Promise((resolve) => setImmediate(resolve));
+    const answer = compose();
     send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: answer.confidenceTrace[0] ?? answer.confidence });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     const byId = new Map(answer.citations.map((signal) => [signal.id, signal]));
@@ -125,6 +139,7 @@ async function streamAnswer(reply: FastifyReply, context: ServiceContext, sessio
         while (!closed) await delay(100);
         return;
       }
+      if (fault?.kind === 'stream-error' && deltaCount === 8) throw new ServiceError('unavailable', 'Injected failure mid-answer: the signal index went away.');
       if (fault?.kind === 'malformed' && deltaCount === 4) write('event: content_block_delta\ndata: {"index":0,"delta":{"type":"text_del\n\n');
       for (const [, id] of delta.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) {
         const signal = id ? byId.get(id) : undefined;
@@ -158,7 +173,10 @@ async function streamAnswer(reply: FastifyReply, context: ServiceContext, sessio
     }
     send('message_stop', { type: 'message_stop' });
   } catch (error) {
-    send('error', { type: 'error', error: { error: 'internal', message: error instanceof Error ? error.message : 'Internal error' } });
+    // A failure inside a stream is an `error` event, then the stream ends.
+    const code = error instanceof ServiceError ? error.code : 'internal';
+    const message = error instanceof ServiceError ? error.message : 'The service hit an internal error mid-answer.';
+    send('error', { type: 'error', error: { error: code, message } });
   } finally {
     clearInterval(keepAlive);
     if (!closed) response.end();

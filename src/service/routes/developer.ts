@@ -15,8 +15,15 @@ export const CHANGELOG = [
 export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceContext): void {
   app.get('/.well-known/jwks.json', async () => context.idp.jwks());
 
+  /** SECURITY: an API key cannot mint or revoke keys; that takes the user's own JWT. */
+  const requireJwtUser = (request: Parameters<typeof context.requireUser>[0], surface: string) => {
+    const user = context.requireUser(request, surface);
+    if (user.via !== 'jwt') throw new ServiceError('forbidden', `${surface} needs a bearer JWT; an API key cannot manage keys.`);
+    return user;
+  };
+
   app.post('/api/v1/keys', async (request, reply) => {
-    const user = context.requireUser(request, 'Issuing an API key');
+    const user = requireJwtUser(request, 'Issuing an API key');
     const { key, record } = context.keys.issue(user, context.now());
     return reply.status(201).send({ key, id: record.id, last4: record.last4, created_at: record.createdAt, note: 'Shown once. Store it now; the service keeps only its SHA-256.' });
   });
@@ -27,7 +34,7 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/keys/:id', async (request) => {
-    const user = context.requireUser(request, 'Revoking an API key');
+    const user = requireJwtUser(request, 'Revoking an API key');
     const record = context.keys.revoke(user.id, request.params.id, context.now());
     return { id: record.id, revoked_at: record.revokedAt };
   });

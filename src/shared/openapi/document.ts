@@ -175,7 +175,8 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
           summary: 'Issue an API key for the authenticated caller. Shown once.',
           security: [{ bearer: [] }, { apiKey: [] }],
           requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } } } },
-          responses: { '201': json(ref('ApiKeyIssued'), 'Issued.'), ...standardErrors(401, 415) },
+          description: 'Needs a bearer JWT: an API key cannot mint keys (403).',
+          responses: { '201': json(ref('ApiKeyIssued'), 'Issued.'), ...standardErrors(401, 403, 415) },
         },
         get: {
           operationId: 'listApiKeys',
@@ -190,7 +191,7 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
           summary: 'Revoke one of your API keys; it is refused with 401 from then on.',
           security: [{ bearer: [] }, { apiKey: [] }],
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { '200': json(ref('ApiKeyRevoked'), 'Revoked.'), ...standardErrors(401, 404) },
+          responses: { '200': json(ref('ApiKeyRevoked'), 'Revoked.'), ...standardErrors(401, 403, 404) },
         },
       },
       '/.well-known/jwks.json': {

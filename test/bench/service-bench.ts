@@ -1,0 +1,141 @@
+/**
+ * `npm run bench:service` — the local service on this machine, beside a baseline in the same
+ * run: a plain Node HTTP server streaming the identical SSE bytes. Figures, not assertions.
+ *   1. time to first SSE byte (pace 0), p50/p99, service vs baseline
+ *   2. 50 concurrent streaming asks: errors, wall time
+ *   3. corpus generation and indexing time
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { generateCorpus } from '../../src/service/corpus/generator';
+import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
+
+/** Both servers run in their own processes, as the app runs the service: the measuring
+ * client must not share an event loop with the server it measures. */
+async function spawnServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('{')) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  return { url, child };
+}
+
+const BASELINE_SERVER = `
+const { createServer } = require('node:http');
+const { readFileSync } = require('node:fs');
+const captured = JSON.parse(readFileSync(process.argv[1], 'utf8')).map((b) => Buffer.from(b, 'base64'));
+let served = 0;
+const server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.end(captured[served++ % captured.length]);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+`;
+
+const QUESTIONS = [
+  'How fast is quick commerce growing in Bengaluru?',
+  'Tanishq jewellery stores in Kerala',
+  'Zudio store openings in tier-2 cities',
+  'Apollo Pharmacy hiring in Hyderabad',
+  'Nykaa beauty pricing in Mumbai',
+];
+const RUNS = 200;
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const round = (n: number): number => Math.round(n * 100) / 100;
+
+async function timeToFirstByte(url: string, body: string): Promise<{ ttfb: number; total: number; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const reader = response.body!.getReader();
+  let ttfb = -1;
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (ttfb < 0) ttfb = performance.now() - started;
+    bytes += value.length;
+  }
+  return { ttfb, total: performance.now() - started, bytes };
+}
+
+async function main(): Promise<void> {
+  // 3. Corpus generation and indexing.
+  let t = performance.now();
+  const corpus = generateCorpus();
+  const generateMs = performance.now() - t;
+  t = performance.now();
+  new SignalSearchIndex(corpus.signals);
+  const indexMs = performance.now() - t;
+
+  const service = await spawnServer(['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--pace-ms', '0', '--no-live', '--ask-limit', '1000000']);
+  const body = (i: number): string => JSON.stringify({ messages: [{ role: 'user', content: QUESTIONS[i % QUESTIONS.length] }], stream: true });
+
+  // Baseline: the same bytes, captured from the service, from a plain Node server.
+  const captured = await Promise.all(QUESTIONS.map(async (_, i) => Buffer.from(await (await fetch(`${service.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) })).arrayBuffer())));
+  const capturedFile = join(await mkdtemp(join(tmpdir(), 'clarity-bench-')), 'captured.json');
+  await writeFile(capturedFile, JSON.stringify(captured.map((bytes) => bytes.toString('base64'))));
+  const baseline = await spawnServer(['-e', BASELINE_SERVER, capturedFile]);
+  const baselineUrl = `${baseline.url}/`;
+
+  for (let i = 0; i < 20; i += 1) {
+    await timeToFirstByte(`${service.url}/api/v1/ask`, body(i));
+    await timeToFirstByte(baselineUrl, body(i));
+  }
+  const serviceTtfb: number[] = [];
+  const baselineTtfb: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    serviceTtfb.push((await timeToFirstByte(`${service.url}/api/v1/ask`, body(i))).ttfb);
+    baselineTtfb.push((await timeToFirstByte(baselineUrl, body(i))).ttfb);
+  }
+
+  // 2. 50 concurrent streaming asks.
+  t = performance.now();
+  const concurrent = await Promise.allSettled(Array.from({ length: 50 }, (_, i) => timeToFirstByte(`${service.url}/api/v1/ask`, body(i))));
+  const concurrentMs = performance.now() - t;
+  const failures = concurrent.filter((r) => r.status === 'rejected' || r.value.bytes < 1000).length;
+
+  service.child.kill();
+  baseline.child.kill();
+
+  const result = {
+    measured_at: new Date().toISOString(),
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    ttfb_ms: {
+      service: { p50: round(percentile(serviceTtfb, 50)), p99: round(percentile(serviceTtfb, 99)) },
+      baseline_plain_node: { p50: round(percentile(baselineTtfb, 50)), p99: round(percentile(baselineTtfb, 99)) },
+      ratio_p50: round(percentile(serviceTtfb, 50) / percentile(baselineTtfb, 50)),
+    },
+    concurrent_50: { errors: failures, wall_ms: round(concurrentMs) },
+    corpus: { signals: corpus.signals.length, sources: corpus.sources.length, generate_ms: round(generateMs), index_ms: round(indexMs) },
+  };
+  await mkdir('bench/results', { recursive: true });
+  await writeFile('bench/results/service-latest.json', `${JSON.stringify(result, null, 2)}\n`);
+  const table = [
+    `Service benchmark — ${result.measured_at} — ${result.machine}`,
+    '',
+    '| Figure | Local service | Baseline (plain Node, same bytes) | Ratio |',
+    '|---|---:|---:|---:|',
+    `| Time to first SSE byte p50 (ms) | ${result.ttfb_ms.service.p50} | ${result.ttfb_ms.baseline_plain_node.p50} | ${result.ttfb_ms.ratio_p50} |`,
+    `| Time to first SSE byte p99 (ms) | ${result.ttfb_ms.service.p99} | ${result.ttfb_ms.baseline_plain_node.p99} | ${round(result.ttfb_ms.service.p99 / result.ttfb_ms.baseline_plain_node.p99)} |`,
+    `| 50 concurrent streaming asks | ${result.concurrent_50.errors} errors, ${result.concurrent_50.wall_ms} ms | | |`,
+    `| Corpus generation (${result.corpus.signals} signals, ${result.corpus.sources} sources) | ${result.corpus.generate_ms} ms | | |`,
+    `| Indexing | ${result.corpus.index_ms} ms | | |`,
+  ].join('\n');
+  await writeFile('bench/results/service-latest.md', `${table}\n`);
+  console.log(table);
+}
+
+await main();

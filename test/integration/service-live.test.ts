@@ -1,0 +1,55 @@
+/** The live feed, and the token command of `npm run service`. */
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { HealthSnapshot } from '../../src/shared/service-schemas';
+import { DevIdentityProvider } from '../../src/service/auth';
+import { createSignalStore, startService } from '../../src/service/server';
+
+describe('live feed', () => {
+  it('adds retrievable signals, moves health and items, and changes the snapshot ETag', async () => {
+    const store = createSignalStore({ signalCount: 2_000 });
+    const service = await startService({ store, paceMs: 0, liveFeed: true, liveIntervalMs: 40 });
+    try {
+      const before = await fetch(`${service.url}/api/v1/sources/health`);
+      const etag = before.headers.get('etag');
+      const snapshot = HealthSnapshot.parse(await before.json());
+      const size = store.index.size;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(store.index.size).toBeGreaterThan(size + 20);
+      const after = await fetch(`${service.url}/api/v1/sources/health`, { headers: { 'if-none-match': etag! } });
+      expect(after.status).toBe(200);
+      const moved = HealthSnapshot.parse(await after.json());
+      const changed = moved.sources.filter((source, i) => source.health !== snapshot.sources[i]!.health || source.last_item_at !== snapshot.sources[i]!.last_item_at);
+      expect(changed.length).toBeGreaterThan(0);
+      // A signal that just arrived is cited by the very next answer about it.
+      const live = store.addLiveSignal(new Date());
+      const response = await fetch(`${service.url}/api/v1/ask`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messages: [{ role: 'user', content: live.title }] }),
+      });
+      expect(((await response.json()) as { citations: string[] }).citations).toContain(live.id);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('npm run service -- token', () => {
+  it('prints an ES256 JWT that a service using the same data directory accepts', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'clarity-idp-'));
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', 'analyst@example.com', '--data-dir', dataDir]);
+      const token = stdout.trim();
+      expect(token.split('.')).toHaveLength(3);
+      const idp = await DevIdentityProvider.open(dataDir);
+      expect(await idp.verify(token, Date.now())).toMatchObject({ email: 'analyst@example.com', via: 'jwt' });
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
