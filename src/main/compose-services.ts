@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { BridgeHost } from './bridge/bridge-host';
+import { ConversationStore } from './services/conversation-store';
 import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { SettingsStore } from './services/settings-store';
@@ -44,7 +45,9 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     paceMs: options.paceMs,
     onExit: (detail) => host?.localServiceExited(detail),
   });
-  host = new BridgeHost({ settings, credentials, localService, openExternal: options.openExternal });
+  const conversations = await ConversationStore.open(options.dataDir);
+  if (conversations.corrupt.length > 0) console.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
+  host = new BridgeHost({ settings, credentials, conversations, localService, openExternal: options.openExternal });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
     : `Credentials: session only — ${probe.detail}`;

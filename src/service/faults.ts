@@ -5,6 +5,7 @@
  *   [fault:500] [fault:503]        answer with that status
  *   [fault:latency=MS]             wait before answering
  *   [fault:drop-after=BYTES]       cut the SSE connection after that many bytes
+ *   [fault:drop-once=BYTES]        the same, the first time a question is asked only (retry works)
  *   [fault:stall]                  send a little of the stream, then go silent (connection open)
  *   [fault:malformed]              send a frame with broken JSON mid-stream, then go on
  *   [fault:stream-error]           fail mid-stream: an `error` event, then the stream ends
@@ -23,6 +24,8 @@ export type Fault =
 
 const MARKER = /\[fault:([a-z0-9=-]+)\]/;
 
+const droppedOnce = new Set<string>();
+
 export function faultFor(question: string, options: FaultOptions): Fault | null {
   if (!options.enabled) return null;
   const match = MARKER.exec(question)?.[1];
@@ -38,6 +41,10 @@ export function faultFor(question: string, options: FaultOptions): Fault | null 
       return Number.isFinite(number) ? { kind: 'latency', ms: Math.min(number, 60_000) } : null;
     case 'drop-after':
       return Number.isFinite(number) ? { kind: 'drop-after', bytes: number } : null;
+    case 'drop-once':
+      if (!Number.isFinite(number) || droppedOnce.has(question)) return null;
+      droppedOnce.add(question);
+      return { kind: 'drop-after', bytes: number };
     case 'stall':
       return { kind: 'stall' };
     case 'malformed':

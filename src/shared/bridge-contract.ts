@@ -4,7 +4,8 @@
  * from this file; the bridge host validates every payload against the schemas here.
  */
 import { z } from 'zod';
-import type { CitationPayload, ServiceErrorCode } from './service-schemas';
+import type { CitationDetail, Conversation, ConversationSummary } from './conversation';
+import type { CitationPayload, ServiceErrorCode, Signal, SourceEntry } from './service-schemas';
 
 // ── Results: errors are values at the boundary (STYLE §10) ───────────────────────────────
 export type BridgeErrorCode =
@@ -89,6 +90,13 @@ export interface CredentialStatus {
 
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
 const NoArgs = z.undefined();
+const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
+
+export interface SignalDetails {
+  signal: Signal;
+  source: SourceEntry;
+  fetchedAt: string;
+}
 
 export const InvokeArgSchemas = {
   'settings.get': NoArgs,
@@ -101,6 +109,14 @@ export const InvokeArgSchemas = {
   }),
   'credentials.clear': NoArgs,
   'links.openExternal': z.object({ url: z.string().max(4_096) }),
+  'conversations.list': NoArgs,
+  'conversations.get': z.object({ id: ConversationId }),
+  'conversations.create': NoArgs,
+  'conversations.rename': z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) }),
+  'conversations.delete': z.object({ id: ConversationId }),
+  'conversations.restore': z.object({ id: ConversationId }),
+  'conversations.share': z.object({ id: ConversationId, public: z.boolean() }),
+  'signals.get': z.object({ id: z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.') }),
 } satisfies Record<string, z.ZodType>;
 
 export interface InvokeResults {
@@ -111,6 +127,14 @@ export interface InvokeResults {
   'credentials.set': CredentialStatus;
   'credentials.clear': CredentialStatus;
   'links.openExternal': { opened: boolean };
+  'conversations.list': ConversationSummary[];
+  'conversations.get': Conversation;
+  'conversations.create': Conversation;
+  'conversations.rename': Conversation;
+  'conversations.delete': { deleted: true };
+  'conversations.restore': Conversation;
+  'conversations.share': { publicUrl: string | null };
+  'signals.get': SignalDetails;
 }
 
 export type InvokeMethod = keyof typeof InvokeArgSchemas;
@@ -119,6 +143,10 @@ export type InvokeArgs<M extends InvokeMethod> = z.input<(typeof InvokeArgSchema
 // ── Streams: open → events* → done | error (STYLE §4) ───────────────────────────────────
 export const AskStreamArgs = z.object({
   question: z.string().trim().min(1, 'Type a question first.').max(8_000),
+  /** The conversation the turn belongs to; main keeps the history and session. */
+  conversationId: ConversationId.optional(),
+  /** Re-ask this turn of the conversation (retry) instead of adding one. */
+  retryTurnId: z.string().max(64).optional(),
   /** Earlier user turns of this conversation, oldest first. */
   history: z.array(z.string().min(1).max(8_000)).max(49).default([]),
   sessionId: z.string().max(64).optional(),
@@ -134,7 +162,9 @@ export type AskEvent =
   | { type: 'text'; text: string }
   | { type: 'citation'; citation: CitationPayload }
   | { type: 'confidence'; value: number }
-  | { type: 'promotion'; topic: string; preset: string; reason?: string };
+  | { type: 'promotion'; topic: string; preset: string; reason?: string }
+  | { type: 'turn'; conversationId: string; turnId: string }
+  | { type: 'citation_detail'; id: string; detail: CitationDetail };
 
 export type StreamMessage =
   | { streamId: string; kind: 'open' }

@@ -5,9 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeKeychain } from '../../src/main/services/credential-store';
-import { expect, test } from './fixtures';
-
-const SECRET = 'ck_Q7mZr2VtX9pLk4Nw8Hs1Jd6Fb3Gc5Ye0';
+import { expect, serviceUrlOf, test, tokenFor } from './fixtures';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -25,6 +23,11 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   test.skip(!probe.keychain, `No OS keychain here (${probe.detail}); run through scripts/with-keychain.sh.`);
 
   await chat.open(app);
+  // A real API key, issued by the running service to a user of its identity provider.
+  const jwt = await tokenFor(app, 'analyst@example.com');
+  const issued = await page.request.post(`${await serviceUrlOf(page)}/api/v1/keys`, { headers: { authorization: `Bearer ${jwt}` }, data: {} });
+  expect(issued.status()).toBe(201);
+  const SECRET = ((await issued.json()) as { key: string }).key;
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('credential-input').fill(SECRET);
   await page.getByTestId('credential-present-as').selectOption('x-api-key');
@@ -34,10 +37,11 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   await expect(page.getByTestId('credential-input')).toHaveValue('');
   await page.screenshot({ path: testInfo.outputPath('settings-credential.png') });
 
-  // It is used: the app still answers with the credential attached.
+  // It is used: the service accepts it and counts the answer against the user's own bucket.
   await page.getByTestId('nav-chat').click();
   await chat.ask('Nykaa beauty stores in Mumbai');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  await expect(page.getByTestId('rate-remaining')).toHaveText('29 requests left this minute');
 
   // In the real keychain…
   expect(await probe.keychain!.getPassword(app.keychainService, 'retail-signal-credential')).toBe(SECRET);
@@ -54,4 +58,20 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   await page.getByTestId('credential-clear').click();
   await expect(page.getByTestId('credential-status')).toHaveText('No credential set: you ask anonymously.');
   expect(await probe.keychain!.getPassword(app.keychainService, 'retail-signal-credential')).toBeNull();
+});
+
+test('a credential the service refuses opens settings, says which credential is needed, and keeps the question', async ({ page, app, chat }, testInfo) => {
+  await chat.open(app);
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('credential-input').fill('ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  await page.getByTestId('credential-save').click();
+  await expect(page.getByTestId('credential-status')).toContainText('is set');
+  await page.getByTestId('nav-chat').click();
+  await chat.ask('Which fashion chains are opening stores in tier-2 cities?');
+  await expect(page.getByTestId('settings-notice')).toContainText('needs a valid credential');
+  await expect(page.getByTestId('settings-notice')).toContainText('The API key is not valid');
+  await page.screenshot({ path: testInfo.outputPath('settings-after-401.png') });
+  await page.getByTestId('nav-chat').click();
+  await expect(page.getByTestId('composer-input')).toHaveValue('Which fashion chains are opening stores in tier-2 cities?');
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'failed');
 });

@@ -18,12 +18,23 @@ export interface RunningApp {
   logs: () => string;
 }
 
-export async function startApp(options: { paceMs?: number; dataDir?: string } = {}): Promise<RunningApp> {
+export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[] } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
   const keychainService = `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'src/main/browser-host/cli.ts', '--port', '0', '--data-dir', dataDir, '--pace-ms', String(options.paceMs ?? 12)],
+    [
+      '--import',
+      'tsx',
+      'src/main/browser-host/cli.ts',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--pace-ms',
+      String(options.paceMs ?? 12),
+      ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
+    ],
     { env: { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -52,6 +63,30 @@ export async function stopApp(app: RunningApp, options: { keepData?: boolean } =
     });
   }
   if (!options.keepData) await rm(app.dataDir, { recursive: true, force: true });
+}
+
+/** A JWT from the embedded service's own identity provider (its key lives in the app's data dir). */
+export async function tokenFor(app: RunningApp, email: string): Promise<string> {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', email, '--data-dir', join(app.dataDir, 'local-service')]);
+  return stdout.trim();
+}
+
+/** The URL of the embedded local service, as the status bar shows it. */
+export async function serviceUrlOf(page: Page): Promise<string> {
+  return (await page.getByTestId('service-label').innerText()).match(/\((http:\/\/127\.0\.0\.1:\d+)\)/)![1]!;
+}
+
+/** Kills this app's embedded local service (found by its data directory), as a crash would. */
+export async function killLocalService(app: RunningApp): Promise<void> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const marker = join(app.dataDir, 'local-service');
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) process.kill(Number(pid), 'SIGKILL');
+  }
 }
 
 export class ChatPage {

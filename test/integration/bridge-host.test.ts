@@ -10,6 +10,7 @@ import type { StreamMessage } from '../../src/shared/bridge-contract';
 import { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
+import { ConversationStore } from '../../src/main/services/conversation-store';
 import { SettingsStore } from '../../src/main/services/settings-store';
 
 let dir: string;
@@ -48,7 +49,7 @@ beforeAll(async () => {
     },
   );
   host = new BridgeHost({
-    settings,
+    settings, conversations: await ConversationStore.open(dir),
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,
     openExternal: async () => false,

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
 import { CredentialStore } from '../../src/main/services/credential-store';
+import { ConversationStore } from '../../src/main/services/conversation-store';
 import { SettingsStore } from '../../src/main/services/settings-store';
 
 let web: RunningBrowserHost;
@@ -25,7 +26,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = new BridgeHost({ settings, credentials, localService: null, openExternal: async () => false });
+  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), credentials, localService: null, openExternal: async () => false });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
 });
 afterAll(async () => {

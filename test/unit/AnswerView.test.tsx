@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClarityBridge } from '../../src/shared/bridge-contract';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { AnswerView } from '../../src/renderer/src/features/chat/AnswerView';
-import { useAppStore, type AnswerMessage } from '../../src/renderer/src/store/app-store';
+import { useAppStore, type TurnView } from '../../src/renderer/src/store/app-store';
+import type { TurnAnswerState } from '../../src/shared/conversation';
 
 const A = 'sig_aaaaaaaaaaaaaaaa';
 const B = 'sig_bbbbbbbbbbbbbbbb';
@@ -23,12 +24,8 @@ const bridge: ClarityBridge = {
   onPush: () => () => undefined,
 };
 
-function answer(overrides: Partial<AnswerMessage> = {}): AnswerMessage {
-  return {
-    id: 'ans_1',
-    role: 'assistant',
-    question: 'q',
-    history: [],
+function answer(overrides: Partial<TurnAnswerState> = {}): TurnView {
+  const state: TurnAnswerState = {
     text: `Growth is fast [${B}]. Stores opened [${A}]. Again [${B}]. See [source](https://retail.example/x).`,
     status: 'done',
     error: null,
@@ -40,16 +37,15 @@ function answer(overrides: Partial<AnswerMessage> = {}): AnswerMessage {
     confidence: 0.72,
     confidenceTrace: [0.4, 0.6, 0.72],
     promotion: null,
-    streamId: null,
-    updates: 4,
     ...overrides,
   };
+  return { id: 'trn_1', question: 'q', answer: state, updates: 4 };
 }
 
 beforeEach(() => {
   invoked.length = 0;
   setBridgeForTests(bridge);
-  useAppStore.setState({ selectedCitationId: null, activeStreamId: null });
+  useAppStore.setState({ selectedCitation: null, activeStreamId: null });
 });
 afterEach(() => {
   cleanup();
@@ -58,7 +54,7 @@ afterEach(() => {
 
 describe('AnswerView', () => {
   it('numbers chips by first appearance and matches each to a list entry', () => {
-    render(<AnswerView answer={answer()} />);
+    render(<AnswerView turn={answer()} />);
     const chips = screen.getAllByTestId('citation-chip');
     expect(chips.map((chip) => [chip.dataset.cite, chip.textContent])).toEqual([
       [B, '1'],
@@ -76,16 +72,17 @@ describe('AnswerView', () => {
     // A citation without a marker is listed after the answer, unnumbered.
     expect(screen.getByText('Signal C, no marker')).toBeTruthy();
     expect(screen.getByTestId('confidence').textContent).toBe('Confidence: high (72%)');
+    expect(screen.getByTestId('confidence-trace').children).toHaveLength(3);
   });
 
   it('selects a citation when its chip is clicked', () => {
-    render(<AnswerView answer={answer()} />);
+    render(<AnswerView turn={answer()} />);
     fireEvent.click(screen.getAllByTestId('citation-chip')[1]!);
-    expect(useAppStore.getState().selectedCitationId).toBe(A);
+    expect(useAppStore.getState().selectedCitation).toEqual({ turnId: 'trn_1', citationId: A });
   });
 
   it('opens links only through the bridge allow-list, never by navigating', async () => {
-    render(<AnswerView answer={answer()} />);
+    render(<AnswerView turn={answer()} />);
     const link = screen.getByText('source');
     const event = new MouseEvent('click', { bubbles: true, cancelable: true });
     await act(async () => {
@@ -98,11 +95,11 @@ describe('AnswerView', () => {
   it('marks an incomplete answer, keeps its text and offers retry', () => {
     const retry = vi.fn(async () => undefined);
     useAppStore.setState({ retry });
-    render(<AnswerView answer={answer({ status: 'incomplete', error: { code: 'network', message: 'The connection dropped.' } })} />);
+    render(<AnswerView turn={answer({ status: 'incomplete', error: { code: 'network', message: 'The connection dropped.' } })} />);
     expect(screen.getByTestId('answer').dataset.status).toBe('incomplete');
     expect(screen.getByTestId('answer-body').textContent).toContain('Growth is fast');
     expect(screen.getByTestId('answer-error').textContent).toContain('The connection dropped.');
     fireEvent.click(screen.getByTestId('retry'));
-    expect(retry).toHaveBeenCalledWith('ans_1');
+    expect(retry).toHaveBeenCalledWith('trn_1');
   });
 });

@@ -19,7 +19,9 @@ import {
   type ServiceStatus,
   type StreamMessage,
 } from '../../shared/bridge-contract';
+import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
 import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
+import type { ConversationStore } from '../services/conversation-store';
 import type { CredentialStore } from '../services/credential-store';
 import { safeExternalUrl } from '../services/external-links';
 import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
@@ -33,6 +35,7 @@ export interface BridgeHostDeps {
   credentials: CredentialStore;
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
+  conversations: ConversationStore;
   /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
   openExternal: (url: string) => Promise<boolean>;
   fetch?: typeof fetch;
@@ -44,6 +47,7 @@ export interface BridgeHostDeps {
 interface ActiveStream {
   controller: AbortController;
   sink: StreamSink;
+  conversationId: string | null;
 }
 
 export class BridgeHost {
@@ -51,6 +55,8 @@ export class BridgeHost {
   private readonly pushListeners = new Set<PushListener>();
   private status: ServiceStatus;
   private client: RetailSignalClient | null = null;
+  private restarts: number[] = [];
+  private disposed = false;
 
   constructor(private readonly deps: BridgeHostDeps) {
     const service = deps.settings.get().service;
@@ -70,6 +76,7 @@ export class BridgeHost {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true;
     for (const stream of this.streams.values()) stream.controller.abort();
     this.streams.clear();
     await this.deps.localService?.stop();
@@ -148,7 +155,52 @@ export class BridgeHost {
         if (!url) return fail({ code: 'invalid_argument', message: 'Only http, https and mailto links can be opened.' });
         return ok({ opened: await this.deps.openExternal(url) });
       }
+      case 'conversations.list':
+        return ok(this.deps.conversations.list());
+      case 'conversations.get': {
+        const conversation = this.deps.conversations.get((args as { id: string }).id);
+        return conversation ? ok(conversation) : fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+      }
+      case 'conversations.create':
+        return ok(await this.deps.conversations.create());
+      case 'conversations.rename': {
+        const { id, title } = args as { id: string; title: string };
+        const conversation = await this.deps.conversations.rename(id, title);
+        return conversation ? ok(conversation) : fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+      }
+      case 'conversations.delete': {
+        const id = (args as { id: string }).id;
+        if ([...this.streams.values()].some((stream) => stream.conversationId === id)) {
+          return fail({ code: 'invalid_argument', message: 'Stop the running answer before deleting this conversation.' });
+        }
+        return (await this.deps.conversations.remove(id)) ? ok({ deleted: true as const }) : fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+      }
+      case 'conversations.restore': {
+        const conversation = await this.deps.conversations.restore((args as { id: string }).id);
+        return conversation ? ok(conversation) : fail({ code: 'not_found', message: 'Nothing to restore.' });
+      }
+      case 'conversations.share':
+        return this.share(args as { id: string; public: boolean });
+      case 'signals.get': {
+        if (!this.client) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
+        const result = await this.client.getSignal((args as { id: string }).id);
+        return result.ok ? ok({ ...result.value, fetchedAt: new Date().toISOString() }) : result;
+      }
     }
+  }
+
+  private async share({ id, public: isPublic }: { id: string; public: boolean }): Promise<Result<{ publicUrl: string | null }>> {
+    const conversation = this.deps.conversations.get(id);
+    if (!conversation) return fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+    if (!conversation.sessionId) return fail({ code: 'invalid_request', message: 'Ask a question first: there is no session to share yet.' });
+    if (!this.client) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
+    const result = await this.client.setSessionVisibility(conversation.sessionId, isPublic);
+    if (!result.ok) {
+      return fail(result.error.code === 'not_found' ? { ...result.error, message: 'The service no longer knows this session (it may have restarted), so it cannot be shared.' } : result.error);
+    }
+    conversation.publicUrl = result.value.url;
+    await this.deps.conversations.save(conversation);
+    return ok({ publicUrl: result.value.url });
   }
 
   /** Starts a stream; the caller has already subscribed its sink. */
@@ -165,8 +217,15 @@ export class BridgeHost {
     if (!client) {
       return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
     }
+    const conversationId = args.data.conversationId ?? null;
+    if (conversationId && !this.deps.conversations.get(conversationId)) {
+      return fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+    }
+    if (conversationId && [...this.streams.values()].some((stream) => stream.conversationId === conversationId)) {
+      return fail({ code: 'invalid_argument', message: 'This conversation is already answering.' });
+    }
     const controller = new AbortController();
-    this.streams.set(id.data, { controller, sink });
+    this.streams.set(id.data, { controller, sink, conversationId });
     void this.runAsk(id.data, client, args.data, controller, sink);
     return ok(null);
   }
@@ -184,17 +243,18 @@ export class BridgeHost {
   private async runAsk(
     streamId: string,
     client: RetailSignalClient,
-    args: { question: string; history: string[]; sessionId?: string },
+    args: { question: string; history: string[]; sessionId?: string; conversationId?: string; retryTurnId?: string },
     controller: AbortController,
     sink: StreamSink,
   ): Promise<void> {
     let pending: AskEvent[] = [];
     let seq = 0;
     let flushTimer: NodeJS.Timeout | null = null;
+    let open = true;
     const flush = (): void => {
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
-      if (pending.length === 0) return;
+      if (pending.length === 0 || !open) return;
       sink({ streamId, kind: 'events', events: pending, seq: seq++ });
       pending = [];
     };
@@ -205,25 +265,89 @@ export class BridgeHost {
       else pending.push(event);
       flushTimer ??= setTimeout(flush, this.deps.coalesceMs ?? 16);
     };
+
+    // With a conversation, main keeps the turn: history and session come from it, and every
+    // event is applied to the stored answer, so nothing is lost if the renderer goes away.
+    const conversation = args.conversationId ? this.deps.conversations.get(args.conversationId) : undefined;
+    const turn = conversation ? await this.deps.conversations.beginTurn(conversation.id, args.question, args.retryTurnId) : undefined;
+    const history = conversation && turn ? conversation.turns.filter((t) => t.id !== turn.id && t.askedAt <= turn.askedAt).map((t) => t.question).slice(-49) : args.history;
+    const sessionId = conversation?.sessionId ?? args.sessionId;
+    let lastSave = Date.now();
+    const persist = async (force: boolean): Promise<void> => {
+      if (!conversation) return;
+      if (!force && Date.now() - lastSave < 1_000) return;
+      lastSave = Date.now();
+      this.deps.conversations.touch(conversation);
+      await this.deps.conversations.save(conversation).catch((error: unknown) => console.error('[conversations] save failed:', error instanceof Error ? error.message : error));
+    };
+    const details: Array<Promise<void>> = [];
+    const onEvent = (event: AskEvent): void => {
+      if (turn && conversation) {
+        turn.answer = applyAskEvent(turn.answer, event);
+        if (event.type === 'meta') {
+          conversation.sessionId = event.sessionId ?? conversation.sessionId;
+          conversation.sessionSlug = event.sessionSlug ?? conversation.sessionSlug;
+        }
+        if (event.type === 'citation') details.push(this.snapshotCitation(client, event.citation.id, turn, enqueue));
+        void persist(false);
+      }
+      enqueue(event);
+    };
+
     try {
-      const messages = [...args.history, args.question].map((content) => ({ role: 'user' as const, content }));
+      if (conversation && turn) enqueue({ type: 'turn', conversationId: conversation.id, turnId: turn.id });
+      const messages = [...history, args.question].map((content) => ({ role: 'user' as const, content }));
       const result = await client.askStream(
-        { messages, ...(args.sessionId ? { session_id: args.sessionId } : {}) },
-        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent: enqueue },
+        { messages, ...(sessionId ? { session_id: sessionId } : {}) },
+        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent },
       );
+      // Citation snapshots finish (briefly) before the stream is declared done.
+      await Promise.race([Promise.allSettled(details), new Promise((resolve) => setTimeout(resolve, 3_000))]);
       flush();
-      if (result.ok) sink({ streamId, kind: 'done' });
-      else {
+      if (result.ok) {
+        if (turn) turn.answer = { ...turn.answer, status: 'done', error: null };
+        sink({ streamId, kind: 'done' });
+      } else {
         const { incomplete, ...error } = result.error;
+        if (turn) {
+          const cancelled = error.code === 'aborted';
+          turn.answer = { ...turn.answer, status: cancelled ? 'cancelled' : turn.answer.text ? 'incomplete' : 'failed', error: cancelled ? null : error };
+        }
         sink({ streamId, kind: 'error', error, incomplete });
         if (error.code === 'network' && this.status.mode === 'local' && !this.deps.localService?.running) {
           this.setStatus({ state: 'unreachable', detail: 'The local service is not running.' });
         }
       }
     } finally {
+      open = false;
       if (flushTimer) clearTimeout(flushTimer);
       this.streams.delete(streamId);
+      await persist(true);
     }
+  }
+
+  /**
+   * Snapshots a cited signal with its source's health at the moment of citing, so the answer
+   * can show "health when cited" later and read completely offline. Services without the
+   * signal-lookup extension simply leave the citation as the stream described it.
+   */
+  private async snapshotCitation(client: RetailSignalClient, id: string, turn: ConversationTurn, enqueue: (event: AskEvent) => void): Promise<void> {
+    const result = await client.getSignal(id);
+    if (!result.ok) return;
+    const { signal, source } = result.value;
+    const detail = {
+      type: signal.type,
+      body: signal.body,
+      entities: signal.entities,
+      metrics: signal.metrics,
+      sourceKind: source.kind ?? null,
+      healthWhenCited: source.health,
+      itemsWhenCited: source.items_24h,
+      citedAt: new Date().toISOString(),
+    };
+    const event: AskEvent = { type: 'citation_detail', id, detail };
+    turn.answer = applyAskEvent(turn.answer, event);
+    enqueue(event);
   }
 
   private async applyService(service: ServiceSetting): Promise<void> {
@@ -248,10 +372,24 @@ export class BridgeHost {
     }
   }
 
-  /** Called by the supervisor when the local service exits on its own. */
+  /**
+   * Called by the supervisor when the local service exits on its own: say so, then restart it
+   * (at most 3 times a minute, so a service that cannot run does not spin).
+   */
   localServiceExited(detail: string): void {
-    if (this.status.mode !== 'local') return;
-    this.setStatus({ state: 'unreachable', detail });
+    if (this.status.mode !== 'local' || this.disposed) return;
+    const now = Date.now();
+    this.restarts = this.restarts.filter((at) => now - at < 60_000);
+    if (this.restarts.length >= 3) {
+      this.setStatus({ state: 'unreachable', detail: `${detail} It stopped 3 times in a minute; switch to it again in Settings to retry.` });
+      return;
+    }
+    this.restarts.push(now);
+    this.client = null;
+    this.setStatus({ state: 'unreachable', detail: `${detail} Restarting it…` });
+    setTimeout(() => {
+      if (this.status.mode === 'local' && !this.disposed) void this.applyService({ mode: 'local' });
+    }, 500);
   }
 
   private makeClient(baseUrl: string): RetailSignalClient {

@@ -6,7 +6,7 @@
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
 import { normalizeConfidence } from '../../shared/confidence';
-import { AskResponse, ErrorBody, type AskRequest } from '../../shared/service-schemas';
+import { AskResponse, ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
 import { readSseStream, SseStreamError } from './sse-reader';
 
@@ -143,6 +143,24 @@ export class RetailSignalClient {
     return { ok: true };
   }
 
+  /** Extension (DESIGN §3): one signal with its source and the source's health now. */
+  async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: SourceEntry }>> {
+    const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
+    if (!response.ok) return response;
+    const parsed = SignalLookup.safeParse(await readJson(response.value));
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a signal the app cannot read.' });
+    return ok({ signal: parsed.data.signal, source: parsed.data.source });
+  }
+
+  /** Extension: make a session public (or private again); returns its public page URL. */
+  async setSessionVisibility(sessionId: string, isPublic: boolean): Promise<Result<{ url: string | null }>> {
+    const response = await this.request('POST', `/api/v1/sessions/${encodeURIComponent(sessionId)}/visibility`, { public: isPublic }, 'application/json');
+    if (!response.ok) return response;
+    const parsed = SessionVisibility.safeParse(await readJson(response.value));
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service does not support sharing sessions.' });
+    return ok({ url: parsed.data.public ? new URL(parsed.data.url, this.options.baseUrl).href : null });
+  }
+
   private async acceptJsonAsStream(response: Response, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
     const parsed = AskResponse.safeParse(await readJson(response));
     if (!parsed.success) return { ok: false, error: { code: 'bad_response', message: 'The service answered in a shape the app does not understand.', incomplete: false } };
@@ -155,8 +173,13 @@ export class RetailSignalClient {
     return { ok: true };
   }
 
-  private async post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept };
+  private post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
+    return this.request('POST', path, body, accept, signal);
+  }
+
+  private async request(method: 'GET' | 'POST', path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
+    const headers: Record<string, string> = { accept };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const credential = await this.options.credential?.();
     if (credential) {
       // SECURITY: the secret goes into this one header and nowhere else (no logs, no errors).
@@ -165,7 +188,7 @@ export class RetailSignalClient {
     }
     let response: Response;
     try {
-      response = await this.fetchImpl(new URL(path, this.options.baseUrl), { method: 'POST', headers, body: JSON.stringify(body), signal });
+      response = await this.fetchImpl(new URL(path, this.options.baseUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
       return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });

@@ -25,6 +25,8 @@ const METRIC_LABELS: Record<string, string> = {
   store_count_state: 'Stores in state',
   stores_closed: 'Stores closed',
   pin_codes_added: 'Pin codes added',
+  new_cities: 'New cities',
+  store_count_national: 'Stores nationwide',
   avg_delivery_min: 'Avg delivery (min)',
   order_growth_qoq_pct: 'Order growth QoQ (%)',
   gov_growth_yoy_pct: 'Order value growth YoY (%)',

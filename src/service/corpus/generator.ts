@@ -11,6 +11,7 @@ import {
   INDUSTRY_BODIES,
   JOB_BOARDS,
   PRESS,
+  PRICE_TRACKER_SEGMENTS,
   PRICE_TRACKERS,
   REGULATORS,
   RETAILERS,
@@ -239,6 +240,18 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
       };
     }
     case 'expansion': {
+      if (segment !== 'quick commerce') {
+        const cities = random.int(2, 14);
+        const stores = random.int(10, 900);
+        return {
+          ...base,
+          title: `${retailer.name} enters ${cities} new cities, starting with ${city.city}`,
+          summary: `${retailer.name} is entering ${cities} new cities led by ${city.city}, taking its ${segment} network to ${stores} stores nationwide.`,
+          detail: `The roll-out targets tier-${city.tier} markets in ${city.state} first; management expects new stores to reach mature sales in ${random.int(9, 30)} months.`,
+          metrics: { new_cities: cities, store_count_national: stores },
+          sourceKinds: ['company_newsroom', 'business_press'],
+        };
+      }
       const added = random.int(5, 120);
       const minutes = random.int(8, 30);
       const growth = random.float(8, 65);
@@ -246,7 +259,7 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
         ...base,
         title: `${retailer.name} expands to ${added} new pin codes in ${city.city}`,
         summary: `${retailer.name} now serves ${added} more pin codes in ${city.city}; average delivery time is ${minutes} minutes and orders grew ${growth}% quarter on quarter.`,
-        detail: `${retailer.name} is adding capacity in ${segment} ahead of the festive season, with ${city.city} among its fastest-growing markets in ${city.state}.`,
+        detail: `${retailer.name} is adding dark-store capacity ahead of the festive season, with ${city.city} among its fastest-growing markets in ${city.state}.`,
         metrics: { pin_codes_added: added, avg_delivery_min: minutes, order_growth_qoq_pct: growth },
         sourceKinds: ['company_newsroom', 'business_press'],
       };
@@ -364,6 +377,10 @@ function capitalise(text: string): string {
 function chooseSource(random: SeededRandom, draft: Draft, byKind: Map<SourceKind, CorpusSource[]>): CorpusSource {
   const kind = random.pick(draft.sourceKinds);
   let pool = byKind.get(kind) ?? [];
+  if (kind === 'price_tracker') {
+    const fitting = pool.filter((source) => draft.segments.includes(PRICE_TRACKER_SEGMENTS[source.name] as Segment));
+    if (fitting.length > 0) pool = fitting;
+  }
   if (kind === 'industry_body') {
     const voices = new Set(draft.segments.flatMap((segment) => INDUSTRY_VOICES[segment]));
     const fitting = pool.filter((source) => voices.has(source.name));

@@ -131,5 +131,15 @@ export const INDUSTRY_BODIES = [
 
 export const JOB_BOARDS = ['Naukri', 'LinkedIn India', 'Indeed India', 'foundit', 'Apna', 'WorkIndia'];
 export const APP_RANK_TRACKERS = ['Google Play India shopping ranks', 'App Store India shopping ranks', 'Sensor-style app intelligence (IN)', 'Appfigures India'];
-export const PRICE_TRACKERS = ['Kirana price panel', 'Quick commerce basket tracker', 'Electronics price watch', 'Gold rate tracker', 'Beauty price index', 'Pharmacy discount monitor'];
+/** Price trackers and the segment each one follows. */
+export const PRICE_TRACKER_SEGMENTS: Record<string, Segment> = {
+  'Kirana price panel': 'grocery',
+  'Quick commerce basket tracker': 'quick commerce',
+  'Fashion markdown tracker': 'fashion',
+  'Electronics price watch': 'electronics',
+  'Beauty price index': 'beauty',
+  'Gold rate tracker': 'jewellery',
+  'Pharmacy discount monitor': 'pharmacy',
+};
+export const PRICE_TRACKERS = Object.keys(PRICE_TRACKER_SEGMENTS);
 export const EXCHANGES = ['NSE filings', 'BSE filings'];

@@ -7,13 +7,14 @@ import { StatusBar } from './StatusBar';
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
   const retryAt = useAppStore((s) => s.serviceStatus?.retryAt ?? null);
-  const [now, setNow] = useState(Date.now());
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!retryAt || retryAt <= Date.now()) return;
-    const timer = setInterval(() => setNow(Date.now()), 250);
+    const timer = setInterval(() => setTick((tick) => tick + 1), 250);
     return () => clearInterval(timer);
   }, [retryAt]);
-  return retryAt ? Math.max(0, Math.ceil((retryAt - now) / 1000)) : 0;
+  // Computed at render time, so a new Retry-After shows its true value at once.
+  return retryAt ? Math.max(0, Math.ceil((retryAt - Date.now()) / 1000)) : 0;
 }
 
 const NAV: Array<{ view: View; label: string }> = [
@@ -25,9 +26,13 @@ export function App() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
   const connect = useAppStore((s) => s.connect);
+  const loadConversations = useAppStore((s) => s.loadConversations);
   const retryInS = useRetryCountdown();
 
   useEffect(() => connect(), [connect]);
+  useEffect(() => {
+    void loadConversations();
+  }, [loadConversations]);
 
   return (
     <div className="app">

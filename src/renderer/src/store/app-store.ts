@@ -1,59 +1,45 @@
 /**
  * One zustand store of typed slices (STYLE §5). The renderer's only way out is the bridge;
  * this store never sees a secret (credential status only: set/not set, last four).
+ * Conversations live in the main process; this store shows the open one and its stream.
  */
 import { create, type StateCreator } from 'zustand';
-import type {
-  AskEvent,
-  BridgeError,
-  CredentialStatus,
-  ServiceStatus,
-  Settings,
-  StreamMessage,
-} from '../../../shared/bridge-contract';
-import type { CitationPayload } from '../../../shared/service-schemas';
+import type { BridgeError, CredentialStatus, ServiceStatus, Settings, StreamMessage } from '../../../shared/bridge-contract';
+import { applyAskEvent, emptyAnswer, type Conversation, type ConversationSummary, type TurnAnswerState } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 
-export type AnswerStatus = 'waiting' | 'streaming' | 'done' | 'incomplete' | 'failed' | 'cancelled';
-
-export interface QuestionMessage {
+export interface TurnView {
+  /** The stored turn id, or a temporary one until main assigns it. */
   id: string;
-  role: 'user';
-  text: string;
-}
-
-export interface AnswerMessage {
-  id: string;
-  role: 'assistant';
   question: string;
-  /** Earlier user turns sent with this question, for retry. */
-  history: string[];
-  text: string;
-  status: AnswerStatus;
-  error: BridgeError | null;
-  citations: CitationPayload[];
-  confidence: number | null;
-  confidenceTrace: number[];
-  promotion: { topic: string; preset: string; reason?: string } | null;
-  streamId: string | null;
-  /** Number of UI updates applied while streaming (the e2e test reads it). */
+  answer: TurnAnswerState;
+  /** UI updates applied while streaming (tests and the benchmark read it). */
   updates: number;
 }
 
-export type ChatMessage = QuestionMessage | AnswerMessage;
-
 export interface ChatSlice {
-  messages: ChatMessage[];
+  conversations: ConversationSummary[];
+  activeConversation: Conversation | null;
+  turns: TurnView[];
   draft: string;
-  sessionId: string | null;
-  sessionSlug: string | null;
   activeStreamId: string | null;
+  /** Turn being answered (temporary or stored id). */
+  streamingTurnId: string | null;
+  recentlyDeleted: { id: string; title: string } | null;
+  /** A message for the user about conversations (failed rename, corrupt file…). */
+  chatNotice: string | null;
   setDraft(text: string): void;
+  loadConversations(): Promise<void>;
+  openConversation(id: string): Promise<void>;
+  newConversation(): Promise<void>;
+  renameConversation(id: string, title: string): Promise<boolean>;
+  deleteConversation(id: string): Promise<void>;
+  undoDelete(): Promise<void>;
   ask(): Promise<void>;
-  retry(answerId: string): Promise<void>;
+  retry(turnId: string): Promise<void>;
   cancel(): void;
-  newConversation(): void;
-  applyStream(answerId: string, messages: StreamMessage[]): void;
+  share(isPublic: boolean): Promise<{ ok: true; url: string | null } | { ok: false; message: string }>;
+  applyStream(turnId: string, messages: StreamMessage[]): void;
 }
 
 export interface ServiceSlice {
@@ -69,49 +55,50 @@ export type View = 'chat' | 'settings';
 
 export interface UiSlice {
   view: View;
-  selectedCitationId: string | null;
+  /** The citation open in the side panel: which answer, which signal. */
+  selectedCitation: { turnId: string; citationId: string } | null;
   /** Why settings were opened for the user (e.g. a 401), shown at the top of settings. */
   settingsNotice: string | null;
   setView(view: View, notice?: string | null): void;
-  selectCitation(id: string | null): void;
+  selectCitation(selection: { turnId: string; citationId: string } | null): void;
 }
 
 export type AppState = ChatSlice & ServiceSlice & UiSlice;
 
-const newId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
 
-const isAnswer = (message: ChatMessage): message is AnswerMessage => message.role === 'assistant';
-
-function applyEvent(answer: AnswerMessage, event: AskEvent, chat: { sessionId: string | null; sessionSlug: string | null }): AnswerMessage {
-  switch (event.type) {
-    case 'text':
-      return { ...answer, text: answer.text + event.text, status: 'streaming' };
-    case 'citation':
-      if (answer.citations.some((c) => c.id === event.citation.id)) return answer;
-      return { ...answer, citations: [...answer.citations, event.citation] };
-    case 'confidence':
-      return { ...answer, confidence: event.value, confidenceTrace: [...answer.confidenceTrace, event.value] };
-    case 'promotion':
-      return { ...answer, promotion: { topic: event.topic, preset: event.preset, reason: event.reason } };
-    case 'meta':
-      if (event.sessionId) chat.sessionId = event.sessionId;
-      if (event.sessionSlug) chat.sessionSlug = event.sessionSlug;
-      return answer;
-  }
-}
+const turnsOf = (conversation: Conversation): TurnView[] =>
+  conversation.turns.map((turn) => ({ id: turn.id, question: turn.question, answer: turn.answer, updates: 0 }));
 
 const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
-  /** Subscribe first, then start (STYLE §4); messages are applied once per frame. */
-  async function runStream(answerId: string, question: string, history: string[]): Promise<void> {
+  /** Subscribe first, then start (STYLE §4); messages are applied once per animation frame. */
+  async function runStream(turnId: string, question: string, retryTurnId?: string): Promise<void> {
     const bridge = clarity();
-    const streamId = newId('ask');
+    const conversationId = get().activeConversation?.id;
+    const streamId = tempId('ask');
     let buffer: StreamMessage[] = [];
     let scheduled = false;
+    let currentTurnId = turnId;
     const flush = (): void => {
       scheduled = false;
       const batch = buffer;
       buffer = [];
-      if (batch.length > 0) get().applyStream(answerId, batch);
+      if (batch.length === 0) return;
+      // Main names the stored turn in its first event; follow it from then on.
+      for (const message of batch) {
+        if (message.kind !== 'events') continue;
+        for (const event of message.events) {
+          if (event.type === 'turn' && event.turnId !== currentTurnId) {
+            const from = currentTurnId;
+            currentTurnId = event.turnId;
+            set((state) => ({
+              turns: state.turns.map((t) => (t.id === from ? { ...t, id: event.turnId } : t)),
+              streamingTurnId: state.streamingTurnId === from ? event.turnId : state.streamingTurnId,
+            }));
+          }
+        }
+      }
+      get().applyStream(currentTurnId, batch);
     };
     const unsubscribe = bridge.onStreamMessage((message) => {
       if (message.streamId !== streamId) return;
@@ -126,120 +113,189 @@ const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) =>
         requestAnimationFrame(flush);
       }
     });
-    set((state) => ({
-      activeStreamId: streamId,
-      messages: state.messages.map((m) => (m.id === answerId && isAnswer(m) ? { ...m, streamId } : m)),
-    }));
-    const started = await bridge.startStream(streamId, 'ask', { question, history, ...(get().sessionId ? { sessionId: get().sessionId! } : {}) });
+    set({ activeStreamId: streamId, streamingTurnId: turnId });
+    const started = await bridge.startStream(streamId, 'ask', {
+      question,
+      ...(conversationId ? { conversationId } : {}),
+      ...(retryTurnId ? { retryTurnId } : {}),
+    });
     if (!started.ok) {
       unsubscribe();
-      get().applyStream(answerId, [{ streamId, kind: 'error', error: started.error, incomplete: false }]);
+      get().applyStream(currentTurnId, [{ streamId, kind: 'error', error: started.error, incomplete: false }]);
     }
   }
 
+  const refreshList = async (): Promise<void> => {
+    const list = await clarity().invoke('conversations.list');
+    if (list.ok) set({ conversations: list.value });
+  };
+
   return {
-    messages: [],
+    conversations: [],
+    activeConversation: null,
+    turns: [],
     draft: '',
-    sessionId: null,
-    sessionSlug: null,
     activeStreamId: null,
+    streamingTurnId: null,
+    recentlyDeleted: null,
+    chatNotice: null,
     setDraft: (text) => set({ draft: text }),
+
+    async loadConversations() {
+      await refreshList();
+      const first = get().conversations[0];
+      if (first) await get().openConversation(first.id);
+    },
+
+    async openConversation(id) {
+      if (get().activeStreamId) return;
+      const result = await clarity().invoke('conversations.get', { id });
+      if (!result.ok) {
+        set({ chatNotice: result.error.message });
+        await refreshList();
+        return;
+      }
+      set({ activeConversation: result.value, turns: turnsOf(result.value), selectedCitation: null, chatNotice: null });
+    },
+
+    async newConversation() {
+      if (get().activeStreamId) return;
+      const result = await clarity().invoke('conversations.create');
+      if (!result.ok) {
+        set({ chatNotice: result.error.message });
+        return;
+      }
+      set({ activeConversation: result.value, turns: [], selectedCitation: null });
+      await refreshList();
+    },
+
+    async renameConversation(id, title) {
+      const result = await clarity().invoke('conversations.rename', { id, title });
+      if (!result.ok) {
+        set({ chatNotice: result.error.message });
+        return false;
+      }
+      if (get().activeConversation?.id === id) set({ activeConversation: result.value });
+      await refreshList();
+      return true;
+    },
+
+    async deleteConversation(id) {
+      const title = get().conversations.find((c) => c.id === id)?.title ?? 'Conversation';
+      const result = await clarity().invoke('conversations.delete', { id });
+      if (!result.ok) {
+        set({ chatNotice: result.error.message });
+        return;
+      }
+      set({ recentlyDeleted: { id, title } });
+      if (get().activeConversation?.id === id) set({ activeConversation: null, turns: [], selectedCitation: null });
+      await refreshList();
+    },
+
+    async undoDelete() {
+      const deleted = get().recentlyDeleted;
+      if (!deleted) return;
+      const result = await clarity().invoke('conversations.restore', { id: deleted.id });
+      set({ recentlyDeleted: null });
+      if (result.ok) {
+        await refreshList();
+        await get().openConversation(deleted.id);
+      } else set({ chatNotice: result.error.message });
+    },
 
     async ask() {
       const question = get().draft.trim();
       if (!question || get().activeStreamId) return;
       const retryAt = get().serviceStatus?.retryAt;
       if (retryAt && retryAt > Date.now()) return;
-      const history = get()
-        .messages.filter((m): m is QuestionMessage => m.role === 'user')
-        .map((m) => m.text)
-        .slice(-49);
-      const answerId = newId('ans');
-      set((state) => ({
-        draft: '',
-        messages: [
-          ...state.messages,
-          { id: newId('q'), role: 'user', text: question },
-          {
-            id: answerId,
-            role: 'assistant',
-            question,
-            history,
-            text: '',
-            status: 'waiting',
-            error: null,
-            citations: [],
-            confidence: null,
-            confidenceTrace: [],
-            promotion: null,
-            streamId: null,
-            updates: 0,
-          },
-        ],
-      }));
-      await runStream(answerId, question, history);
+      if (!get().activeConversation) {
+        const created = await clarity().invoke('conversations.create');
+        if (!created.ok) {
+          set({ chatNotice: created.error.message });
+          return;
+        }
+        set({ activeConversation: created.value, turns: [] });
+      }
+      const turnId = tempId('pending');
+      set((state) => ({ draft: '', turns: [...state.turns, { id: turnId, question, answer: emptyAnswer(), updates: 0 }] }));
+      await runStream(turnId, question);
+      await refreshList();
     },
 
-    async retry(answerId) {
-      const answer = get().messages.find((m): m is AnswerMessage => m.id === answerId && isAnswer(m));
-      if (!answer || get().activeStreamId) return;
-      set((state) => ({
-        messages: state.messages.map((m) =>
-          m.id === answerId && isAnswer(m)
-            ? { ...m, text: '', status: 'waiting', error: null, citations: [], confidence: null, confidenceTrace: [], promotion: null, updates: 0 }
-            : m,
-        ),
-      }));
-      await runStream(answerId, answer.question, answer.history);
+    async retry(turnId) {
+      const turn = get().turns.find((t) => t.id === turnId);
+      if (!turn || get().activeStreamId) return;
+      set((state) => ({ turns: state.turns.map((t) => (t.id === turnId ? { ...t, answer: emptyAnswer(), updates: 0 } : t)) }));
+      await runStream(turnId, turn.question, turnId.startsWith('trn_') ? turnId : undefined);
     },
 
     cancel() {
       const streamId = get().activeStreamId;
-      if (!streamId) return;
-      void clarity().abortStream(streamId);
+      if (streamId) void clarity().abortStream(streamId);
     },
 
-    newConversation() {
-      get().cancel();
-      set({ messages: [], sessionId: null, sessionSlug: null, activeStreamId: null, draft: get().draft });
+    async share(isPublic) {
+      const conversation = get().activeConversation;
+      if (!conversation) return { ok: false, message: 'Open a conversation first.' };
+      const result = await clarity().invoke('conversations.share', { id: conversation.id, public: isPublic });
+      if (!result.ok) return { ok: false, message: result.error.message };
+      set({ activeConversation: { ...conversation, publicUrl: result.value.publicUrl } });
+      await refreshList();
+      return { ok: true, url: result.value.publicUrl };
     },
 
-    applyStream(answerId, batch) {
-      const chat = { sessionId: get().sessionId, sessionSlug: get().sessionSlug };
+    applyStream(turnId, batch) {
       let activeStreamId = get().activeStreamId;
-      let openSettings: string | null = null;
-      const messages = get().messages.map((m) => {
-        if (m.id !== answerId || !isAnswer(m)) return m;
-        let answer: AnswerMessage = { ...m, updates: m.updates + 1 };
+      let streamingTurnId = get().streamingTurnId;
+      let settingsNotice: string | null = null;
+      let restoreDraft: string | null = null;
+      let sessionSlug: string | undefined;
+      const turns = get().turns.map((turn) => {
+        if (turn.id !== turnId) return turn;
+        let answer = turn.answer;
         for (const message of batch) {
           if (message.kind === 'open') answer = { ...answer, status: 'streaming' };
-          else if (message.kind === 'events') for (const event of message.events) answer = applyEvent(answer, event, chat);
-          else if (message.kind === 'done') {
-            answer = { ...answer, status: 'done' };
+          else if (message.kind === 'events') {
+            for (const event of message.events) {
+              answer = applyAskEvent(answer, event);
+              if (event.type === 'meta' && event.sessionSlug) sessionSlug = event.sessionSlug;
+            }
+          } else if (message.kind === 'done') {
+            answer = { ...answer, status: 'done', error: null };
             activeStreamId = null;
+            streamingTurnId = null;
           } else if (message.kind === 'error') {
             activeStreamId = null;
+            streamingTurnId = null;
             const cancelled = message.error.code === 'aborted';
-            answer = {
-              ...answer,
-              status: cancelled ? 'cancelled' : answer.text.length > 0 ? 'incomplete' : 'failed',
-              error: cancelled ? null : message.error,
-            };
+            answer = { ...answer, status: cancelled ? 'cancelled' : answer.text.length > 0 ? 'incomplete' : 'failed', error: cancelled ? null : message.error };
             if (message.error.code === 'unauthorized' || message.error.code === 'forbidden') {
-              openSettings =
-                message.error.code === 'unauthorized'
-                  ? `The service needs a credential for this (${message.error.message}). Paste a JWT or an API key below; your question is kept in the conversation.`
-                  : `Your credential is not allowed to do this (${message.error.message}).`;
+              settingsNotice = credentialNotice(message.error);
+              // The question typed is never lost: it goes back into the composer.
+              if (!get().draft.trim()) restoreDraft = turn.question;
             }
           }
         }
-        return answer;
+        return { ...turn, answer, updates: turn.updates + 1 };
       });
-      set({ messages, activeStreamId, sessionId: chat.sessionId, sessionSlug: chat.sessionSlug });
-      if (openSettings) get().setView('settings', openSettings);
+      const conversation = get().activeConversation;
+      set({
+        turns,
+        activeStreamId,
+        streamingTurnId,
+        ...(restoreDraft !== null ? { draft: restoreDraft } : {}),
+        ...(conversation && sessionSlug ? { activeConversation: { ...conversation, sessionSlug } } : {}),
+      });
+      if (settingsNotice) get().setView('settings', settingsNotice);
     },
   };
 };
+
+function credentialNotice(error: BridgeError): string {
+  return error.code === 'unauthorized'
+    ? `The service needs a valid credential (${error.message}) Paste a JWT or an API key below; your question is back in the composer.`
+    : `Your credential is not allowed to do this (${error.message}) Use a credential with access; your question is back in the composer.`;
+}
 
 const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set) => ({
   serviceStatus: null,
@@ -263,10 +319,10 @@ const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set) =
 
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   view: 'chat',
-  selectedCitationId: null,
+  selectedCitation: null,
   settingsNotice: null,
   setView: (view, notice = null) => set({ view, settingsNotice: notice }),
-  selectCitation: (id) => set({ selectedCitationId: id }),
+  selectCitation: (selection) => set({ selectedCitation: selection }),
 });
 
 export const useAppStore = create<AppState>()((...args) => ({

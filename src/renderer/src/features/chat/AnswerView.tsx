@@ -1,6 +1,7 @@
-import { memo, useMemo, useRef, type MouseEvent } from 'react';
+import { memo, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { confidenceLabel } from '../../../../shared/confidence';
-import { useAppStore, type AnswerMessage } from '../../store/app-store';
+import { useAppStore, type TurnView } from '../../store/app-store';
 import { CitationList } from '../citations/CitationList';
 import { openExternalLink } from '../citations/open-link';
 import { IncrementalMarkdown } from './markdown';
@@ -10,31 +11,45 @@ const FrozenBlock = memo(function FrozenBlock({ html }: { html: string }) {
   return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
-const STATUS_TEXT: Record<AnswerMessage['status'], string> = {
+const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
   waiting: 'Waiting for the service…',
   streaming: 'Answering…',
   done: '',
   incomplete: 'Incomplete answer',
   failed: 'No answer',
-  cancelled: 'Cancelled',
+  cancelled: 'Stopped — partial answer',
 };
 
-export function AnswerView({ answer }: { answer: AnswerMessage }) {
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function AnswerView({ turn }: { turn: TurnView }) {
+  const { answer } = turn;
   const markdown = useRef<IncrementalMarkdown | null>(null);
   markdown.current ??= new IncrementalMarkdown();
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
   const { frozen, tail } = useMemo(() => markdown.current!.update(answer.text, streaming), [answer.text, streaming]);
   const numbers = new Map(markdown.current.numbering.entries());
-  const selectedId = useAppStore((s) => s.selectedCitationId);
+  const selected = useAppStore((s) => (s.selectedCitation?.turnId === turn.id ? s.selectedCitation.citationId : null));
   const selectCitation = useAppStore((s) => s.selectCitation);
   const retry = useAppStore((s) => s.retry);
   const busy = useAppStore((s) => s.activeStreamId !== null);
+  const [copied, setCopied] = useState<string | null>(null);
+  const [preview, setPreview] = useState<{ id: string; x: number; y: number } | null>(null);
+
+  const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
   const onClick = (event: MouseEvent<HTMLDivElement>): void => {
     const target = event.target as HTMLElement;
     const chip = target.closest<HTMLElement>('[data-cite]');
-    if (chip) {
-      selectCitation(chip.dataset.cite ?? null);
+    if (chip?.dataset.cite) {
+      select(chip.dataset.cite);
       return;
     }
     const link = target.closest<HTMLAnchorElement>('a');
@@ -44,18 +59,54 @@ export function AnswerView({ answer }: { answer: AnswerMessage }) {
       if (href) void openExternalLink(href);
     }
   };
+  const onHover = (event: MouseEvent<HTMLDivElement>): void => {
+    const chip = (event.target as HTMLElement).closest<HTMLElement>('[data-cite]');
+    if (!chip?.dataset.cite) {
+      if (preview) setPreview(null);
+      return;
+    }
+    if (preview?.id === chip.dataset.cite) return;
+    const box = chip.getBoundingClientRect();
+    setPreview({ id: chip.dataset.cite, x: box.left, y: box.bottom + 6 });
+  };
+  const previewed = preview ? answer.citations.find((c) => c.id === preview.id) : undefined;
+
+  const copy = async (kind: 'markdown' | 'text'): Promise<void> => {
+    const text = kind === 'markdown' ? toMarkdownWithFootnotes(answer.text, answer.citations) : toPlainTextWithSources(answer.text, answer.citations);
+    setCopied((await copyText(text)) ? (kind === 'markdown' ? 'Copied as markdown' : 'Copied as text') : 'Copy failed: the clipboard is not available');
+    setTimeout(() => setCopied(null), 2_500);
+  };
 
   return (
-    <article className={`answer answer-${answer.status}`} data-testid="answer" data-status={answer.status} data-updates={answer.updates}>
+    <article className={`answer answer-${answer.status}`} data-testid="answer" data-status={answer.status} data-updates={turn.updates} data-turn={turn.id}>
       <header className="answer-header">
         {answer.confidence !== null ? (
-          <span className={`confidence confidence-${confidenceLabel(answer.confidence)}`} data-testid="confidence" title={`Confidence trace: ${answer.confidenceTrace.map((v) => v.toFixed(2)).join(' → ')}`}>
+          <span className={`confidence confidence-${confidenceLabel(answer.confidence)}`} data-testid="confidence">
             Confidence: {confidenceLabel(answer.confidence)} ({Math.round(answer.confidence * 100)}%)
+            {answer.confidenceTrace.length > 1 ? (
+              <span className="confidence-trace" data-testid="confidence-trace" title="How confidence moved while the answer was written">
+                {answer.confidenceTrace.map((value, i) => (
+                  <span key={i} className="trace-bar" style={{ height: `${Math.max(2, Math.round(value * 14))}px` }} />
+                ))}
+              </span>
+            ) : null}
           </span>
         ) : null}
         {STATUS_TEXT[answer.status] ? <span className="answer-state">{STATUS_TEXT[answer.status]}</span> : null}
+        <span className="spacer" />
+        {!streaming && answer.text ? (
+          <span className="answer-actions">
+            <button type="button" className="ghost" onClick={() => void copy('markdown')} data-testid="copy-markdown">
+              Copy markdown
+            </button>
+            <button type="button" className="ghost" onClick={() => void copy('text')} data-testid="copy-text">
+              Copy text
+            </button>
+            {copied ? <span className="hint" role="status">{copied}</span> : null}
+          </span>
+        ) : null}
       </header>
-      <div className="answer-body" data-testid="answer-body" onClick={onClick}>
+      <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)}>
         {frozen.map((block) => (
           <FrozenBlock key={block.key} html={block.html} />
         ))}
@@ -64,6 +115,15 @@ export function AnswerView({ answer }: { answer: AnswerMessage }) {
         ))}
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
+      {previewed && preview ? (
+        <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.x, top: preview.y }}>
+          <strong>{previewed.title ?? previewed.id}</strong>
+          <span>
+            {previewed.source_name ?? previewed.source_id} · {previewed.published_at?.slice(0, 10)}
+          </span>
+          {previewed.snippet ? <span className="hint">{previewed.snippet}</span> : null}
+        </div>
+      ) : null}
       {answer.error ? (
         <div className="answer-error" role="alert" data-testid="answer-error">
           <span>
@@ -71,12 +131,20 @@ export function AnswerView({ answer }: { answer: AnswerMessage }) {
             {answer.error.message}
             {answer.error.retryAfterS ? ` You can ask again in ${answer.error.retryAfterS} s.` : ''}
           </span>
-          <button type="button" onClick={() => void retry(answer.id)} disabled={busy} data-testid="retry">
+          <button type="button" onClick={() => void retry(turn.id)} disabled={busy} data-testid="retry">
             Retry
           </button>
         </div>
       ) : null}
-      <CitationList citations={answer.citations} numbers={numbers} selectedId={selectedId} onSelect={selectCitation} />
+      {answer.promotion && !streaming ? (
+        <div className="promotion" data-testid="research-promotion">
+          <span>
+            A research report could go deeper on <strong>{answer.promotion.topic}</strong>
+            {answer.promotion.reason ? ` — ${answer.promotion.reason}` : '.'}
+          </span>
+        </div>
+      ) : null}
+      <CitationList citations={answer.citations} numbers={numbers} selectedId={selected} onSelect={select} />
     </article>
   );
 }

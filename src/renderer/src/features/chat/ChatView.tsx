@@ -1,7 +1,9 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/app-store';
+import { CitationPanel } from '../citations/CitationPanel';
 import { AnswerView } from './AnswerView';
 import { Composer } from './Composer';
+import { ConversationSidebar } from './ConversationSidebar';
 
 const EXAMPLES = [
   'How fast is quick commerce growing in Bengaluru?',
@@ -9,53 +11,124 @@ const EXAMPLES = [
   'Which fashion chains are opening stores in tier-2 cities?',
 ];
 
+function ShareButton() {
+  const conversation = useAppStore((s) => s.activeConversation);
+  const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.answer.status === 'done' || turn.answer.status === 'incomplete'));
+  const share = useAppStore((s) => s.share);
+  const [message, setMessage] = useState<string | null>(null);
+  if (!conversation || !hasTurns) return null;
+  const onShare = async (): Promise<void> => {
+    const result = await share(true);
+    if (!result.ok) {
+      setMessage(result.message);
+      return;
+    }
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(result.url ?? '');
+      copied = true;
+    } catch {
+      copied = false;
+    }
+    setMessage(copied ? 'Public link copied.' : `Public link: ${result.url}`);
+  };
+  return (
+    <span className="share">
+      {conversation.publicUrl ? (
+        <span className="hint" data-testid="public-url">
+          Public: {conversation.publicUrl}
+        </span>
+      ) : null}
+      <button type="button" className="secondary" onClick={() => void onShare()} data-testid="share">
+        {conversation.publicUrl ? 'Copy public link' : 'Share…'}
+      </button>
+      {conversation.publicUrl ? (
+        <button type="button" className="ghost" onClick={() => void share(false).then(() => setMessage('No longer public.'))} data-testid="unshare">
+          Make private
+        </button>
+      ) : null}
+      {message ? (
+        <span className="hint" role="status" data-testid="share-status">
+          {message}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 export function ChatView({ retryInS }: { retryInS: number }) {
-  const messages = useAppStore((s) => s.messages);
+  const turns = useAppStore((s) => s.turns);
+  // The list is refreshed after every change in main (titles are set there), so read it.
+  const title = useAppStore((s) => s.conversations.find((c) => c.id === s.activeConversation?.id)?.title ?? s.activeConversation?.title ?? 'New conversation');
   const setDraft = useAppStore((s) => s.setDraft);
-  const newConversation = useAppStore((s) => s.newConversation);
+  const notice = useAppStore((s) => s.chatNotice);
+  const recentlyDeleted = useAppStore((s) => s.recentlyDeleted);
+  const undoDelete = useAppStore((s) => s.undoDelete);
+  const panelOpen = useAppStore((s) => s.selectedCitation !== null);
   const bottom = useRef<HTMLDivElement>(null);
-  const lastText = messages.length > 0 ? messages[messages.length - 1]!.text.length : 0;
+  const lastLength = turns.length > 0 ? turns[turns.length - 1]!.answer.text.length : 0;
 
   useEffect(() => {
     bottom.current?.scrollIntoView?.({ block: 'end' });
-  }, [messages.length, lastText]);
+  }, [turns.length, lastLength]);
+
+  useEffect(() => {
+    if (!recentlyDeleted) return;
+    const timer = setTimeout(() => useAppStore.setState({ recentlyDeleted: null }), 10_000);
+    return () => clearTimeout(timer);
+  }, [recentlyDeleted]);
 
   return (
-    <section className="chat" aria-label="Chat">
-      <div className="chat-toolbar">
-        <h1>Ask</h1>
-        <button type="button" className="secondary" onClick={newConversation} disabled={messages.length === 0}>
-          New conversation
-        </button>
-      </div>
-      <div className="messages" data-testid="messages">
-        {messages.length === 0 ? (
-          <div className="empty">
-            <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
-            <ul>
-              {EXAMPLES.map((example) => (
-                <li key={example}>
-                  <button type="button" className="link" onClick={() => setDraft(example)}>
-                    {example}
-                  </button>
-                </li>
-              ))}
-            </ul>
-          </div>
-        ) : (
-          messages.map((message) =>
-            message.role === 'user' ? (
-              <div key={message.id} className="question" data-testid="question">
-                {message.text}
+    <div className={`chat-layout${panelOpen ? ' with-panel' : ''}`}>
+      <ConversationSidebar />
+      <section className="chat" aria-label="Chat">
+        <div className="chat-toolbar">
+          <h1 data-testid="conversation-title">{title}</h1>
+          <ShareButton />
+        </div>
+        {notice ? (
+          <p className="notice" role="alert">
+            {notice}
+          </p>
+        ) : null}
+        <div className="messages" data-testid="messages">
+          {turns.length === 0 ? (
+            <div className="empty">
+              <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
+              <ul>
+                {EXAMPLES.map((example) => (
+                  <li key={example}>
+                    <button type="button" className="link" onClick={() => setDraft(example)}>
+                      {example}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <p className="hint">Keys: Enter asks · Shift+Enter new line · Esc stops an answer · Alt+N new conversation · / focuses the question box</p>
+            </div>
+          ) : (
+            turns.map((turn) => (
+              <div key={turn.id} className="turn">
+                <div className="question" data-testid="question">
+                  {turn.question}
+                </div>
+                <AnswerView turn={turn} />
               </div>
-            ) : (
-              <AnswerView key={message.id} answer={message} />
-            ),
-          )
-        )}
-        <div ref={bottom} />
-      </div>
-      <Composer retryInS={retryInS} />
-    </section>
+            ))
+          )}
+          <div ref={bottom} />
+        </div>
+        {recentlyDeleted ? (
+          <div className="toast" role="status" data-testid="undo-toast">
+            Deleted “{recentlyDeleted.title}”.
+            <button type="button" className="link" onClick={() => void undoDelete()} data-testid="undo-delete">
+              Undo
+            </button>
+          </div>
+        ) : null}
+        <Composer retryInS={retryInS} />
+      </section>
+      <CitationPanel />
+    </div>
   );
 }

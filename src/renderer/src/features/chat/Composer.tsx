@@ -7,17 +7,34 @@ export function Composer({ retryInS }: { retryInS: number }) {
   const ask = useAppStore((s) => s.ask);
   const cancel = useAppStore((s) => s.cancel);
   const streaming = useAppStore((s) => s.activeStreamId !== null);
-  const ready = useAppStore((s) => s.serviceStatus?.state === 'ready');
+  // Only a service still starting blocks asking; an unreachable one gets to say so itself.
+  const ready = useAppStore((s) => s.serviceStatus !== null && s.serviceStatus.state !== 'starting');
   const input = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => input.current?.focus(), []);
+
+  // Keyboard: "/" focuses the question box, Alt+N starts a conversation, Esc stops an answer.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent): void => {
+      const typing = event.target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT'].includes(event.target.tagName);
+      if (event.key === '/' && !typing) {
+        event.preventDefault();
+        input.current?.focus();
+      } else if (event.altKey && (event.key === 'n' || event.key === 'N')) {
+        event.preventDefault();
+        void useAppStore.getState().newConversation().then(() => input.current?.focus());
+      } else if (event.key === 'Escape' && useAppStore.getState().activeStreamId) {
+        useAppStore.getState().cancel();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>): void => {
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
       event.preventDefault();
       void ask();
-    } else if (event.key === 'Escape' && streaming) {
-      cancel();
     }
   };
   const blocked = retryInS > 0;

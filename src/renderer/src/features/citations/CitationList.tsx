@@ -1,13 +1,8 @@
 import type { CitationPayload } from '../../../../shared/service-schemas';
+import { formatCitationDate } from '../../../../shared/cite-format';
 import { openExternalLink } from './open-link';
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-
-export function formatDate(iso: string | undefined): string {
-  if (!iso) return 'date unknown';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'date unknown' : dateFormat.format(date);
-}
+const formatDate = formatCitationDate;
 
 interface CitationListProps {
   citations: CitationPayload[];

@@ -1,0 +1,163 @@
+/**
+ * Conversations, persisted by the main process: one JSON file per conversation in
+ * `<dataDir>/conversations/`, written atomically (temp file, fsync, rename). Main owns them
+ * because it sees every stream event: a partial answer is kept even if the renderer dies.
+ * A corrupt file is reported and skipped, never fatal. Deleting is soft until purged, so the
+ * renderer can offer undo.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { z } from 'zod';
+import type { Conversation, ConversationSummary, ConversationTurn } from '../../shared/conversation';
+import { ConversationSchema } from '../../shared/conversation';
+
+const FILE_VERSION = 1;
+const StoredConversation = z.object({ version: z.literal(FILE_VERSION), conversation: ConversationSchema });
+/** Soft-deleted conversations are purged at start after this long. */
+const PURGE_AFTER_MS = 24 * 3600_000;
+
+export class ConversationStore {
+  private readonly conversations = new Map<string, Conversation>();
+  private readonly writes = new Map<string, Promise<void>>();
+  /** Files that could not be read, set aside as `*.corrupt` (for the UI to report). */
+  readonly corrupt: string[] = [];
+
+  private constructor(
+    private readonly dir: string,
+    private readonly now: () => number,
+  ) {}
+
+  static async open(dataDir: string, now: () => number = Date.now): Promise<ConversationStore> {
+    const dir = join(dataDir, 'conversations');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const store = new ConversationStore(dir, now);
+    await store.load();
+    return store;
+  }
+
+  private async load(): Promise<void> {
+    for (const name of await readdir(this.dir)) {
+      if (!name.endsWith('.json')) continue;
+      const file = join(this.dir, name);
+      try {
+        const { conversation } = StoredConversation.parse(JSON.parse(await readFile(file, 'utf8')));
+        if (conversation.deletedAt && this.now() - Date.parse(conversation.deletedAt) > PURGE_AFTER_MS) {
+          await unlink(file).catch(() => undefined);
+          continue;
+        }
+        // An answer that was streaming when the app stopped is incomplete, not streaming.
+        for (const turn of conversation.turns) {
+          if (turn.answer.status === 'waiting' || turn.answer.status === 'streaming') {
+            turn.answer.status = turn.answer.text ? 'incomplete' : 'failed';
+            turn.answer.error ??= { code: 'network', message: 'The app stopped before this answer finished.' };
+          }
+        }
+        this.conversations.set(conversation.id, conversation);
+      } catch {
+        this.corrupt.push(name);
+        await rename(file, `${file}.corrupt`).catch(() => undefined);
+      }
+    }
+  }
+
+  list(): ConversationSummary[] {
+    return [...this.conversations.values()]
+      .filter((conversation) => !conversation.deletedAt)
+      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
+      .map(({ id, title, createdAt, updatedAt, turns, publicUrl }) => ({ id, title, createdAt, updatedAt, turnCount: turns.length, shared: publicUrl !== null }));
+  }
+
+  get(id: string): Conversation | undefined {
+    const conversation = this.conversations.get(id);
+    return conversation && !conversation.deletedAt ? conversation : undefined;
+  }
+
+  async create(title = 'New conversation'): Promise<Conversation> {
+    const at = new Date(this.now()).toISOString();
+    const conversation: Conversation = {
+      id: `cnv_${randomBytes(8).toString('hex')}`,
+      title,
+      titleIsAuto: true,
+      createdAt: at,
+      updatedAt: at,
+      sessionId: null,
+      sessionSlug: null,
+      publicUrl: null,
+      deletedAt: null,
+      turns: [],
+    };
+    this.conversations.set(conversation.id, conversation);
+    await this.save(conversation);
+    return conversation;
+  }
+
+  async rename(id: string, title: string): Promise<Conversation | undefined> {
+    const conversation = this.get(id);
+    if (!conversation) return undefined;
+    conversation.title = title;
+    conversation.titleIsAuto = false;
+    conversation.updatedAt = new Date(this.now()).toISOString();
+    await this.save(conversation);
+    return conversation;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const conversation = this.get(id);
+    if (!conversation) return false;
+    conversation.deletedAt = new Date(this.now()).toISOString();
+    await this.save(conversation);
+    return true;
+  }
+
+  async restore(id: string): Promise<Conversation | undefined> {
+    const conversation = this.conversations.get(id);
+    if (!conversation?.deletedAt) return undefined;
+    conversation.deletedAt = null;
+    await this.save(conversation);
+    return conversation;
+  }
+
+  /** Adds a turn (or resets one for retry) and returns it; the caller fills the answer. */
+  async beginTurn(id: string, question: string, retryTurnId?: string): Promise<ConversationTurn | undefined> {
+    const conversation = this.get(id);
+    if (!conversation) return undefined;
+    const at = new Date(this.now()).toISOString();
+    let turn = retryTurnId ? conversation.turns.find((t) => t.id === retryTurnId) : undefined;
+    const freshAnswer: ConversationTurn['answer'] = {
+      text: '',
+      status: 'waiting',
+      error: null,
+      citations: [],
+      confidence: null,
+      confidenceTrace: [],
+      promotion: null,
+    };
+    if (turn) {
+      turn.answer = freshAnswer;
+      turn.askedAt = at;
+    } else {
+      turn = { id: `trn_${randomBytes(6).toString('hex')}`, question, askedAt: at, answer: freshAnswer };
+      conversation.turns.push(turn);
+      if (conversation.titleIsAuto && conversation.turns.length === 1) conversation.title = question.length > 60 ? `${question.slice(0, 57)}…` : question;
+    }
+    conversation.updatedAt = at;
+    await this.save(conversation);
+    return turn;
+  }
+
+  /** Persists the current state of a conversation (coalesced: one write at a time per file). */
+  async save(conversation: Conversation): Promise<void> {
+    const previous = this.writes.get(conversation.id) ?? Promise.resolve();
+    const next = previous.then(() =>
+      writeFileAtomic(join(this.dir, `${conversation.id}.json`), JSON.stringify({ version: FILE_VERSION, conversation }), { mode: 0o600, fsync: true }),
+    );
+    this.writes.set(conversation.id, next.catch(() => undefined));
+    await next;
+  }
+
+  touch(conversation: Conversation): void {
+    conversation.updatedAt = new Date(this.now()).toISOString();
+  }
+}

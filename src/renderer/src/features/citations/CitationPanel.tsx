@@ -1,0 +1,130 @@
+import { useEffect, useState } from 'react';
+import type { SignalDetails } from '../../../../shared/bridge-contract';
+import { formatCitationDate, orderedCitations } from '../../../../shared/cite-format';
+import { clarity } from '../../bridge/clarity';
+import { useAppStore } from '../../store/app-store';
+import { openExternalLink } from './open-link';
+
+const STALE_AFTER_DAYS = 90;
+
+function HealthBadge({ health, label }: { health: string | null | undefined; label: string }) {
+  return (
+    <span className={`health health-${health ?? 'unknown'}`} data-testid={`health-${label}`}>
+      {label}: {health ?? 'unknown'}
+    </span>
+  );
+}
+
+/** The side panel of one cited signal, with every citation of its answer listed below. */
+export function CitationPanel() {
+  const selection = useAppStore((s) => s.selectedCitation);
+  const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
+  const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
+  const select = useAppStore((s) => s.selectCitation);
+  const [now, setNow] = useState<{ id: string; result: SignalDetails | string } | null>(null);
+
+  const citation = turn?.answer.citations.find((c) => c.id === selection?.citationId);
+
+  useEffect(() => {
+    if (!selection) return;
+    let live = true;
+    void clarity()
+      .invoke('signals.get', { id: selection.citationId })
+      .then((result) => live && setNow({ id: selection.citationId, result: result.ok ? result.value : result.error.message }));
+    return () => {
+      live = false;
+    };
+  }, [selection]);
+
+  if (!selection || !turn) return null;
+  const current = now?.id === selection.citationId ? now.result : null;
+  const details = typeof current === 'object' && current !== null ? current : null;
+  const detail = citation?.detail ?? null;
+  const ageDays = citation?.published_at ? Math.floor((Date.now() - Date.parse(citation.published_at)) / 86_400_000) : null;
+  const ordered = orderedCitations(turn.answer.text, turn.answer.citations);
+  const marked = new Set([...turn.answer.text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((m) => m[1]));
+  const entities = detail?.entities ?? details?.signal.entities;
+  const metrics = detail?.metrics ?? details?.signal.metrics;
+  const pageUrl = citation?.slug && baseUrl ? `${baseUrl}/signal/${citation.slug}` : (citation?.url ?? null);
+
+  return (
+    <aside className="citation-panel" aria-label="Citation" data-testid="citation-panel">
+      <header>
+        <h2>Citation {ordered.find((o) => o.citation.id === selection.citationId)?.number}</h2>
+        <button type="button" className="icon" aria-label="Close citation panel" onClick={() => select(null)} data-testid="close-citation-panel">
+          ✕
+        </button>
+      </header>
+      {citation ? (
+        <section className="panel-signal">
+          <h3 data-testid="panel-title">{citation.title ?? citation.id}</h3>
+          <p className="hint">
+            <span data-testid="panel-source">{citation.source_name ?? citation.source_id}</span> · <time dateTime={citation.published_at}>{formatCitationDate(citation.published_at)}</time>
+            {ageDays !== null && ageDays > STALE_AFTER_DAYS ? (
+              <span className="stale" data-testid="stale-flag">
+                {' '}
+                · stale: {ageDays} days old
+              </span>
+            ) : ageDays !== null ? (
+              <span className="fresh"> · {ageDays === 0 ? 'today' : `${ageDays} day${ageDays === 1 ? '' : 's'} old`}</span>
+            ) : null}
+          </p>
+          {citation.snippet ? <p className="snippet" data-testid="panel-snippet">{citation.snippet}</p> : null}
+          {detail?.body && detail.body !== citation.snippet ? <p className="body">{detail.body}</p> : null}
+          <div className="health-row">
+            <HealthBadge health={detail?.healthWhenCited} label="when cited" />
+            <HealthBadge health={details?.source.health} label="now" />
+            {typeof current === 'string' ? <span className="hint">Current health unavailable: {current}</span> : null}
+          </div>
+          {entities ? (
+            <div className="entities" data-testid="panel-entities">
+              {[...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].map((entity) => (
+                <span key={entity} className="badge">
+                  {entity}
+                </span>
+              ))}
+            </div>
+          ) : null}
+          {metrics && Object.keys(metrics).length > 0 ? (
+            <table className="metrics" data-testid="panel-metrics">
+              <tbody>
+                {Object.entries(metrics).map(([key, value]) => (
+                  <tr key={key}>
+                    <th>{key.replace(/_/g, ' ')}</th>
+                    <td>{value.toLocaleString('en-IN')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+          {pageUrl ? (
+            <a
+              href={pageUrl}
+              data-testid="panel-open-signal"
+              onClick={(event) => {
+                event.preventDefault();
+                void openExternalLink(pageUrl);
+              }}
+            >
+              Open the signal's page ↗
+            </a>
+          ) : null}
+          <p className="hint mono">{citation.id}</p>
+        </section>
+      ) : null}
+      <section>
+        <h4>All citations of this answer</h4>
+        <ol className="panel-list" data-testid="panel-all-citations">
+          {ordered.map(({ number, citation: c }) => (
+            <li key={c.id} className={c.id === selection.citationId ? 'selected' : ''}>
+              <button type="button" className="link" onClick={() => select({ turnId: turn.id, citationId: c.id })}>
+                {marked.has(c.id) ? `${number}.` : '•'} {c.title ?? c.id}
+              </button>
+              {!marked.has(c.id) ? <span className="hint"> (no marker in the text)</span> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </aside>
+  );
+}

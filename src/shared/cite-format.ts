@@ -1,0 +1,54 @@
+/**
+ * Turning a cited answer into text to share: markdown with footnotes and a sources section,
+ * or plain text with a numbered sources list. Every citation keeps its title, source, date
+ * and link. Numbers follow first appearance in the text, like the chips.
+ */
+import type { CitationPayload } from './service-schemas';
+
+const MARKER = /\[(sig_[0-9a-f]{16})\]/g;
+const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+export function formatCitationDate(iso: string | undefined): string {
+  if (!iso) return 'date unknown';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? 'date unknown' : dateFormat.format(date);
+}
+
+/** Citations in chip order, then those the text never marks. */
+export function orderedCitations(text: string, citations: CitationPayload[]): Array<{ number: number; citation: CitationPayload }> {
+  const byId = new Map(citations.map((c) => [c.id, c]));
+  const order: string[] = [];
+  for (const [, id] of text.matchAll(MARKER)) if (id && !order.includes(id)) order.push(id);
+  for (const citation of citations) if (!order.includes(citation.id)) order.push(citation.id);
+  return order.map((id, i) => ({ number: i + 1, citation: byId.get(id) ?? { id } }));
+}
+
+function describe(citation: CitationPayload): string {
+  const parts = [citation.title ?? citation.id, citation.source_name ?? citation.source_id ?? 'unknown source', formatCitationDate(citation.published_at)];
+  return parts.join(' — ');
+}
+
+export function toMarkdownWithFootnotes(text: string, citations: CitationPayload[], options: { signalPageBase?: string } = {}): string {
+  const ordered = orderedCitations(text, citations);
+  const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
+  const body = text.replace(MARKER, (_match, id: string) => `[^${numbers.get(id)}]`);
+  const link = (citation: CitationPayload): string =>
+    citation.url ?? (citation.slug && options.signalPageBase ? `${options.signalPageBase}/signal/${citation.slug}` : '');
+  const footnotes = ordered.map(({ number, citation }) => `[^${number}]: ${describe(citation)}${link(citation) ? `. <${link(citation)}>` : ''}`);
+  const sources = ordered.map(({ number, citation }) => `${number}. ${link(citation) ? `[${citation.title ?? citation.id}](${link(citation)})` : (citation.title ?? citation.id)} — ${citation.source_name ?? citation.source_id ?? 'unknown source'}, ${formatCitationDate(citation.published_at)} (\`${citation.id}\`)`);
+  return `${body.trim()}\n\n## Sources\n\n${sources.join('\n')}\n\n${footnotes.join('\n')}\n`;
+}
+
+export function toPlainTextWithSources(text: string, citations: CitationPayload[]): string {
+  const ordered = orderedCitations(text, citations);
+  const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
+  const body = text
+    .replace(MARKER, (_match, id: string) => `[${numbers.get(id)}]`)
+    .replace(/^#{1,6}\s+/gm, '')
+    .replace(/\*\*(.+?)\*\*/g, '$1')
+    .replace(/(^|\s)_(.+?)_(?=\s|$)/g, '$1$2')
+    .replace(/^\|?\s*-{3,}.*$/gm, '')
+    .replace(/\n{3,}/g, '\n\n');
+  const sources = ordered.map(({ number, citation }) => `[${number}] ${describe(citation)}${citation.url ? ` — ${citation.url}` : ''}`);
+  return `${body.trim()}\n\nSources\n${sources.join('\n')}\n`;
+}

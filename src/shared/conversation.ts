@@ -1,0 +1,99 @@
+/**
+ * A conversation as the app keeps it: turns of question and answer, each answer with its
+ * citations snapshotted when cited (signal details and the source's health at that moment),
+ * so it reads completely later, offline.
+ */
+import { z } from 'zod';
+import { CitationPayload } from './service-schemas';
+
+export const CitationDetail = z.object({
+  type: z.string(),
+  body: z.string(),
+  entities: z.object({ retailers: z.array(z.string()), segments: z.array(z.string()), cities: z.array(z.string()), states: z.array(z.string()) }),
+  metrics: z.record(z.string(), z.number()),
+  sourceKind: z.string().nullable(),
+  /** The source's health when the answer cited it. */
+  healthWhenCited: z.enum(['healthy', 'degraded', 'down']).nullable(),
+  itemsWhenCited: z.number().nullable(),
+  citedAt: z.string(),
+});
+export type CitationDetail = z.infer<typeof CitationDetail>;
+
+export const CitationSnapshot = CitationPayload.extend({ detail: CitationDetail.nullable().optional() });
+export type CitationSnapshot = z.infer<typeof CitationSnapshot>;
+
+export const AnswerStatus = z.enum(['waiting', 'streaming', 'done', 'incomplete', 'failed', 'cancelled']);
+export type AnswerStatus = z.infer<typeof AnswerStatus>;
+
+export const StoredError = z.object({ code: z.string(), message: z.string(), retryAfterS: z.number().optional(), status: z.number().optional() });
+
+export const TurnAnswer = z.object({
+  text: z.string(),
+  status: AnswerStatus,
+  error: StoredError.nullable(),
+  citations: z.array(CitationSnapshot),
+  confidence: z.number().nullable(),
+  confidenceTrace: z.array(z.number()),
+  promotion: z.object({ topic: z.string(), preset: z.string(), reason: z.string().optional() }).nullable(),
+});
+
+export const ConversationTurnSchema = z.object({
+  id: z.string(),
+  question: z.string(),
+  askedAt: z.string(),
+  answer: TurnAnswer,
+});
+export type ConversationTurn = z.infer<typeof ConversationTurnSchema>;
+
+export const ConversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  titleIsAuto: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  sessionId: z.string().nullable(),
+  sessionSlug: z.string().nullable(),
+  publicUrl: z.string().nullable(),
+  deletedAt: z.string().nullable(),
+  turns: z.array(ConversationTurnSchema),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  turnCount: number;
+  shared: boolean;
+}
+
+export type TurnAnswerState = z.infer<typeof TurnAnswer>;
+
+export function emptyAnswer(): TurnAnswerState {
+  return { text: '', status: 'waiting', error: null, citations: [], confidence: null, confidenceTrace: [], promotion: null };
+}
+
+/**
+ * Applies one normalised ask event to an answer, returning a new answer (main persists with
+ * it, the renderer displays with it: one rule for both). Session and turn events do not
+ * change the answer.
+ */
+export function applyAskEvent(answer: TurnAnswerState, event: import('./bridge-contract').AskEvent): TurnAnswerState {
+  switch (event.type) {
+    case 'text':
+      return { ...answer, text: answer.text + event.text, status: 'streaming' };
+    case 'citation':
+      if (answer.citations.some((c) => c.id === event.citation.id)) return answer;
+      return { ...answer, citations: [...answer.citations, event.citation] };
+    case 'citation_detail':
+      return { ...answer, citations: answer.citations.map((c) => (c.id === event.id ? { ...c, detail: event.detail } : c)) };
+    case 'confidence':
+      return { ...answer, confidence: event.value, confidenceTrace: [...answer.confidenceTrace, event.value] };
+    case 'promotion':
+      return { ...answer, promotion: { topic: event.topic, preset: event.preset, ...(event.reason ? { reason: event.reason } : {}) } };
+    case 'meta':
+    case 'turn':
+      return answer;
+  }
+}
