@@ -109,6 +109,32 @@ export class ApiKeyStore {
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
 
+  /** Keys survive restarts as their SHA-256 records only (never the key itself). */
+  constructor(private readonly file: string | null = null) {}
+
+  static async open(dir: string | null): Promise<ApiKeyStore> {
+    const store = new ApiKeyStore(dir ? join(dir, 'api-keys.json') : null);
+    if (store.file) {
+      try {
+        for (const record of JSON.parse(await readFile(store.file, 'utf8')) as ApiKeyRecord[]) {
+          store.byHash.set(record.sha256, record);
+          store.byId.set(record.id, record);
+        }
+      } catch {
+        // No keys yet.
+      }
+    }
+    return store;
+  }
+
+  private persist(): void {
+    if (!this.file) return;
+    const file = this.file;
+    void mkdir(join(file, '..'), { recursive: true, mode: 0o700 })
+      .then(() => writeFileAtomic(file, JSON.stringify([...this.byId.values()]), { mode: 0o600 }))
+      .catch(() => undefined);
+  }
+
   /** Issues a key. The plain key is returned once and never stored. */
   issue(owner: AuthenticatedUser, now: number): { key: string; record: ApiKeyRecord } {
     let key = 'ck_';
@@ -124,6 +150,7 @@ export class ApiKeyStore {
     };
     this.byHash.set(record.sha256, record);
     this.byId.set(record.id, record);
+    this.persist();
     return { key, record };
   }
 
@@ -135,6 +162,7 @@ export class ApiKeyStore {
     const record = this.byId.get(id);
     if (!record || record.owner !== owner) throw new ServiceError('not_found', `No key ${id} for this user.`);
     record.revokedAt ??= new Date(now).toISOString();
+    this.persist();
     return record;
   }
 

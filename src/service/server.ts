@@ -81,13 +81,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, trustProxy: false });
 
   const idp = await DevIdentityProvider.open(options.dataDir ?? null);
-  const keys = new ApiKeyStore();
+  const keys = await ApiKeyStore.open(options.dataDir ?? null);
   const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
   const context: ServiceContext = {
     store,
     sessions: new SessionStore(),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now),
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, options.dataDir ?? null),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
@@ -164,6 +164,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
+  await context.research.restore();
   let openApi = '';
   app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
 

@@ -3,12 +3,28 @@
  * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
  * the credential and fetch are given to it.
  */
+import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
 import { normalizeConfidence } from '../../shared/confidence';
-import { AskResponse, ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
+import {
+  AskResponse,
+  ErrorBody,
+  Report,
+  ResearchQueuedResponse,
+  ResearchRun,
+  ResearchV1Response,
+  SessionVisibility,
+  SignalLookup,
+  type AskRequest,
+  type Signal,
+  type SourceEntry,
+} from '../../shared/service-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
 import { readSseStream, SseStreamError } from './sse-reader';
+
+export type ResearchRunBody = z.infer<typeof ResearchRun>;
+export type ReportBody = z.infer<typeof Report>;
 
 export interface Credential {
   secret: string;
@@ -143,6 +159,62 @@ export class RetailSignalClient {
     return { ok: true };
   }
 
+  /**
+   * Starts research. v1 services answer `completed` after 30–90 s; a v2-style service answers
+   * `queued` with a `status_url` to poll. `queue: true` asks for the v2 endpoint directly.
+   */
+  async startResearch(
+    topic: string,
+    preset: string,
+    options: { queue: boolean; signal?: AbortSignal },
+  ): Promise<Result<{ kind: 'completed'; reportUrl: string; citationCount: number; costUsd: number; remoteId: string | null } | { kind: 'queued'; statusUrl: string; remoteId: string | null }>> {
+    const path = options.queue ? '/api/v2/research' : '/api/v1/research';
+    const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal);
+    if (!response.ok) return response;
+    const body = await readJson(response.value);
+    const completed = ResearchV1Response.safeParse(body);
+    if (completed.success) {
+      return ok({
+        kind: 'completed',
+        reportUrl: this.resolve(completed.data.report_url),
+        citationCount: completed.data.citation_count,
+        costUsd: completed.data.cost_usd,
+        remoteId: typeof completed.data.id === 'string' ? completed.data.id : null,
+      });
+    }
+    const queued = ResearchQueuedResponse.safeParse(body);
+    if (queued.success) {
+      const statusUrl = this.resolve(queued.data.status_url);
+      return ok({ kind: 'queued', statusUrl, remoteId: typeof queued.data.id === 'string' ? queued.data.id : (statusUrl.split('/').pop() ?? null) });
+    }
+    return fail({ code: 'bad_response', message: 'The service answered the research request in a shape the app does not understand.' });
+  }
+
+  async pollResearch(statusUrl: string): Promise<Result<ResearchRunBody>> {
+    const response = await this.request('GET', statusUrl, undefined, 'application/json');
+    if (!response.ok) return response;
+    const parsed = ResearchRun.safeParse(await readJson(response.value));
+    return parsed.success ? ok(parsed.data) : fail({ code: 'bad_response', message: 'The research status could not be read.' });
+  }
+
+  /** Fetches a report: JSON per DESIGN §3, or markdown, or HTML (the caller sanitises HTML). */
+  async getReport(reportUrl: string): Promise<Result<{ format: 'json'; report: ReportBody } | { format: 'markdown' | 'html'; text: string }>> {
+    const response = await this.request('GET', reportUrl, undefined, 'application/json, text/markdown;q=0.9, text/html;q=0.8');
+    if (!response.ok) return response;
+    const type = response.value.headers.get('content-type') ?? '';
+    if (type.includes('application/json')) {
+      const parsed = Report.safeParse(await readJson(response.value));
+      return parsed.success ? ok({ format: 'json', report: parsed.data }) : fail({ code: 'bad_response', message: 'The report could not be read.' });
+    }
+    const text = await response.value.text();
+    return ok({ format: type.includes('text/html') ? 'html' : 'markdown', text });
+  }
+
+  /** `report_url` and `status_url` may be absolute or relative to the base URL. */
+  resolve(url: string): string {
+    return new URL(url, this.options.baseUrl).href;
+  }
+
   /** Extension (DESIGN §3): one signal with its source and the source's health now. */
   async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: SourceEntry }>> {
     const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
@@ -186,9 +258,15 @@ export class RetailSignalClient {
       if (credential.presentAs === 'x-api-key') headers['x-api-key'] = credential.secret;
       else headers.authorization = `Bearer ${credential.secret}`;
     }
+    const target = new URL(path, this.options.baseUrl);
+    // SECURITY: the credential goes to the configured service only. A status_url or report_url
+    // pointing at another origin is not followed.
+    if (target.origin !== new URL(this.options.baseUrl).origin) {
+      return fail({ code: 'bad_response', message: `The service pointed at another host (${target.origin}); the app did not follow it.` });
+    }
     let response: Response;
     try {
-      response = await this.fetchImpl(new URL(path, this.options.baseUrl), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
     } catch (error) {
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
       return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });

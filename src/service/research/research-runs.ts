@@ -4,6 +4,9 @@
  * A duration setting simulates the real 30–90 s of the standard preset.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import type { CorpusSignal } from '../corpus/generator';
 import type { SignalStore } from '../signal-store';
 import { buildReport } from './report-builder';
@@ -33,12 +36,46 @@ export interface ResearchTiming {
 
 export class ResearchRuns {
   private readonly runs = new Map<string, ResearchRunRecord>();
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: SignalStore,
     private readonly timing: ResearchTiming,
     private readonly now: () => number,
+    /** Where runs are kept across restarts (a durable queue); null keeps them in memory. */
+    private readonly dataDir: string | null = null,
   ) {}
+
+  /** Loads kept runs and resumes the ones a restart interrupted. */
+  async restore(): Promise<void> {
+    if (!this.dataDir) return;
+    let stored: ResearchRunRecord[] = [];
+    try {
+      stored = JSON.parse(await readFile(join(this.dataDir, 'research-runs.json'), 'utf8')) as ResearchRunRecord[];
+    } catch {
+      return;
+    }
+    for (const run of stored) {
+      this.runs.set(run.id, run);
+      if (run.status === 'queued' || run.status === 'running') {
+        run.status = 'queued';
+        void this.execute(run, { queued: true });
+      }
+    }
+  }
+
+  private persist(): Promise<void> {
+    if (!this.dataDir) return Promise.resolve();
+    const dir = this.dataDir;
+    const runs = [...this.runs.values()].slice(-500);
+    this.writing = this.writing
+      .then(async () => {
+        await mkdir(dir, { recursive: true, mode: 0o700 });
+        await writeFileAtomic(join(dir, 'research-runs.json'), JSON.stringify(runs), { mode: 0o600 });
+      })
+      .catch(() => undefined);
+    return this.writing;
+  }
 
   get(id: string): ResearchRunRecord | undefined {
     return this.runs.get(id);
@@ -59,6 +96,7 @@ export class ResearchRuns {
       error: null,
     };
     this.runs.set(run.id, run);
+    void this.persist();
     return run;
   }
 
@@ -66,24 +104,27 @@ export class ResearchRuns {
   async execute(run: ResearchRunRecord, options: { queued: boolean; signal?: AbortSignal }): Promise<ResearchRunRecord> {
     if (options.queued) await sleep(this.timing.queueMs, options.signal);
     run.status = 'running';
+    void this.persist();
     await sleep(this.timing.durationMs, options.signal);
     if (options.signal?.aborted) {
       run.status = 'failed';
       run.error = 'The request was cancelled before the report was ready.';
+      void this.persist();
       return run;
     }
-    const hits = this.store.index.search(run.topic, { now: this.now(), limit: 80 });
+    const hits = this.store.index.search(run.topic, { now: this.now(), limit: 200 });
     const report = buildReport(run.topic, hits, this.store.sourcesById);
     run.completedAt = new Date(this.now()).toISOString();
     if (!report) {
       run.status = 'failed';
       run.error = 'Too few signals match this topic to write a report. Name a retailer, a segment or a city.';
-      return run;
+    } else {
+      run.status = 'completed';
+      run.markdown = report.markdown;
+      run.citations = report.citations;
+      run.costUsd = report.costUsd;
     }
-    run.status = 'completed';
-    run.markdown = report.markdown;
-    run.citations = report.citations;
-    run.costUsd = report.costUsd;
+    await this.persist();
     return run;
   }
 }

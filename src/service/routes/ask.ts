@@ -30,7 +30,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const query = retrievalQuery([...messages.slice(0, -1).map((message) => message.content), question], session);
     const compose = (): ComposedAnswer => {
       const now = context.now();
-      const hits = context.store.index.search(query, { now, limit: 40 });
+      // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
+      const hits = context.store.index.search(query, { now, limit: 150 });
       const answer = composeAnswer(question, hits, context.store.sourcesById, now);
       session.turns.push({
         question,
