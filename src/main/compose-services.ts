@@ -17,6 +17,8 @@ export interface ComposeOptions {
   /** SSE pace of the embedded local service (ms per delta). */
   paceMs?: number;
   keychainService?: string;
+  /** A system notification (Electron only). */
+  notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
   serviceArgs?: string[];
 }
@@ -47,7 +49,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) console.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
-  host = new BridgeHost({ settings, credentials, conversations, localService, openExternal: options.openExternal });
+  host = new BridgeHost({ settings, credentials, conversations, localService, openExternal: options.openExternal, dataDir: options.dataDir, notify: options.notify });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
     : `Credentials: session only — ${probe.detail}`;

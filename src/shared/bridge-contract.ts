@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { CitationDetail, Conversation, ConversationSummary } from './conversation';
+import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { CitationPayload, ServiceErrorCode, Signal, SourceEntry } from './service-schemas';
 
 // ── Results: errors are values at the boundary (STYLE §10) ───────────────────────────────
@@ -91,6 +92,7 @@ export interface CredentialStatus {
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
 const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
+const RunId = z.string().regex(/^run_[0-9a-f]{16}$/, 'Not a research run id.');
 
 export interface SignalDetails {
   signal: Signal;
@@ -117,6 +119,15 @@ export const InvokeArgSchemas = {
   'conversations.restore': z.object({ id: ConversationId }),
   'conversations.share': z.object({ id: ConversationId, public: z.boolean() }),
   'signals.get': z.object({ id: z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.') }),
+  'research.start': z.object({
+    topic: z.string().trim().min(3, 'Give the research a topic of at least 3 characters.').max(500),
+    preset: z.string().trim().min(1).max(40).default('standard'),
+    mode: ResearchMode.default('wait'),
+  }),
+  'research.list': NoArgs,
+  'research.cancel': z.object({ id: RunId }),
+  'research.retry': z.object({ id: RunId }),
+  'research.report': z.object({ id: RunId }),
 } satisfies Record<string, z.ZodType>;
 
 export interface InvokeResults {
@@ -135,6 +146,11 @@ export interface InvokeResults {
   'conversations.restore': Conversation;
   'conversations.share': { publicUrl: string | null };
   'signals.get': SignalDetails;
+  'research.start': ResearchRunSummary;
+  'research.list': ResearchRunSummary[];
+  'research.cancel': ResearchRunSummary;
+  'research.retry': ResearchRunSummary;
+  'research.report': { run: ResearchRunSummary; report: StoredReport };
 }
 
 export type InvokeMethod = keyof typeof InvokeArgSchemas;
@@ -178,6 +194,7 @@ export const STREAM_ID = z.string().regex(/^[A-Za-z0-9_-]{6,64}$/);
 export interface PushEvents {
   'service.status': ServiceStatus;
   'credentials.status': CredentialStatus;
+  'research.updated': ResearchRunSummary;
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

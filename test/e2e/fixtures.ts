@@ -18,9 +18,9 @@ export interface RunningApp {
   logs: () => string;
 }
 
-export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[] } = {}): Promise<RunningApp> {
+export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[]; keychainService?: string } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
-  const keychainService = `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
+  const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
   const child = spawn(
     process.execPath,
     [
@@ -87,6 +87,14 @@ export async function killLocalService(app: RunningApp): Promise<void> {
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
     if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) process.kill(Number(pid), 'SIGKILL');
   }
+}
+
+/** Saves a credential through the settings view, as a user would. */
+export async function saveCredential(page: Page, secret: string): Promise<void> {
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('credential-input').fill(secret);
+  await page.getByTestId('credential-save').click();
+  await expect(page.getByTestId('credential-status')).toContainText('is set');
 }
 
 export class ChatPage {

@@ -49,7 +49,7 @@ beforeAll(async () => {
     },
   );
   host = new BridgeHost({
-    settings, conversations: await ConversationStore.open(dir),
+    settings, conversations: await ConversationStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,
     openExternal: async () => false,

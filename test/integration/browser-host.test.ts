@@ -26,7 +26,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), credentials, localService: null, openExternal: async () => false });
+  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
 });
 afterAll(async () => {

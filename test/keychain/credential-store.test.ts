@@ -41,7 +41,7 @@ describe('credentials in the OS keychain', () => {
     if (!probe.keychain) context.skip();
     const settings = await SettingsStore.open(dataDir);
     const store = new CredentialStore(probe, () => settings.get().credentialPresentation, SERVICE);
-    const host = new BridgeHost({ settings, conversations: await ConversationStore.open(dataDir), credentials: store, localService: null, openExternal: async () => false });
+    const host = new BridgeHost({ settings, conversations: await ConversationStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null, openExternal: async () => false });
 
     const set = await host.invoke('credentials.set', { secret: SECRET, presentAs: 'x-api-key' });
     expect(set).toEqual({

@@ -22,6 +22,7 @@ import {
 import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
 import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
 import type { ConversationStore } from '../services/conversation-store';
+import { ResearchService } from '../services/research-service';
 import type { CredentialStore } from '../services/credential-store';
 import { safeExternalUrl } from '../services/external-links';
 import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
@@ -36,6 +37,10 @@ export interface BridgeHostDeps {
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
   conversations: ConversationStore;
+  /** Where research runs and reports are kept (`<dataDir>/research`). */
+  dataDir: string;
+  /** A system notification (Electron); the browser host shows an in-app one instead. */
+  notify?: (title: string, body: string) => void;
   /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
   openExternal: (url: string) => Promise<boolean>;
   fetch?: typeof fetch;
@@ -70,13 +75,22 @@ export class BridgeHost {
     };
   }
 
+  private research: ResearchService | null = null;
+
   /** Connects to the configured service, starting the local one if that is the setting. */
   async start(): Promise<void> {
+    this.research = await ResearchService.open({
+      dataDir: this.deps.dataDir,
+      client: () => this.client,
+      onUpdate: (run) => this.push('research.updated', run),
+      notify: this.deps.notify,
+    });
     await this.applyService(this.deps.settings.get().service);
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.research?.dispose();
     for (const stream of this.streams.values()) stream.controller.abort();
     this.streams.clear();
     await this.deps.localService?.stop();
@@ -181,6 +195,28 @@ export class BridgeHost {
       }
       case 'conversations.share':
         return this.share(args as { id: string; public: boolean });
+      case 'research.start': {
+        if (!this.research) return fail({ code: 'unavailable', message: 'Research is not ready yet.' });
+        if (!this.client || !this.status.baseUrl) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
+        const { topic, preset, mode } = args as { topic: string; preset: string; mode: 'wait' | 'queue' };
+        return ok(this.research.start(topic, preset, mode, this.status.baseUrl));
+      }
+      case 'research.list':
+        return ok(this.research?.list() ?? []);
+      case 'research.cancel': {
+        const run = this.research?.cancel((args as { id: string }).id);
+        return run ? ok(run) : fail({ code: 'invalid_argument', message: 'That run is not running.' });
+      }
+      case 'research.retry': {
+        const run = this.research?.retry((args as { id: string }).id);
+        return run ? ok(run) : fail({ code: 'invalid_argument', message: 'Only failed or cancelled runs can be retried.' });
+      }
+      case 'research.report': {
+        const id = (args as { id: string }).id;
+        const run = this.research?.list().find((r) => r.id === id);
+        const report = run ? await this.research!.report(id) : null;
+        return run && report ? ok({ run, report }) : fail({ code: 'not_found', message: 'That report is not available (yet).' });
+      }
       case 'signals.get': {
         if (!this.client) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
         const result = await this.client.getSignal((args as { id: string }).id);

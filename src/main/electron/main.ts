@@ -2,7 +2,7 @@
  * The Electron entry: the only main-process code that imports electron besides the IPC
  * transport. It creates the hardened window and wires the shared services to it.
  */
-import { app, BrowserWindow, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, net, Notification, protocol, session, shell } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { composeMainServices } from '../compose-services';
@@ -55,6 +55,9 @@ async function main(): Promise<void> {
     dataDir: process.env.CLARITY_DATA_DIR ?? app.getPath('userData'),
     serviceLaunch: { command: process.execPath, args: [join(__dirname, 'service.js')], env: { ELECTRON_RUN_AS_NODE: '1' } },
     openExternal,
+    notify: (title, body) => {
+      if (Notification.isSupported()) new Notification({ title, body }).show();
+    },
   });
   console.log(services.credentialBackendLine);
 

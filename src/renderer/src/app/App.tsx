@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
+import { ResearchView } from '../features/research/ResearchView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { useAppStore, type View } from '../store/app-store';
 import { StatusBar } from './StatusBar';
@@ -19,8 +20,49 @@ function useRetryCountdown(): number {
 
 const NAV: Array<{ view: View; label: string }> = [
   { view: 'chat', label: 'Ask' },
+  { view: 'research', label: 'Research' },
   { view: 'settings', label: 'Settings' },
 ];
+
+/** In-app notifications (the browser host has no system ones): "report ready", with a link. */
+function Notices() {
+  const notices = useAppStore((s) => s.notices);
+  const dismiss = useAppStore((s) => s.dismissNotice);
+  const openReport = useAppStore((s) => s.openReport);
+  const setView = useAppStore((s) => s.setView);
+  const newest = notices[notices.length - 1]?.id;
+  useEffect(() => {
+    if (!newest) return;
+    const timer = setTimeout(() => dismiss(newest), 12_000);
+    return () => clearTimeout(timer);
+  }, [newest, dismiss]);
+  if (notices.length === 0) return null;
+  return (
+    <div className="notices" aria-live="polite">
+      {notices.slice(-3).map((notice) => (
+        <div key={notice.id} className="notice-card" role="status" data-testid="app-notice">
+          <span>{notice.text}</span>
+          {notice.runId ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setView('research');
+                openReport(notice.runId!);
+                dismiss(notice.id);
+              }}
+            >
+              Open
+            </button>
+          ) : null}
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => dismiss(notice.id)}>
+            ✕
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
 
 export function App() {
   const view = useAppStore((s) => s.view);
@@ -30,9 +72,11 @@ export function App() {
   const retryInS = useRetryCountdown();
 
   useEffect(() => connect(), [connect]);
+  const loadRuns = useAppStore((s) => s.loadRuns);
   useEffect(() => {
     void loadConversations();
-  }, [loadConversations]);
+    void loadRuns();
+  }, [loadConversations, loadRuns]);
 
   return (
     <div className="app">
@@ -51,7 +95,10 @@ export function App() {
           </button>
         ))}
       </nav>
-      <main className="content">{view === 'chat' ? <ChatView retryInS={retryInS} /> : <SettingsView />}</main>
+      <main className="content">
+        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : <SettingsView />}
+      </main>
+      <Notices />
       <StatusBar retryInS={retryInS} />
     </div>
   );

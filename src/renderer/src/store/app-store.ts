@@ -6,6 +6,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { BridgeError, CredentialStatus, ServiceStatus, Settings, StreamMessage } from '../../../shared/bridge-contract';
 import { applyAskEvent, emptyAnswer, type Conversation, type ConversationSummary, type TurnAnswerState } from '../../../shared/conversation';
+import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
 import { clarity } from '../bridge/clarity';
 
 export interface TurnView {
@@ -51,7 +52,21 @@ export interface ServiceSlice {
   setServiceStatus(status: ServiceStatus): void;
 }
 
-export type View = 'chat' | 'settings';
+export interface ResearchSlice {
+  runs: ResearchRunSummary[];
+  openReportId: string | null;
+  /** In-app notices ("report ready"), newest last. */
+  notices: Array<{ id: string; text: string; runId?: string }>;
+  researchError: string | null;
+  loadRuns(): Promise<void>;
+  startResearch(topic: string, preset?: string, mode?: ResearchMode): Promise<boolean>;
+  cancelResearch(id: string): Promise<void>;
+  retryResearch(id: string): Promise<void>;
+  openReport(id: string | null): void;
+  dismissNotice(id: string): void;
+}
+
+export type View = 'chat' | 'research' | 'settings';
 
 export interface UiSlice {
   view: View;
@@ -63,7 +78,7 @@ export interface UiSlice {
   selectCitation(selection: { turnId: string; citationId: string } | null): void;
 }
 
-export type AppState = ChatSlice & ServiceSlice & UiSlice;
+export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice;
 
 const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
 
@@ -297,7 +312,7 @@ function credentialNotice(error: BridgeError): string {
     : `Your credential is not allowed to do this (${error.message}) Use a credential with access; your question is back in the composer.`;
 }
 
-const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set) => ({
+const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set, get) => ({
   serviceStatus: null,
   credentialStatus: null,
   settings: null,
@@ -307,14 +322,55 @@ const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set) =
     const bridge = clarity();
     const offStatus = bridge.onPush('service.status', (status) => set({ serviceStatus: status }));
     const offCredentials = bridge.onPush('credentials.status', (status) => set({ credentialStatus: status }));
+    const offResearch = bridge.onPush('research.updated', (run) => {
+      const previous = get().runs.find((r) => r.id === run.id);
+      const runs = previous ? get().runs.map((r) => (r.id === run.id ? run : r)) : [run, ...get().runs];
+      const ready = run.state === 'completed' && previous?.state !== 'completed';
+      set({
+        runs,
+        ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text: `Report ready: ${run.topic}`, runId: run.id }] } : {}),
+      });
+    });
     void bridge.invoke('service.status').then((r) => r.ok && set({ serviceStatus: r.value }));
     void bridge.invoke('credentials.status').then((r) => r.ok && set({ credentialStatus: r.value }));
     void bridge.invoke('settings.get').then((r) => r.ok && set({ settings: r.value }));
     return () => {
       offStatus();
       offCredentials();
+      offResearch();
     };
   },
+});
+
+const createResearchSlice: StateCreator<AppState, [], [], ResearchSlice> = (set, get) => ({
+  runs: [],
+  openReportId: null,
+  notices: [],
+  researchError: null,
+  async loadRuns() {
+    const result = await clarity().invoke('research.list');
+    if (result.ok) set({ runs: result.value });
+  },
+  async startResearch(topic, preset = 'standard', mode = 'wait') {
+    const result = await clarity().invoke('research.start', { topic, preset, mode });
+    if (!result.ok) {
+      set({ researchError: result.error.message });
+      return false;
+    }
+    const known = get().runs.some((r) => r.id === result.value.id);
+    set({ researchError: null, runs: known ? get().runs : [result.value, ...get().runs] });
+    return true;
+  },
+  async cancelResearch(id) {
+    const result = await clarity().invoke('research.cancel', { id });
+    if (!result.ok) set({ researchError: result.error.message });
+  },
+  async retryResearch(id) {
+    const result = await clarity().invoke('research.retry', { id });
+    if (!result.ok) set({ researchError: result.error.message });
+  },
+  openReport: (id) => set({ openReportId: id, selectedCitation: null }),
+  dismissNotice: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
 });
 
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
@@ -329,4 +385,5 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createChatSlice(...args),
   ...createServiceSlice(...args),
   ...createUiSlice(...args),
+  ...createResearchSlice(...args),
 }));

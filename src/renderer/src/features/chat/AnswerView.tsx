@@ -41,6 +41,24 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const retry = useAppStore((s) => s.retry);
   const busy = useAppStore((s) => s.activeStreamId !== null);
   const [copied, setCopied] = useState<string | null>(null);
+  const [selectionTopic, setSelectionTopic] = useState<{ text: string; x: number; y: number } | null>(null);
+  const startResearch = useAppStore((s) => s.startResearch);
+  const setView = useAppStore((s) => s.setView);
+  const research = async (topic: string, preset = 'standard'): Promise<void> => {
+    setSelectionTopic(null);
+    if (await startResearch(topic, preset, 'wait')) setView('research');
+  };
+  /** A passage selected in the answer can become a research topic. */
+  const onMouseUp = (): void => {
+    const selection = window.getSelection();
+    const text = selection?.toString().replace(/\[sig_[0-9a-f]{16}\]/g, '').replace(/\s+/g, ' ').trim() ?? '';
+    if (!selection || selection.rangeCount === 0 || text.length < 3 || text.length > 300) {
+      setSelectionTopic(null);
+      return;
+    }
+    const box = selection.getRangeAt(0).getBoundingClientRect();
+    setSelectionTopic({ text, x: box.left, y: box.bottom + 6 });
+  };
   const [preview, setPreview] = useState<{ id: string; x: number; y: number } | null>(null);
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
@@ -106,7 +124,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
           </span>
         ) : null}
       </header>
-      <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)}>
+      <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)} onMouseUp={onMouseUp}>
         {frozen.map((block) => (
           <FrozenBlock key={block.key} html={block.html} />
         ))}
@@ -115,6 +133,11 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         ))}
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
+      {selectionTopic && !streaming ? (
+        <button type="button" className="selection-research" style={{ left: selectionTopic.x, top: selectionTopic.y }} onMouseDown={(event) => event.preventDefault()} onClick={() => void research(selectionTopic.text)} data-testid="research-selection">
+          Research “{selectionTopic.text.length > 40 ? `${selectionTopic.text.slice(0, 37)}…` : selectionTopic.text}”
+        </button>
+      ) : null}
       {previewed && preview ? (
         <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.x, top: preview.y }}>
           <strong>{previewed.title ?? previewed.id}</strong>
@@ -142,6 +165,9 @@ export function AnswerView({ turn }: { turn: TurnView }) {
             A research report could go deeper on <strong>{answer.promotion.topic}</strong>
             {answer.promotion.reason ? ` — ${answer.promotion.reason}` : '.'}
           </span>
+          <button type="button" onClick={() => void research(answer.promotion!.topic, answer.promotion!.preset)} data-testid="run-promoted-research">
+            Run research
+          </button>
         </div>
       ) : null}
       <CitationList citations={answer.citations} numbers={numbers} selectedId={selected} onSelect={select} />

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/app-store';
-import { CitationPanel } from '../citations/CitationPanel';
+import { ChatCitationPanel } from '../citations/CitationPanel';
 import { AnswerView } from './AnswerView';
 import { Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
@@ -128,7 +128,7 @@ export function ChatView({ retryInS }: { retryInS: number }) {
         ) : null}
         <Composer retryInS={retryInS} />
       </section>
-      <CitationPanel />
+      <ChatCitationPanel />
     </div>
   );
 }

@@ -66,8 +66,12 @@ export class CitationNumbering {
  * digits, so the service can neither inject markup through them nor forge a chip.
  */
 export function renderBlockHtml(tokens: Token[], numbering: CitationNumbering): string {
+  return sanitizeHtmlWithChips(Parser.parse(tokens, { gfm: true, async: false }), numbering);
+}
+
+/** Sanitises an HTML document from the service (a report sent as text/html) and adds chips. */
+export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
   installHooks();
-  const html = Parser.parse(tokens, { gfm: true, async: false });
   const safe = DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string;
   return safe.replace(CITATION_MARKER, (_match, id: string) => {
     const n = numbering.numberFor(id);

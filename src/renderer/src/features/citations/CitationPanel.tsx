@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SignalDetails } from '../../../../shared/bridge-contract';
 import { formatCitationDate, orderedCitations } from '../../../../shared/cite-format';
 import { clarity } from '../../bridge/clarity';
+import type { CitationSnapshot } from '../../../../shared/conversation';
 import { useAppStore } from '../../store/app-store';
 import { openExternalLink } from './open-link';
 
@@ -15,34 +16,55 @@ function HealthBadge({ health, label }: { health: string | null | undefined; lab
   );
 }
 
-/** The side panel of one cited signal, with every citation of its answer listed below. */
-export function CitationPanel() {
+/** The chat's side panel: the selected citation of one answer. */
+export function ChatCitationPanel() {
   const selection = useAppStore((s) => s.selectedCitation);
   const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
-  const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   const select = useAppStore((s) => s.selectCitation);
-  const [now, setNow] = useState<{ id: string; result: SignalDetails | string } | null>(null);
+  if (!selection || !turn) return null;
+  return (
+    <CitationPanel
+      citations={turn.answer.citations}
+      text={turn.answer.text}
+      selectedId={selection.citationId}
+      onSelect={(citationId) => select({ turnId: turn.id, citationId })}
+      onClose={() => select(null)}
+    />
+  );
+}
 
-  const citation = turn?.answer.citations.find((c) => c.id === selection?.citationId);
+interface CitationPanelProps {
+  citations: CitationSnapshot[];
+  /** The answer or report text, for numbering and spotting citations without a marker. */
+  text: string;
+  selectedId: string;
+  onSelect(citationId: string): void;
+  onClose(): void;
+}
+
+/** The side panel of one cited signal, with every citation of its answer or report below. */
+export function CitationPanel({ citations, text, selectedId, onSelect, onClose }: CitationPanelProps) {
+  const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
+  const [now, setNow] = useState<{ id: string; result: SignalDetails | string } | null>(null);
+  const citation = citations.find((c) => c.id === selectedId);
 
   useEffect(() => {
-    if (!selection) return;
     let live = true;
     void clarity()
-      .invoke('signals.get', { id: selection.citationId })
-      .then((result) => live && setNow({ id: selection.citationId, result: result.ok ? result.value : result.error.message }));
+      .invoke('signals.get', { id: selectedId })
+      .then((result) => live && setNow({ id: selectedId, result: result.ok ? result.value : result.error.message }));
     return () => {
       live = false;
     };
-  }, [selection]);
+  }, [selectedId]);
 
-  if (!selection || !turn) return null;
+  const selection = { citationId: selectedId };
   const current = now?.id === selection.citationId ? now.result : null;
   const details = typeof current === 'object' && current !== null ? current : null;
   const detail = citation?.detail ?? null;
   const ageDays = citation?.published_at ? Math.floor((Date.now() - Date.parse(citation.published_at)) / 86_400_000) : null;
-  const ordered = orderedCitations(turn.answer.text, turn.answer.citations);
-  const marked = new Set([...turn.answer.text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((m) => m[1]));
+  const ordered = orderedCitations(text, citations);
+  const marked = new Set([...text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((m) => m[1]));
   const entities = detail?.entities ?? details?.signal.entities;
   const metrics = detail?.metrics ?? details?.signal.metrics;
   const pageUrl = citation?.slug && baseUrl ? `${baseUrl}/signal/${citation.slug}` : (citation?.url ?? null);
@@ -51,7 +73,7 @@ export function CitationPanel() {
     <aside className="citation-panel" aria-label="Citation" data-testid="citation-panel">
       <header>
         <h2>Citation {ordered.find((o) => o.citation.id === selection.citationId)?.number}</h2>
-        <button type="button" className="icon" aria-label="Close citation panel" onClick={() => select(null)} data-testid="close-citation-panel">
+        <button type="button" className="icon" aria-label="Close citation panel" onClick={onClose} data-testid="close-citation-panel">
           ✕
         </button>
       </header>
@@ -117,7 +139,7 @@ export function CitationPanel() {
         <ol className="panel-list" data-testid="panel-all-citations">
           {ordered.map(({ number, citation: c }) => (
             <li key={c.id} className={c.id === selection.citationId ? 'selected' : ''}>
-              <button type="button" className="link" onClick={() => select({ turnId: turn.id, citationId: c.id })}>
+              <button type="button" className="link" onClick={() => onSelect(c.id)}>
                 {marked.has(c.id) ? `${number}.` : '•'} {c.title ?? c.id}
               </button>
               {!marked.has(c.id) ? <span className="hint"> (no marker in the text)</span> : null}

@@ -1,0 +1,135 @@
+import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import type { ResearchRunSummary, StoredReport } from '../../../../shared/research';
+import { formatCitationDate } from '../../../../shared/cite-format';
+import { clarity } from '../../bridge/clarity';
+import { CitationPanel } from '../citations/CitationPanel';
+import { openExternalLink } from '../citations/open-link';
+import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
+
+interface Heading {
+  id: string;
+  text: string;
+  level: number;
+}
+
+/** A finished report: table of contents that follows the scroll, numbered chips, metadata. */
+export function ReportViewer({ runId, onClose }: { runId: string; onClose(): void }) {
+  const [loaded, setLoaded] = useState<{ run: ResearchRunSummary; report: StoredReport } | string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [headings, setHeadings] = useState<Heading[]>([]);
+  const [activeHeading, setActiveHeading] = useState<string | null>(null);
+  const body = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    void clarity()
+      .invoke('research.report', { id: runId })
+      .then((result) => live && setLoaded(result.ok ? result.value : result.error.message));
+    return () => {
+      live = false;
+    };
+  }, [runId]);
+
+  const report = typeof loaded === 'object' && loaded !== null ? loaded.report : null;
+  const html = useMemo(() => {
+    if (!report) return '';
+    const numbering = new CitationNumbering();
+    return report.html !== null ? sanitizeHtmlWithChips(report.html, numbering) : renderMarkdownHtml(report.markdown, numbering);
+  }, [report]);
+
+  // Headings get ids after mount (the sanitiser drops ids from the service's markup).
+  useEffect(() => {
+    const root = body.current;
+    if (!root || !html) return;
+    const found: Heading[] = [];
+    root.querySelectorAll<HTMLElement>('h1, h2, h3').forEach((element, i) => {
+      element.id = `section-${i}`;
+      found.push({ id: element.id, text: element.textContent ?? '', level: Number(element.tagName[1]) });
+    });
+    setHeadings(found);
+    // The active section is the last heading above a reading line near the top of the view,
+    // or the last one once the end of the report is reached.
+    const scroller = root.parentElement;
+    if (!scroller) return;
+    let frame = 0;
+    const onScroll = (): void => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => {
+        const line = scroller.getBoundingClientRect().top + scroller.clientHeight * 0.25;
+        const atEnd = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 4;
+        let active = found[0]?.id ?? null;
+        for (const heading of found) {
+          const element = root.querySelector(`#${heading.id}`);
+          if (element && element.getBoundingClientRect().top <= line) active = heading.id;
+        }
+        if (atEnd && found.length > 0) active = found[found.length - 1]!.id;
+        setActiveHeading(active);
+      });
+    };
+    onScroll();
+    scroller.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      cancelAnimationFrame(frame);
+      scroller.removeEventListener('scroll', onScroll);
+    };
+  }, [html]);
+
+  if (loaded === null) return <p className="hint">Loading the report…</p>;
+  if (typeof loaded === 'string') {
+    return (
+      <p className="notice" role="alert">
+        {loaded}
+      </p>
+    );
+  }
+  const { run } = loaded;
+
+  const onClick = (event: MouseEvent<HTMLDivElement>): void => {
+    const target = event.target as HTMLElement;
+    const chip = target.closest<HTMLElement>('[data-cite]');
+    if (chip?.dataset.cite) {
+      setSelected(chip.dataset.cite);
+      return;
+    }
+    const link = target.closest<HTMLAnchorElement>('a');
+    if (link) {
+      event.preventDefault();
+      const href = link.getAttribute('href');
+      if (href) void openExternalLink(href);
+    }
+  };
+
+  return (
+    <div className={`report-layout${selected ? ' with-panel' : ''}`} data-testid="report-viewer">
+      <nav className="toc" aria-label="Contents" data-testid="report-toc">
+        <button type="button" className="link" onClick={onClose}>
+          ← All runs
+        </button>
+        <h2>Contents</h2>
+        <ol>
+          {headings.map((heading) => (
+            <li key={heading.id} className={`level-${heading.level}${heading.id === activeHeading ? ' active' : ''}`}>
+              <button type="button" className="link" onClick={() => body.current?.querySelector(`#${heading.id}`)?.scrollIntoView({ block: 'start' })}>
+                {heading.text}
+              </button>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="report-scroll">
+        <header className="report-meta" data-testid="report-meta">
+          <span>Topic: <strong>{report!.topic}</strong></span>
+          <span>Preset: {report!.preset}</span>
+          <span>Created: {formatCitationDate(report!.createdAt)}</span>
+          <span data-testid="report-citation-count">{report!.citationCount} citations</span>
+          <span data-testid="report-cost">{report!.costUsd !== null ? `$${report!.costUsd.toFixed(4)}` : 'cost not reported'}</span>
+          <span className="hint">via {new URL(run.serviceUrl).host}</span>
+        </header>
+        <div ref={body} className="answer-body report-body" data-testid="report-body" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+      </div>
+      {selected ? (
+        <CitationPanel citations={report!.citations} text={report!.markdown || report!.html || ''} selectedId={selected} onSelect={setSelected} onClose={() => setSelected(null)} />
+      ) : null}
+    </div>
+  );
+}

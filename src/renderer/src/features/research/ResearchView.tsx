@@ -1,0 +1,162 @@
+import { useEffect, useState } from 'react';
+import type { ResearchMode, ResearchRunSummary } from '../../../../shared/research';
+import { useAppStore } from '../../store/app-store';
+import { ReportViewer } from './ReportViewer';
+
+const STATE_TEXT: Record<ResearchRunSummary['state'], string> = {
+  starting: 'Starting',
+  running: 'Running',
+  queued: 'Queued',
+  completed: 'Ready',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function duration(run: ResearchRunSummary, now: number): string {
+  const end = run.finishedAt ? Date.parse(run.finishedAt) : now;
+  const seconds = Math.max(0, Math.round((end - Date.parse(run.startedAt)) / 1000));
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+export function ResearchView() {
+  const runs = useAppStore((s) => s.runs);
+  const openReportId = useAppStore((s) => s.openReportId);
+  const openReport = useAppStore((s) => s.openReport);
+  const start = useAppStore((s) => s.startResearch);
+  const cancel = useAppStore((s) => s.cancelResearch);
+  const retry = useAppStore((s) => s.retryResearch);
+  const error = useAppStore((s) => s.researchError);
+  const loadRuns = useAppStore((s) => s.loadRuns);
+  const [topic, setTopic] = useState('');
+  const [preset, setPreset] = useState('standard');
+  const [mode, setMode] = useState<ResearchMode>('wait');
+  const [now, setNow] = useState(Date.now());
+
+  useEffect(() => {
+    void loadRuns();
+  }, [loadRuns]);
+  const active = runs.some((run) => ['starting', 'running', 'queued'].includes(run.state));
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => setNow(Date.now()), 1_000);
+    return () => clearInterval(timer);
+  }, [active]);
+
+  if (openReportId) return <ReportViewer runId={openReportId} onClose={() => openReport(null)} />;
+
+  const costByDay = new Map<string, number>();
+  for (const run of runs) {
+    if (run.costUsd === null) continue;
+    const day = dayFormat.format(new Date(run.startedAt));
+    costByDay.set(day, (costByDay.get(day) ?? 0) + run.costUsd);
+  }
+
+  return (
+    <section className="research" aria-label="Research">
+      <h1>Research</h1>
+      <form
+        className="research-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void start(topic.trim(), preset.trim() || 'standard', mode).then((ok) => ok && setTopic(''));
+        }}
+      >
+        <input value={topic} onChange={(event) => setTopic(event.target.value)} placeholder="Topic, e.g. Quick commerce in Bengaluru" aria-label="Research topic" data-testid="research-topic" maxLength={500} />
+        <input value={preset} onChange={(event) => setPreset(event.target.value)} list="research-presets" aria-label="Preset" data-testid="research-preset" className="preset" />
+        <datalist id="research-presets">
+          <option value="standard" />
+        </datalist>
+        <select value={mode} onChange={(event) => setMode(event.target.value as ResearchMode)} aria-label="How to run" data-testid="research-mode">
+          <option value="wait">Wait for the report (v1, 30–90 s)</option>
+          <option value="queue">Queue it and notify me (v2)</option>
+        </select>
+        <button type="submit" disabled={topic.trim().length < 3} data-testid="research-start">
+          Start research
+        </button>
+      </form>
+      {error ? (
+        <p className="notice" role="alert" data-testid="research-error">
+          {error}
+        </p>
+      ) : null}
+      <table className="runs" data-testid="research-runs">
+        <thead>
+          <tr>
+            <th>Topic</th>
+            <th>State</th>
+            <th>Started</th>
+            <th>Duration</th>
+            <th>Cost</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {runs.length === 0 ? (
+            <tr>
+              <td colSpan={6} className="hint">
+                No research yet. Start a run above, or from a chat answer's suggestion.
+              </td>
+            </tr>
+          ) : null}
+          {runs.map((run) => (
+            <tr key={run.id} data-testid="research-run" data-state={run.state} data-id={run.id}>
+              <td>
+                {run.topic}
+                <div className="hint">
+                  {run.preset} · {run.mode === 'queue' ? 'queued (v2)' : 'v1'}
+                  {run.citationCount !== null ? ` · ${run.citationCount} citations` : ''}
+                </div>
+                {run.error ? (
+                  <div className="run-error" data-testid="run-error">
+                    {run.error}
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <span className={`state state-${run.state}`} data-testid="run-state">
+                  {STATE_TEXT[run.state]}
+                  {run.state === 'queued' && run.remoteState && run.remoteState !== 'queued' ? ` (service: ${run.remoteState})` : ''}
+                </span>
+              </td>
+              <td>{timeFormat.format(new Date(run.startedAt))}</td>
+              <td data-testid="run-duration">{duration(run, now)}</td>
+              <td>{run.costUsd !== null ? `$${run.costUsd.toFixed(4)}` : '—'}</td>
+              <td className="run-actions">
+                {run.state === 'completed' ? (
+                  <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
+                    Open report
+                  </button>
+                ) : null}
+                {['starting', 'running', 'queued'].includes(run.state) ? (
+                  <button type="button" className="secondary" onClick={() => void cancel(run.id)} data-testid="cancel-run">
+                    Cancel
+                  </button>
+                ) : null}
+                {run.state === 'failed' || run.state === 'cancelled' ? (
+                  <button type="button" className="secondary" onClick={() => void retry(run.id)} data-testid="retry-run">
+                    Retry
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {costByDay.size > 0 ? (
+        <section className="cost-totals" data-testid="cost-per-day">
+          <h2>Cost per day</h2>
+          <ul>
+            {[...costByDay.entries()].map(([day, cost]) => (
+              <li key={day}>
+                {day}: <strong>${cost.toFixed(4)}</strong>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </section>
+  );
+}
