@@ -4,6 +4,7 @@
  *   --research-ms N (research run duration)    --seed N  --signals N  --no-live
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
+ *   --sources N (pad the roster to N sources)   --health-max-age S (health cache lifetime; 60)
  * `npm run service -- token --user you@example.com [--ttl-s N]` prints a bearer JWT.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
@@ -27,6 +28,9 @@ const { values, positionals } = parseArgs({
     'enable-faults': { type: 'boolean', default: false },
     // Benchmarks only: raise the ask limit (the default is exactly the interface's table).
     'ask-limit': { type: 'string' },
+    // Tests only: a bigger roster, a shorter health cache lifetime.
+    sources: { type: 'string' },
+    'health-max-age': { type: 'string' },
     user: { type: 'string' },
     'ttl-s': { type: 'string' },
   },
@@ -76,6 +80,8 @@ const service = await startService({
   liveFeed: !values['no-live'],
   dataDir,
   faults: { enabled: values['enable-faults'] ?? false },
+  sourceCount: integer('sources', values.sources),
+  healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });

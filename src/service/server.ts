@@ -47,6 +47,10 @@ export interface ServiceOptions {
   faults?: FaultOptions;
   /** Where the development identity provider keeps its signing key; null = in memory. */
   dataDir?: string | null;
+  /** Roster size for load tests of the health view (default: the ~140 real-named sources). */
+  sourceCount?: number;
+  /** Cache lifetime of the health snapshot, in seconds (the interface's 60 by default). */
+  healthMaxAgeS?: number;
 }
 
 declare module 'fastify' {
@@ -69,9 +73,9 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now'> = {}): SignalStore {
+export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount'> = {}): SignalStore {
   const now = options.now ?? Date.now;
-  return new SignalStore({ seed: options.seed, signalCount: options.signalCount, anchor: options.anchor ?? startOfUtcDay(now()) });
+  return new SignalStore({ seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) });
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -91,6 +95,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
+    healthMaxAgeS: options.healthMaxAgeS ?? 60,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     now,
     identify,

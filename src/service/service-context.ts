@@ -24,6 +24,7 @@ export interface ServiceContext {
   idp: DevIdentityProvider;
   keys: ApiKeyStore;
   faults: FaultOptions;
+  healthMaxAgeS: number;
   paceMs: number;
   now: () => number;
   /** The caller, as authenticated by the preHandler hook (anonymous by IP otherwise). */

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { CitationDetail, Conversation, ConversationSummary } from './conversation';
+import type { HealthView, SourceCitingItem } from './health';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { CitationPayload, ServiceErrorCode, Signal, SourceEntry } from './service-schemas';
 
@@ -128,6 +129,9 @@ export const InvokeArgSchemas = {
   'research.cancel': z.object({ id: RunId }),
   'research.retry': z.object({ id: RunId }),
   'research.report': z.object({ id: RunId }),
+  'health.watch': NoArgs,
+  'health.unwatch': NoArgs,
+  'health.citing': z.object({ sourceId: z.string().min(1).max(200) }),
 } satisfies Record<string, z.ZodType>;
 
 export interface InvokeResults {
@@ -151,6 +155,9 @@ export interface InvokeResults {
   'research.cancel': ResearchRunSummary;
   'research.retry': ResearchRunSummary;
   'research.report': { run: ResearchRunSummary; report: StoredReport };
+  'health.watch': HealthView;
+  'health.unwatch': null;
+  'health.citing': SourceCitingItem[];
 }
 
 export type InvokeMethod = keyof typeof InvokeArgSchemas;
@@ -195,6 +202,7 @@ export interface PushEvents {
   'service.status': ServiceStatus;
   'credentials.status': CredentialStatus;
   'research.updated': ResearchRunSummary;
+  'health.updated': HealthView;
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

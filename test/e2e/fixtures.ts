@@ -80,12 +80,17 @@ export async function serviceUrlOf(page: Page): Promise<string> {
 
 /** Kills this app's embedded local service (found by its data directory), as a crash would. */
 export async function killLocalService(app: RunningApp): Promise<void> {
+  await signalLocalService(app, 'SIGKILL');
+}
+
+/** Sends a signal to this app's embedded local service (SIGSTOP freezes it: unreachable, alive). */
+export async function signalLocalService(app: RunningApp, signal: NodeJS.Signals): Promise<void> {
   const { readdir, readFile } = await import('node:fs/promises');
   const marker = join(app.dataDir, 'local-service');
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) process.kill(Number(pid), 'SIGKILL');
+    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) process.kill(Number(pid), signal);
   }
 }
 

@@ -22,6 +22,7 @@ import {
 import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
 import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
 import type { ConversationStore } from '../services/conversation-store';
+import { HealthMonitor } from '../services/health-monitor';
 import { ResearchService } from '../services/research-service';
 import type { CredentialStore } from '../services/credential-store';
 import { safeExternalUrl } from '../services/external-links';
@@ -76,6 +77,7 @@ export class BridgeHost {
   }
 
   private research: ResearchService | null = null;
+  private health: HealthMonitor | null = null;
 
   /** Connects to the configured service, starting the local one if that is the setting. */
   async start(): Promise<void> {
@@ -85,12 +87,18 @@ export class BridgeHost {
       onUpdate: (run) => this.push('research.updated', run),
       notify: this.deps.notify,
     });
+    this.health = await HealthMonitor.open({
+      dataDir: this.deps.dataDir,
+      client: () => this.client,
+      onUpdate: (view) => this.push('health.updated', view),
+    });
     await this.applyService(this.deps.settings.get().service);
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     this.research?.dispose();
+    this.health?.stop();
     for (const stream of this.streams.values()) stream.controller.abort();
     this.streams.clear();
     await this.deps.localService?.stop();
@@ -216,6 +224,23 @@ export class BridgeHost {
         const run = this.research?.list().find((r) => r.id === id);
         const report = run ? await this.research!.report(id) : null;
         return run && report ? ok({ run, report }) : fail({ code: 'not_found', message: 'That report is not available (yet).' });
+      }
+      case 'health.watch':
+        return this.health ? ok(this.health.watch()) : fail({ code: 'unavailable', message: 'The health monitor is starting.' });
+      case 'health.unwatch':
+        this.health?.unwatch();
+        return ok(null);
+      case 'health.citing': {
+        const sourceId = (args as { sourceId: string }).sourceId;
+        const answers = this.deps.conversations.citing(sourceId).map(({ conversation, turnIndex }) => ({
+          kind: 'answer' as const,
+          id: `${conversation.id}:${turnIndex}`,
+          title: conversation.turns[turnIndex]!.question,
+          at: conversation.turns[turnIndex]!.askedAt,
+          openId: conversation.id,
+        }));
+        const reports = ((await this.research?.reportsCiting(sourceId)) ?? []).map((run) => ({ kind: 'report' as const, id: run.id, title: run.topic, at: run.startedAt, openId: run.id }));
+        return ok([...answers, ...reports].sort((a, b) => b.at.localeCompare(a.at)));
       }
       case 'signals.get': {
         if (!this.client) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
@@ -388,10 +413,13 @@ export class BridgeHost {
 
   private async applyService(service: ServiceSetting): Promise<void> {
     this.client = null;
+    const previousMode = this.status.mode;
+    const previousUrl = this.status.baseUrl;
     if (service.mode === 'remote') {
       await this.deps.localService?.stop();
       this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'ready', detail: undefined, rateLimitRemaining: null, retryAt: null });
       this.client = this.makeClient(service.baseUrl);
+      if (previousMode !== 'remote' || previousUrl !== service.baseUrl) this.health?.reset();
       return;
     }
     if (!this.deps.localService) {
@@ -403,6 +431,8 @@ export class BridgeHost {
       const url = await this.deps.localService.start();
       this.client = this.makeClient(url);
       this.setStatus({ baseUrl: url, state: 'ready', detail: undefined });
+      // Same local service, new port after a restart: the history carries on.
+      if (previousMode !== 'local') this.health?.reset();
     } catch (error) {
       this.setStatus({ state: 'error', detail: error instanceof Error ? error.message : 'The local service could not start.' });
     }

@@ -10,6 +10,7 @@ import { normalizeConfidence } from '../../shared/confidence';
 import {
   AskResponse,
   ErrorBody,
+  HealthSnapshot,
   Report,
   ResearchQueuedResponse,
   ResearchRun,
@@ -24,6 +25,7 @@ import { interpretAskMessage, knownCode } from './ask-events';
 import { readSseStream, SseStreamError } from './sse-reader';
 
 export type ResearchRunBody = z.infer<typeof ResearchRun>;
+export type HealthSnapshotBody = z.infer<typeof HealthSnapshot>;
 export type ReportBody = z.infer<typeof Report>;
 
 export interface Credential {
@@ -210,6 +212,37 @@ export class RetailSignalClient {
     return ok({ format: type.includes('text/html') ? 'html' : 'markdown', text });
   }
 
+  /**
+   * The health snapshot, revalidated with its ETag. Returns `not-modified` on 304, and the
+   * cache lifetime the service asked for (Cache-Control max-age).
+   */
+  async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: HealthSnapshotBody; etag: string | null; maxAgeS: number }>> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    try {
+      const target = new URL('/api/v1/sources/health', this.options.baseUrl);
+      const headers: Record<string, string> = { accept: 'application/json', ...(await this.authHeaders()) };
+      if (etag) headers['if-none-match'] = etag;
+      let response: Response;
+      try {
+        response = await this.fetchImpl(target, { headers, signal: controller.signal });
+      } catch {
+        return fail({ code: controller.signal.aborted ? 'timeout' : 'network', message: controller.signal.aborted ? 'The service did not answer in time.' : `Could not reach the service at ${target.origin}.` });
+      }
+      this.reportRateLimit(response);
+      const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
+      const maxAgeS = maxAge ? Number(maxAge) : 60;
+      if (response.status === 304) return ok({ kind: 'not-modified', maxAgeS });
+      if (!response.ok) return fail(await this.errorFrom(response));
+      const body = await readJson(response);
+      const parsed = HealthSnapshot.safeParse(normalizeHealth(body));
+      if (!parsed.success) return fail({ code: 'bad_response', message: 'The health snapshot could not be read.' });
+      return ok({ kind: 'snapshot', snapshot: parsed.data, etag: response.headers.get('etag'), maxAgeS });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** `report_url` and `status_url` may be absolute or relative to the base URL. */
   resolve(url: string): string {
     return new URL(url, this.options.baseUrl).href;
@@ -250,14 +283,8 @@ export class RetailSignalClient {
   }
 
   private async request(method: 'GET' | 'POST', path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
-    const headers: Record<string, string> = { accept };
+    const headers: Record<string, string> = { accept, ...(await this.authHeaders()) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const credential = await this.options.credential?.();
-    if (credential) {
-      // SECURITY: the secret goes into this one header and nowhere else (no logs, no errors).
-      if (credential.presentAs === 'x-api-key') headers['x-api-key'] = credential.secret;
-      else headers.authorization = `Bearer ${credential.secret}`;
-    }
     const target = new URL(path, this.options.baseUrl);
     // SECURITY: the credential goes to the configured service only. A status_url or report_url
     // pointing at another origin is not followed.
@@ -274,6 +301,13 @@ export class RetailSignalClient {
     this.reportRateLimit(response);
     if (response.ok) return ok(response);
     return fail(await this.errorFrom(response));
+  }
+
+  /** SECURITY: the secret goes into this one header and nowhere else (no logs, no errors). */
+  private async authHeaders(): Promise<Record<string, string>> {
+    const credential = await this.options.credential?.();
+    if (!credential) return {};
+    return credential.presentAs === 'x-api-key' ? { 'x-api-key': credential.secret } : { authorization: `Bearer ${credential.secret}` };
   }
 
   private reportRateLimit(response: Response): void {
@@ -298,6 +332,18 @@ export class RetailSignalClient {
     }
     return error;
   }
+}
+
+/**
+ * DESIGN §3: when a service names its source list differently, the list is the first array of
+ * objects in the snapshot.
+ */
+function normalizeHealth(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const record = body as Record<string, unknown>;
+  if (Array.isArray(record.sources)) return body;
+  const list = Object.values(record).find((value) => Array.isArray(value) && value.length > 0 && typeof value[0] === 'object');
+  return list ? { ...record, sources: list } : body;
 }
 
 async function readJson(response: Response): Promise<unknown> {

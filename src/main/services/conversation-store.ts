@@ -157,6 +157,18 @@ export class ConversationStore {
     await next;
   }
 
+  /** Answers that cite a source (for the health view's drill-down). */
+  citing(sourceId: string): Array<{ conversation: Conversation; turnIndex: number }> {
+    const found: Array<{ conversation: Conversation; turnIndex: number }> = [];
+    for (const conversation of this.conversations.values()) {
+      if (conversation.deletedAt) continue;
+      conversation.turns.forEach((turn, turnIndex) => {
+        if (turn.answer.citations.some((citation) => citation.source_id === sourceId)) found.push({ conversation, turnIndex });
+      });
+    }
+    return found;
+  }
+
   touch(conversation: Conversation): void {
     conversation.updatedAt = new Date(this.now()).toISOString();
   }

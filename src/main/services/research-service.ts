@@ -121,6 +121,17 @@ export class ResearchService {
     }
   }
 
+  /** Completed reports that cite a source (for the health view's drill-down). */
+  async reportsCiting(sourceId: string): Promise<ResearchRunSummary[]> {
+    const found: ResearchRunSummary[] = [];
+    for (const run of this.list()) {
+      if (run.state !== 'completed') continue;
+      const report = await this.report(run.id);
+      if (report?.citations.some((citation) => citation.source_id === sourceId)) found.push(run);
+    }
+    return found;
+  }
+
   private async execute(run: ResearchRunSummary): Promise<void> {
     const client = this.deps.client();
     if (!client) {

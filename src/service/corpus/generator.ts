@@ -78,6 +78,8 @@ export interface Corpus {
 export interface CorpusOptions {
   seed?: number;
   signalCount?: number;
+  /** Pads the roster with regional feeds up to this many sources (load tests of the health view). */
+  sourceCount?: number;
   /** Newest possible publication time; the corpus spans 18 months before it. */
   anchor?: Date;
 }
@@ -442,6 +444,12 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
   const anchorMs = (options.anchor ?? DEFAULT_ANCHOR).getTime();
   const random = new SeededRandom(seed);
   const sources = generateSources(random);
+  const kinds: SourceKind[] = ['business_press', 'price_tracker', 'job_board', 'store_locator', 'app_store_rank', 'industry_body'];
+  for (let i = sources.length; i < (options.sourceCount ?? 0); i += 1) {
+    const city = random.pick(CITIES);
+    const kind = random.pick(kinds);
+    sources.push(makeSource(random, kind, `${city.city} ${kind.replace(/_/g, ' ')} feed ${i}`, `feed-${i}.${slugify(city.city)}`));
+  }
   const byKind = groupSourcesByKind(sources);
   const signals: CorpusSignal[] = [];
   for (let index = 0; index < count; index += 1) {

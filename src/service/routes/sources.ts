@@ -14,7 +14,7 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     const { generated_at: _generatedAt, ...data } = snapshot;
     const etag = `"${createHash('sha1').update(JSON.stringify(data)).digest('hex').slice(0, 20)}"`;
     if (!cached || cached.etag !== etag) cached = { etag, snapshot };
-    reply.header('cache-control', 'max-age=60').header('etag', etag);
+    reply.header('cache-control', `max-age=${context.healthMaxAgeS}`).header('etag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
       return reply.status(304).send();

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
+import { HealthView } from '../features/health/HealthView';
 import { ResearchView } from '../features/research/ResearchView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { useAppStore, type View } from '../store/app-store';
@@ -21,6 +22,7 @@ function useRetryCountdown(): number {
 const NAV: Array<{ view: View; label: string }> = [
   { view: 'chat', label: 'Ask' },
   { view: 'research', label: 'Research' },
+  { view: 'health', label: 'Sources health' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -96,7 +98,7 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : <SettingsView />}
+        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : <SettingsView />}
       </main>
       <Notices />
       <StatusBar retryInS={retryInS} />

@@ -6,6 +6,7 @@
 import { create, type StateCreator } from 'zustand';
 import type { BridgeError, CredentialStatus, ServiceStatus, Settings, StreamMessage } from '../../../shared/bridge-contract';
 import { applyAskEvent, emptyAnswer, type Conversation, type ConversationSummary, type TurnAnswerState } from '../../../shared/conversation';
+import type { HealthView } from '../../../shared/health';
 import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
 import { clarity } from '../bridge/clarity';
 
@@ -66,7 +67,12 @@ export interface ResearchSlice {
   dismissNotice(id: string): void;
 }
 
-export type View = 'chat' | 'research' | 'settings';
+export interface HealthSlice {
+  health: HealthView | null;
+  watchHealth(): () => void;
+}
+
+export type View = 'chat' | 'research' | 'health' | 'settings';
 
 export interface UiSlice {
   view: View;
@@ -78,7 +84,7 @@ export interface UiSlice {
   selectCitation(selection: { turnId: string; citationId: string } | null): void;
 }
 
-export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice;
+export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice;
 
 const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
 
@@ -334,10 +340,12 @@ const createServiceSlice: StateCreator<AppState, [], [], ServiceSlice> = (set, g
     void bridge.invoke('service.status').then((r) => r.ok && set({ serviceStatus: r.value }));
     void bridge.invoke('credentials.status').then((r) => r.ok && set({ credentialStatus: r.value }));
     void bridge.invoke('settings.get').then((r) => r.ok && set({ settings: r.value }));
+    const offHealth = bridge.onPush('health.updated', (view) => set({ health: view }));
     return () => {
       offStatus();
       offCredentials();
       offResearch();
+      offHealth();
     };
   },
 });
@@ -373,6 +381,15 @@ const createResearchSlice: StateCreator<AppState, [], [], ResearchSlice> = (set,
   dismissNotice: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
 });
 
+const createHealthSlice: StateCreator<AppState, [], [], HealthSlice> = (set) => ({
+  health: null,
+  watchHealth() {
+    const bridge = clarity();
+    void bridge.invoke('health.watch').then((result) => result.ok && set({ health: result.value }));
+    return () => void bridge.invoke('health.unwatch');
+  },
+});
+
 const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set) => ({
   view: 'chat',
   selectedCitation: null,
@@ -386,4 +403,5 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createServiceSlice(...args),
   ...createUiSlice(...args),
   ...createResearchSlice(...args),
+  ...createHealthSlice(...args),
 }));

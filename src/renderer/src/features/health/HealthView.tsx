@@ -1,0 +1,252 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import type { HealthView as HealthViewData, SourceCitingItem, SourceRow, StatsPoint } from '../../../../shared/health';
+import { clarity } from '../../bridge/clarity';
+import { useAppStore } from '../../store/app-store';
+import { Sparkline } from './Sparkline';
+
+type SortKey = 'name' | 'kind' | 'health' | 'cadence' | 'items_24h' | 'last_item_at';
+const HEALTH_ORDER = { down: 0, degraded: 1, healthy: 2 } as const;
+const ROW_HEIGHT = 38;
+const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const when = (iso: string | null | undefined): string => (iso ? timeFormat.format(new Date(iso)) : '—');
+
+function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
+  switch (key) {
+    case 'health':
+      return HEALTH_ORDER[a.health] - HEALTH_ORDER[b.health];
+    case 'items_24h':
+      return a.items_24h - b.items_24h;
+    case 'last_item_at':
+      return (a.last_item_at ?? '').localeCompare(b.last_item_at ?? '');
+    default:
+      return String(a[key]).localeCompare(String(b[key]));
+  }
+}
+
+function StatCard({ label, value, series, testId }: { label: string; value: string; series: number[]; testId: string }) {
+  return (
+    <div className="stat" data-testid={testId}>
+      <span className="stat-label">{label}</span>
+      <strong className="stat-value">{value}</strong>
+      <Sparkline values={series} label={`${label} trend`} width={110} />
+    </div>
+  );
+}
+
+function Overview({ history, stats, missRate }: { history: StatsPoint[]; stats: NonNullable<HealthViewData['snapshot']>['stats']; missRate: number }) {
+  return (
+    <div className="overview" data-testid="health-overview">
+      <StatCard testId="stat-sources" label="Sources" value={`${stats.sources_total}`} series={history.map((p) => p.healthy + p.degraded + p.down)} />
+      <StatCard testId="stat-healthy" label="Healthy" value={`${stats.healthy}`} series={history.map((p) => p.healthy)} />
+      <StatCard testId="stat-degraded" label="Degraded" value={`${stats.degraded}`} series={history.map((p) => p.degraded)} />
+      <StatCard testId="stat-down" label="Down" value={`${stats.down}`} series={history.map((p) => p.down)} />
+      <StatCard testId="stat-items-per-hour" label="Items per hour" value={`${stats.items_per_hour}`} series={history.map((p) => p.itemsPerHour)} />
+      <StatCard testId="stat-signals-24h" label="Signals, 24 h" value={stats.signals_24h.toLocaleString('en-IN')} series={history.map((p) => p.signals24h)} />
+      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={`${(missRate * 100).toFixed(1)}%`} series={history.map((p) => p.missRate)} />
+    </div>
+  );
+}
+
+function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
+  const [citing, setCiting] = useState<SourceCitingItem[] | null>(null);
+  const openConversation = useAppStore((s) => s.openConversation);
+  const openReport = useAppStore((s) => s.openReport);
+  const setView = useAppStore((s) => s.setView);
+  useEffect(() => {
+    let live = true;
+    void clarity()
+      .invoke('health.citing', { sourceId: row.id })
+      .then((result) => live && setCiting(result.ok ? result.value : []));
+    return () => {
+      live = false;
+    };
+  }, [row.id]);
+  return (
+    <aside className="citation-panel source-drilldown" data-testid="source-drilldown" aria-label={`Source ${row.name}`}>
+      <header>
+        <h2>Source</h2>
+        <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <h3>{row.name}</h3>
+      <p className="hint">
+        {row.kind.replace(/_/g, ' ')} · {row.cadence} · <span className={`health health-${row.health}`}>{row.health}</span>
+      </p>
+      <h4>Items in the last 24 h</h4>
+      <Sparkline values={row.itemsHistory} width={300} height={48} label="items_24h history" />
+      <p className="hint">Now {row.items_24h}; last item {when(row.last_item_at)}</p>
+      <h4>Health timeline</h4>
+      <ol className="timeline" data-testid="health-timeline">
+        {row.healthTimeline.length === 0 ? <li className="hint">No changes seen yet.</li> : null}
+        {[...row.healthTimeline].reverse().map((point) => (
+          <li key={point.at}>
+            <span className={`health health-${point.health}`}>{point.health}</span> since {when(point.at)}
+          </li>
+        ))}
+      </ol>
+      <h4>Cited by</h4>
+      <ul className="panel-list" data-testid="source-citing">
+        {citing === null ? <li className="hint">Looking…</li> : null}
+        {citing?.length === 0 ? <li className="hint">No saved answer or report cites this source yet.</li> : null}
+        {citing?.map((item) => (
+          <li key={item.id} data-testid="citing-item">
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                if (item.kind === 'answer') {
+                  setView('chat');
+                  void openConversation(item.openId);
+                } else {
+                  setView('research');
+                  openReport(item.openId);
+                }
+              }}
+            >
+              {item.kind === 'answer' ? 'Answer' : 'Report'}: {item.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+export function HealthView() {
+  const view = useAppStore((s) => s.health);
+  const watch = useAppStore((s) => s.watchHealth);
+  const [sort, setSort] = useState<{ key: SortKey; descending: boolean }>({ key: 'health', descending: false });
+  const [healthFilter, setHealthFilter] = useState<'all' | 'healthy' | 'degraded' | 'down'>('all');
+  const [kindFilter, setKindFilter] = useState('all');
+  const [search, setSearch] = useState('');
+  const deferredSearch = useDeferredValue(search);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => watch(), [watch]);
+
+  const rows = view?.rows ?? [];
+  const kinds = useMemo(() => [...new Set(rows.map((row) => row.kind))].sort(), [rows]);
+  const visible = useMemo(() => {
+    const needle = deferredSearch.trim().toLowerCase();
+    const filtered = rows.filter(
+      (row) => (healthFilter === 'all' || row.health === healthFilter) && (kindFilter === 'all' || row.kind === kindFilter) && (!needle || row.name.toLowerCase().includes(needle)),
+    );
+    const sorted = filtered.sort((a, b) => compare(a, b, sort.key) || a.name.localeCompare(b.name));
+    return sort.descending ? sorted.reverse() : sorted;
+  }, [rows, healthFilter, kindFilter, deferredSearch, sort]);
+
+  const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const selected = rows.find((row) => row.id === selectedId) ?? null;
+  const changed = rows.filter((row) => row.change).length;
+
+  const header = (key: SortKey, label: string) => (
+    <button
+      type="button"
+      className={`th${sort.key === key ? ' sorted' : ''}`}
+      data-testid={`sort-${key}`}
+      aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
+      onClick={() => setSort((current) => ({ key, descending: current.key === key ? !current.descending : key === 'items_24h' || key === 'last_item_at' }))}
+    >
+      {label}
+      {sort.key === key ? (sort.descending ? ' ↓' : ' ↑') : ''}
+    </button>
+  );
+
+  return (
+    <div className={`health-layout${selected ? ' with-panel' : ''}`}>
+      <section className="health-view" aria-label="Sources health">
+        <div className="health-head">
+          <h1>Sources health</h1>
+          <span className="hint" data-testid="health-times">
+            Generated {when(view?.generatedAt)} · fetched {when(view?.fetchedAt)} · next refresh {when(view?.nextRefreshAt)}
+          </span>
+        </div>
+        {view?.stale ? (
+          <p className="notice stale-banner" role="alert" data-testid="health-stale">
+            Showing the last snapshot: the service cannot be reached ({view.error}). Last success {when(view.lastSuccessAt)}.
+          </p>
+        ) : null}
+        {view?.snapshot ? <Overview history={view.statsHistory} stats={view.snapshot.stats} missRate={view.snapshot.oracle.miss_rate} /> : <p className="hint">Loading the health snapshot…</p>}
+        <div className="health-filters">
+          <input type="search" placeholder="Search sources by name" value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search sources" data-testid="health-search" />
+          <select value={healthFilter} onChange={(event) => setHealthFilter(event.target.value as typeof healthFilter)} aria-label="Filter by health" data-testid="health-filter-health">
+            <option value="all">All health</option>
+            <option value="healthy">Healthy</option>
+            <option value="degraded">Degraded</option>
+            <option value="down">Down</option>
+          </select>
+          <select value={kindFilter} onChange={(event) => setKindFilter(event.target.value)} aria-label="Filter by kind" data-testid="health-filter-kind">
+            <option value="all">All kinds</option>
+            {kinds.map((kind) => (
+              <option key={kind} value={kind}>
+                {kind.replace(/_/g, ' ')}
+              </option>
+            ))}
+          </select>
+          <span className="hint" data-testid="health-count">
+            {visible.length.toLocaleString('en-IN')} of {rows.length.toLocaleString('en-IN')} sources{changed > 0 ? ` · ${changed} changed since the last snapshot` : ''}
+          </span>
+        </div>
+        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table">
+          <div className="source-row head" role="row">
+            {header('name', 'Source')}
+            {header('kind', 'Kind')}
+            {header('health', 'Health')}
+            {header('cadence', 'Cadence')}
+            {header('items_24h', 'Items 24 h')}
+            <span className="th">Trend</span>
+            {header('last_item_at', 'Last item')}
+          </div>
+          <div className="source-scroll" ref={scroller} data-testid="health-scroll">
+            <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const row = visible[item.index]!;
+                const wentDown = row.change?.health?.to === 'down';
+                return (
+                  <div
+                    key={row.id}
+                    role="row"
+                    className={`source-row${row.change ? ' changed' : ''}${wentDown ? ' went-down' : ''}${row.id === selectedId ? ' selected' : ''}`}
+                    style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                    data-testid="health-row"
+                    data-id={row.id}
+                    data-health={row.health}
+                    data-changed={row.change ? 'true' : 'false'}
+                    onClick={() => setSelectedId(row.id)}
+                  >
+                    <span className="cell name" title={row.name}>
+                      {row.name}
+                    </span>
+                    <span className="cell">{row.kind.replace(/_/g, ' ')}</span>
+                    <span className="cell">
+                      <span className={`health health-${row.health}`}>{row.health}</span>
+                      {row.change?.health ? (
+                        <span className="change" data-testid="health-change">
+                          {' '}
+                          was {row.change.health.from}
+                        </span>
+                      ) : null}
+                    </span>
+                    <span className="cell">{row.cadence}</span>
+                    <span className="cell num">
+                      {row.items_24h}
+                      {row.change?.itemsDelta ? <span className={`delta ${row.change.itemsDelta > 0 ? 'up' : 'down'}`}> {row.change.itemsDelta > 0 ? `+${row.change.itemsDelta}` : row.change.itemsDelta}</span> : null}
+                    </span>
+                    <span className="cell">
+                      <Sparkline values={row.itemsHistory} label={`${row.name} items`} />
+                    </span>
+                    <span className="cell">{when(row.last_item_at)}</span>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
+        </div>
+      </section>
+      {selected ? <Drilldown row={selected} onClose={() => setSelectedId(null)} /> : null}
+    </div>
+  );
+}
