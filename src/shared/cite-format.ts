@@ -15,12 +15,12 @@ export function formatCitationDate(iso: string | undefined): string {
 }
 
 /** Citations in chip order, then those the text never marks. */
-export function orderedCitations(text: string, citations: CitationPayload[]): Array<{ number: number; citation: CitationPayload }> {
+export function orderedCitations<T extends CitationPayload>(text: string, citations: T[]): Array<{ number: number; citation: T }> {
   const byId = new Map(citations.map((c) => [c.id, c]));
   const order: string[] = [];
   for (const [, id] of text.matchAll(MARKER)) if (id && !order.includes(id)) order.push(id);
   for (const citation of citations) if (!order.includes(citation.id)) order.push(citation.id);
-  return order.map((id, i) => ({ number: i + 1, citation: byId.get(id) ?? { id } }));
+  return order.map((id, i) => ({ number: i + 1, citation: byId.get(id) ?? ({ id } as T) }));
 }
 
 function describe(citation: CitationPayload): string {

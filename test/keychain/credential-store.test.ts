@@ -2,7 +2,7 @@
  * The credential store against a real Secret Service (gnome-keyring in a private D-Bus
  * session, see scripts/with-keychain.sh). Under CI=true a missing keychain fails the suite.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,10 +57,10 @@ describe('credentials in the OS keychain', () => {
     // …a fresh store (a restarted app) reads it back from there…
     const reopened = new CredentialStore(probe, () => 'bearer', SERVICE);
     expect((await reopened.status()).last4).toBe('wXyZ');
-    // …and no file under the data directory holds it.
-    for (const name of await readdir(dataDir)) {
-      expect(await readFile(join(dataDir, name), 'utf8')).not.toContain(SECRET);
-    }
+    // …and no file anywhere under the data directory holds it.
+    const walk = async (dir: string): Promise<string[]> =>
+      (await Promise.all((await readdir(dir)).map(async (name) => ((await stat(join(dir, name))).isDirectory() ? walk(join(dir, name)) : [join(dir, name)])))).flat();
+    for (const file of await walk(dataDir)) expect(await readFile(file, 'utf8'), file).not.toContain(SECRET);
 
     const cleared = await host.invoke('credentials.clear', undefined);
     expect(cleared).toEqual({ ok: true, value: expect.objectContaining({ set: false, last4: null }) });

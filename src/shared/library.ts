@@ -1,0 +1,106 @@
+/**
+ * The library's item format (documented in docs/library-format.md). Version 2 is current;
+ * version 1 items (no tags, citations without snapshots) are migrated on read.
+ */
+import { z } from 'zod';
+import { CitationSnapshot } from './conversation';
+
+export const LIBRARY_FORMAT_VERSION = 2;
+
+export const LibraryItemKind = z.enum(['answer', 'conversation', 'report']);
+export type LibraryItemKind = z.infer<typeof LibraryItemKind>;
+
+export const LibraryItemSchema = z.object({
+  formatVersion: z.literal(LIBRARY_FORMAT_VERSION),
+  id: z.string().regex(/^lib_[0-9a-f]{16}$/),
+  kind: LibraryItemKind,
+  title: z.string().min(1).max(300),
+  tags: z.array(z.string().min(1).max(60)).max(30),
+  /** When the answer or report was made, and when it was saved. */
+  createdAt: z.string(),
+  savedAt: z.string(),
+  updatedAt: z.string(),
+  /** The content, markdown with `[sig_…]` markers (a conversation: its turns in order). */
+  markdown: z.string(),
+  /** Every cited signal, as it was when saved: title, source, date, snippet, url, entities, metrics, health. */
+  citations: z.array(CitationSnapshot),
+  meta: z.object({
+    question: z.string().optional(),
+    topic: z.string().optional(),
+    preset: z.string().optional(),
+    confidence: z.number().nullable().optional(),
+    costUsd: z.number().nullable().optional(),
+    serviceUrl: z.string().nullable().optional(),
+    conversationId: z.string().optional(),
+    runId: z.string().optional(),
+  }),
+  deletedAt: z.string().nullable(),
+});
+export type LibraryItem = z.infer<typeof LibraryItemSchema>;
+
+/** Version 1, as written by earlier builds: citations were a flat list without snapshots. */
+export const LibraryItemV1Schema = z.object({
+  formatVersion: z.literal(1),
+  id: z.string(),
+  kind: z.enum(['answer', 'report']),
+  title: z.string(),
+  savedAt: z.string(),
+  markdown: z.string(),
+  citations: z.array(z.object({ id: z.string(), title: z.string().optional(), source: z.string().optional(), date: z.string().optional(), url: z.string().optional() })),
+});
+
+export function migrateLibraryItem(raw: unknown): LibraryItem {
+  const version = (raw as { formatVersion?: unknown } | null)?.formatVersion;
+  if (version === LIBRARY_FORMAT_VERSION) return LibraryItemSchema.parse(raw);
+  if (version === 1) {
+    const old = LibraryItemV1Schema.parse(raw);
+    return LibraryItemSchema.parse({
+      formatVersion: LIBRARY_FORMAT_VERSION,
+      id: old.id,
+      kind: old.kind,
+      title: old.title,
+      tags: [],
+      createdAt: old.savedAt,
+      savedAt: old.savedAt,
+      updatedAt: old.savedAt,
+      markdown: old.markdown,
+      citations: old.citations.map((c) => ({ id: c.id, title: c.title, source_name: c.source, published_at: c.date, url: c.url, detail: null })),
+      meta: {},
+      deletedAt: null,
+    });
+  }
+  throw new Error(`Unknown library format version ${String(version)}`);
+}
+
+export interface LibrarySummary {
+  id: string;
+  kind: LibraryItemKind;
+  title: string;
+  tags: string[];
+  createdAt: string;
+  savedAt: string;
+  citationCount: number;
+  sources: string[];
+}
+
+export interface LibraryQuery {
+  text?: string;
+  kind?: LibraryItemKind;
+  from?: string;
+  to?: string;
+  source?: string;
+  entity?: string;
+  tag?: string;
+  sort?: 'date' | 'title' | 'citations';
+}
+
+export interface LibrarySearchResult {
+  items: Array<LibrarySummary & { snippet: string | null }>;
+  total: number;
+  tookMs: number;
+  /** Files that could not be read, reported and skipped. */
+  corrupt: string[];
+}
+
+export const EXPORT_FORMATS = ['markdown', 'html', 'pdf', 'docx', 'json', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
