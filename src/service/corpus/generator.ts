@@ -223,8 +223,8 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
       const unit = segment === 'quick commerce' ? 'dark stores' : 'stores';
       return {
         ...base,
-        title: `${retailer.name} opens ${opened} ${unit} in ${city.city}`,
-        summary: `${retailer.name} opened ${opened} new ${unit} in ${city.city}, taking its ${city.state} count to ${total}.`,
+        title: `${retailer.name} opens ${count(opened, unit)} in ${city.city}`,
+        summary: `${retailer.name} opened ${count(opened, `new ${unit}`)} in ${city.city}, taking its ${city.state} count to ${total}.`,
         detail: `The openings are concentrated in high-density residential pockets of ${city.city}. Management said ${unit} in tier-${city.tier} cities break even in ${random.int(5, 18)} months on average.`,
         metrics: { stores_opened: opened, store_count_state: total },
         sourceKinds: ['store_locator', 'company_newsroom', 'business_press'],
@@ -234,8 +234,8 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
       const closed = random.int(1, 15);
       return {
         ...base,
-        title: `${retailer.name} shuts ${closed} underperforming stores in ${city.city}`,
-        summary: `${retailer.name} closed ${closed} stores in ${city.city} after a portfolio review; same-store sales there fell ${random.float(2, 14)}%.`,
+        title: `${retailer.name} shuts ${count(closed, 'underperforming stores')} in ${city.city}`,
+        summary: `${retailer.name} closed ${count(closed, 'stores')} in ${city.city} after a portfolio review; same-store sales there fell ${random.float(2, 14)}%.`,
         detail: `The company is consolidating into larger formats in ${city.state} and says affected staff will be redeployed.`,
         metrics: { stores_closed: closed },
         sourceKinds: ['store_locator', 'business_press'],
@@ -348,7 +348,7 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
       return {
         ...base,
         title: `${retailer.name} app ${change >= 0 ? 'climbs' : 'slips'} to #${rank} in shopping`,
-        summary: `${retailer.name}'s app ranked #${rank} among shopping apps in India (${change >= 0 ? 'up' : 'down'} ${Math.abs(change)} places), with downloads strongest in ${city.city}.`,
+        summary: `${possessive(retailer.name)} app ranked #${rank} among shopping apps in India (${change >= 0 ? 'up' : 'down'} ${Math.abs(change)} places), with downloads strongest in ${city.city}.`,
         detail: `Download share in ${city.state} was ${random.float(3, 30)}% of the national total this week.`,
         metrics: { rank, rank_change: change },
         sourceKinds: ['app_store_rank'],
@@ -370,6 +370,17 @@ function draftSignal(random: SeededRandom, type: SignalType, publishedAt: Date):
       };
     }
   }
+}
+
+/** "Kalyan Jewellers' app", "Zepto's app". */
+function possessive(name: string): string {
+  return name.endsWith('s') ? `${name}'` : `${name}'s`;
+}
+
+/** "1 store", "12 stores" (units given in the plural). */
+function count(n: number, plural: string): string {
+  if (n !== 1) return `${n} ${plural}`;
+  return `1 ${plural.replace(/ies$/, 'y').replace(/s$/, '')}`;
 }
 
 function capitalise(text: string): string {

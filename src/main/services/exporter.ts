@@ -1,0 +1,344 @@
+/**
+ * Exports of cited answers, conversations and reports. Every format keeps every citation with
+ * the signal's title, source, date and link:
+ *   markdown  footnotes plus a sources section
+ *   html      one self-contained, print-friendly file; safe by construction (raw HTML from the
+ *             service is escaped, only http(s)/mailto links survive)
+ *   pdf       pdfkit, with clickable source links
+ *   docx      real Word footnotes
+ *   json      the complete item with its signal snapshots
+ *   csv       one row per citation
+ */
+import { existsSync } from 'node:fs';
+import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import { Lexer, Marked, type Token, type Tokens } from 'marked';
+import PDFDocument from 'pdfkit';
+import type { CitationSnapshot } from '../../shared/conversation';
+import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes } from '../../shared/cite-format';
+import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItemKind } from '../../shared/library';
+
+export interface ExportDocument {
+  title: string;
+  kind: LibraryItemKind;
+  createdAt: string;
+  markdown: string;
+  citations: CitationSnapshot[];
+  meta: Record<string, unknown>;
+}
+
+export interface ExportFile {
+  filename: string;
+  mime: string;
+  data: Buffer;
+}
+
+const MARKER = /\[(sig_[0-9a-f]{16})\]/g;
+const SAFE_LINK = /^(?:https?:|mailto:)/i;
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+export function exportFilename(doc: ExportDocument, extension: string): string {
+  const base = doc.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'clarity-export';
+  return `${base}.${extension}`;
+}
+
+function numbering(doc: ExportDocument): { ordered: Array<{ number: number; citation: CitationSnapshot }>; numberOf: Map<string, number> } {
+  const ordered = orderedCitations(doc.markdown, doc.citations);
+  return { ordered, numberOf: new Map(ordered.map(({ number, citation }) => [citation.id, number])) };
+}
+
+const sourceLine = (c: CitationSnapshot): string => `${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}`;
+
+export async function renderExport(doc: ExportDocument, format: ExportFormat): Promise<ExportFile> {
+  switch (format) {
+    case 'markdown':
+      return { filename: exportFilename(doc, 'md'), mime: 'text/markdown', data: Buffer.from(toMarkdown(doc)) };
+    case 'html':
+      return { filename: exportFilename(doc, 'html'), mime: 'text/html', data: Buffer.from(toHtml(doc)) };
+    case 'json':
+      return { filename: exportFilename(doc, 'json'), mime: 'application/json', data: Buffer.from(`${JSON.stringify({ format: `clarity-export/${LIBRARY_FORMAT_VERSION}`, ...doc }, null, 2)}\n`) };
+    case 'csv':
+      return { filename: exportFilename(doc, 'csv'), mime: 'text/csv', data: Buffer.from(toCsv(doc)) };
+    case 'docx':
+      return { filename: exportFilename(doc, 'docx'), mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', data: await toDocx(doc) };
+    case 'pdf':
+      return { filename: exportFilename(doc, 'pdf'), mime: 'application/pdf', data: await toPdf(doc) };
+  }
+}
+
+export function toMarkdown(doc: ExportDocument): string {
+  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(doc.markdown, doc.citations)}`;
+}
+
+export function toCsv(doc: ExportDocument): string {
+  const { ordered } = numbering(doc);
+  const cell = (value: unknown): string => {
+    const text = value === null || value === undefined ? '' : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const rows = ordered.map(({ number, citation: c }) =>
+    [number, c.id, c.title, c.source_name ?? c.source_id, c.published_at, c.url, c.snippet, c.detail?.healthWhenCited ?? ''].map(cell).join(','),
+  );
+  return `${['number', 'signal_id', 'title', 'source', 'published_at', 'url', 'snippet', 'source_health_when_cited'].join(',')}\r\n${rows.join('\r\n')}\r\n`;
+}
+
+// ── HTML ──────────────────────────────────────────────────────────────────────────────
+const safeMarked = new Marked({
+  gfm: true,
+  renderer: {
+    // SECURITY: raw HTML in the service's markdown is shown as text, never as markup.
+    html({ text }) {
+      return escapeHtml(text);
+    },
+    link({ href, tokens }) {
+      const inner = this.parser.parseInline(tokens);
+      return SAFE_LINK.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${inner}</a>` : inner;
+    },
+    image({ text }) {
+      return escapeHtml(text);
+    },
+  },
+});
+
+export function toHtml(doc: ExportDocument): string {
+  const { ordered, numberOf } = numbering(doc);
+  const body = (safeMarked.parse(doc.markdown, { async: false }) as string).replace(MARKER, (_m, id: string) => {
+    const n = numberOf.get(id)!;
+    return `<sup class="cite"><a href="#source-${n}">[${n}]</a></sup>`;
+  });
+  const sources = ordered
+    .map(({ number, citation: c }) => {
+      const title = escapeHtml(c.title ?? c.id);
+      const link = c.url && SAFE_LINK.test(c.url) ? `<a href="${escapeHtml(c.url)}" rel="noopener noreferrer">${title}</a>` : title;
+      return `<li id="source-${number}">${link} — ${escapeHtml(sourceLine(c))}${c.url ? ` <span class="url">${escapeHtml(c.url)}</span>` : ''} <span class="id">${escapeHtml(c.id)}</span></li>`;
+    })
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(doc.title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<style>
+body{font:16px/1.55 Georgia,'Times New Roman',serif;color:#1b2230;max-width:44rem;margin:2rem auto;padding:0 1rem}
+h1,h2,h3{font-family:system-ui,sans-serif;line-height:1.25}.meta{color:#5d6778;font:14px system-ui,sans-serif}
+table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccd;padding:4px 8px;vertical-align:top}
+sup.cite a{text-decoration:none;font:600 11px system-ui,sans-serif}.sources li{margin:.3rem 0}.id{color:#889;font:11px monospace}.url{display:none}
+@media print{body{margin:0;max-width:none}a{color:inherit}.url{display:inline;color:#556;font-size:11px}h2{break-after:avoid}tr,li{break-inside:avoid}}
+</style></head><body>
+<h1>${escapeHtml(doc.title)}</h1>
+<p class="meta">${escapeHtml(doc.kind)} · ${escapeHtml(formatCitationDate(doc.createdAt))} · exported from Clarity Desktop</p>
+${body}
+<h2>Sources</h2>
+<ol class="sources">
+${sources}
+</ol>
+</body></html>
+`;
+}
+
+// ── Inline runs shared by DOCX and PDF ──────────────────────────────────────────────────
+interface Run {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  code?: boolean;
+  link?: string;
+  citation?: number;
+}
+
+function inlineRuns(tokens: Token[] | undefined, numberOf: Map<string, number>, style: Omit<Run, 'text'> = {}): Run[] {
+  const runs: Run[] = [];
+  for (const token of tokens ?? []) {
+    switch (token.type) {
+      case 'strong':
+        runs.push(...inlineRuns((token as Tokens.Strong).tokens, numberOf, { ...style, bold: true }));
+        break;
+      case 'em':
+        runs.push(...inlineRuns((token as Tokens.Em).tokens, numberOf, { ...style, italic: true }));
+        break;
+      case 'del':
+        runs.push(...inlineRuns((token as Tokens.Del).tokens, numberOf, style));
+        break;
+      case 'codespan':
+        runs.push({ ...style, text: (token as Tokens.Codespan).text, code: true });
+        break;
+      case 'link': {
+        const link = token as Tokens.Link;
+        runs.push(...inlineRuns(link.tokens, numberOf, SAFE_LINK.test(link.href) ? { ...style, link: link.href } : style));
+        break;
+      }
+      case 'br':
+        runs.push({ ...style, text: '\n' });
+        break;
+      default: {
+        const text = 'text' in token && typeof token.text === 'string' ? decodeEntities(token.text) : token.raw;
+        if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0 && token.type !== 'text') {
+          runs.push(...inlineRuns(token.tokens as Token[], numberOf, style));
+          break;
+        }
+        let last = 0;
+        for (const match of text.matchAll(MARKER)) {
+          if (match.index! > last) runs.push({ ...style, text: text.slice(last, match.index) });
+          runs.push({ ...style, text: '', citation: numberOf.get(match[1]!) });
+          last = match.index! + match[0].length;
+        }
+        if (last < text.length) runs.push({ ...style, text: text.slice(last) });
+      }
+    }
+  }
+  return runs;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+}
+
+// ── DOCX ──────────────────────────────────────────────────────────────────────────────
+async function toDocx(doc: ExportDocument): Promise<Buffer> {
+  const { ordered, numberOf } = numbering(doc);
+  const runsToDocx = (runs: Run[]): Array<TextRun | ExternalHyperlink | FootnoteReferenceRun> =>
+    runs.map((run) => {
+      if (run.citation !== undefined) return new FootnoteReferenceRun(run.citation);
+      const text = new TextRun({ text: run.text, bold: run.bold, italics: run.italic, font: run.code ? 'Consolas' : undefined, style: run.link ? 'Hyperlink' : undefined });
+      return run.link ? new ExternalHyperlink({ link: run.link, children: [text] }) : text;
+    });
+  const blocks: Array<Paragraph | Table> = [
+    new Paragraph({ text: doc.title, heading: HeadingLevel.TITLE }),
+    new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
+  ];
+  const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
+  for (const token of new Lexer({ gfm: true }).lex(doc.markdown)) {
+    if (token.type === 'heading') {
+      const heading = token as Tokens.Heading;
+      blocks.push(new Paragraph({ heading: headingLevels[Math.min(5, heading.depth - 1)], children: runsToDocx(inlineRuns(heading.tokens, numberOf)) }));
+    } else if (token.type === 'paragraph') {
+      blocks.push(new Paragraph({ children: runsToDocx(inlineRuns((token as Tokens.Paragraph).tokens, numberOf)) }));
+    } else if (token.type === 'list') {
+      for (const item of (token as Tokens.List).items) {
+        const inner = item.tokens.flatMap((t) => ('tokens' in t && Array.isArray(t.tokens) ? (t.tokens as Token[]) : [t]));
+        blocks.push(new Paragraph({ bullet: { level: 0 }, children: runsToDocx(inlineRuns(inner, numberOf)) }));
+      }
+    } else if (token.type === 'table') {
+      const table = token as Tokens.Table;
+      const row = (cells: Tokens.TableCell[], header: boolean): TableRow =>
+        new TableRow({
+          tableHeader: header,
+          children: cells.map((cell) => new TableCell({ children: [new Paragraph({ alignment: cell.align === 'right' ? AlignmentType.RIGHT : AlignmentType.LEFT, children: runsToDocx(inlineRuns(cell.tokens, numberOf, header ? { bold: true } : {})) })] })),
+        });
+      blocks.push(new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, rows: [row(table.header, true), ...table.rows.map((cells) => row(cells, false))] }));
+    } else if (token.type === 'code') {
+      blocks.push(new Paragraph({ children: [new TextRun({ text: (token as Tokens.Code).text, font: 'Consolas' })] }));
+    } else if (token.type === 'blockquote') {
+      blocks.push(new Paragraph({ indent: { left: 720 }, children: runsToDocx(inlineRuns((token as Tokens.Blockquote).tokens.flatMap((t) => ('tokens' in t ? ((t.tokens as Token[]) ?? []) : [])), numberOf, { italic: true })) }));
+    }
+  }
+  blocks.push(new Paragraph({ text: 'Sources', heading: HeadingLevel.HEADING_1 }));
+  for (const { number, citation: c } of ordered) {
+    const children: Array<TextRun | ExternalHyperlink> = [new TextRun({ text: `${number}. ` })];
+    children.push(c.url ? new ExternalHyperlink({ link: c.url, children: [new TextRun({ text: c.title ?? c.id, style: 'Hyperlink' })] }) : new TextRun({ text: c.title ?? c.id }));
+    children.push(new TextRun({ text: ` — ${sourceLine(c)}${c.url ? ` — ${c.url}` : ''}` }));
+    blocks.push(new Paragraph({ children }));
+  }
+  const footnotes: Record<number, { children: Paragraph[] }> = {};
+  for (const { number, citation: c } of ordered) {
+    footnotes[number] = {
+      children: [
+        new Paragraph({
+          children: [
+            new TextRun({ text: `${c.title ?? c.id} — ${sourceLine(c)}. ` }),
+            ...(c.url ? [new ExternalHyperlink({ link: c.url, children: [new TextRun({ text: c.url, style: 'Hyperlink' })] })] : []),
+          ],
+        }),
+      ],
+    };
+  }
+  const document = new Document({ creator: 'Clarity Desktop', title: doc.title, footnotes, sections: [{ children: blocks }] });
+  return Packer.toBuffer(document);
+}
+
+// ── PDF ───────────────────────────────────────────────────────────────────────────────
+/** A Unicode font where the system has one (₹ and — are not in PDF's standard fonts). */
+const UNICODE_FONTS = [
+  ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'],
+  ['/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf'],
+  ['/System/Library/Fonts/Supplemental/Arial Unicode.ttf', '/System/Library/Fonts/Supplemental/Arial Bold.ttf'],
+  ['C:\\Windows\\Fonts\\arial.ttf', 'C:\\Windows\\Fonts\\arialbd.ttf'],
+] as const;
+
+async function toPdf(doc: ExportDocument): Promise<Buffer> {
+  const { ordered, numberOf } = numbering(doc);
+  const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: doc.title, Creator: 'Clarity Desktop' } });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve) => pdf.on('end', () => resolve(Buffer.concat(chunks))));
+  const fonts = UNICODE_FONTS.find(([regular, bold]) => existsSync(regular) && existsSync(bold));
+  const regular = fonts ? 'body' : 'Helvetica';
+  const bold = fonts ? 'body-bold' : 'Helvetica-Bold';
+  if (fonts) {
+    pdf.registerFont('body', fonts[0]);
+    pdf.registerFont('body-bold', fonts[1]);
+  }
+  // Without a Unicode font, keep the text readable in the standard one.
+  const text = (value: string): string => (fonts ? value : value.replace(/₹/g, 'Rs ').replace(/[^\x20-\x7e\n—–…]/g, '?'));
+  const urlOf = new Map(ordered.map(({ number, citation }) => [number, citation.url]));
+
+  const writeRuns = (runs: Run[], options: { size?: number; indent?: number } = {}): void => {
+    const visible = runs.filter((run) => run.text || run.citation !== undefined);
+    visible.forEach((run, i) => {
+      const last = i === visible.length - 1;
+      pdf.font(run.bold ? bold : regular).fontSize(options.size ?? 10.5);
+      if (run.citation !== undefined) {
+        const url = urlOf.get(run.citation);
+        pdf.fillColor('#1f5fbf').text(`[${run.citation}]`, { continued: !last, link: url && SAFE_LINK.test(url) ? url : undefined, underline: false, indent: i === 0 ? options.indent : undefined });
+      } else {
+        pdf.fillColor(run.link ? '#1f5fbf' : '#1b2230').text(text(run.text), { continued: !last, link: run.link, underline: !!run.link, indent: i === 0 ? options.indent : undefined });
+      }
+    });
+    if (visible.length === 0) pdf.text('');
+    pdf.fillColor('#1b2230');
+  };
+
+  pdf.font(bold).fontSize(18).text(text(doc.title));
+  pdf.font(regular).fontSize(9).fillColor('#5d6778').text(`${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`).fillColor('#1b2230');
+  pdf.moveDown();
+  for (const token of new Lexer({ gfm: true }).lex(doc.markdown)) {
+    if (token.type === 'heading') {
+      const heading = token as Tokens.Heading;
+      pdf.moveDown(0.4);
+      writeRuns(inlineRuns(heading.tokens, numberOf, { bold: true }), { size: heading.depth <= 1 ? 15 : heading.depth === 2 ? 13 : 11.5 });
+      pdf.moveDown(0.2);
+    } else if (token.type === 'paragraph') {
+      writeRuns(inlineRuns((token as Tokens.Paragraph).tokens, numberOf));
+      pdf.moveDown(0.5);
+    } else if (token.type === 'list') {
+      for (const item of (token as Tokens.List).items) {
+        const inner = item.tokens.flatMap((t) => ('tokens' in t && Array.isArray(t.tokens) ? (t.tokens as Token[]) : [t]));
+        writeRuns([{ text: '• ' }, ...inlineRuns(inner, numberOf)], { indent: 10 });
+        pdf.moveDown(0.2);
+      }
+      pdf.moveDown(0.3);
+    } else if (token.type === 'table') {
+      const table = token as Tokens.Table;
+      writeRuns(table.header.flatMap((cell, i) => [...(i > 0 ? [{ text: '  |  ', bold: true }] : []), ...inlineRuns(cell.tokens, numberOf, { bold: true })]), { size: 9 });
+      for (const cells of table.rows) {
+        writeRuns(cells.flatMap((cell, i) => [...(i > 0 ? [{ text: '  |  ' }] : []), ...inlineRuns(cell.tokens, numberOf)]), { size: 9 });
+      }
+      pdf.moveDown(0.5);
+    } else if (token.type === 'code') {
+      pdf.font('Courier').fontSize(9).text(text((token as Tokens.Code).text));
+      pdf.moveDown(0.5);
+    }
+  }
+  pdf.moveDown();
+  pdf.font(bold).fontSize(13).text('Sources');
+  pdf.moveDown(0.3);
+  for (const { number, citation: c } of ordered) {
+    const safeUrl = c.url && SAFE_LINK.test(c.url) ? c.url : undefined;
+    pdf.font(regular).fontSize(9.5).fillColor('#1b2230').text(`${number}. `, { continued: true });
+    pdf.fillColor(safeUrl ? '#1f5fbf' : '#1b2230').text(text(c.title ?? c.id), { link: safeUrl, underline: !!safeUrl, continued: true });
+    pdf.fillColor('#1b2230').text(text(` — ${sourceLine(c)}`), { link: undefined, underline: false, continued: !!safeUrl });
+    if (safeUrl) pdf.fillColor('#5d6778').text(` ${safeUrl}`, { link: safeUrl, underline: false });
+    pdf.moveDown(0.15);
+  }
+  pdf.end();
+  return done;
+}
