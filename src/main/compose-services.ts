@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { BridgeHost } from './bridge/bridge-host';
 import { ConversationStore } from './services/conversation-store';
 import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
+import { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { SettingsStore } from './services/settings-store';
 
@@ -17,6 +18,8 @@ export interface ComposeOptions {
   /** SSE pace of the embedded local service (ms per delta). */
   paceMs?: number;
   keychainService?: string;
+  /** Saves an export through the system dialog (Electron only). */
+  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
   /** A system notification (Electron only). */
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
@@ -49,7 +52,19 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) console.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
-  host = new BridgeHost({ settings, credentials, conversations, localService, openExternal: options.openExternal, dataDir: options.dataDir, notify: options.notify });
+  const library = await LibraryStore.open(options.dataDir);
+  if (library.corrupt.length > 0) console.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
+  host = new BridgeHost({
+    settings,
+    credentials,
+    conversations,
+    library,
+    localService,
+    openExternal: options.openExternal,
+    saveFile: options.saveFile,
+    dataDir: options.dataDir,
+    notify: options.notify,
+  });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
     : `Credentials: session only — ${probe.detail}`;

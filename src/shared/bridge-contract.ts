@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { CitationDetail, Conversation, ConversationSummary } from './conversation';
 import type { HealthView, SourceCitingItem } from './health';
+import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { CitationPayload, ServiceErrorCode, Signal, SourceEntry } from './service-schemas';
 
@@ -94,6 +95,23 @@ export interface CredentialStatus {
 const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
 const RunId = z.string().regex(/^run_[0-9a-f]{16}$/, 'Not a research run id.');
+const LibraryId = z.string().regex(/^lib_[0-9a-f]{16}$/, 'Not a library item id.');
+export const ExportSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('library'), id: LibraryId }),
+  z.object({ kind: z.literal('answer'), conversationId: ConversationId, turnId: z.string().max(64) }),
+  z.object({ kind: z.literal('conversation'), conversationId: ConversationId }),
+  z.object({ kind: z.literal('report'), runId: RunId }),
+]);
+export type ExportSource = z.infer<typeof ExportSource>;
+
+export interface ExportResult {
+  filename: string;
+  mime: string;
+  /** Where Electron saved it (the user chose in the system dialog); null if cancelled or in the browser host. */
+  savedPath: string | null;
+  /** The file, for the browser host to download (base64); null when Electron saved it. */
+  base64: string | null;
+}
 
 export interface SignalDetails {
   signal: Signal;
@@ -132,6 +150,25 @@ export const InvokeArgSchemas = {
   'health.watch': NoArgs,
   'health.unwatch': NoArgs,
   'health.citing': z.object({ sourceId: z.string().min(1).max(200) }),
+  'library.search': z.object({
+    text: z.string().max(500).optional(),
+    kind: LibraryItemKind.optional(),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+    source: z.string().max(200).optional(),
+    entity: z.string().max(200).optional(),
+    tag: z.string().max(60).optional(),
+    sort: z.enum(['date', 'title', 'citations']).optional(),
+  }),
+  'library.facets': NoArgs,
+  'library.get': z.object({ id: LibraryId }),
+  'library.saveAnswer': z.object({ conversationId: ConversationId, turnId: z.string().max(64) }),
+  'library.saveConversation': z.object({ conversationId: ConversationId }),
+  'library.saveReport': z.object({ runId: RunId }),
+  'library.update': z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() }),
+  'library.delete': z.object({ id: LibraryId }),
+  'library.restore': z.object({ id: LibraryId }),
+  'export.render': z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) }),
 } satisfies Record<string, z.ZodType>;
 
 export interface InvokeResults {
@@ -158,6 +195,16 @@ export interface InvokeResults {
   'health.watch': HealthView;
   'health.unwatch': null;
   'health.citing': SourceCitingItem[];
+  'library.search': LibrarySearchResult;
+  'library.facets': { sources: string[]; entities: string[]; tags: string[] };
+  'library.get': LibraryItem;
+  'library.saveAnswer': LibrarySummary;
+  'library.saveConversation': LibrarySummary;
+  'library.saveReport': LibrarySummary;
+  'library.update': LibrarySummary;
+  'library.delete': { deleted: true };
+  'library.restore': LibrarySummary;
+  'export.render': ExportResult;
 }
 
 export type InvokeMethod = keyof typeof InvokeArgSchemas;

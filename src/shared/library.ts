@@ -102,5 +102,6 @@ export interface LibrarySearchResult {
   corrupt: string[];
 }
 
-export const EXPORT_FORMATS = ['markdown', 'html', 'pdf', 'docx', 'json', 'csv'] as const;
+/** `text` is plain text with a numbered sources list (the plain half of copying as rich text). */
+export const EXPORT_FORMATS = ['markdown', 'html', 'pdf', 'docx', 'json', 'csv', 'text'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

@@ -11,6 +11,7 @@ import { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
 import { ConversationStore } from '../../src/main/services/conversation-store';
+import { LibraryStore } from '../../src/main/services/library-store';
 import { SettingsStore } from '../../src/main/services/settings-store';
 
 let dir: string;
@@ -49,7 +50,7 @@ beforeAll(async () => {
     },
   );
   host = new BridgeHost({
-    settings, conversations: await ConversationStore.open(dir), dataDir: dir,
+    settings, conversations: await ConversationStore.open(dir), library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,
     openExternal: async () => false,

@@ -12,6 +12,7 @@ import { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { ConversationStore } from '../../src/main/services/conversation-store';
+import { LibraryStore } from '../../src/main/services/library-store';
 import { SettingsStore } from '../../src/main/services/settings-store';
 
 let web: RunningBrowserHost;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
+  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
 });
 afterAll(async () => {

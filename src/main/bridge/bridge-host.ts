@@ -22,7 +22,10 @@ import {
 import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
 import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
 import type { ConversationStore } from '../services/conversation-store';
+import { buildDocument, type DocumentSources } from '../services/documents';
+import { renderExport } from '../services/exporter';
 import { HealthMonitor } from '../services/health-monitor';
+import { summarize, type LibraryStore } from '../services/library-store';
 import { ResearchService } from '../services/research-service';
 import type { CredentialStore } from '../services/credential-store';
 import { safeExternalUrl } from '../services/external-links';
@@ -38,6 +41,9 @@ export interface BridgeHostDeps {
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
   conversations: ConversationStore;
+  library: LibraryStore;
+  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
+  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
   /** Where research runs and reports are kept (`<dataDir>/research`). */
   dataDir: string;
   /** A system notification (Electron); the browser host shows an in-app one instead. */
@@ -242,12 +248,60 @@ export class BridgeHost {
         const reports = ((await this.research?.reportsCiting(sourceId)) ?? []).map((run) => ({ kind: 'report' as const, id: run.id, title: run.topic, at: run.startedAt, openId: run.id }));
         return ok([...answers, ...reports].sort((a, b) => b.at.localeCompare(a.at)));
       }
+      case 'library.search':
+        return ok(this.deps.library.search(args as Parameters<LibraryStore['search']>[0]));
+      case 'library.facets':
+        return ok(this.deps.library.facets());
+      case 'library.get': {
+        const item = this.deps.library.get((args as { id: string }).id);
+        return item ? ok(item) : fail({ code: 'not_found', message: 'That saved item no longer exists.' });
+      }
+      case 'library.saveAnswer':
+      case 'library.saveConversation':
+      case 'library.saveReport': {
+        const source =
+          method === 'library.saveAnswer'
+            ? { kind: 'answer' as const, ...(args as { conversationId: string; turnId: string }) }
+            : method === 'library.saveConversation'
+              ? { kind: 'conversation' as const, ...(args as { conversationId: string }) }
+              : { kind: 'report' as const, ...(args as { runId: string }) };
+        const doc = await buildDocument(source, this.documentSources());
+        if (!doc) return fail({ code: 'not_found', message: 'There is nothing to save yet: the answer or report has no text.' });
+        const item = await this.deps.library.save({ kind: doc.kind, title: doc.title, markdown: doc.markdown, citations: doc.citations, createdAt: doc.createdAt, meta: doc.meta as never });
+        return ok(summarize(item));
+      }
+      case 'library.update': {
+        const { id, ...patch } = args as { id: string; title?: string; tags?: string[] };
+        const item = await this.deps.library.update(id, patch);
+        return item ? ok(summarize(item)) : fail({ code: 'not_found', message: 'That saved item no longer exists.' });
+      }
+      case 'library.delete':
+        return (await this.deps.library.remove((args as { id: string }).id)) ? ok({ deleted: true as const }) : fail({ code: 'not_found', message: 'That saved item no longer exists.' });
+      case 'library.restore': {
+        const item = await this.deps.library.restore((args as { id: string }).id);
+        return item ? ok(summarize(item)) : fail({ code: 'not_found', message: 'Nothing to restore.' });
+      }
+      case 'export.render': {
+        const { source, format } = args as { source: Parameters<typeof buildDocument>[0]; format: Parameters<typeof renderExport>[1] };
+        const doc = await buildDocument(source, this.documentSources());
+        if (!doc) return fail({ code: 'not_found', message: 'There is nothing to export yet.' });
+        const file = await renderExport(doc, format);
+        if (this.deps.saveFile) {
+          const savedPath = await this.deps.saveFile(file.filename, file.data);
+          return ok({ filename: file.filename, mime: file.mime, savedPath, base64: null });
+        }
+        return ok({ filename: file.filename, mime: file.mime, savedPath: null, base64: file.data.toString('base64') });
+      }
       case 'signals.get': {
         if (!this.client) return fail({ code: 'unavailable', message: this.status.detail ?? 'The service is not ready yet.' });
         const result = await this.client.getSignal((args as { id: string }).id);
         return result.ok ? ok({ ...result.value, fetchedAt: new Date().toISOString() }) : result;
       }
     }
+  }
+
+  private documentSources(): DocumentSources {
+    return { conversations: this.deps.conversations, library: this.deps.library, research: this.research, serviceUrl: () => this.status.baseUrl };
   }
 
   private async share({ id, public: isPublic }: { id: string; public: boolean }): Promise<Result<{ publicUrl: string | null }>> {

@@ -2,7 +2,8 @@
  * The Electron entry: the only main-process code that imports electron besides the IPC
  * transport. It creates the hardened window and wires the shared services to it.
  */
-import { app, BrowserWindow, net, Notification, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell } from 'electron';
+import { writeFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { composeMainServices } from '../compose-services';
@@ -55,6 +56,14 @@ async function main(): Promise<void> {
     dataDir: process.env.CLARITY_DATA_DIR ?? app.getPath('userData'),
     serviceLaunch: { command: process.execPath, args: [join(__dirname, 'service.js')], env: { ELECTRON_RUN_AS_NODE: '1' } },
     openExternal,
+    saveFile: async (filename, data) => {
+      const window = BrowserWindow.getFocusedWindow();
+      const options = { defaultPath: join(app.getPath('documents'), filename) };
+      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+      if (result.canceled || !result.filePath) return null;
+      await writeFile(result.filePath, data);
+      return result.filePath;
+    },
     notify: (title, body) => {
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },

@@ -24,6 +24,10 @@ import {
 import { interpretAskMessage, knownCode } from './ask-events';
 import { readSseStream, SseStreamError } from './sse-reader';
 
+/** Deadline of an ordinary request, and of a synchronous (v1) research run. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const RESEARCH_TIMEOUT_MS = 4 * 60_000;
+
 export type ResearchRunBody = z.infer<typeof ResearchRun>;
 export type HealthSnapshotBody = z.infer<typeof HealthSnapshot>;
 export type ReportBody = z.infer<typeof Report>;
@@ -171,7 +175,8 @@ export class RetailSignalClient {
     options: { queue: boolean; signal?: AbortSignal },
   ): Promise<Result<{ kind: 'completed'; reportUrl: string; citationCount: number; costUsd: number; remoteId: string | null } | { kind: 'queued'; statusUrl: string; remoteId: string | null }>> {
     const path = options.queue ? '/api/v2/research' : '/api/v1/research';
-    const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal);
+    // v1 holds the request for the whole run (30–90 s for the standard preset).
+    const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
     if (!response.ok) return response;
     const body = await readJson(response.value);
     const completed = ResearchV1Response.safeParse(body);
@@ -279,10 +284,18 @@ export class RetailSignalClient {
   }
 
   private post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
-    return this.request('POST', path, body, accept, signal);
+    // A stream's deadline covers the headers only; the stall timer watches the body.
+    return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream' });
   }
 
-  private async request(method: 'GET' | 'POST', path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
+  private async request(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    accept: string,
+    signal?: AbortSignal,
+    deadline: { timeoutMs?: number; headersOnly?: boolean } = {},
+  ): Promise<Result<Response>> {
     const headers: Record<string, string> = { accept, ...(await this.authHeaders()) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const target = new URL(path, this.options.baseUrl);
@@ -291,13 +304,28 @@ export class RetailSignalClient {
     if (target.origin !== new URL(this.options.baseUrl).origin) {
       return fail({ code: 'bad_response', message: `The service pointed at another host (${target.origin}); the app did not follow it.` });
     }
+    // Every request has a deadline: a service that hangs must not hang the app.
+    const timeoutMs = deadline.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    timer.unref?.();
+    const onAbort = (): void => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
     let response: Response;
     try {
-      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal });
     } catch (error) {
+      clearTimeout(timer);
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
+      if (timedOut) return fail({ code: 'timeout', message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s.` });
       return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });
     }
+    // A stream's body is watched by the stall timer instead; a user's abort still applies.
+    if (deadline.headersOnly) clearTimeout(timer);
     this.reportRateLimit(response);
     if (response.ok) return ok(response);
     return fail(await this.errorFrom(response));

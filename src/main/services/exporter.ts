@@ -14,7 +14,7 @@ import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, Headi
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import type { CitationSnapshot } from '../../shared/conversation';
-import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes } from '../../shared/cite-format';
+import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
 import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItemKind } from '../../shared/library';
 
 export interface ExportDocument {
@@ -63,6 +63,8 @@ export async function renderExport(doc: ExportDocument, format: ExportFormat): P
       return { filename: exportFilename(doc, 'docx'), mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', data: await toDocx(doc) };
     case 'pdf':
       return { filename: exportFilename(doc, 'pdf'), mime: 'application/pdf', data: await toPdf(doc) };
+    case 'text':
+      return { filename: exportFilename(doc, 'txt'), mime: 'text/plain', data: Buffer.from(`${doc.title}\n\n${toPlainTextWithSources(doc.markdown, doc.citations)}`) };
   }
 }
 

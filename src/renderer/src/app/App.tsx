@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
 import { HealthView } from '../features/health/HealthView';
+import { LibraryView } from '../features/library/LibraryView';
 import { ResearchView } from '../features/research/ResearchView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { useAppStore, type View } from '../store/app-store';
@@ -23,6 +24,7 @@ const NAV: Array<{ view: View; label: string }> = [
   { view: 'chat', label: 'Ask' },
   { view: 'research', label: 'Research' },
   { view: 'health', label: 'Sources health' },
+  { view: 'library', label: 'Library' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -98,7 +100,7 @@ export function App() {
         ))}
       </nav>
       <main className="content">
-        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : <SettingsView />}
+        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : <SettingsView />}
       </main>
       <Notices />
       <StatusBar retryInS={retryInS} />

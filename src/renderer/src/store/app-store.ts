@@ -72,7 +72,7 @@ export interface HealthSlice {
   watchHealth(): () => void;
 }
 
-export type View = 'chat' | 'research' | 'health' | 'settings';
+export type View = 'chat' | 'research' | 'health' | 'library' | 'settings';
 
 export interface UiSlice {
   view: View;

@@ -2,7 +2,9 @@ import { memo, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
+import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
+import { ExportMenu } from '../library/ExportMenu';
 import { openExternalLink } from '../citations/open-link';
 import { IncrementalMarkdown } from './markdown';
 
@@ -41,6 +43,14 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const retry = useAppStore((s) => s.retry);
   const busy = useAppStore((s) => s.activeStreamId !== null);
   const [copied, setCopied] = useState<string | null>(null);
+  const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
+  const stored = turn.id.startsWith('trn_') && conversationId !== null;
+  const saveToLibrary = async (): Promise<void> => {
+    if (!conversationId) return;
+    const result = await clarity().invoke('library.saveAnswer', { conversationId, turnId: turn.id });
+    setCopied(result.ok ? 'Saved to the library' : result.error.message);
+    setTimeout(() => setCopied(null), 3_000);
+  };
   const [selectionTopic, setSelectionTopic] = useState<{ text: string; x: number; y: number } | null>(null);
   const startResearch = useAppStore((s) => s.startResearch);
   const setView = useAppStore((s) => s.setView);
@@ -120,6 +130,14 @@ export function AnswerView({ turn }: { turn: TurnView }) {
             <button type="button" className="ghost" onClick={() => void copy('text')} data-testid="copy-text">
               Copy text
             </button>
+            {stored ? (
+              <>
+                <button type="button" className="ghost" onClick={() => void saveToLibrary()} data-testid="save-answer">
+                  Save
+                </button>
+                <ExportMenu source={{ kind: 'answer', conversationId: conversationId!, turnId: turn.id }} />
+              </>
+            ) : null}
             {copied ? <span className="hint" role="status">{copied}</span> : null}
           </span>
         ) : null}

@@ -95,7 +95,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
           {detail?.body && detail.body !== citation.snippet ? <p className="body">{detail.body}</p> : null}
           <div className="health-row">
             <HealthBadge health={detail?.healthWhenCited} label="when cited" />
-            <HealthBadge health={details?.source.health} label="now" />
+            {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" />}
             {typeof current === 'string' ? <span className="hint">Current health unavailable: {current}</span> : null}
           </div>
           {entities ? (

@@ -3,6 +3,7 @@ import type { ResearchRunSummary, StoredReport } from '../../../../shared/resear
 import { formatCitationDate } from '../../../../shared/cite-format';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
+import { ExportMenu } from '../library/ExportMenu';
 import { openExternalLink } from '../citations/open-link';
 import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
 
@@ -18,6 +19,7 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
   const [selected, setSelected] = useState<string | null>(null);
   const [headings, setHeadings] = useState<Heading[]>([]);
   const [activeHeading, setActiveHeading] = useState<string | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   const body = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -124,6 +126,20 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
           <span data-testid="report-citation-count">{report!.citationCount} citations</span>
           <span data-testid="report-cost">{report!.costUsd !== null ? `$${report!.costUsd.toFixed(4)}` : 'cost not reported'}</span>
           <span className="hint">via {new URL(run.serviceUrl).host}</span>
+          <button
+            type="button"
+            className="secondary"
+            data-testid="save-report"
+            onClick={() => void clarity().invoke('library.saveReport', { runId: run.id }).then((r) => setSaved(r.ok ? 'Saved to the library.' : r.error.message))}
+          >
+            Save to library
+          </button>
+          <ExportMenu source={{ kind: 'report', runId: run.id }} />
+          {saved ? (
+            <span className="hint" role="status" data-testid="report-saved">
+              {saved}
+            </span>
+          ) : null}
         </header>
         <div ref={body} className="answer-body report-body" data-testid="report-body" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
       </div>
