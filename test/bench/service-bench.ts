@@ -71,7 +71,7 @@ async function timeToFirstByte(url: string, body: string): Promise<{ ttfb: numbe
   return { ttfb, total: performance.now() - started, bytes };
 }
 
-async function main(): Promise<void> {
+export async function benchService(): Promise<{ table: string; result: unknown }> {
   // 3. Corpus generation and indexing.
   let t = performance.now();
   const corpus = generateCorpus();
@@ -135,7 +135,7 @@ async function main(): Promise<void> {
     `| Indexing | ${result.corpus.index_ms} ms | | |`,
   ].join('\n');
   await writeFile('bench/results/service-latest.md', `${table}\n`);
-  console.log(table);
+  return { table, result };
 }
 
-await main();
+if (process.argv[1]?.endsWith('service-bench.ts')) console.log((await benchService()).table);
