@@ -27,6 +27,9 @@ import { readSseStream, SseStreamError } from './sse-reader';
 /** Deadline of an ordinary request, and of a synchronous (v1) research run. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const RESEARCH_TIMEOUT_MS = 4 * 60_000;
+const MAX_RETRIES = 3;
+const RETRY_BASE_MS = 250;
+const RETRY_CAP_MS = 4_000;
 
 export type ResearchRunBody = z.infer<typeof ResearchRun>;
 export type HealthSnapshotBody = z.infer<typeof HealthSnapshot>;
@@ -288,7 +291,34 @@ export class RetailSignalClient {
     return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream' });
   }
 
+  /**
+   * GETs are safe to repeat: a 500, a 503 or a dropped connection is retried up to
+   * MAX_RETRIES times with capped, jittered exponential backoff (a 503's Retry-After is
+   * honoured when it is short). POSTs (ask, research, proposals) are never repeated, and a 429
+   * is never retried automatically: the user sees the countdown instead.
+   */
   private async request(
+    method: 'GET' | 'POST',
+    path: string,
+    body: unknown,
+    accept: string,
+    signal?: AbortSignal,
+    deadline: { timeoutMs?: number; headersOnly?: boolean } = {},
+  ): Promise<Result<Response>> {
+    let attempt = 0;
+    for (;;) {
+      const result = await this.requestOnce(method, path, body, accept, signal, deadline);
+      const retryable = method === 'GET' && !result.ok && (result.error.code === 'network' || result.error.status === 500 || result.error.status === 503);
+      if (!retryable || attempt >= MAX_RETRIES || signal?.aborted) return result;
+      const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
+      const hinted = !result.ok && result.error.retryAfterS !== undefined ? result.error.retryAfterS * 1000 : 0;
+      const wait = hinted > 0 && hinted <= RETRY_CAP_MS ? hinted : backoff / 2 + Math.random() * (backoff / 2);
+      attempt += 1;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  private async requestOnce(
     method: 'GET' | 'POST',
     path: string,
     body: unknown,
@@ -357,6 +387,9 @@ export class RetailSignalClient {
       const retryAfterS = parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now());
       // No usable Retry-After: wait a capped default rather than hammering.
       error.retryAfterS = retryAfterS ?? 30;
+    } else if (response.status === 503) {
+      const retryAfterS = parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now());
+      if (retryAfterS !== null) error.retryAfterS = retryAfterS;
     }
     return error;
   }
