@@ -3,7 +3,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Files allowed to touch Electron's IPC objects: the IPC transport and the preload. */
-const ipcFiles = ['src/main/transports/ipc-transport.ts', 'src/preload/**/*.ts'];
+const ipcFiles = ['src/main/transports/ipc-transport.ts', 'src/preload/index.ts'];
 /** Files allowed to import `electron` at all: the Electron entry, the IPC transport, the preload. */
 const electronFiles = [...ipcFiles, 'src/main/electron/**/*.ts'];
 

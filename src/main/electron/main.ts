@@ -8,6 +8,7 @@ import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { composeMainServices } from '../compose-services';
 import { safeExternalUrl } from '../services/external-links';
+import { originOf } from '../transports/ipc-sender';
 import { attachIpcTransport } from '../transports/ipc-transport';
 
 const SCHEME = 'clarity';
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   const detach = attachIpcTransport({ host: services.host, webContents: () => (window.isDestroyed() ? null : window.webContents), trustedOrigin: ORIGIN });
   window.webContents.on('will-navigate', (event, url) => {
     // SECURITY: the window never leaves the app; links go to the system browser via the allow-list.
-    if (new URL(url).origin !== ORIGIN) event.preventDefault();
+    if (originOf(url) !== ORIGIN) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(({ url }) => {
     void openExternal(url);

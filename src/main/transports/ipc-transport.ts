@@ -6,6 +6,7 @@
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { IPC_CHANNELS } from '../../shared/bridge-contract';
 import type { BridgeHost, StreamSink } from '../bridge/bridge-host';
+import { isTrustedSender } from './ipc-sender';
 
 export interface IpcTransportOptions {
   host: BridgeHost;
@@ -18,15 +19,8 @@ export interface IpcTransportOptions {
 export function attachIpcTransport({ host, webContents, trustedOrigin }: IpcTransportOptions): () => void {
   const isTrusted = (event: IpcMainEvent | IpcMainInvokeEvent): boolean => {
     const contents = webContents();
-    const frame = event.senderFrame;
     // SECURITY: our window, its main frame, our origin. Sub-frames and other windows are refused.
-    return (
-      contents !== null &&
-      event.sender === contents &&
-      frame !== null &&
-      frame === contents.mainFrame &&
-      new URL(frame.url).origin === trustedOrigin
-    );
+    return isTrustedSender(event, contents ? { webContents: contents, mainFrame: contents.mainFrame } : null, trustedOrigin);
   };
   const send = (channel: string, payload: unknown): void => {
     const contents = webContents();
