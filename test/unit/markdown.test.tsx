@@ -40,6 +40,22 @@ describe('hostile markdown', () => {
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
+  it('stays inert at every prefix while streaming, for every payload at once', () => {
+    const hostile = HOSTILE.map((payload, i) => `Para ${i} ${payload} [sig_0123456789abcdef]\n\n`).join('');
+    const incremental = new IncrementalMarkdown();
+    for (let end = 1; end <= hostile.length; end += 3) {
+      const { frozen, tail } = incremental.update(hostile.slice(0, end), true);
+      const root = mount([...frozen, ...tail].map((block) => block.html).join(''));
+      expect(root.querySelector('script, iframe, svg, math, form, input, object, embed, style, img')).toBeNull();
+      for (const element of root.querySelectorAll('*')) {
+        expect(element.getAttributeNames().filter((name) => name.startsWith('on') || name === 'style' || name === 'target')).toEqual([]);
+      }
+      for (const link of root.querySelectorAll('a[href]')) expect(link.getAttribute('href')).toMatch(/^(https?:|mailto:)/);
+      root.remove();
+    }
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  }, 60_000);
+
   it('keeps safe links and gives them rel=noopener', () => {
     const root = mount(renderMarkdownHtml('See [ET Retail](https://retail.example/x) or [mail](mailto:a@b.example).'));
     const links = [...root.querySelectorAll('a')];

@@ -85,6 +85,8 @@ async function main(): Promise<void> {
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      // SECURITY: middle-click must not open links in new windows.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   const detach = attachIpcTransport({ host: services.host, webContents: () => (window.isDestroyed() ? null : window.webContents), trustedOrigin: ORIGIN });

@@ -1,0 +1,53 @@
+/**
+ * Security properties checked in a real browser through the browser host: the CSP is enforced
+ * (a violation is triggered and reported), the renderer cannot reach the network itself, and
+ * window.clarity is the bridge contract and nothing more.
+ */
+import { expect, serviceUrlOf, test } from './fixtures';
+
+test('the CSP is enforced: an injected inline script and inline handler do not run, and a violation is reported', async ({ page, app, chat }) => {
+  await chat.open(app);
+  const violation = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), { once: true });
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = 1';
+        document.body.append(script);
+      }),
+  );
+  expect(violation).toMatch(/^script-src/);
+  expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+  await page.evaluate(() => {
+    const img = document.createElement('img');
+    img.setAttribute('src', 'data:,x');
+    img.setAttribute('onerror', 'window.__handler = 1');
+    document.body.append(img);
+  });
+  await page.waitForTimeout(200);
+  expect(await page.evaluate(() => (window as unknown as { __handler?: number }).__handler)).toBeUndefined();
+});
+
+test('the renderer cannot reach the network itself: only its own bridge socket', async ({ page, app, chat }) => {
+  await chat.open(app);
+  const serviceUrl = await serviceUrlOf(page);
+  const outcome = await page.evaluate(async (url) => {
+    try {
+      await fetch(`${url}/api/v1/sources/health`);
+      return 'fetched';
+    } catch {
+      return 'blocked';
+    }
+  }, serviceUrl);
+  expect(outcome).toBe('blocked');
+});
+
+test('the browser host exposes no bridge global, keeps its session cookie HttpOnly and drops the token from the URL', async ({ page, app, chat }) => {
+  await chat.open(app);
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { clarity?: object }).clarity)).toBe('undefined');
+  // In the browser host the bridge is a module, not a global: nothing for injected code to grab.
+  const keys = await page.evaluate(() => Object.keys(window).filter((key) => /clarity|ipc|bridge|token/i.test(key)));
+  expect(keys).toEqual([]);
+  expect(await page.evaluate(() => document.cookie)).toBe(''); // the session cookie is HttpOnly
+  expect(await page.evaluate(() => location.search)).toBe(''); // the launch token left the address bar
+});
