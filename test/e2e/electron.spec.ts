@@ -32,6 +32,28 @@ test('the Electron window is hardened, exposes only the bridge, and answers a qu
     // Node stays out of the page: no require, no process (nodeIntegration off, context isolated).
     expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await window.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
+    // The CSP is enforced: an injected inline script does not run and a violation is reported.
+    const violated = await window.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), { once: true });
+          const script = document.createElement('script');
+          script.textContent = 'window.__injected = 1';
+          document.body.append(script);
+        }),
+    );
+    expect(violated).toMatch(/^script-src/);
+    // Navigation away and new windows are blocked; permissions are denied.
+    await window.evaluate(() => {
+      location.href = 'https://example.com/';
+    });
+    await window.waitForTimeout(500);
+    expect(window.url()).toMatch(/^clarity:\/\/app\//);
+    expect(await window.evaluate(() => window.open('https://example.com/') === null)).toBe(true);
+    expect(app.windows()).toHaveLength(1);
+    expect(await window.evaluate(() => Notification.requestPermission())).toBe('denied');
+    expect(await window.evaluate(() => document.createElement('webview').constructor.name)).not.toBe('WebView');
+
     await expect(window.getByTestId('service-state')).toHaveText(/^ready/, { timeout: 60_000 });
     await window.getByTestId('composer-input').fill('How fast is quick commerce growing in Bengaluru?');
     await window.getByTestId('send').click();
