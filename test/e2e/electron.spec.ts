@@ -49,7 +49,7 @@ test('the Electron window is hardened, exposes only the bridge, and answers a qu
     });
     await window.waitForTimeout(500);
     expect(window.url()).toMatch(/^clarity:\/\/app\//);
-    expect(await window.evaluate(() => window.open('https://example.com/') === null)).toBe(true);
+    expect(await window.evaluate(() => globalThis.open('https://example.com/') === null)).toBe(true);
     expect(app.windows()).toHaveLength(1);
     expect(await window.evaluate(() => Notification.requestPermission())).toBe('denied');
     expect(await window.evaluate(() => document.createElement('webview').constructor.name)).not.toBe('WebView');
