@@ -238,7 +238,14 @@ export type AskEvent =
 
 export type StreamMessage =
   | { streamId: string; kind: 'open' }
-  | { streamId: string; kind: 'events'; events: AskEvent[]; seq: number }
+  | {
+      streamId: string;
+      kind: 'events';
+      events: AskEvent[];
+      seq: number;
+      /** When main received the batch's first event (epoch ms, sub-ms): for the latency figure. */
+      receivedAt?: number;
+    }
   | { streamId: string; kind: 'done' }
   | { streamId: string; kind: 'error'; error: BridgeError; incomplete: boolean };
 

@@ -363,6 +363,7 @@ export class BridgeHost {
     sink: StreamSink,
   ): Promise<void> {
     let pending: AskEvent[] = [];
+    let pendingSince: number | null = null;
     let seq = 0;
     let flushTimer: NodeJS.Timeout | null = null;
     let open = true;
@@ -370,10 +371,12 @@ export class BridgeHost {
       if (flushTimer) clearTimeout(flushTimer);
       flushTimer = null;
       if (pending.length === 0 || !open) return;
-      sink({ streamId, kind: 'events', events: pending, seq: seq++ });
+      sink({ streamId, kind: 'events', events: pending, seq: seq++, ...(pendingSince !== null ? { receivedAt: pendingSince } : {}) });
       pending = [];
+      pendingSince = null;
     };
     const enqueue = (event: AskEvent): void => {
+      pendingSince ??= performance.timeOrigin + performance.now();
       const last = pending[pending.length - 1];
       // Consecutive text deltas become one: one message per ~frame, not per token.
       if (event.type === 'text' && last?.type === 'text') pending[pending.length - 1] = { type: 'text', text: last.text + event.text };

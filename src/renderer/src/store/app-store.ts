@@ -91,6 +91,19 @@ const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(3
 const turnsOf = (conversation: Conversation): TurnView[] =>
   conversation.turns.map((turn) => ({ id: turn.id, question: turn.question, answer: turn.answer, updates: 0 }));
 
+/** Records, once the next frame has painted, how long since main received the bytes. */
+function markPainted(receivedAt: number): void {
+  requestAnimationFrame(() => {
+    // A message posted from a frame callback runs after that frame is painted.
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      performance.mark('stream-painted', { detail: { latencyMs: performance.timeOrigin + performance.now() - receivedAt } });
+      channel.port1.close();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
   /** Subscribe first, then start (STYLE §4); messages are applied once per animation frame. */
   async function runStream(turnId: string, question: string, retryTurnId?: string): Promise<void> {
@@ -120,6 +133,9 @@ const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) =>
         }
       }
       get().applyStream(currentTurnId, batch);
+      // Latency figure (npm run bench): from main receiving the bytes to this batch painted.
+      const receivedAt = batch.reduce<number | null>((first, m) => (m.kind === 'events' && m.receivedAt !== undefined && (first === null || m.receivedAt < first) ? m.receivedAt : first), null);
+      if (receivedAt !== null) markPainted(receivedAt);
     };
     const unsubscribe = bridge.onStreamMessage((message) => {
       if (message.streamId !== streamId) return;

@@ -1,4 +1,4 @@
-import { memo, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
@@ -6,12 +6,7 @@ import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
 import { ExportMenu } from '../library/ExportMenu';
 import { openExternalLink } from '../citations/open-link';
-import { IncrementalMarkdown } from './markdown';
-
-/** A finished block: its HTML never changes, so React never touches it again. */
-const FrozenBlock = memo(function FrozenBlock({ html }: { html: string }) {
-  return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
-});
+import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
 
 const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
   waiting: 'Waiting for the service…',
@@ -33,11 +28,9 @@ async function copyText(text: string): Promise<boolean> {
 
 export function AnswerView({ turn }: { turn: TurnView }) {
   const { answer } = turn;
-  const markdown = useRef<IncrementalMarkdown | null>(null);
-  markdown.current ??= new IncrementalMarkdown();
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
-  const { frozen, tail } = useMemo(() => markdown.current!.update(answer.text, streaming), [answer.text, streaming]);
-  const numbers = new Map(markdown.current.numbering.entries());
+  const { frozen, tail, markdown } = useStreamingMarkdown(answer.text, streaming);
+  const numbers = new Map(markdown.numbering.entries());
   const selected = useAppStore((s) => (s.selectedCitation?.turnId === turn.id ? s.selectedCitation.citationId : null));
   const selectCitation = useAppStore((s) => s.selectCitation);
   const retry = useAppStore((s) => s.retry);
@@ -143,12 +136,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         ) : null}
       </header>
       <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)} onMouseUp={onMouseUp}>
-        {frozen.map((block) => (
-          <FrozenBlock key={block.key} html={block.html} />
-        ))}
-        {tail.map((block) => (
-          <div key={block.key} className="md-block md-tail" dangerouslySetInnerHTML={{ __html: block.html }} />
-        ))}
+        <MarkdownBlocks frozen={frozen} tail={tail} />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
       {selectionTopic && !streaming ? (

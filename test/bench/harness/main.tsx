@@ -1,0 +1,195 @@
+/**
+ * Renderer benchmark harness: the app's own streaming markdown against two baselines rendering
+ * the identical stream — react-markdown re-rendering the whole answer per update (what popular
+ * chat clients do) and streamdown. Driven by test/bench/renderer-bench.ts through `window.bench`.
+ */
+import { useState, type ReactElement } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { flushSync } from 'react-dom';
+import ReactMarkdown from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { Streamdown } from 'streamdown';
+import { MarkdownBlocks, useStreamingMarkdown } from '../../../src/renderer/src/features/chat/StreamingMarkdown';
+import '../../../src/renderer/src/styles.css';
+
+type RendererName = 'clarity' | 'react-markdown' | 'streamdown';
+
+function Answer({ renderer, text, streaming }: { renderer: RendererName; text: string; streaming: boolean }): ReactElement {
+  if (renderer === 'clarity') return <ClarityAnswer text={text} streaming={streaming} />;
+  if (renderer === 'react-markdown') return <div className="answer-body"><ReactMarkdown remarkPlugins={[remarkGfm]}>{text}</ReactMarkdown></div>;
+  return <div className="answer-body"><Streamdown>{text}</Streamdown></div>;
+}
+
+function ClarityAnswer({ text, streaming }: { text: string; streaming: boolean }) {
+  const { frozen, tail } = useStreamingMarkdown(text, streaming);
+  return (
+    <div className="answer-body">
+      <MarkdownBlocks frozen={frozen} tail={tail} />
+    </div>
+  );
+}
+
+let setText: (text: string) => void = () => undefined;
+let setHistory: (history: string[]) => void = () => undefined;
+
+function Page({ renderer }: { renderer: RendererName }) {
+  const [text, set] = useState('');
+  const [history, setH] = useState<string[]>([]);
+  setText = set;
+  setHistory = setH;
+  return (
+    <div className="messages" id="scroller" style={{ height: '100vh', overflowY: 'auto' }}>
+      {history.map((message, i) => (
+        <div key={i} className="answer">
+          <Answer renderer={renderer} text={message} streaming={false} />
+        </div>
+      ))}
+      <div className="answer">
+        <Answer renderer={renderer} text={text} streaming />
+      </div>
+      <textarea id="composer" aria-label="composer" />
+    </div>
+  );
+}
+
+let root: Root | null = null;
+const stats = (values: number[]): { median: number; p95: number; n: number } => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return { median: at(0.5), p95: at(0.95), n: sorted.length };
+};
+const nextFrame = (): Promise<number> => new Promise((resolve) => requestAnimationFrame(resolve));
+
+function mount(renderer: RendererName): void {
+  root?.unmount();
+  root = createRoot(document.getElementById('root')!);
+  flushSync(() => root!.render(<Page renderer={renderer} />));
+}
+
+/** The stream: the source text cut into deltas of a few words. */
+function deltas(source: string, until: number): string[] {
+  const parts = source.slice(0, until).match(/\S+\s*|\s+/g) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i < parts.length; i += 3) out.push(parts.slice(i, i + 3).join(''));
+  return out;
+}
+
+const bench = {
+  /** Cost of one update (render + commit + layout) around given answer sizes. */
+  renderCost(renderer: RendererName, source: string, sizes: number[]): Record<string, { median: number; p95: number; n: number }> {
+    mount(renderer);
+    const body = document.getElementById('root')!;
+    const costs = new Map<number, number[]>(sizes.map((size) => [size, []]));
+    let text = '';
+    for (const delta of deltas(source, Math.max(...sizes) * 1.1)) {
+      text += delta;
+      const started = performance.now();
+      flushSync(() => setText(text));
+      void body.offsetHeight; // include style and layout
+      const cost = performance.now() - started;
+      for (const size of sizes) if (text.length >= size * 0.9 && text.length <= size * 1.1) costs.get(size)!.push(cost);
+    }
+    return Object.fromEntries(sizes.map((size) => [String(size), stats(costs.get(size)!)]));
+  },
+
+  /** Frames while streaming `rate` deltas per second into a conversation of `messages` answers. */
+  async longFrames(renderer: RendererName, source: string, history: string[], rate: number, durationMs: number): Promise<{ frames: number; overBudgetShare: number; missedVsyncShare: number; longestTaskMs: number; longestFrameMs: number }> {
+    mount(renderer);
+    flushSync(() => setHistory(history));
+    // Let the history's first layout and paint finish before measuring the stream.
+    await nextFrame();
+    await nextFrame();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await nextFrame();
+    const tasks: number[] = [];
+    const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => tasks.push(entry.duration)));
+    observer.observe({ type: 'longtask', buffered: false });
+    const parts = deltas(source, source.length);
+    let text = '';
+    let i = 0;
+    let pending = '';
+    let scheduled = false;
+    // Clarity applies deltas once per frame (as the app does); the baselines update per delta.
+    const timer = setInterval(() => {
+      const delta = parts[i++ % parts.length]!;
+      if (renderer === 'clarity') {
+        pending += delta;
+        if (!scheduled) {
+          scheduled = true;
+          requestAnimationFrame(() => {
+            scheduled = false;
+            text += pending;
+            pending = '';
+            setText(text);
+          });
+        }
+      } else {
+        text += delta;
+        setText(text);
+      }
+    }, 1000 / rate);
+    const frameTimes: number[] = [];
+    const started = performance.now();
+    let last = await nextFrame();
+    while (performance.now() - started < durationMs) {
+      const now = await nextFrame();
+      frameTimes.push(now - last);
+      last = now;
+    }
+    clearInterval(timer);
+    observer.disconnect();
+    return {
+      frames: frameTimes.length,
+      overBudgetShare: frameTimes.filter((t) => t > 16.7).length / Math.max(1, frameTimes.length),
+      // A frame that missed a vsync: well over one 16.7 ms interval (timer jitter excluded).
+      missedVsyncShare: frameTimes.filter((t) => t > 25).length / Math.max(1, frameTimes.length),
+      longestTaskMs: Math.max(0, ...tasks),
+      longestFrameMs: Math.max(0, ...frameTimes),
+    };
+  },
+
+  /** Mounts a history of answers (for heap and open-time figures); returns the time to paint. */
+  async mountHistory(renderer: RendererName, history: string[]): Promise<number> {
+    mount(renderer);
+    const started = performance.now();
+    flushSync(() => setHistory(history));
+    await nextFrame();
+    return performance.now() - started;
+  },
+
+  /** Appends one answer to the mounted history; returns the time to paint. */
+  async append(history: string[], message: string): Promise<number> {
+    const started = performance.now();
+    flushSync(() => setHistory([...history, message]));
+    await nextFrame();
+    return performance.now() - started;
+  },
+
+  /** Keystroke to next frame, while an answer streams (Clarity's per-frame batching). */
+  async keystrokes(source: string, count: number): Promise<{ median: number; p95: number; n: number }> {
+    mount('clarity');
+    const composer = document.getElementById('composer') as HTMLTextAreaElement;
+    const parts = deltas(source, source.length);
+    let text = '';
+    let i = 0;
+    const timer = setInterval(() => {
+      text += parts[i++ % parts.length]!;
+      requestAnimationFrame(() => setText(text));
+    }, 5);
+    const latencies: number[] = [];
+    for (let k = 0; k < count; k += 1) {
+      const event = new InputEvent('input', { bubbles: true });
+      const sent = performance.now();
+      composer.value += 'a';
+      composer.dispatchEvent(event);
+      await nextFrame();
+      latencies.push(performance.now() - sent);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    clearInterval(timer);
+    return stats(latencies);
+  },
+};
+
+(window as unknown as { bench: typeof bench }).bench = bench;
+document.title = 'ready';
