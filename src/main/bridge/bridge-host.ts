@@ -375,13 +375,26 @@ export class BridgeHost {
       pending = [];
       pendingSince = null;
     };
+    let lastFlushAt = 0;
+    const windowMs = this.deps.coalesceMs ?? 16;
     const enqueue = (event: AskEvent): void => {
       pendingSince ??= performance.timeOrigin + performance.now();
       const last = pending[pending.length - 1];
       // Consecutive text deltas become one: one message per ~frame, not per token.
       if (event.type === 'text' && last?.type === 'text') pending[pending.length - 1] = { type: 'text', text: last.text + event.text };
       else pending.push(event);
-      flushTimer ??= setTimeout(flush, this.deps.coalesceMs ?? 16);
+      if (flushTimer) return;
+      // Leading edge: after a quiet spell, send at once; within a busy window, wait for its end.
+      const sinceLast = performance.now() - lastFlushAt;
+      if (sinceLast >= windowMs) {
+        lastFlushAt = performance.now();
+        flushTimer = setTimeout(flush, 0);
+      } else {
+        flushTimer = setTimeout(() => {
+          lastFlushAt = performance.now();
+          flush();
+        }, windowMs - sinceLast);
+      }
     };
 
     // With a conversation, main keeps the turn: history and session come from it, and every

@@ -11,6 +11,9 @@ const ROW_HEIGHT = 38;
 const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const when = (iso: string | null | undefined): string => (iso ? timeFormat.format(new Date(iso)) : '—');
 
+/** One collator for every comparison: far cheaper than localeCompare per call on 5,000 rows. */
+const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
 function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
   switch (key) {
     case 'health':
@@ -18,9 +21,9 @@ function compare(a: SourceRow, b: SourceRow, key: SortKey): number {
     case 'items_24h':
       return a.items_24h - b.items_24h;
     case 'last_item_at':
-      return (a.last_item_at ?? '').localeCompare(b.last_item_at ?? '');
+      return (a.last_item_at ?? '') < (b.last_item_at ?? '') ? -1 : (a.last_item_at ?? '') > (b.last_item_at ?? '') ? 1 : 0;
     default:
-      return String(a[key]).localeCompare(String(b[key]));
+      return collator.compare(String(a[key]), String(b[key]));
   }
 }
 
@@ -134,7 +137,7 @@ export function HealthView() {
     const filtered = rows.filter(
       (row) => (healthFilter === 'all' || row.health === healthFilter) && (kindFilter === 'all' || row.kind === kindFilter) && (!needle || row.name.toLowerCase().includes(needle)),
     );
-    const sorted = filtered.sort((a, b) => compare(a, b, sort.key) || a.name.localeCompare(b.name));
+    const sorted = filtered.sort((a, b) => compare(a, b, sort.key) || collator.compare(a.name, b.name));
     return sort.descending ? sorted.reverse() : sorted;
   }, [rows, healthFilter, kindFilter, deferredSearch, sort]);
 
