@@ -5,7 +5,7 @@ import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
 import { ExportMenu } from '../library/ExportMenu';
-import { openExternalLink } from '../citations/open-link';
+import { handleCitationClick } from '../citations/citation-clicks';
 import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
 
 const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
@@ -66,20 +66,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
-  const onClick = (event: MouseEvent<HTMLDivElement>): void => {
-    const target = event.target as HTMLElement;
-    const chip = target.closest<HTMLElement>('[data-cite]');
-    if (chip?.dataset.cite) {
-      select(chip.dataset.cite);
-      return;
-    }
-    const link = target.closest<HTMLAnchorElement>('a');
-    if (link) {
-      event.preventDefault();
-      const href = link.getAttribute('href');
-      if (href) void openExternalLink(href);
-    }
-  };
+  const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, select);
   const onHover = (event: MouseEvent<HTMLDivElement>): void => {
     const chip = (event.target as HTMLElement).closest<HTMLElement>('[data-cite]');
     if (!chip?.dataset.cite) {

@@ -3,7 +3,7 @@ import { formatCitationDate } from '../../../../shared/cite-format';
 import type { LibraryItem, LibraryItemKind, LibraryQuery, LibrarySearchResult } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
-import { openExternalLink } from '../citations/open-link';
+import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml } from '../chat/markdown';
 import { ExportMenu } from './ExportMenu';
 
@@ -26,17 +26,7 @@ function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged()
     setMessage(result.ok ? 'Saved.' : result.error.message);
     if (result.ok) onChanged();
   };
-  const onClick = (event: MouseEvent<HTMLDivElement>): void => {
-    const target = event.target as HTMLElement;
-    const chip = target.closest<HTMLElement>('[data-cite]');
-    if (chip?.dataset.cite) return setSelected(chip.dataset.cite);
-    const link = target.closest<HTMLAnchorElement>('a');
-    if (link) {
-      event.preventDefault();
-      const href = link.getAttribute('href');
-      if (href) void openExternalLink(href);
-    }
-  };
+  const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, setSelected);
 
   return (
     <div className={`library-reader${selected ? ' with-panel' : ''}`} data-testid="library-reader">

@@ -4,7 +4,7 @@ import { formatCitationDate } from '../../../../shared/cite-format';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
-import { openExternalLink } from '../citations/open-link';
+import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
 
 interface Heading {
@@ -86,20 +86,7 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
   }
   const { run } = loaded;
 
-  const onClick = (event: MouseEvent<HTMLDivElement>): void => {
-    const target = event.target as HTMLElement;
-    const chip = target.closest<HTMLElement>('[data-cite]');
-    if (chip?.dataset.cite) {
-      setSelected(chip.dataset.cite);
-      return;
-    }
-    const link = target.closest<HTMLAnchorElement>('a');
-    if (link) {
-      event.preventDefault();
-      const href = link.getAttribute('href');
-      if (href) void openExternalLink(href);
-    }
-  };
+  const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, setSelected);
 
   return (
     <div className={`report-layout${selected ? ' with-panel' : ''}`} data-testid="report-viewer">
