@@ -3,6 +3,7 @@
  * `[sig_…]` marker (DESIGN §3). No model: the text is assembled from the signals themselves.
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
+import { metricLabel } from '../../shared/metric-labels';
 import { extractEntities, type SearchHit } from '../retrieval/search-index';
 
 export interface ComposedAnswer {
@@ -20,30 +21,7 @@ const MAX_PER_TYPE = 2;
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 export const formatDay = (iso: string): string => dateFormat.format(new Date(iso));
 
-const METRIC_LABELS: Record<string, string> = {
-  stores_opened: 'Stores opened',
-  store_count_state: 'Stores in state',
-  stores_closed: 'Stores closed',
-  pin_codes_added: 'Pin codes added',
-  new_cities: 'New cities',
-  store_count_national: 'Stores nationwide',
-  avg_delivery_min: 'Avg delivery (min)',
-  order_growth_qoq_pct: 'Order growth QoQ (%)',
-  gov_growth_yoy_pct: 'Order value growth YoY (%)',
-  share_of_spend_pct: 'Share of spend (%)',
-  avg_price_change_pct: 'Avg price change (%)',
-  open_roles: 'Open roles',
-  revenue_cr: 'Revenue (₹ crore)',
-  revenue_growth_yoy_pct: 'Revenue growth YoY (%)',
-  ebitda_margin_pct: 'EBITDA margin (%)',
-  amount_cr: 'Raised (₹ crore)',
-  outlets_in_pilot: 'Outlets in pilot',
-  rank: 'App rank',
-  rank_change: 'Rank change',
-  compliance_days: 'Days to comply',
-};
 
-export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replace(/_/g, ' ');
 
 /** Keeps the best hits but no more than two of one signal type, so answers cover several angles. */
 export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {

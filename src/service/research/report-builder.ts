@@ -6,7 +6,8 @@
  * (per million tokens), as a hosted model-backed service would bill the same work.
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { diversify, formatDay, metricLabel } from '../answers/composer';
+import { metricLabel } from '../../shared/metric-labels';
+import { diversify, formatDay } from '../answers/composer';
 import type { SearchHit } from '../retrieval/search-index';
 
 export const PRICE_TABLE = { inputPerMillionUsd: 3, outputPerMillionUsd: 15, retrievalPerSignalUsd: 0.0004 } as const;

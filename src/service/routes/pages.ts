@@ -1,6 +1,7 @@
 /** Server-rendered pages. Every value is escaped: signal text is data, never markup. */
 import type { FastifyInstance } from 'fastify';
-import { formatDay, metricLabel } from '../answers/composer';
+import { metricLabel } from '../../shared/metric-labels';
+import { formatDay } from '../answers/composer';
 import { ServiceError } from '../http-errors';
 import type { ServiceContext } from '../service-context';
 

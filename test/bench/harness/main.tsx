@@ -9,6 +9,7 @@ import { flushSync } from 'react-dom';
 import ReactMarkdown from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import { Streamdown } from 'streamdown';
+import { VirtualList } from '../../../src/renderer/src/app/VirtualList';
 import { MarkdownBlocks, useStreamingMarkdown } from '../../../src/renderer/src/features/chat/StreamingMarkdown';
 import '../../../src/renderer/src/styles.css';
 
@@ -37,16 +38,22 @@ function Page({ renderer }: { renderer: RendererName }) {
   const [history, setH] = useState<string[]>([]);
   setText = set;
   setHistory = setH;
+  // The app's own list (virtualised), holding the history and the streaming answer last.
+  const items = [...history.map((message, i) => ({ key: `h${i}`, text: message, streaming: false })), { key: 'live', text, streaming: true }];
   return (
-    <div className="messages" id="scroller" style={{ height: '100vh', overflowY: 'auto' }}>
-      {history.map((message, i) => (
-        <div key={i} className="answer">
-          <Answer renderer={renderer} text={message} streaming={false} />
-        </div>
-      ))}
-      <div className="answer">
-        <Answer renderer={renderer} text={text} streaming />
-      </div>
+    <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
+      <VirtualList
+        className="messages"
+        items={items}
+        keyOf={(item) => item.key}
+        estimateHeight={700}
+        tailVersion={text.length}
+        render={(item) => (
+          <div className="answer">
+            <Answer renderer={renderer} text={item.text} streaming={item.streaming} />
+          </div>
+        )}
+      />
       <textarea id="composer" aria-label="composer" />
     </div>
   );

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { VirtualList } from '../../app/VirtualList';
 import { useAppStore } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
@@ -75,12 +76,7 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   const recentlyDeleted = useAppStore((s) => s.recentlyDeleted);
   const undoDelete = useAppStore((s) => s.undoDelete);
   const panelOpen = useAppStore((s) => s.selectedCitation !== null);
-  const bottom = useRef<HTMLDivElement>(null);
   const lastLength = turns.length > 0 ? turns[turns.length - 1]!.answer.text.length : 0;
-
-  useEffect(() => {
-    bottom.current?.scrollIntoView?.({ block: 'end' });
-  }, [turns.length, lastLength]);
 
   useEffect(() => {
     if (!recentlyDeleted) return;
@@ -101,8 +97,8 @@ export function ChatView({ retryInS }: { retryInS: number }) {
             {notice}
           </p>
         ) : null}
-        <div className="messages" data-testid="messages">
-          {turns.length === 0 ? (
+        {turns.length === 0 ? (
+          <div className="messages" data-testid="messages">
             <div className="empty">
               <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
               <ul>
@@ -116,18 +112,26 @@ export function ChatView({ retryInS }: { retryInS: number }) {
               </ul>
               <p className="hint">Keys: Enter asks · Shift+Enter new line · Esc stops an answer · Alt+N new conversation · / focuses the question box</p>
             </div>
-          ) : (
-            turns.map((turn) => (
-              <div key={turn.id} className="turn">
+          </div>
+        ) : (
+          // Only the answers on screen are rendered: long conversations open and scroll fast.
+          <VirtualList
+            className="messages"
+            testId="messages"
+            items={turns}
+            keyOf={(turn) => turn.id}
+            estimateHeight={700}
+            tailVersion={lastLength}
+            render={(turn) => (
+              <div className="turn">
                 <div className="question" data-testid="question">
                   {turn.question}
                 </div>
                 <AnswerView turn={turn} />
               </div>
-            ))
-          )}
-          <div ref={bottom} />
-        </div>
+            )}
+          />
+        )}
         {recentlyDeleted ? (
           <div className="toast" role="status" data-testid="undo-toast">
             Deleted “{recentlyDeleted.title}”.

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { SignalDetails } from '../../../../shared/bridge-contract';
 import { formatCitationDate, orderedCitations } from '../../../../shared/cite-format';
+import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
 import type { CitationSnapshot } from '../../../../shared/conversation';
 import { useAppStore } from '../../store/app-store';
@@ -112,7 +113,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
               <tbody>
                 {Object.entries(metrics).map(([key, value]) => (
                   <tr key={key}>
-                    <th>{key.replace(/_/g, ' ')}</th>
+                    <th>{metricLabel(key)}</th>
                     <td>{value.toLocaleString('en-IN')}</td>
                   </tr>
                 ))}

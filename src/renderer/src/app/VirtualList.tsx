@@ -1,0 +1,68 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+
+interface VirtualListProps<T> {
+  items: readonly T[];
+  keyOf(item: T): string;
+  render(item: T, index: number): ReactNode;
+  /** A first guess at an item's height; real heights are measured as items render. */
+  estimateHeight: number;
+  /** Changes whenever the last item grows (a streaming answer): the list follows it if at the bottom. */
+  tailVersion?: unknown;
+  className?: string;
+  testId?: string;
+  footer?: ReactNode;
+}
+
+/**
+ * A list that renders only what is on screen (and a little around it), with measured,
+ * variable heights: a conversation of 1,000 answers opens as fast as one of ten. While the
+ * reader is at the bottom, it stays at the bottom as items are added or the last one grows.
+ */
+export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersion, className, testId, footer }: VirtualListProps<T>) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => estimateHeight,
+    overscan: 4,
+    getItemKey: (index) => keyOf(items[index]!),
+  });
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const onScroll = (): void => {
+      atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+    };
+    element.addEventListener('scroll', onScroll, { passive: true });
+    return () => element.removeEventListener('scroll', onScroll);
+  }, []);
+
+  // Follow the end while the reader is there: new items, and the last one growing.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element || !atBottom.current || items.length === 0) return;
+    virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    element.scrollTop = element.scrollHeight;
+  }, [items.length, tailVersion, virtualizer]);
+
+  return (
+    <div ref={scroller} className={className} data-testid={testId}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+        {virtualizer.getVirtualItems().map((row) => (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
+          >
+            {render(items[row.index]!, row.index)}
+          </div>
+        ))}
+      </div>
+      {footer}
+    </div>
+  );
+}

@@ -1,0 +1,25 @@
+/** Human names of the metrics signals carry (the service's answers and the app's panels). */
+export const METRIC_LABELS: Record<string, string> = {
+  stores_opened: 'Stores opened',
+  store_count_state: 'Stores in state',
+  stores_closed: 'Stores closed',
+  pin_codes_added: 'Pin codes added',
+  new_cities: 'New cities',
+  store_count_national: 'Stores nationwide',
+  avg_delivery_min: 'Avg delivery (min)',
+  order_growth_qoq_pct: 'Order growth QoQ (%)',
+  gov_growth_yoy_pct: 'Order value growth YoY (%)',
+  share_of_spend_pct: 'Share of spend (%)',
+  avg_price_change_pct: 'Avg price change (%)',
+  open_roles: 'Open roles',
+  revenue_cr: 'Revenue (₹ crore)',
+  revenue_growth_yoy_pct: 'Revenue growth YoY (%)',
+  ebitda_margin_pct: 'EBITDA margin (%)',
+  amount_cr: 'Raised (₹ crore)',
+  outlets_in_pilot: 'Outlets in pilot',
+  rank: 'App rank',
+  rank_change: 'Rank change',
+  compliance_days: 'Days to comply',
+};
+
+export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replace(/_/g, ' ');
