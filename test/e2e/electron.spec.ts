@@ -3,6 +3,7 @@
  * installed; skips with the reason where it is not (it cannot be downloaded on every machine).
  */
 import { _electron as electron, expect, test } from '@playwright/test';
+import { triggerCspViolation } from './fixtures';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -33,15 +34,7 @@ test('the Electron window is hardened, exposes only the bridge, and answers a qu
     expect(await window.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
     expect(await window.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
     // The CSP is enforced: an injected inline script does not run and a violation is reported.
-    const violated = await window.evaluate(
-      () =>
-        new Promise<string>((resolve) => {
-          document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), { once: true });
-          const script = document.createElement('script');
-          script.textContent = 'window.__injected = 1';
-          document.body.append(script);
-        }),
-    );
+    const violated = await triggerCspViolation(window);
     expect(violated).toMatch(/^script-src/);
     // Navigation away and new windows are blocked; permissions are denied.
     await window.evaluate(() => {

@@ -94,6 +94,22 @@ export async function signalLocalService(app: RunningApp, signal: NodeJS.Signals
   }
 }
 
+/**
+ * Injects an inline script into the page and resolves with the CSP directive that blocked it
+ * (hangs if nothing blocks it, so the test fails on its timeout).
+ */
+export function triggerCspViolation(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), { once: true });
+        const script = document.createElement('script');
+        script.textContent = 'window.__injected = 1';
+        document.body.append(script);
+      }),
+  );
+}
+
 /** Saves a credential through the settings view, as a user would. */
 export async function saveCredential(page: Page, secret: string): Promise<void> {
   await page.getByTestId('nav-settings').click();

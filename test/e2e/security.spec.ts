@@ -3,19 +3,11 @@
  * (a violation is triggered and reported), the renderer cannot reach the network itself, and
  * window.clarity is the bridge contract and nothing more.
  */
-import { expect, serviceUrlOf, test } from './fixtures';
+import { expect, serviceUrlOf, test, triggerCspViolation } from './fixtures';
 
 test('the CSP is enforced: an injected inline script and inline handler do not run, and a violation is reported', async ({ page, app, chat }) => {
   await chat.open(app);
-  const violation = await page.evaluate(
-    () =>
-      new Promise<string>((resolve) => {
-        document.addEventListener('securitypolicyviolation', (event) => resolve(event.violatedDirective), { once: true });
-        const script = document.createElement('script');
-        script.textContent = 'window.__injected = 1';
-        document.body.append(script);
-      }),
-  );
+  const violation = await triggerCspViolation(page);
   expect(violation).toMatch(/^script-src/);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
   await page.evaluate(() => {
