@@ -85,13 +85,20 @@ export async function killLocalService(app: RunningApp): Promise<void> {
 
 /** Sends a signal to this app's embedded local service (SIGSTOP freezes it: unreachable, alive). */
 export async function signalLocalService(app: RunningApp, signal: NodeJS.Signals): Promise<void> {
+  for (const pid of await localServicePids(app)) process.kill(pid, signal);
+}
+
+/** The processes of this app's embedded local service, found by its data directory. */
+export async function localServicePids(app: RunningApp): Promise<number[]> {
   const { readdir, readFile } = await import('node:fs/promises');
   const marker = join(app.dataDir, 'local-service');
+  const pids: number[] = [];
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) process.kill(Number(pid), signal);
+    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) pids.push(Number(pid));
   }
+  return pids;
 }
 
 /**

@@ -529,13 +529,18 @@ export class BridgeHost {
   }
 
   private makeClient(baseUrl: string): RetailSignalClient {
-    return new RetailSignalClient({
+    const client: RetailSignalClient = new RetailSignalClient({
       baseUrl,
       fetch: this.deps.fetch,
       stallTimeoutMs: this.deps.stallTimeoutMs,
       credential: () => this.deps.credentials.credential(),
-      onRateLimit: (observation) => this.observeRateLimit(observation),
+      // A late answer from a replaced client (the service restarted, or the user switched
+      // services) says nothing about the current one: it must not mark a restarting service ready.
+      onRateLimit: (observation) => {
+        if (this.client === client) this.observeRateLimit(observation);
+      },
     });
+    return client;
   }
 
   private observeRateLimit({ remaining, retryAfterS }: RateLimitObservation): void {
