@@ -1,6 +1,8 @@
 /** Markdown from the service is rendered inert, and incremental rendering equals a full render. */
+import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IncrementalMarkdown, renderMarkdownHtml } from '../../src/renderer/src/features/chat/markdown';
+import { MarkdownBlocks, useStreamingMarkdown } from '../../src/renderer/src/features/chat/StreamingMarkdown';
 
 const HOSTILE = [
   '<img src=x onerror="window.__pwned=1">',
@@ -121,4 +123,21 @@ describe('incremental rendering', () => {
     expect(late).toBeLessThan(early * 2);
     expect(Math.max(...costs)).toBeLessThan(600);
   }, 30_000);
+
+  it('shows a replaced answer (a retry) in full, not the frozen blocks of the old one', () => {
+    function Answer({ text, streaming }: { text: string; streaming: boolean }) {
+      const { frozen, tail } = useStreamingMarkdown(text, streaming);
+      return <MarkdownBlocks frozen={frozen} tail={tail} />;
+    }
+    const first = 'First one.\n\nFirst two.\n\nFirst three';
+    const view = render(<Answer text={first.slice(0, 20)} streaming />);
+    const shown = (): string[] => [...view.container.querySelectorAll('.md-block')].map((block) => block.textContent!.trim());
+    view.rerender(<Answer text={first} streaming />);
+    expect(shown()).toEqual(['First one.', 'First two.', 'First three']);
+    // Same number of blocks, different text: nothing of the first answer may stay on screen.
+    view.rerender(<Answer text={'Second one.\n\nSecond two.\n\nSecond three'} streaming />);
+    expect(shown()).toEqual(['Second one.', 'Second two.', 'Second three']);
+    view.rerender(<Answer text={'Second one.\n\nSecond two.\n\nSecond three.'} streaming={false} />);
+    expect(shown()).toEqual(['Second one.', 'Second two.', 'Second three.']);
+  });
 });

@@ -91,17 +91,22 @@ const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(3
 const turnsOf = (conversation: Conversation): TurnView[] =>
   conversation.turns.map((turn) => ({ id: turn.id, question: turn.question, answer: turn.answer, updates: 0 }));
 
-/** Records, once the next frame has painted, how long since main received the bytes. */
-function markPainted(receivedAt: number): void {
-  requestAnimationFrame(() => {
-    // A message posted from a frame callback runs after that frame is painted.
+/**
+ * Records, once the frame showing this batch has painted, how long since main received the
+ * bytes. A message posted from a frame callback runs right after that frame is painted; called
+ * outside one (the last batch of a stream), it waits for the next frame first.
+ */
+function markPainted(receivedAt: number, inFrameCallback: boolean): void {
+  const afterPaint = (): void => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
       performance.mark('stream-painted', { detail: { latencyMs: performance.timeOrigin + performance.now() - receivedAt } });
       channel.port1.close();
     };
     channel.port2.postMessage(null);
-  });
+  };
+  if (inFrameCallback) afterPaint();
+  else requestAnimationFrame(afterPaint);
 }
 
 const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
@@ -113,7 +118,7 @@ const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) =>
     let buffer: StreamMessage[] = [];
     let scheduled = false;
     let currentTurnId = turnId;
-    const flush = (): void => {
+    const flush = (inFrameCallback: boolean): void => {
       scheduled = false;
       const batch = buffer;
       buffer = [];
@@ -135,19 +140,19 @@ const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) =>
       get().applyStream(currentTurnId, batch);
       // Latency figure (npm run bench): from main receiving the bytes to this batch painted.
       const receivedAt = batch.reduce<number | null>((first, m) => (m.kind === 'events' && m.receivedAt !== undefined && (first === null || m.receivedAt < first) ? m.receivedAt : first), null);
-      if (receivedAt !== null) markPainted(receivedAt);
+      if (receivedAt !== null) markPainted(receivedAt, inFrameCallback);
     };
     const unsubscribe = bridge.onStreamMessage((message) => {
       if (message.streamId !== streamId) return;
       buffer.push(message);
       if (message.kind === 'done' || message.kind === 'error') {
         unsubscribe();
-        flush();
+        flush(false);
         return;
       }
       if (!scheduled) {
         scheduled = true;
-        requestAnimationFrame(flush);
+        requestAnimationFrame(() => flush(true));
       }
     });
     set({ activeStreamId: streamId, streamingTurnId: turnId });

@@ -17,12 +17,22 @@ export function useStreamingMarkdown(text: string, streaming: boolean): { frozen
   return { frozen, tail, markdown: markdown.current };
 }
 
+/**
+ * The frozen blocks as one unit: while the tail streams, React skips them all at once instead
+ * of comparing each of a long answer's blocks on every update. The renderer only ever appends
+ * to its frozen list, so its length says whether anything changed.
+ */
+const FrozenBlocks = memo(
+  function FrozenBlocks({ blocks }: { blocks: readonly RenderedBlock[]; count: number }) {
+    return blocks.map((block) => <FrozenBlock key={block.key} html={block.html} />);
+  },
+  (before, after) => before.blocks === after.blocks && before.count === after.count,
+);
+
 export function MarkdownBlocks({ frozen, tail }: { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] }) {
   return (
     <>
-      {frozen.map((block) => (
-        <FrozenBlock key={block.key} html={block.html} />
-      ))}
+      <FrozenBlocks blocks={frozen} count={frozen.length} />
       {tail.map((block) => (
         <div key={block.key} className="md-block md-tail" dangerouslySetInnerHTML={{ __html: block.html }} />
       ))}

@@ -90,7 +90,8 @@ export interface RenderedBlock {
  */
 export class IncrementalMarkdown {
   readonly numbering = new CitationNumbering();
-  private readonly frozen: RenderedBlock[] = [];
+  /** Only ever appended to; replaced, never emptied, on a reset (React compares its identity). */
+  private frozen: RenderedBlock[] = [];
   private frozenLength = 0;
   private tail: RenderedBlock[] = [];
   private lastText = '';
@@ -120,7 +121,7 @@ export class IncrementalMarkdown {
   }
 
   private reset(): void {
-    this.frozen.length = 0;
+    this.frozen = [];
     this.frozenLength = 0;
     this.tail = [];
   }
