@@ -18,6 +18,11 @@ export interface SourceRow extends SourceEntry {
   healthTimeline: Array<{ at: string; health: SourceHealth }>;
   /** What changed since the previous snapshot, if anything. */
   change: null | { health?: { from: SourceHealth; to: SourceHealth }; itemsDelta?: number; isNew?: boolean };
+  /**
+   * The row's place in name order (collated, numbers in names by value). Main ranks the names
+   * once per snapshot, so the renderer sorts 5,000 rows on integers and never collates text.
+   */
+  nameRank: number;
 }
 
 export interface HealthView {

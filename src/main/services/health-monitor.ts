@@ -13,6 +13,8 @@ import type { RetailSignalClient } from './api-client';
 
 const HISTORY_POINTS = 48;
 const MIN_INTERVAL_S = 5;
+/** The order the sources table shows names in (the same options as the renderer's collator). */
+const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 interface SourceHistory {
   items: number[];
@@ -37,6 +39,7 @@ export class HealthMonitor {
   private previous: Map<string, { health: SourceHealth; items: number }> | null = null;
   private etag: string | null = null;
   private history: StoredHistory = { serviceUrl: null, stats: [], sources: {} };
+  private nameRanks: { snapshot: HealthSnapshot; ranks: Map<string, number> } | null = null;
   private view: HealthView = { snapshot: null, rows: [], statsHistory: [], generatedAt: null, fetchedAt: null, lastSuccessAt: null, stale: false, error: null, nextRefreshAt: null, serviceUrl: null };
   private timer: NodeJS.Timeout | null = null;
   private watchers = 0;
@@ -158,6 +161,7 @@ export class HealthMonitor {
 
   private rows(): SourceRow[] {
     if (!this.snapshot) return [];
+    const nameRanks = this.nameRanksOf(this.snapshot);
     return this.snapshot.sources.map((source) => {
       const history = this.history.sources[source.id];
       const before = this.previous?.get(source.id);
@@ -169,8 +173,17 @@ export class HealthMonitor {
           ...(before.items !== source.items_24h ? { itemsDelta: source.items_24h - before.items } : {}),
         };
       }
-      return { ...source, itemsHistory: history?.items ?? [source.items_24h], healthTimeline: history?.timeline ?? [], change };
+      return { ...source, itemsHistory: history?.items ?? [source.items_24h], healthTimeline: history?.timeline ?? [], change, nameRank: nameRanks.get(source.id)! };
     });
+  }
+
+  /** Each source's place in name order, collated once per snapshot (see SourceRow.nameRank). */
+  private nameRanksOf(snapshot: HealthSnapshot): Map<string, number> {
+    if (this.nameRanks?.snapshot !== snapshot) {
+      const byName = [...snapshot.sources].sort((a, b) => NAME_COLLATOR.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      this.nameRanks = { snapshot, ranks: new Map(byName.map((source, rank) => [source.id, rank])) };
+    }
+    return this.nameRanks.ranks;
   }
 
   private publish(patch: Partial<HealthView>): void {

@@ -14,20 +14,6 @@ import { Lexer, Parser, type Token } from 'marked';
 export const CITATION_MARKER = /\[(sig_[0-9a-f]{16})\]/g;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 
-let hooksInstalled = false;
-function installHooks(): void {
-  if (hooksInstalled) return;
-  hooksInstalled = true;
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'A') {
-      const href = node.getAttribute('href') ?? '';
-      if (!SAFE_LINK.test(href)) node.removeAttribute('href');
-      node.removeAttribute('target');
-      node.setAttribute('rel', 'noopener noreferrer');
-    }
-  });
-}
-
 const PURIFY_CONFIG = {
   ALLOWED_TAGS: [
     'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 'del', 'code', 'pre', 'blockquote',
@@ -37,6 +23,22 @@ const PURIFY_CONFIG = {
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
 };
+
+let configured = false;
+/** Hooks and config are set once: DOMPurify otherwise re-parses its config on every call. */
+function configurePurifier(): void {
+  if (configured) return;
+  configured = true;
+  DOMPurify.setConfig(PURIFY_CONFIG);
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      const href = node.getAttribute('href') ?? '';
+      if (!SAFE_LINK.test(href)) node.removeAttribute('href');
+      node.removeAttribute('target');
+      node.setAttribute('rel', 'noopener noreferrer');
+    }
+  });
+}
 
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
@@ -71,8 +73,8 @@ export function renderBlockHtml(tokens: Token[], numbering: CitationNumbering): 
 
 /** Sanitises an HTML document from the service (a report sent as text/html) and adds chips. */
 export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
-  installHooks();
-  const safe = DOMPurify.sanitize(html, PURIFY_CONFIG) as unknown as string;
+  configurePurifier();
+  const safe = DOMPurify.sanitize(html);
   return safe.replace(CITATION_MARKER, (_match, id: string) => {
     const n = numbering.numberFor(id);
     return `<button type="button" class="cite-chip" data-cite="${id}" data-testid="citation-chip" title="Citation ${n}">${n}</button>`;
