@@ -1,6 +1,9 @@
 /** The sources-health view as main computes it from successive snapshots. */
 import type { HealthSnapshot, SourceEntry, SourceHealth } from './service-schemas';
 
+/** The order the sources table shows text in (numbers in names by value), in main and renderer. */
+export const SOURCE_TEXT_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
 export interface StatsPoint {
   at: string;
   healthy: number;

@@ -96,6 +96,16 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return null;
 }
 
+/** One HTTP request to the service: what `request` (with retries) and `requestOnce` take. */
+type RequestArgs = [
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  accept: string,
+  signal?: AbortSignal,
+  deadline?: { timeoutMs?: number; headersOnly?: boolean },
+];
+
 export class RetailSignalClient {
   private readonly fetchImpl: typeof fetch;
 
@@ -297,17 +307,11 @@ export class RetailSignalClient {
    * honoured when it is short). POSTs (ask, research, proposals) are never repeated, and a 429
    * is never retried automatically: the user sees the countdown instead.
    */
-  private async request(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    accept: string,
-    signal?: AbortSignal,
-    deadline: { timeoutMs?: number; headersOnly?: boolean } = {},
-  ): Promise<Result<Response>> {
+  private async request(...args: RequestArgs): Promise<Result<Response>> {
+    const [method, , , , signal] = args;
     let attempt = 0;
     for (;;) {
-      const result = await this.requestOnce(method, path, body, accept, signal, deadline);
+      const result = await this.requestOnce(...args);
       const retryable = method === 'GET' && !result.ok && (result.error.code === 'network' || result.error.status === 500 || result.error.status === 503);
       if (!retryable || attempt >= MAX_RETRIES || signal?.aborted) return result;
       const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
@@ -318,14 +322,7 @@ export class RetailSignalClient {
     }
   }
 
-  private async requestOnce(
-    method: 'GET' | 'POST',
-    path: string,
-    body: unknown,
-    accept: string,
-    signal?: AbortSignal,
-    deadline: { timeoutMs?: number; headersOnly?: boolean } = {},
-  ): Promise<Result<Response>> {
+  private async requestOnce(...[method, path, body, accept, signal, deadline = {}]: RequestArgs): Promise<Result<Response>> {
     const headers: Record<string, string> = { accept, ...(await this.authHeaders()) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const target = new URL(path, this.options.baseUrl);

@@ -7,14 +7,12 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { HealthView, SourceRow, StatsPoint } from '../../shared/health';
+import { SOURCE_TEXT_COLLATOR, type HealthView, type SourceRow, type StatsPoint } from '../../shared/health';
 import type { HealthSnapshot, SourceHealth } from '../../shared/service-schemas';
 import type { RetailSignalClient } from './api-client';
 
 const HISTORY_POINTS = 48;
 const MIN_INTERVAL_S = 5;
-/** The order the sources table shows names in (the same options as the renderer's collator). */
-const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
 
 interface SourceHistory {
   items: number[];
@@ -180,7 +178,7 @@ export class HealthMonitor {
   /** Each source's place in name order, collated once per snapshot (see SourceRow.nameRank). */
   private nameRanksOf(snapshot: HealthSnapshot): Map<string, number> {
     if (this.nameRanks?.snapshot !== snapshot) {
-      const byName = [...snapshot.sources].sort((a, b) => NAME_COLLATOR.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const byName = [...snapshot.sources].sort((a, b) => SOURCE_TEXT_COLLATOR.compare(a.name, b.name) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       this.nameRanks = { snapshot, ranks: new Map(byName.map((source, rank) => [source.id, rank])) };
     }
     return this.nameRanks.ranks;

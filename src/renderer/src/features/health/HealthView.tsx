@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { HealthView as HealthViewData, SourceCitingItem, SourceRow, StatsPoint } from '../../../../shared/health';
+import { SOURCE_TEXT_COLLATOR, type HealthView as HealthViewData, type SourceCitingItem, type SourceRow, type StatsPoint } from '../../../../shared/health';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import { Sparkline } from './Sparkline';
@@ -11,26 +11,24 @@ const ROW_HEIGHT = 38;
 const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const when = (iso: string | null | undefined): string => (iso ? timeFormat.format(new Date(iso)) : '—');
 
-/** For the few distinct kinds and cadences (names are ranked by main). */
-const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-
 /** A row with a number to sort on for every column, so that sorting compares integers. */
 type SortKeys = { row: SourceRow } & Record<SortKey, number>;
 
 /** Places of distinct text values in collation order. */
 function ranksOf(values: Iterable<string>): Map<string, number> {
-  return new Map([...new Set(values)].sort(collator.compare).map((value, rank) => [value, rank]));
+  return new Map([...new Set(values)].sort(SOURCE_TEXT_COLLATOR.compare).map((value, rank) => [value, rank]));
 }
 
 /**
- * Sort keys for a snapshot, computed once when it arrives. Names come ranked by main, so no
- * text is collated here; kinds and cadences have a handful of values. Every later sort or
- * filter on 5,000 rows then compares integers only.
+ * Sort keys for a snapshot, computed once when it arrives, and its kinds in order (the kind
+ * filter lists them). Names come ranked by main, so no name is collated here; kinds and
+ * cadences have a handful of values. Every later sort or filter on 5,000 rows then compares
+ * integers only.
  */
-function sortKeysOf(rows: readonly SourceRow[]): SortKeys[] {
+function sortKeysOf(rows: readonly SourceRow[]): { keys: SortKeys[]; kinds: string[] } {
   const kinds = ranksOf(rows.map((row) => row.kind));
   const cadences = ranksOf(rows.map((row) => row.cadence));
-  return rows.map((row) => ({
+  const keys = rows.map((row) => ({
     row,
     name: row.nameRank,
     kind: kinds.get(row.kind)!,
@@ -40,6 +38,7 @@ function sortKeysOf(rows: readonly SourceRow[]): SortKeys[] {
     // No item yet sorts first, as an empty time would.
     last_item_at: row.last_item_at ? Date.parse(row.last_item_at) : -Infinity,
   }));
+  return { keys, kinds: [...kinds.keys()] };
 }
 
 function StatCard({ label, value, series, testId }: { label: string; value: string; series: number[]; testId: string }) {
@@ -146,8 +145,7 @@ export function HealthView() {
   useEffect(() => watch(), [watch]);
 
   const rows = view?.rows ?? [];
-  const kinds = useMemo(() => [...new Set(rows.map((row) => row.kind))].sort(), [rows]);
-  const sortKeys = useMemo(() => sortKeysOf(rows), [rows]);
+  const { keys: sortKeys, kinds } = useMemo(() => sortKeysOf(rows), [rows]);
   const visible = useMemo(() => {
     const needle = deferredSearch.trim().toLowerCase();
     const filtered = sortKeys.filter(
