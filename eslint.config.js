@@ -47,6 +47,13 @@ export default tseslint.config(
   },
   { files: ipcFiles, rules: { 'no-restricted-imports': 'off' } },
   {
+    // SECURITY: main logs only through src/main/logging/logger.ts, which redacts credentials.
+    // The browser host's CLI prints its own terminal lines (the launch URL) and is exempt.
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/browser-host/cli.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
     files: ['src/renderer/**/*.{ts,tsx}'],
     rules: {
       // SECURITY: the renderer never reaches the network itself; everything goes through window.clarity.

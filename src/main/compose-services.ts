@@ -10,6 +10,9 @@ import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/cre
 import { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { SettingsStore } from './services/settings-store';
+import { loggerFor } from './logging/logger';
+
+const log = loggerFor('startup');
 
 export interface ComposeOptions {
   dataDir: string;
@@ -51,9 +54,9 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     onExit: (detail) => host?.localServiceExited(detail),
   });
   const conversations = await ConversationStore.open(options.dataDir);
-  if (conversations.corrupt.length > 0) console.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
+  if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   const library = await LibraryStore.open(options.dataDir);
-  if (library.corrupt.length > 0) console.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
+  if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
   host = new BridgeHost({
     settings,
     credentials,

@@ -31,6 +31,9 @@ import type { CredentialStore } from '../services/credential-store';
 import { safeExternalUrl } from '../services/external-links';
 import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
 import type { SettingsStore } from '../services/settings-store';
+import { loggerFor } from '../logging/logger';
+
+const log = loggerFor('bridge');
 
 export type StreamSink = (message: StreamMessage) => void;
 export type PushListener = <E extends PushEventName>(event: E, payload: PushEvents[E]) => void;
@@ -144,7 +147,7 @@ export class BridgeHost {
       return await this.dispatch(method as InvokeMethod, parsed.data);
     } catch (error) {
       // SECURITY: internal errors cross the bridge as a generic message; details stay in main.
-      console.error(`[bridge] ${method} failed:`, error instanceof Error ? error.message : error);
+      log.error(`${method} failed`, error);
       return fail({ code: 'internal', message: `${method} failed unexpectedly.` });
     }
   }
@@ -413,7 +416,7 @@ export class BridgeHost {
       if (!force && Date.now() - lastSave < 1_000) return;
       lastSave = Date.now();
       this.deps.conversations.touch(conversation);
-      await this.deps.conversations.save(conversation).catch((error: unknown) => console.error('[conversations] save failed:', error instanceof Error ? error.message : error));
+      await this.deps.conversations.save(conversation).catch((error: unknown) => log.error('conversation save failed', error));
     };
     const details: Array<Promise<void>> = [];
     const onEvent = (event: AskEvent): void => {

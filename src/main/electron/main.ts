@@ -10,6 +10,7 @@ import { composeMainServices } from '../compose-services';
 import { safeExternalUrl } from '../services/external-links';
 import { originOf } from '../transports/ipc-sender';
 import { attachIpcTransport } from '../transports/ipc-transport';
+import { loggerFor } from '../logging/logger';
 
 const SCHEME = 'clarity';
 const ORIGIN = `${SCHEME}://app`;
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },
   });
-  console.log(services.credentialBackendLine);
+  loggerFor('startup').info(services.credentialBackendLine);
 
   const window = new BrowserWindow({
     width: 1280,

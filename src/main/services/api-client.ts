@@ -243,10 +243,12 @@ export class RetailSignalClient {
       if (etag) headers['if-none-match'] = etag;
       let response: Response;
       try {
-        response = await this.fetchImpl(target, { headers, signal: controller.signal });
+        response = await this.fetchImpl(target, { headers, signal: controller.signal, redirect: 'manual' });
       } catch {
         return fail({ code: controller.signal.aborted ? 'timeout' : 'network', message: controller.signal.aborted ? 'The service did not answer in time.' : `Could not reach the service at ${target.origin}.` });
       }
+      const redirected = refuseRedirect(response);
+      if (redirected) return fail(redirected);
       this.reportRateLimit(response);
       const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
       const maxAgeS = maxAge ? Number(maxAge) : 60;
@@ -344,7 +346,8 @@ export class RetailSignalClient {
     signal?.addEventListener('abort', onAbort, { once: true });
     let response: Response;
     try {
-      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal });
+      // SECURITY: never follow a redirect: fetch would carry X-API-Key to whatever host it names.
+      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal, redirect: 'manual' });
     } catch (error) {
       clearTimeout(timer);
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
@@ -353,6 +356,11 @@ export class RetailSignalClient {
     }
     // A stream's body is watched by the stall timer instead; a user's abort still applies.
     if (deadline.headersOnly) clearTimeout(timer);
+    const redirected = refuseRedirect(response);
+    if (redirected) {
+      clearTimeout(timer);
+      return fail(redirected);
+    }
     this.reportRateLimit(response);
     if (response.ok) return ok(response);
     return fail(await this.errorFrom(response));
@@ -402,6 +410,28 @@ function normalizeHealth(body: unknown): unknown {
   if (Array.isArray(record.sources)) return body;
   const list = Object.values(record).find((value) => Array.isArray(value) && value.length > 0 && typeof value[0] === 'object');
   return list ? { ...record, sources: list } : body;
+}
+
+/**
+ * SECURITY: requests carry the credential, so a redirect is refused, not followed (fetch keeps
+ * `X-API-Key` across origins). 304 is a cache answer, not a redirect.
+ */
+function refuseRedirect(response: Response): BridgeError | null {
+  const isRedirect = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400 && response.status !== 304);
+  if (!isRedirect) return null;
+  void response.body?.cancel().catch(() => undefined);
+  let where = 'another address';
+  try {
+    const location = response.headers.get('location');
+    if (location) where = new URL(location, response.url || 'http://invalid/').origin;
+  } catch {
+    // An unparsable Location: say "another address".
+  }
+  return {
+    code: 'bad_response',
+    status: response.status,
+    message: `The service answered with a redirect (${response.status}) to ${where}. The app does not follow redirects, so your credential was not sent there; check the service address in Settings.`,
+  };
 }
 
 async function readJson(response: Response): Promise<unknown> {

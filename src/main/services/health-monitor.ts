@@ -10,6 +10,9 @@ import writeFileAtomic from 'write-file-atomic';
 import { SOURCE_TEXT_COLLATOR, type HealthView, type SourceRow, type StatsPoint } from '../../shared/health';
 import type { HealthSnapshot, SourceHealth } from '../../shared/service-schemas';
 import type { RetailSignalClient } from './api-client';
+import { loggerFor } from '../logging/logger';
+
+const log = loggerFor('health');
 
 const HISTORY_POINTS = 48;
 const MIN_INTERVAL_S = 5;
@@ -202,7 +205,7 @@ export class HealthMonitor {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await writeFileAtomic(join(dir, 'history.json'), JSON.stringify(this.history), { mode: 0o600 });
     } catch (error) {
-      console.error('[health] could not save history:', error instanceof Error ? error.message : error);
+      log.error('could not save history', error);
     }
   }
 

@@ -13,6 +13,9 @@ import type { CitationSnapshot } from '../../shared/conversation';
 import type { Signal } from '../../shared/service-schemas';
 import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../shared/research';
 import type { RetailSignalClient } from './api-client';
+import { loggerFor } from '../logging/logger';
+
+const log = loggerFor('research');
 
 const POLL_MIN_MS = 1_000;
 const POLL_MAX_MS = 15_000;
@@ -263,7 +266,7 @@ export class ResearchService {
     const snapshot = [...this.runs.values()];
     this.writing = this.writing
       .then(() => writeFileAtomic(join(this.dir, 'runs.json'), JSON.stringify(snapshot), { mode: 0o600 }))
-      .catch((error: unknown) => console.error('[research] could not save runs:', error instanceof Error ? error.message : error));
+      .catch((error: unknown) => log.error('could not save runs', error));
     this.deps.onUpdate({ ...run });
   }
 
