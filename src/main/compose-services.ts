@@ -4,11 +4,17 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { AskStreamRunner } from './bridge/ask-stream';
 import { BridgeHost } from './bridge/bridge-host';
+import { createHandlers } from './bridge/handlers';
+import { PushHub } from './bridge/push-hub';
+import { ServiceConnection } from './bridge/service-connection';
 import { ConversationStore } from './services/conversation-store';
 import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
+import { HealthMonitor } from './services/health-monitor';
 import { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
+import { ResearchService } from './services/research-service';
 import { SettingsStore } from './services/settings-store';
 import { loggerFor } from './logging/logger';
 
@@ -57,7 +63,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   const library = await LibraryStore.open(options.dataDir);
   if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
-  host = new BridgeHost({
+  host = await createBridgeHost({
     settings,
     credentials,
     conversations,
@@ -72,6 +78,60 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     ? `Credentials: ${probe.detail}`
     : `Credentials: session only — ${probe.detail}`;
   return { host, settings, credentials, credentialBackendLine };
+}
+
+export interface BridgeHostDeps {
+  settings: SettingsStore;
+  credentials: CredentialStore;
+  /** Starts the embedded local service; null where the host runs remote-only. */
+  localService: LocalServiceSupervisor | null;
+  conversations: ConversationStore;
+  library: LibraryStore;
+  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
+  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Where research runs and reports are kept (`<dataDir>/research`). */
+  dataDir: string;
+  /** A system notification (Electron); the browser host shows an in-app one instead. */
+  notify?: (title: string, body: string) => void;
+  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
+  openExternal: (url: string) => Promise<boolean>;
+  fetch?: typeof fetch;
+  stallTimeoutMs?: number;
+  /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
+  coalesceMs?: number;
+}
+
+/**
+ * Builds the bridge host and every service behind it: the service connection, research,
+ * health, the ask stream runner and the handlers. `host.start()` then connects the service.
+ */
+export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost> {
+  const { settings, credentials, conversations, library } = deps;
+  const hub = new PushHub();
+  const push = hub.push;
+  const connection = new ServiceConnection({
+    initial: settings.get().service,
+    credentials,
+    localService: deps.localService,
+    fetch: deps.fetch,
+    stallTimeoutMs: deps.stallTimeoutMs,
+    onStatus: (status) => push('service.status', status),
+  });
+  const research = await ResearchService.open({
+    dataDir: deps.dataDir,
+    client: () => connection.client,
+    onUpdate: (run) => push('research.updated', run),
+    notify: deps.notify,
+  });
+  const health = await HealthMonitor.open({
+    dataDir: deps.dataDir,
+    client: () => connection.client,
+    onUpdate: (view) => push('health.updated', view),
+  });
+  connection.onServiceChanged(() => health.reset());
+  const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, openExternal: deps.openExternal, saveFile: deps.saveFile });
+  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

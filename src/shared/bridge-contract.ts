@@ -2,38 +2,22 @@
  * The one contract between the renderer and the main process (STYLE §1). Both transports
  * (Electron IPC, WebSocket for the browser host), the preload and the renderer are typed
  * from this file; the bridge host validates every payload against the schemas here.
+ *
+ * Adding a bridge method: one `defineMethod` entry in `BridgeMethods` below, one handler in
+ * `src/main/bridge/handlers/<domain>.ts` (the compiler asks for it), and the caller.
  */
 import { z } from 'zod';
-import type { CitationDetail, Conversation, ConversationSummary } from './conversation';
+import type { AskEvent } from './ask-event';
+import type { Conversation, ConversationSummary } from './conversation';
+import { defineMethod, type MethodResult } from './define-method';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
-import type { CitationPayload, ServiceErrorCode, Signal, SourceEntry } from './service-schemas';
+import type { BridgeError, Result } from './result';
+import type { Signal, SourceEntry } from './service-schemas';
 
-// ── Results: errors are values at the boundary (STYLE §10) ───────────────────────────────
-export type BridgeErrorCode =
-  | ServiceErrorCode
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'bad_response'
-  | 'invalid_argument'
-  | 'unknown_method'
-  | 'keychain_unavailable';
-
-export interface BridgeError {
-  code: BridgeErrorCode;
-  message: string;
-  /** Seconds until the request may be sent again (429). */
-  retryAfterS?: number;
-  /** HTTP status, when the error came from the service. */
-  status?: number;
-}
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
-
-export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (error: BridgeError): Result<never> => ({ ok: false, error });
+export type { AskEvent } from './ask-event';
+export { fail, ok, type BridgeError, type BridgeErrorCode, type Result } from './result';
 
 // ── Shapes that cross the bridge ─────────────────────────────────────────────────────────
 export const HTTPS_OR_LOOPBACK_URL = z
@@ -119,38 +103,38 @@ export interface SignalDetails {
   fetchedAt: string;
 }
 
-export const InvokeArgSchemas = {
-  'settings.get': NoArgs,
-  'service.status': NoArgs,
-  'service.set': ServiceSetting,
-  'credentials.status': NoArgs,
-  'credentials.set': z.object({
+export const BridgeMethods = {
+  'settings.get': defineMethod(NoArgs).returns<Settings>(),
+  'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
+  'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
+  'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
+  'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),
     presentAs: CredentialPresentation,
-  }),
-  'credentials.clear': NoArgs,
-  'links.openExternal': z.object({ url: z.string().max(4_096) }),
-  'conversations.list': NoArgs,
-  'conversations.get': z.object({ id: ConversationId }),
-  'conversations.create': NoArgs,
-  'conversations.rename': z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) }),
-  'conversations.delete': z.object({ id: ConversationId }),
-  'conversations.restore': z.object({ id: ConversationId }),
-  'conversations.share': z.object({ id: ConversationId, public: z.boolean() }),
-  'signals.get': z.object({ id: z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.') }),
-  'research.start': z.object({
+  })).returns<CredentialStatus>(),
+  'credentials.clear': defineMethod(NoArgs).returns<CredentialStatus>(),
+  'links.openExternal': defineMethod(z.object({ url: z.string().max(4_096) })).returns<{ opened: boolean }>(),
+  'conversations.list': defineMethod(NoArgs).returns<ConversationSummary[]>(),
+  'conversations.get': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
+  'conversations.create': defineMethod(NoArgs).returns<Conversation>(),
+  'conversations.rename': defineMethod(z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) })).returns<Conversation>(),
+  'conversations.delete': defineMethod(z.object({ id: ConversationId })).returns<{ deleted: true }>(),
+  'conversations.restore': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
+  'conversations.share': defineMethod(z.object({ id: ConversationId, public: z.boolean() })).returns<{ publicUrl: string | null }>(),
+  'signals.get': defineMethod(z.object({ id: z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.') })).returns<SignalDetails>(),
+  'research.start': defineMethod(z.object({
     topic: z.string().trim().min(3, 'Give the research a topic of at least 3 characters.').max(500),
     preset: z.string().trim().min(1).max(40).default('standard'),
     mode: ResearchMode.default('wait'),
-  }),
-  'research.list': NoArgs,
-  'research.cancel': z.object({ id: RunId }),
-  'research.retry': z.object({ id: RunId }),
-  'research.report': z.object({ id: RunId }),
-  'health.watch': NoArgs,
-  'health.unwatch': NoArgs,
-  'health.citing': z.object({ sourceId: z.string().min(1).max(200) }),
-  'library.search': z.object({
+  })).returns<ResearchRunSummary>(),
+  'research.list': defineMethod(NoArgs).returns<ResearchRunSummary[]>(),
+  'research.cancel': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
+  'research.retry': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
+  'research.report': defineMethod(z.object({ id: RunId })).returns<{ run: ResearchRunSummary; report: StoredReport }>(),
+  'health.watch': defineMethod(NoArgs).returns<HealthView>(),
+  'health.unwatch': defineMethod(NoArgs).returns<null>(),
+  'health.citing': defineMethod(z.object({ sourceId: z.string().min(1).max(200) })).returns<SourceCitingItem[]>(),
+  'library.search': defineMethod(z.object({
     text: z.string().max(500).optional(),
     kind: LibraryItemKind.optional(),
     from: z.string().max(40).optional(),
@@ -159,56 +143,28 @@ export const InvokeArgSchemas = {
     entity: z.string().max(200).optional(),
     tag: z.string().max(60).optional(),
     sort: z.enum(['date', 'title', 'citations']).optional(),
-  }),
-  'library.facets': NoArgs,
-  'library.get': z.object({ id: LibraryId }),
-  'library.saveAnswer': z.object({ conversationId: ConversationId, turnId: z.string().max(64) }),
-  'library.saveConversation': z.object({ conversationId: ConversationId }),
-  'library.saveReport': z.object({ runId: RunId }),
-  'library.update': z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() }),
-  'library.delete': z.object({ id: LibraryId }),
-  'library.restore': z.object({ id: LibraryId }),
-  'export.render': z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) }),
-} satisfies Record<string, z.ZodType>;
+  })).returns<LibrarySearchResult>(),
+  'library.facets': defineMethod(NoArgs).returns<{ sources: string[]; entities: string[]; tags: string[] }>(),
+  'library.get': defineMethod(z.object({ id: LibraryId })).returns<LibraryItem>(),
+  'library.saveAnswer': defineMethod(z.object({ conversationId: ConversationId, turnId: z.string().max(64) })).returns<LibrarySummary>(),
+  'library.saveConversation': defineMethod(z.object({ conversationId: ConversationId })).returns<LibrarySummary>(),
+  'library.saveReport': defineMethod(z.object({ runId: RunId })).returns<LibrarySummary>(),
+  'library.update': defineMethod(z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() })).returns<LibrarySummary>(),
+  'library.delete': defineMethod(z.object({ id: LibraryId })).returns<{ deleted: true }>(),
+  'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
+  'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
+};
 
-export interface InvokeResults {
-  'settings.get': Settings;
-  'service.status': ServiceStatus;
-  'service.set': ServiceStatus;
-  'credentials.status': CredentialStatus;
-  'credentials.set': CredentialStatus;
-  'credentials.clear': CredentialStatus;
-  'links.openExternal': { opened: boolean };
-  'conversations.list': ConversationSummary[];
-  'conversations.get': Conversation;
-  'conversations.create': Conversation;
-  'conversations.rename': Conversation;
-  'conversations.delete': { deleted: true };
-  'conversations.restore': Conversation;
-  'conversations.share': { publicUrl: string | null };
-  'signals.get': SignalDetails;
-  'research.start': ResearchRunSummary;
-  'research.list': ResearchRunSummary[];
-  'research.cancel': ResearchRunSummary;
-  'research.retry': ResearchRunSummary;
-  'research.report': { run: ResearchRunSummary; report: StoredReport };
-  'health.watch': HealthView;
-  'health.unwatch': null;
-  'health.citing': SourceCitingItem[];
-  'library.search': LibrarySearchResult;
-  'library.facets': { sources: string[]; entities: string[]; tags: string[] };
-  'library.get': LibraryItem;
-  'library.saveAnswer': LibrarySummary;
-  'library.saveConversation': LibrarySummary;
-  'library.saveReport': LibrarySummary;
-  'library.update': LibrarySummary;
-  'library.delete': { deleted: true };
-  'library.restore': LibrarySummary;
-  'export.render': ExportResult;
+export type InvokeMethod = keyof typeof BridgeMethods;
+/** What the caller passes (before defaults). */
+export type InvokeArgs<M extends InvokeMethod> = z.input<(typeof BridgeMethods)[M]['args']>;
+/** What the handler receives (validated, defaults applied). */
+export type InvokeParsedArgs<M extends InvokeMethod> = z.output<(typeof BridgeMethods)[M]['args']>;
+export type InvokeResults = { [M in InvokeMethod]: MethodResult<(typeof BridgeMethods)[M]> };
+
+export function isInvokeMethod(method: string): method is InvokeMethod {
+  return Object.hasOwn(BridgeMethods, method);
 }
-
-export type InvokeMethod = keyof typeof InvokeArgSchemas;
-export type InvokeArgs<M extends InvokeMethod> = z.input<(typeof InvokeArgSchemas)[M]>;
 
 // ── Streams: open → events* → done | error (STYLE §4) ───────────────────────────────────
 export const AskStreamArgs = z.object({
@@ -225,16 +181,6 @@ export type AskStreamArgs = z.input<typeof AskStreamArgs>;
 
 export const StreamArgSchemas = { ask: AskStreamArgs } satisfies Record<string, z.ZodType>;
 export type StreamMethod = keyof typeof StreamArgSchemas;
-
-/** Normalised ask events: what the renderer needs, independent of the wire format. */
-export type AskEvent =
-  | { type: 'meta'; messageId?: string; sessionId?: string; sessionSlug?: string }
-  | { type: 'text'; text: string }
-  | { type: 'citation'; citation: CitationPayload }
-  | { type: 'confidence'; value: number }
-  | { type: 'promotion'; topic: string; preset: string; reason?: string }
-  | { type: 'turn'; conversationId: string; turnId: string }
-  | { type: 'citation_detail'; id: string; detail: CitationDetail };
 
 export type StreamMessage =
   | { streamId: string; kind: 'open' }

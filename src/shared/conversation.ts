@@ -4,23 +4,10 @@
  * so it reads completely later, offline.
  */
 import { z } from 'zod';
-import { CitationPayload } from './service-schemas';
+import type { AskEvent } from './ask-event';
+import { CitationSnapshot } from './citation';
 
-export const CitationDetail = z.object({
-  type: z.string(),
-  body: z.string(),
-  entities: z.object({ retailers: z.array(z.string()), segments: z.array(z.string()), cities: z.array(z.string()), states: z.array(z.string()) }),
-  metrics: z.record(z.string(), z.number()),
-  sourceKind: z.string().nullable(),
-  /** The source's health when the answer cited it. */
-  healthWhenCited: z.enum(['healthy', 'degraded', 'down']).nullable(),
-  itemsWhenCited: z.number().nullable(),
-  citedAt: z.string(),
-});
-export type CitationDetail = z.infer<typeof CitationDetail>;
-
-export const CitationSnapshot = CitationPayload.extend({ detail: CitationDetail.nullable().optional() });
-export type CitationSnapshot = z.infer<typeof CitationSnapshot>;
+export { CitationDetail, CitationSnapshot } from './citation';
 
 export const AnswerStatus = z.enum(['waiting', 'streaming', 'done', 'incomplete', 'failed', 'cancelled']);
 export type AnswerStatus = z.infer<typeof AnswerStatus>;
@@ -79,7 +66,7 @@ export function emptyAnswer(): TurnAnswerState {
  * it, the renderer displays with it: one rule for both). Session and turn events do not
  * change the answer.
  */
-export function applyAskEvent(answer: TurnAnswerState, event: import('./bridge-contract').AskEvent): TurnAnswerState {
+export function applyAskEvent(answer: TurnAnswerState, event: AskEvent): TurnAnswerState {
   switch (event.type) {
     case 'text':
       return { ...answer, text: answer.text + event.text, status: 'streaming' };

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamMessage } from '../../src/shared/bridge-contract';
-import { BridgeHost } from '../../src/main/bridge/bridge-host';
+import type { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { createBridgeHost } from '../../src/main/compose-services';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
 import { ConversationStore } from '../../src/main/services/conversation-store';
@@ -49,7 +50,7 @@ beforeAll(async () => {
       },
     },
   );
-  host = new BridgeHost({
+  host = await createBridgeHost({
     settings, conversations: await ConversationStore.open(dir), library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,

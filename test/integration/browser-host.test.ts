@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { BridgeHost } from '../../src/main/bridge/bridge-host';
+import type { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { createBridgeHost } from '../../src/main/compose-services';
 import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { ConversationStore } from '../../src/main/services/conversation-store';
@@ -27,7 +28,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = new BridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
+  host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
 });
 afterAll(async () => {

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { createBridgeHost } from '../../src/main/compose-services';
 import { CredentialStore, probeKeychain, type KeychainProbe } from '../../src/main/services/credential-store';
 import { ConversationStore } from '../../src/main/services/conversation-store';
 import { LibraryStore } from '../../src/main/services/library-store';
@@ -42,7 +42,7 @@ describe('credentials in the OS keychain', () => {
     if (!probe.keychain) context.skip();
     const settings = await SettingsStore.open(dataDir);
     const store = new CredentialStore(probe, () => settings.get().credentialPresentation, SERVICE);
-    const host = new BridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null, openExternal: async () => false });
+    const host = await createBridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null, openExternal: async () => false });
 
     const set = await host.invoke('credentials.set', { secret: SECRET, presentAs: 'x-api-key' });
     expect(set).toEqual({

@@ -15,7 +15,7 @@ import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import type { CitationSnapshot } from '../../shared/conversation';
 import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
-import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItemKind } from '../../shared/library';
+import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItem, type LibraryItemKind } from '../../shared/library';
 
 export interface ExportDocument {
   title: string;
@@ -23,7 +23,7 @@ export interface ExportDocument {
   createdAt: string;
   markdown: string;
   citations: CitationSnapshot[];
-  meta: Record<string, unknown>;
+  meta: LibraryItem['meta'];
 }
 
 export interface ExportFile {

@@ -1,0 +1,170 @@
+/**
+ * Runs ask streams: validates the start, streams the service's answer to the renderer through
+ * the coalescer, snapshots each cited signal, and keeps the turn in its conversation so
+ * nothing is lost if the renderer goes away.
+ */
+import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type Result } from '../../shared/bridge-contract';
+import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
+import type { RetailSignalClient } from '../services/api-client';
+import type { ConversationStore } from '../services/conversation-store';
+import type { ServiceConnection } from './service-connection';
+import { createCoalescer, type StreamSink } from './stream-coalescer';
+import { loggerFor } from '../logging/logger';
+
+const log = loggerFor('bridge');
+
+export type { StreamSink } from './stream-coalescer';
+
+export interface AskStreamRunnerDeps {
+  conversations: ConversationStore;
+  connection: ServiceConnection;
+  /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
+  coalesceMs?: number;
+}
+
+interface ActiveStream {
+  controller: AbortController;
+  sink: StreamSink;
+  conversationId: string | null;
+}
+
+type ParsedAskArgs = ReturnType<typeof AskStreamArgs.parse>;
+
+export class AskStreamRunner {
+  private readonly streams = new Map<string, ActiveStream>();
+
+  constructor(private readonly deps: AskStreamRunnerDeps) {}
+
+  get activeCount(): number {
+    return this.streams.size;
+  }
+
+  /** Whether an answer is streaming into this conversation right now. */
+  isAnswering(conversationId: string): boolean {
+    return [...this.streams.values()].some((stream) => stream.conversationId === conversationId);
+  }
+
+  /** Starts a stream; the caller has already subscribed its sink. */
+  start(streamId: unknown, method: unknown, rawArgs: unknown, sink: StreamSink): Result<null> {
+    const id = STREAM_ID.safeParse(streamId);
+    if (!id.success) return fail({ code: 'invalid_argument', message: 'Invalid stream id.' });
+    if (method !== 'ask') return fail({ code: 'unknown_method', message: `Unknown stream "${String(method)}".` });
+    if (this.streams.has(id.data)) return fail({ code: 'invalid_argument', message: 'That stream id is already in use.' });
+    const args = AskStreamArgs.safeParse(rawArgs);
+    if (!args.success) return fail({ code: 'invalid_argument', message: args.error.issues[0]?.message ?? 'Invalid question.' });
+    const client = this.deps.connection.requireClient();
+    if (!client.ok) return client;
+    const conversationId = args.data.conversationId ?? null;
+    if (conversationId && !this.deps.conversations.get(conversationId)) {
+      return fail({ code: 'not_found', message: 'That conversation no longer exists.' });
+    }
+    if (conversationId && this.isAnswering(conversationId)) {
+      return fail({ code: 'invalid_argument', message: 'This conversation is already answering.' });
+    }
+    const controller = new AbortController();
+    this.streams.set(id.data, { controller, sink, conversationId });
+    void this.run(id.data, client.value, args.data, controller, sink);
+    return ok(null);
+  }
+
+  abort(streamId: unknown): void {
+    if (typeof streamId !== 'string') return;
+    this.streams.get(streamId)?.controller.abort();
+  }
+
+  /** A renderer went away: abort every stream it owned. */
+  detachSink(sink: StreamSink): void {
+    for (const stream of this.streams.values()) if (stream.sink === sink) stream.controller.abort();
+  }
+
+  abortAll(): void {
+    for (const stream of this.streams.values()) stream.controller.abort();
+    this.streams.clear();
+  }
+
+  private async run(streamId: string, client: RetailSignalClient, args: ParsedAskArgs, controller: AbortController, sink: StreamSink): Promise<void> {
+    const { conversations } = this.deps;
+    const coalescer = createCoalescer(streamId, sink, this.deps.coalesceMs ?? 4);
+    const enqueue = coalescer.enqueue;
+
+    // With a conversation, main keeps the turn: history and session come from it, and every
+    // event is applied to the stored answer, so nothing is lost if the renderer goes away.
+    const conversation = args.conversationId ? conversations.get(args.conversationId) : undefined;
+    const turn = conversation ? await conversations.beginTurn(conversation.id, args.question, args.retryTurnId) : undefined;
+    const history = conversation && turn ? conversation.turns.filter((t) => t.id !== turn.id && t.askedAt <= turn.askedAt).map((t) => t.question).slice(-49) : args.history;
+    const sessionId = conversation?.sessionId ?? args.sessionId;
+    let lastSave = Date.now();
+    const persist = async (force: boolean): Promise<void> => {
+      if (!conversation) return;
+      if (!force && Date.now() - lastSave < 1_000) return;
+      lastSave = Date.now();
+      conversations.touch(conversation);
+      await conversations.save(conversation).catch((error: unknown) => log.error('conversation save failed', error));
+    };
+    const details: Array<Promise<void>> = [];
+    const onEvent = (event: AskEvent): void => {
+      if (turn && conversation) {
+        turn.answer = applyAskEvent(turn.answer, event);
+        if (event.type === 'meta') {
+          conversation.sessionId = event.sessionId ?? conversation.sessionId;
+          conversation.sessionSlug = event.sessionSlug ?? conversation.sessionSlug;
+        }
+        if (event.type === 'citation') details.push(this.snapshotCitation(client, event.citation.id, turn, enqueue));
+        void persist(false);
+      }
+      enqueue(event);
+    };
+
+    try {
+      if (conversation && turn) enqueue({ type: 'turn', conversationId: conversation.id, turnId: turn.id });
+      const messages = [...history, args.question].map((content) => ({ role: 'user' as const, content }));
+      const result = await client.askStream(
+        { messages, ...(sessionId ? { session_id: sessionId } : {}) },
+        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent },
+      );
+      // Citation snapshots finish (briefly) before the stream is declared done.
+      await Promise.race([Promise.allSettled(details), new Promise((resolve) => setTimeout(resolve, 3_000))]);
+      coalescer.flush();
+      if (result.ok) {
+        if (turn) turn.answer = { ...turn.answer, status: 'done', error: null };
+        sink({ streamId, kind: 'done' });
+      } else {
+        const { incomplete, ...error } = result.error;
+        if (turn) {
+          const cancelled = error.code === 'aborted';
+          turn.answer = { ...turn.answer, status: cancelled ? 'cancelled' : turn.answer.text ? 'incomplete' : 'failed', error: cancelled ? null : error };
+        }
+        sink({ streamId, kind: 'error', error, incomplete });
+        if (error.code === 'network') this.deps.connection.noteNetworkFailure();
+      }
+    } finally {
+      coalescer.close();
+      this.streams.delete(streamId);
+      await persist(true);
+    }
+  }
+
+  /**
+   * Snapshots a cited signal with its source's health at the moment of citing, so the answer
+   * can show "health when cited" later and read completely offline. Services without the
+   * signal-lookup extension simply leave the citation as the stream described it.
+   */
+  private async snapshotCitation(client: RetailSignalClient, id: string, turn: ConversationTurn, enqueue: (event: AskEvent) => void): Promise<void> {
+    const result = await client.getSignal(id);
+    if (!result.ok) return;
+    const { signal, source } = result.value;
+    const detail = {
+      type: signal.type,
+      body: signal.body,
+      entities: signal.entities,
+      metrics: signal.metrics,
+      sourceKind: source.kind ?? null,
+      healthWhenCited: source.health,
+      itemsWhenCited: source.items_24h,
+      citedAt: new Date().toISOString(),
+    };
+    const event: AskEvent = { type: 'citation_detail', id, detail };
+    turn.answer = applyAskEvent(turn.answer, event);
+    enqueue(event);
+  }
+}

@@ -1,0 +1,7 @@
+/** Where saving and exporting read answers, conversations and reports from. */
+import type { DocumentSources } from '../../services/documents';
+import type { HandlerContext } from './types';
+
+export function documentSources({ conversations, library, research, connection }: HandlerContext): DocumentSources {
+  return { conversations, library, research, serviceUrl: () => connection.status.baseUrl };
+}

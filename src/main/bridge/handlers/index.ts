@@ -1,0 +1,30 @@
+/**
+ * Every bridge method's handler, one file per domain. The map is typed against the contract:
+ * a method without a handler, or a handler of the wrong type, does not compile.
+ */
+import { conversationHandlers } from './conversations';
+import { credentialHandlers } from './credentials';
+import { exportHandlers } from './export';
+import { healthHandlers } from './health';
+import { libraryHandlers } from './library';
+import { linkHandlers } from './links';
+import { researchHandlers } from './research';
+import { settingsHandlers } from './settings';
+import { signalHandlers } from './signals';
+import type { HandlerContext, HandlerMap } from './types';
+
+export type { Handler, HandlerContext, HandlerMap, MethodsIn } from './types';
+
+export function createHandlers(context: HandlerContext): HandlerMap {
+  return {
+    ...settingsHandlers(context),
+    ...credentialHandlers(context),
+    ...linkHandlers(context),
+    ...conversationHandlers(context),
+    ...signalHandlers(context),
+    ...researchHandlers(context),
+    ...healthHandlers(context),
+    ...libraryHandlers(context),
+    ...exportHandlers(context),
+  };
+}

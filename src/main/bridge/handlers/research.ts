@@ -1,0 +1,27 @@
+/** Research runs: start, list, cancel, retry, open the report. */
+import { fail, ok } from '../../../shared/bridge-contract';
+import type { HandlerContext, HandlerMap, MethodsIn } from './types';
+
+export function researchHandlers({ research, connection }: HandlerContext): HandlerMap<MethodsIn<'research'>> {
+  return {
+    'research.start': ({ topic, preset, mode }) => {
+      const baseUrl = connection.status.baseUrl;
+      if (!connection.client || !baseUrl) return fail({ code: 'unavailable', message: connection.status.detail ?? 'The service is not ready yet.' });
+      return ok(research.start(topic, preset, mode, baseUrl));
+    },
+    'research.list': () => ok(research.list()),
+    'research.cancel': ({ id }) => {
+      const run = research.cancel(id);
+      return run ? ok(run) : fail({ code: 'invalid_argument', message: 'That run is not running.' });
+    },
+    'research.retry': ({ id }) => {
+      const run = research.retry(id);
+      return run ? ok(run) : fail({ code: 'invalid_argument', message: 'Only failed or cancelled runs can be retried.' });
+    },
+    'research.report': async ({ id }) => {
+      const run = research.list().find((r) => r.id === id);
+      const report = run ? await research.report(id) : null;
+      return run && report ? ok({ run, report }) : fail({ code: 'not_found', message: 'That report is not available (yet).' });
+    },
+  };
+}

@@ -1,0 +1,15 @@
+/** Settings and which service the app talks to. */
+import { ok } from '../../../shared/bridge-contract';
+import type { HandlerContext, HandlerMap, MethodsIn } from './types';
+
+export function settingsHandlers({ settings, connection }: HandlerContext): HandlerMap<MethodsIn<'settings' | 'service'>> {
+  return {
+    'settings.get': () => ok(settings.get()),
+    'service.status': () => ok(connection.status),
+    'service.set': async (service) => {
+      await settings.update({ service });
+      await connection.apply(service);
+      return ok(connection.status);
+    },
+  };
+}

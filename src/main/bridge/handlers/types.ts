@@ -1,0 +1,40 @@
+/**
+ * How a bridge method is handled in main. Each domain file exports a `HandlerMap` for the
+ * methods named after it (`MethodsIn<'library'>` = every `library.*` method of the contract),
+ * so a method added to the contract without a handler, or a handler with the wrong argument or
+ * result type, is a compile error.
+ */
+import type { InvokeMethod, InvokeParsedArgs, InvokeResults, Result } from '../../../shared/bridge-contract';
+import type { ConversationStore } from '../../services/conversation-store';
+import type { CredentialStore } from '../../services/credential-store';
+import type { HealthMonitor } from '../../services/health-monitor';
+import type { LibraryStore } from '../../services/library-store';
+import type { ResearchService } from '../../services/research-service';
+import type { SettingsStore } from '../../services/settings-store';
+import type { AskStreamRunner } from '../ask-stream';
+import type { Push } from '../push-hub';
+import type { ServiceConnection } from '../service-connection';
+
+export type Handler<M extends InvokeMethod> = (args: InvokeParsedArgs<M>) => Result<InvokeResults[M]> | Promise<Result<InvokeResults[M]>>;
+
+export type HandlerMap<M extends InvokeMethod = InvokeMethod> = { [K in M]: Handler<K> };
+
+/** The contract's methods whose name starts with `<domain>.`. */
+export type MethodsIn<Domain extends string> = Extract<InvokeMethod, `${Domain}.${string}`>;
+
+/** What handlers work with: the main-process services, constructed in compose-services.ts. */
+export interface HandlerContext {
+  settings: SettingsStore;
+  credentials: CredentialStore;
+  conversations: ConversationStore;
+  library: LibraryStore;
+  research: ResearchService;
+  health: HealthMonitor;
+  connection: ServiceConnection;
+  streams: AskStreamRunner;
+  push: Push;
+  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
+  openExternal: (url: string) => Promise<boolean>;
+  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
+  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+}

@@ -1,0 +1,150 @@
+/**
+ * The connection to the Retail Signal service in use: which one (local or remote), its client,
+ * its status as the status bar shows it, restarts of the local service after a crash, and the
+ * rate-limit figures every response reports.
+ */
+import { fail, ok, type Result, type ServiceSetting, type ServiceStatus } from '../../shared/bridge-contract';
+import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
+import type { CredentialStore } from '../services/credential-store';
+import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
+
+export interface ServiceConnectionDeps {
+  /** The setting at start-up: the status starts from it. */
+  initial: ServiceSetting;
+  credentials: CredentialStore;
+  /** Starts the embedded local service; null where the host runs remote-only. */
+  localService: LocalServiceSupervisor | null;
+  onStatus: (status: ServiceStatus) => void;
+  fetch?: typeof fetch;
+  stallTimeoutMs?: number;
+}
+
+export class ServiceConnection {
+  private current: ServiceStatus;
+  private activeClient: RetailSignalClient | null = null;
+  private restarts: number[] = [];
+  private disposed = false;
+  private readonly serviceChangedListeners = new Set<() => void>();
+
+  constructor(private readonly deps: ServiceConnectionDeps) {
+    const service = deps.initial;
+    this.current = {
+      mode: service.mode,
+      baseUrl: service.mode === 'remote' ? service.baseUrl : null,
+      state: 'starting',
+      synthetic: service.mode === 'local',
+      rateLimitRemaining: null,
+      retryAt: null,
+    };
+  }
+
+  get status(): ServiceStatus {
+    return this.current;
+  }
+
+  /** The client of the service in use; null while it starts or when it is unreachable. */
+  get client(): RetailSignalClient | null {
+    return this.activeClient;
+  }
+
+  /** The client, or the error a bridge method returns while there is none. */
+  requireClient(): Result<RetailSignalClient> {
+    return this.activeClient ? ok(this.activeClient) : fail({ code: 'unavailable', message: this.current.detail ?? 'The service is not ready yet.' });
+  }
+
+  /** Called when the app switches to another service (the health history starts again). */
+  onServiceChanged(listener: () => void): void {
+    this.serviceChangedListeners.add(listener);
+  }
+
+  async apply(service: ServiceSetting): Promise<void> {
+    this.activeClient = null;
+    const previousMode = this.current.mode;
+    const previousUrl = this.current.baseUrl;
+    if (service.mode === 'remote') {
+      await this.deps.localService?.stop();
+      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'ready', detail: undefined, rateLimitRemaining: null, retryAt: null });
+      this.activeClient = this.makeClient(service.baseUrl);
+      if (previousMode !== 'remote' || previousUrl !== service.baseUrl) this.serviceChanged();
+      return;
+    }
+    if (!this.deps.localService) {
+      this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'error', detail: 'This host cannot run the local service.' });
+      return;
+    }
+    this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'starting', detail: 'Starting the local service…', rateLimitRemaining: null, retryAt: null });
+    try {
+      const url = await this.deps.localService.start();
+      this.activeClient = this.makeClient(url);
+      this.setStatus({ baseUrl: url, state: 'ready', detail: undefined });
+      // Same local service, new port after a restart: the history carries on.
+      if (previousMode !== 'local') this.serviceChanged();
+    } catch (error) {
+      this.setStatus({ state: 'error', detail: error instanceof Error ? error.message : 'The local service could not start.' });
+    }
+  }
+
+  /**
+   * Called by the supervisor when the local service exits on its own: say so, then restart it
+   * (at most 3 times a minute, so a service that cannot run does not spin).
+   */
+  localServiceExited(detail: string): void {
+    if (this.current.mode !== 'local' || this.disposed) return;
+    const now = Date.now();
+    this.restarts = this.restarts.filter((at) => now - at < 60_000);
+    if (this.restarts.length >= 3) {
+      this.setStatus({ state: 'unreachable', detail: `${detail} It stopped 3 times in a minute; switch to it again in Settings to retry.` });
+      return;
+    }
+    this.restarts.push(now);
+    this.activeClient = null;
+    this.setStatus({ state: 'unreachable', detail: `${detail} Restarting it…` });
+    setTimeout(() => {
+      if (this.current.mode === 'local' && !this.disposed) void this.apply({ mode: 'local' });
+    }, 500);
+  }
+
+  /** A stream failed with a network error: if the local service is gone, say so now. */
+  noteNetworkFailure(): void {
+    if (this.current.mode === 'local' && !this.deps.localService?.running) {
+      this.setStatus({ state: 'unreachable', detail: 'The local service is not running.' });
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.deps.localService?.stop();
+  }
+
+  private serviceChanged(): void {
+    for (const listener of this.serviceChangedListeners) listener();
+  }
+
+  private makeClient(baseUrl: string): RetailSignalClient {
+    const client: RetailSignalClient = new RetailSignalClient({
+      baseUrl,
+      fetch: this.deps.fetch,
+      stallTimeoutMs: this.deps.stallTimeoutMs,
+      credential: () => this.deps.credentials.credential(),
+      // A late answer from a replaced client (the service restarted, or the user switched
+      // services) says nothing about the current one: it must not mark a restarting service ready.
+      onRateLimit: (observation) => {
+        if (this.activeClient === client) this.observeRateLimit(observation);
+      },
+    });
+    return client;
+  }
+
+  private observeRateLimit({ remaining, retryAfterS }: RateLimitObservation): void {
+    this.setStatus({
+      rateLimitRemaining: remaining ?? this.current.rateLimitRemaining,
+      retryAt: retryAfterS !== null ? Date.now() + retryAfterS * 1000 : remaining !== null && remaining > 0 ? null : this.current.retryAt,
+      ...(this.current.state === 'unreachable' ? { state: 'ready' as const, detail: undefined } : {}),
+    });
+  }
+
+  private setStatus(patch: Partial<ServiceStatus>): void {
+    this.current = { ...this.current, ...patch };
+    this.deps.onStatus(this.current);
+  }
+}

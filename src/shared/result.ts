@@ -1,0 +1,26 @@
+/** Results: errors are values at the boundary (STYLE §10). */
+import type { ServiceErrorCode } from './service-schemas';
+
+export type BridgeErrorCode =
+  | ServiceErrorCode
+  | 'network'
+  | 'timeout'
+  | 'aborted'
+  | 'bad_response'
+  | 'invalid_argument'
+  | 'unknown_method'
+  | 'keychain_unavailable';
+
+export interface BridgeError {
+  code: BridgeErrorCode;
+  message: string;
+  /** Seconds until the request may be sent again (429). */
+  retryAfterS?: number;
+  /** HTTP status, when the error came from the service. */
+  status?: number;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (error: BridgeError): Result<never> => ({ ok: false, error });
