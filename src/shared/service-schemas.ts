@@ -29,7 +29,7 @@ export const ErrorBody = z
     error: z.string().meta({ description: 'Machine-readable code, e.g. `rate_limited`.' }),
     message: z.string().meta({ description: 'Human-friendly text.' }),
   })
-  .meta({ id: 'Error' });
+  .meta({ id: 'ErrorBody', description: 'Every error: `{error, message}` (and any other fields a service adds).' });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 // ── Ask ─────────────────────────────────────────────────────────────────────────────────
@@ -265,4 +265,13 @@ export const ApiKeyList = z
   .looseObject({ keys: z.array(z.looseObject({ id: z.string(), last4: z.string(), created_at: z.string(), revoked_at: z.string().nullable() })) })
   .meta({ id: 'ApiKeyList' });
 export const ApiKeyRevoked = z.looseObject({ id: z.string(), revoked_at: z.string() }).meta({ id: 'ApiKeyRevoked' });
+export const DevTokenRequest = z
+  .object({
+    email: z.string().regex(/^[^@\s]+@[^@\s]+$/).max(254).meta({ description: 'Who the token is for; its subject is derived from it.' }),
+    ttl_s: z.number().int().min(60).max(30 * 24 * 3600).optional().meta({ description: 'Lifetime in seconds (60 s to 30 days). Defaults to 43,200 (12 hours).' }),
+  })
+  .meta({ id: 'DevTokenRequest', description: 'Local service only: ask its development identity provider for a bearer JWT.' });
+export const DevTokenIssued = z
+  .looseObject({ token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string(), subject: z.string(), issuer: z.string() })
+  .meta({ id: 'DevTokenIssued', description: 'A bearer JWT signed by this service\'s development identity provider.' });
 export const Jwks = z.looseObject({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.string().optional() })) }).meta({ id: 'Jwks' });

@@ -1,0 +1,196 @@
+/**
+ * Building blocks of the OpenAPI document, shared by every area module in `paths/`.
+ *
+ * Each area (ask, research, sources, …) exports an `OpenApiArea`: its tags, its paths and any
+ * components of its own; `document.ts` merges them. An operation is written with `operation()`,
+ * which adds what every route of this service can answer, so no area forgets it:
+ *   - 401 with `WWW-Authenticate` (a presented but invalid or expired credential is refused on
+ *     every route, anonymous ones included; DESIGN §3),
+ *   - 400 for two credentials at once, or a malformed percent-encoded path,
+ *   - 400/413/415 on routes with a body, 429 with `Retry-After` on routes with a limit, 500,
+ *   - `x-rate-limit-remaining` on every response.
+ */
+export type JsonObject = Record<string, unknown>;
+
+export interface OpenApiArea {
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, JsonObject>;
+  /** Components that are not zod schemas of `service-schemas.ts` (those are added for you). */
+  components?: { schemas?: Record<string, JsonObject>; examples?: Record<string, JsonObject> };
+}
+
+export const ref = (id: string): JsonObject => ({ $ref: `#/components/schemas/${id}` });
+const header = (id: string): JsonObject => ({ $ref: `#/components/headers/${id}` });
+const response = (id: string, description?: string): JsonObject => ({ $ref: `#/components/responses/${id}`, ...(description ? { description } : {}) });
+
+/** The header on every response (DESIGN §3). */
+export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemaining') };
+
+/** A JSON response with its example. */
+export function jsonResponse(description: string, schema: JsonObject, example: unknown, headers: JsonObject = {}): JsonObject {
+  return { description, headers: { ...RATE_HEADER, ...headers }, content: { 'application/json': { schema, example } } };
+}
+
+/** A server-rendered HTML page (escaped; the schema is a string). */
+export function htmlResponse(description: string, example: string): JsonObject {
+  return { description, headers: RATE_HEADER, content: { 'text/html': { schema: { type: 'string' }, example } } };
+}
+
+export const pathParameter = (name: string, description: string, schema: JsonObject, example: unknown): JsonObject => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+  example,
+});
+
+/** Who may call: anyone (a credential is optional), a signed-in caller, or a caller with a JWT. */
+export type Access = 'anyone' | 'signed-in' | 'jwt';
+export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503;
+
+export const SECURITY: Record<Access, JsonObject[]> = {
+  anyone: [{}, { bearer: [] }, { apiKey: [] }],
+  'signed-in': [{ bearer: [] }, { apiKey: [] }],
+  jwt: [{ bearer: [] }],
+};
+
+const UNAUTHORIZED_TEXT: Record<Access, string> = {
+  anyone:
+    '`unauthorized`: a credential was presented but is not valid (unknown, expired, revoked, or signed by another key). ' +
+    'Anonymous callers are allowed here: send the request again without the credential, and renew it.',
+  'signed-in': '`unauthorized`: no credential, or one that is not valid (unknown, expired, revoked, or signed by another key).',
+  jwt: '`unauthorized`: no bearer JWT, or one that is not valid (expired, or signed by another key).',
+};
+
+export interface OperationSpec {
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  access: Access;
+  /** The route's rate limit, if it has one (its bucket is what `x-rate-limit-remaining` counts). */
+  limit?: string;
+  parameters?: JsonObject[];
+  requestBody?: { schema: JsonObject; example: unknown; description?: string; required?: boolean };
+  /** Success (and 304) responses. */
+  responses: Record<string, JsonObject>;
+  /** Error statuses this operation answers besides the ones added for every route. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Extra fields (`x-…`). */
+  extensions?: JsonObject;
+}
+
+/** An operation with every status and header the service can send on it. */
+export function operation(spec: OperationSpec): JsonObject {
+  const hasPathParameters = (spec.parameters ?? []).some((parameter) => parameter.in === 'path');
+  const bucket = spec.limit
+    ? `Rate limit: the ${spec.limit} bucket, which \`x-rate-limit-remaining\` counts down.`
+    : 'No rate limit of its own: `x-rate-limit-remaining` reports the caller\'s ask bucket.';
+  const errors: Partial<Record<ErrorStatus, JsonObject>> = {
+    400: response(
+      'BadRequest',
+      '`invalid_request`: ' +
+        [
+          spec.errors?.[400],
+          spec.requestBody ? 'Malformed JSON or an invalid field (the message names it).' : undefined,
+          hasPathParameters ? 'A malformed percent-encoded path.' : undefined,
+          'Both `Authorization` and `X-API-Key` sent: send one credential.',
+        ]
+          .filter(Boolean)
+          .join(' '),
+    ),
+    401: response('Unauthorized', UNAUTHORIZED_TEXT[spec.access]),
+  };
+  for (const [status, description] of Object.entries(spec.errors ?? {}) as Array<[string, string]>) {
+    if (status !== '400') errors[Number(status) as ErrorStatus] = response(ERROR_RESPONSE_NAMES[Number(status) as ErrorStatus], description);
+  }
+  if (spec.requestBody) {
+    errors[413] ??= response('PayloadTooLarge');
+    errors[415] ??= response('UnsupportedMediaType');
+  }
+  if (spec.limit) errors[429] ??= response('RateLimited');
+  errors[500] ??= response('Internal');
+  return {
+    operationId: spec.operationId,
+    tags: [spec.tag],
+    summary: spec.summary,
+    description: `${spec.description}\n\n${bucket}`,
+    security: SECURITY[spec.access],
+    ...(spec.parameters ? { parameters: spec.parameters } : {}),
+    ...(spec.requestBody
+      ? {
+          requestBody: {
+            required: spec.requestBody.required ?? true,
+            ...(spec.requestBody.description ? { description: spec.requestBody.description } : {}),
+            content: { 'application/json': { schema: spec.requestBody.schema, example: spec.requestBody.example } },
+          },
+        }
+      : {}),
+    responses: { ...spec.responses, ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) },
+    ...spec.extensions,
+  };
+}
+
+export const ERROR_RESPONSE_NAMES: Record<ErrorStatus, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
+  429: 'RateLimited',
+  500: 'Internal',
+  503: 'Unavailable',
+};
+
+const errorExample = (error: string, message: string): JsonObject => ({ error, message });
+
+/** One reusable response per error status, each with the headers the service sends on it. */
+export function errorResponses(): Record<string, JsonObject> {
+  const errorResponse = (status: ErrorStatus, description: string, example: JsonObject, headers: JsonObject = {}): [string, JsonObject] => [
+    ERROR_RESPONSE_NAMES[status],
+    { description, headers: { ...RATE_HEADER, ...headers }, content: { 'application/json': { schema: ref('ErrorBody'), example } } },
+  ];
+  return Object.fromEntries([
+    errorResponse(400, '`invalid_request`.', errorExample('invalid_request', 'Invalid field `messages`: Too small: expected array to have >=1 items.')),
+    errorResponse(
+      401,
+      '`unauthorized`. `WWW-Authenticate` says why: `error="invalid_token"` for a presented credential that is not valid.',
+      errorExample('unauthorized', 'The bearer token has expired. Get a new one.'),
+      { 'WWW-Authenticate': header('WwwAuthenticate') },
+    ),
+    errorResponse(403, '`forbidden`.', errorExample('forbidden', 'Issuing an API key needs a bearer JWT; an API key cannot manage keys.')),
+    errorResponse(404, '`not_found`.', errorExample('not_found', 'No signal sig_0000000000000000.')),
+    errorResponse(413, '`payload_too_large`: the body is over 64 KB.', errorExample('payload_too_large', 'Request body is over 64 KB.')),
+    errorResponse(415, '`unsupported_media_type`: send `Content-Type: application/json`.', errorExample('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.')),
+    errorResponse(422, 'The request is well-formed but cannot be served (the message says why).', errorExample('unprocessable', 'Too little history to forecast this metric.')),
+    errorResponse(429, '`rate_limited`: wait `Retry-After` seconds.', errorExample('rate_limited', 'Rate limit reached: 30 requests per window. Retry in 42 s.'), {
+      'Retry-After': header('RetryAfter'),
+    }),
+    errorResponse(500, '`internal`.', errorExample('internal', 'The service hit an internal error.')),
+    errorResponse(503, '`unavailable`: try again later.', errorExample('unavailable', 'The service is unavailable.')),
+  ]);
+}
+
+export const HEADERS: Record<string, JsonObject> = {
+  RateLimitRemaining: {
+    description:
+      'Requests left in the caller\'s bucket for this route\'s limit (ask 30/60 s, research 5/5 min, propose 3/h). ' +
+      'Routes without a limit of their own report the caller\'s ask bucket. The caller is the authenticated user, ' +
+      'or the IP address for anonymous callers and for a credential that was refused.',
+    schema: { type: 'integer', minimum: 0 },
+    example: 29,
+  },
+  RetryAfter: { description: 'Whole seconds until the window resets.', schema: { type: 'integer', minimum: 1 }, example: 42 },
+  WwwAuthenticate: {
+    description:
+      'RFC 6750 challenge: `Bearer realm="retail-signal"` when a credential is needed, ' +
+      '`Bearer realm="retail-signal", error="invalid_token", error_description="…"` when the one presented is not valid.',
+    schema: { type: 'string' },
+    example: 'Bearer realm="retail-signal", error="invalid_token", error_description="The bearer token has expired."',
+  },
+  ETag: { description: 'Validator of the snapshot\'s data; send it back as `If-None-Match`.', schema: { type: 'string' }, example: '"4f1c2a9be07d3c55a1b2"' },
+  CacheControl: { description: 'The snapshot may be cached for 60 seconds.', schema: { type: 'string' }, example: 'max-age=60' },
+};

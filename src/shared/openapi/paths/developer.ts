@@ -1,0 +1,135 @@
+/** Developer area: API keys, the development identity provider, developer pages and this document. */
+import { htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type OpenApiArea } from '../common';
+
+const KEY_ID = 'key_0f1e2d3c4b5a6978';
+const pageExample = (title: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Retail Signal</title></head><body><h1>${title}</h1></body></html>`;
+
+export const developerArea: OpenApiArea = {
+  tags: [
+    { name: 'API keys', description: 'Long-lived `ck_…` keys for scripts and integrations (extension).' },
+    { name: 'Identity', description: 'The local service\'s development identity provider: ES256 JWTs and their public keys.' },
+    { name: 'Developer', description: 'Developer pages and this document.' },
+  ],
+  paths: {
+    '/api/v1/keys': {
+      post: operation({
+        operationId: 'issueApiKey',
+        tag: 'API keys',
+        summary: 'Issue an API key',
+        description: 'Issues a key for the caller; it is shown once and the service keeps only its SHA-256. Needs a bearer JWT: an API key cannot mint keys (403).',
+        access: 'jwt',
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '201': jsonResponse('Issued.', ref('ApiKeyIssued'), {
+            key: 'ck_Q2x4cml0eVNpZ25hbEV4YW1wbGVLZXk1',
+            id: KEY_ID,
+            last4: 'eXk1',
+            created_at: '2026-11-01T10:00:00.000Z',
+            note: 'Shown once. Store it now; the service keeps only its SHA-256.',
+          }),
+        },
+        errors: { 403: '`forbidden`: an API key was presented; issuing keys needs a bearer JWT.' },
+      }),
+      get: operation({
+        operationId: 'listApiKeys',
+        tag: 'API keys',
+        summary: 'List your API keys',
+        description: 'Your keys, with their last four characters only.',
+        access: 'signed-in',
+        responses: {
+          '200': jsonResponse('Your keys.', ref('ApiKeyList'), { keys: [{ id: KEY_ID, last4: 'eXk1', created_at: '2026-11-01T10:00:00.000Z', revoked_at: null }] }),
+        },
+      }),
+    },
+    '/api/v1/keys/{id}': {
+      delete: operation({
+        operationId: 'revokeApiKey',
+        tag: 'API keys',
+        summary: 'Revoke an API key',
+        description: 'The key is refused with 401 from then on. Needs a bearer JWT.',
+        access: 'jwt',
+        parameters: [pathParameter('id', 'The key\'s id.', { type: 'string' }, KEY_ID)],
+        responses: { '200': jsonResponse('Revoked.', ref('ApiKeyRevoked'), { id: KEY_ID, revoked_at: '2026-11-02T10:00:00.000Z' }) },
+        errors: { 403: '`forbidden`: an API key was presented; revoking keys needs a bearer JWT.', 404: '`not_found`: no key with this id of yours.' },
+      }),
+    },
+    '/.well-known/jwks.json': {
+      get: operation({
+        operationId: 'jwks',
+        tag: 'Identity',
+        summary: 'Public keys of the development identity provider',
+        description: 'The ES256 keys that verify the tokens this service issues.',
+        access: 'anyone',
+        responses: {
+          '200': jsonResponse('The JWKS.', ref('Jwks'), {
+            keys: [{ kty: 'EC', crv: 'P-256', x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU', y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0', kid: 'b1f6c1a2-3d4e-4f50-8a9b-0c1d2e3f4a5b', alg: 'ES256', use: 'sig' }],
+          }),
+        },
+      }),
+    },
+    '/api/v1/dev/token': {
+      post: operation({
+        operationId: 'issueDevelopmentToken',
+        tag: 'Identity',
+        summary: 'Get a development token (local service only)',
+        description:
+          'Signs a bearer JWT for `email` with this service\'s own development identity provider, so an app can sign in to its ' +
+          'embedded service without the command line. Served only when the service runs with `--dev-tokens` (the app\'s ' +
+          'embedded service does); refused (403) for requests from a web page (any `Origin` header). Not part of the interface: ' +
+          'remote services issue tokens their own way.',
+        access: 'anyone',
+        requestBody: { schema: ref('DevTokenRequest'), example: { email: 'analyst@example.com', ttl_s: 43200 } },
+        responses: {
+          '201': jsonResponse('Issued.', ref('DevTokenIssued'), {
+            token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImIxZjYifQ.eyJlbWFpbCI6ImFuYWx5c3RAZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJl',
+            token_type: 'Bearer',
+            expires_at: '2026-11-01T22:00:00.000Z',
+            subject: 'usr_2c26b46b68ffc68f',
+            issuer: 'urn:retail-signal:local-dev-idp',
+          }),
+        },
+        errors: {
+          403: '`forbidden`: the request came from a web page (`Origin` header).',
+          404: '`not_found`: this service does not issue development tokens (started without `--dev-tokens`).',
+        },
+      }),
+    },
+    '/developer/keys': {
+      get: operation({
+        operationId: 'keysPage',
+        tag: 'Developer',
+        summary: 'API keys page',
+        description: 'How to issue and present API keys; lists yours when called with a credential.',
+        access: 'anyone',
+        responses: { '200': htmlResponse('HTML page.', pageExample('API keys')) },
+      }),
+    },
+    '/developer/changelog': {
+      get: operation({
+        operationId: 'changelogPage',
+        tag: 'Developer',
+        summary: 'Changelog page',
+        description: 'Changes to the interface and to this document, including the announced v2.',
+        access: 'anyone',
+        responses: { '200': htmlResponse('HTML page.', pageExample('Changelog')) },
+      }),
+    },
+    '/.well-known/openapi.yaml': {
+      get: operation({
+        operationId: 'openapi',
+        tag: 'Developer',
+        summary: 'This document',
+        description: 'The OpenAPI 3.1 document of this service, generated from the same schemas the service and the app use.',
+        access: 'anyone',
+        responses: {
+          '200': {
+            description: 'OpenAPI 3.1 YAML.',
+            headers: RATE_HEADER,
+            content: { 'application/yaml': { schema: { type: 'string' }, example: 'openapi: 3.1.0\ninfo:\n  title: Retail Signal question-answering service\n' } },
+          },
+        },
+      }),
+    },
+  },
+};
