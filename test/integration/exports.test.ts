@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { JSDOM } from 'jsdom';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -117,12 +118,29 @@ describe('exports keep every citation with its title and link', () => {
     expect(parsed.markdown).toBe(doc.markdown);
   });
 
-  it('csv: one row per citation', async () => {
-    const csv = (await renderExport(doc, 'csv')).data.toString();
-    const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('number,signal_id,title,source,published_at,url,snippet,source_health_when_cited');
-    expect(lines).toHaveLength(doc.citations.length + 1);
-    for (const c of doc.citations) expect(csv).toContain(c.url!);
+  it('csv: one row per citation, with a UTF-8 BOM', async () => {
+    const data = (await renderExport(doc, 'csv')).data;
+    expect([...data.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // spreadsheets then read ₹ as ₹
+    const rows = parseCsv(data, { bom: true }) as string[][];
+    expect(rows[0]).toEqual(['number', 'signal_id', 'title', 'source', 'published_at', 'url', 'snippet', 'source_health_when_cited']);
+    expect(rows).toHaveLength(doc.citations.length + 1);
+    for (const c of doc.citations) expect(rows.some((row) => row[5] === c.url)).toBe(true);
+  });
+
+  it('csv: a cell the service wrote as a formula is text, not a formula', async () => {
+    const formulas = ['=HYPERLINK("https://evil.invalid","x")', '+1+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
+    const hostile: ExportDocument = {
+      ...doc,
+      markdown: 'An answer whose sources lie.',
+      citations: formulas.map((formula, i) => ({ id: `sig_00000000000000f${i}`, title: formula, source_name: formula, url: formula, snippet: `₹ ${i}` })),
+    };
+    const rows = (parseCsv((await renderExport(hostile, 'csv')).data, { bom: true }) as string[][]).slice(1);
+    expect(rows).toHaveLength(formulas.length);
+    for (const [i, row] of rows.entries()) {
+      // Every text cell a spreadsheet would evaluate starts with ' instead of the formula sign.
+      for (const cell of [row[2], row[3], row[5]]) expect(cell).toBe(`'${formulas[i]}`);
+      expect(row[6]).toBe(`₹ ${i}`);
+    }
   });
 });
 

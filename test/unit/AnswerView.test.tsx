@@ -92,6 +92,30 @@ describe('AnswerView', () => {
     expect(invoked).toEqual([['links.openExternal', { url: 'https://retail.example/x' }]]);
   });
 
+  it('a link carrying a forged marker in its title is a link: the click is prevented and goes through the opener', async () => {
+    render(<AnswerView turn={answer({ text: `<a href="https://x.example/login" title="[sig_0000000000000001]">log in</a> [${A}]` })} />);
+    const link = screen.getByText('log in');
+    expect(link.closest('[data-cite]')).toBeNull();
+    const event = new MouseEvent('click', { bubbles: true, cancelable: true });
+    await act(async () => {
+      link.dispatchEvent(event);
+    });
+    expect(event.defaultPrevented).toBe(true);
+    expect(useAppStore.getState().selectedCitation).toBeNull();
+    expect(invoked).toEqual([['links.openExternal', { url: 'https://x.example/login' }]]);
+  });
+
+  it('only http(s) citation URLs become links in the sources list', () => {
+    const hostile = ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,<script>alert(1)</script>', 'vbscript:msgbox(1)', 'clarity://settings', ' JAVASCRIPT:alert(1)'];
+    const citations = [
+      ...hostile.map((url, i) => ({ id: `sig_00000000000000e${i}`, title: `Hostile ${i}`, url })),
+      { id: A, title: 'Fine', url: 'https://a.example/1' },
+    ];
+    render(<AnswerView turn={answer({ text: `Text [${A}].`, citations })} />);
+    const hrefs = [...screen.getByTestId('answer').querySelectorAll('a[href]')].map((a) => a.getAttribute('href'));
+    expect(hrefs).toEqual(['https://a.example/1']);
+  });
+
   it('marks an incomplete answer, keeps its text and offers retry', () => {
     const retry = vi.fn(async () => undefined);
     useAppStore.setState({ retry });

@@ -39,7 +39,8 @@ describe('hostile markdown', () => {
     // Only the app's own chip exists; a forged one from the service does not survive.
     const chips = root.querySelectorAll('[data-testid="citation-chip"]');
     expect([...chips].map((chip) => chip.getAttribute('data-cite'))).toEqual(['sig_0123456789abcdef']);
-    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+    // Whether anything *runs* is checked in real Chromium (e2e/hostile-service.spec.ts): jsdom
+    // never executes scripts or handlers inserted through innerHTML, so it cannot tell.
   });
 
   it('stays inert at every prefix while streaming, for every payload at once', () => {
@@ -55,8 +56,42 @@ describe('hostile markdown', () => {
       for (const link of root.querySelectorAll('a[href]')) expect(link.getAttribute('href')).toMatch(/^(https?:|mailto:)/);
       root.remove();
     }
-    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   }, 60_000);
+
+  it.each([
+    ['a marker in a link title', '<a href="https://x.example/login" title="[sig_0000000000000001]">log in</a>'],
+    ['a marker in a span title', '<span title="a [sig_0000000000000001] b">t</span>'],
+    ['a marker in a markdown link title', '[log in](https://x.example/login "[sig_0000000000000001]")'],
+    ['a marker in an image alt', '![[sig_0000000000000001]](https://x.example/i.png)'],
+    ['a forged chip link', '<a href="https://x.example/x" class="cite-chip" data-cite="sig_0000000000000001" data-testid="citation-chip">7</a>'],
+  ])('%s never becomes a chip, and no link gains chip attributes', (_name, payload) => {
+    const root = mount(renderMarkdownHtml(`${payload} and a real one [sig_0123456789abcdef]`));
+    const chips = [...root.querySelectorAll('[data-cite], .cite-chip, [data-testid="citation-chip"]')];
+    expect(chips.map((chip) => [chip.tagName, chip.getAttribute('data-cite')])).toEqual([['BUTTON', 'sig_0123456789abcdef']]);
+    // The chip carries only its own attributes.
+    expect(chips[0]!.getAttributeNames().sort()).toEqual(['class', 'data-cite', 'data-testid', 'title', 'type']);
+    for (const link of root.querySelectorAll('a')) {
+      expect(link.getAttributeNames().filter((name) => !['href', 'title', 'rel'].includes(name))).toEqual([]);
+      expect(link.querySelector('button')).toBeNull();
+    }
+    root.remove();
+  });
+
+  it('a marker in a code span, a fenced block or pre stays text; one in prose is a chip', () => {
+    const root = mount(renderMarkdownHtml('Prose [sig_0123456789abcdef] and `[sig_0000000000000005]`\n\n```\n[sig_0000000000000006]\n```\n\n<pre>[sig_0000000000000007]</pre>'));
+    expect([...root.querySelectorAll('button.cite-chip')].map((chip) => chip.getAttribute('data-cite'))).toEqual(['sig_0123456789abcdef']);
+    expect([...root.querySelectorAll('code, pre')].map((el) => el.textContent).join(' ')).toContain('[sig_0000000000000005]');
+    expect(root.textContent).toContain('[sig_0000000000000006]');
+    expect(root.textContent).toContain('[sig_0000000000000007]');
+    root.remove();
+  });
+
+  it('keeps text around chips, numbers repeats alike and escapes nothing twice', () => {
+    const root = mount(renderMarkdownHtml('A <b>&amp;</b> [sig_0123456789abcdef][sig_00000000000000aa] then [sig_0123456789abcdef].'));
+    expect([...root.querySelectorAll('button.cite-chip')].map((chip) => chip.textContent)).toEqual(['1', '2', '1']);
+    expect(root.textContent!.trim()).toBe('A & 12 then 1.');
+    root.remove();
+  });
 
   it('keeps safe links and gives them rel=noopener', () => {
     const root = mount(renderMarkdownHtml('See [ET Retail](https://retail.example/x) or [mail](mailto:a@b.example).'));

@@ -16,6 +16,8 @@ import PDFDocument from 'pdfkit';
 import type { CitationSnapshot } from '../../shared/conversation';
 import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
 import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItem, type LibraryItemKind } from '../../shared/library';
+import { httpHref } from '../../shared/safe-href';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 
 export interface ExportDocument {
   title: string;
@@ -72,16 +74,16 @@ export function toMarkdown(doc: ExportDocument): string {
   return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(doc.markdown, doc.citations)}`;
 }
 
+/**
+ * One row per citation. SECURITY: csv-stringify prefixes a cell that starts with `=`, `+`, `-`,
+ * `@`, tab or CR with `'`, so a spreadsheet shows the service's text instead of running it as a
+ * formula; the UTF-8 BOM makes spreadsheet programs read ₹ and Devanagari correctly.
+ */
 export function toCsv(doc: ExportDocument): string {
   const { ordered } = numbering(doc);
-  const cell = (value: unknown): string => {
-    const text = value === null || value === undefined ? '' : String(value);
-    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const rows = ordered.map(({ number, citation: c }) =>
-    [number, c.id, c.title, c.source_name ?? c.source_id, c.published_at, c.url, c.snippet, c.detail?.healthWhenCited ?? ''].map(cell).join(','),
-  );
-  return `${['number', 'signal_id', 'title', 'source', 'published_at', 'url', 'snippet', 'source_health_when_cited'].join(',')}\r\n${rows.join('\r\n')}\r\n`;
+  const header = ['number', 'signal_id', 'title', 'source', 'published_at', 'url', 'snippet', 'source_health_when_cited'];
+  const rows = ordered.map(({ number, citation: c }) => [number, c.id, c.title, c.source_name ?? c.source_id, c.published_at, c.url, c.snippet, c.detail?.healthWhenCited ?? '']);
+  return stringifyCsv([header, ...rows], { bom: true, escape_formulas: true, record_delimiter: 'windows' });
 }
 
 // ── HTML ──────────────────────────────────────────────────────────────────────────────
@@ -111,7 +113,8 @@ export function toHtml(doc: ExportDocument): string {
   const sources = ordered
     .map(({ number, citation: c }) => {
       const title = escapeHtml(c.title ?? c.id);
-      const link = c.url && SAFE_LINK.test(c.url) ? `<a href="${escapeHtml(c.url)}" rel="noopener noreferrer">${title}</a>` : title;
+      const href = httpHref(c.url);
+      const link = href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${title}</a>` : title;
       return `<li id="source-${number}">${link} — ${escapeHtml(sourceLine(c))}${c.url ? ` <span class="url">${escapeHtml(c.url)}</span>` : ''} <span class="id">${escapeHtml(c.id)}</span></li>`;
     })
     .join('\n');
@@ -236,7 +239,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
   blocks.push(new Paragraph({ text: 'Sources', heading: HeadingLevel.HEADING_1 }));
   for (const { number, citation: c } of ordered) {
     const children: Array<TextRun | ExternalHyperlink> = [new TextRun({ text: `${number}. ` })];
-    children.push(c.url ? new ExternalHyperlink({ link: c.url, children: [new TextRun({ text: c.title ?? c.id, style: 'Hyperlink' })] }) : new TextRun({ text: c.title ?? c.id }));
+    children.push(httpHref(c.url) ? new ExternalHyperlink({ link: httpHref(c.url)!, children: [new TextRun({ text: c.title ?? c.id, style: 'Hyperlink' })] }) : new TextRun({ text: c.title ?? c.id }));
     children.push(new TextRun({ text: ` — ${sourceLine(c)}${c.url ? ` — ${c.url}` : ''}` }));
     blocks.push(new Paragraph({ children }));
   }
@@ -247,7 +250,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
         new Paragraph({
           children: [
             new TextRun({ text: `${c.title ?? c.id} — ${sourceLine(c)}. ` }),
-            ...(c.url ? [new ExternalHyperlink({ link: c.url, children: [new TextRun({ text: c.url, style: 'Hyperlink' })] })] : []),
+            ...(httpHref(c.url) ? [new ExternalHyperlink({ link: httpHref(c.url)!, children: [new TextRun({ text: c.url!, style: 'Hyperlink' })] })] : []),
           ],
         }),
       ],
@@ -290,7 +293,7 @@ async function toPdf(doc: ExportDocument): Promise<Buffer> {
       pdf.font(run.bold ? bold : regular).fontSize(options.size ?? 10.5);
       if (run.citation !== undefined) {
         const url = urlOf.get(run.citation);
-        pdf.fillColor('#1f5fbf').text(`[${run.citation}]`, { continued: !last, link: url && SAFE_LINK.test(url) ? url : undefined, underline: false, indent: i === 0 ? options.indent : undefined });
+        pdf.fillColor('#1f5fbf').text(`[${run.citation}]`, { continued: !last, link: httpHref(url) ?? undefined, underline: false, indent: i === 0 ? options.indent : undefined });
       } else {
         pdf.fillColor(run.link ? '#1f5fbf' : '#1b2230').text(text(run.text), { continued: !last, link: run.link, underline: !!run.link, indent: i === 0 ? options.indent : undefined });
       }
@@ -334,7 +337,7 @@ async function toPdf(doc: ExportDocument): Promise<Buffer> {
   pdf.font(bold).fontSize(13).text('Sources');
   pdf.moveDown(0.3);
   for (const { number, citation: c } of ordered) {
-    const safeUrl = c.url && SAFE_LINK.test(c.url) ? c.url : undefined;
+    const safeUrl = httpHref(c.url) ?? undefined;
     pdf.font(regular).fontSize(9.5).fillColor('#1b2230').text(`${number}. `, { continued: true });
     pdf.fillColor(safeUrl ? '#1f5fbf' : '#1b2230').text(text(c.title ?? c.id), { link: safeUrl, underline: !!safeUrl, continued: true });
     pdf.fillColor('#1b2230').text(text(` — ${sourceLine(c)}`), { link: undefined, underline: false, continued: !!safeUrl });

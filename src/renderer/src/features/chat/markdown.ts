@@ -5,6 +5,9 @@
  * DOMPurify keeps only inert markup; links survive only as http(s)/mailto and open through
  * the bridge's allow-list, never by navigation.
  *
+ * Citation chips are built as elements in the sanitised tree (never by editing HTML text), so
+ * a marker inside an attribute or code stays text and the service cannot forge a chip.
+ *
  * Speed (STYLE §6): finished blocks are frozen; while streaming only the unfinished tail is
  * lexed and rendered again, so the cost per delta stays flat as the answer grows.
  */
@@ -24,12 +27,16 @@ const PURIFY_CONFIG = {
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
 };
 
+/** The same config, returning the tree itself, so chips can be added to it structurally. */
+const PURIFY_FRAGMENT = { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true } as const;
+
 let configured = false;
 /** Hooks and config are set once: DOMPurify otherwise re-parses its config on every call. */
 function configurePurifier(): void {
   if (configured) return;
   configured = true;
-  DOMPurify.setConfig(PURIFY_CONFIG);
+  // Set once (DOMPurify otherwise re-parses its config per call); sanitize() returns a fragment.
+  DOMPurify.setConfig(PURIFY_FRAGMENT);
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? '';
@@ -64,21 +71,63 @@ export class CitationNumbering {
 
 /**
  * Renders markdown tokens to sanitised HTML, then turns citation markers into numbered chips.
- * SECURITY: chips are added after sanitising, from a marker that can hold only `sig_` and hex
- * digits, so the service can neither inject markup through them nor forge a chip.
  */
 export function renderBlockHtml(tokens: Token[], numbering: CitationNumbering): string {
   return sanitizeHtmlWithChips(Parser.parse(tokens, { gfm: true, async: false }), numbering);
 }
 
-/** Sanitises an HTML document from the service (a report sent as text/html) and adds chips. */
+/** Elements whose text is shown as written: a marker there is text, never a chip. */
+const LITERAL_TEXT = new Set(['CODE', 'PRE']);
+
+/**
+ * Sanitises HTML from the service (marked's output, or a report sent as text/html) and adds chips.
+ *
+ * SECURITY: chips are made structurally, never by editing HTML text. The sanitiser allows no
+ * `button`, `class` or `data-*` at all, so the service cannot send a chip; then a walk over the
+ * sanitised tree's text nodes (attributes are not text nodes; code and pre are skipped) replaces
+ * each marker with a chip element the app builds, whose only attributes are its own.
+ */
 export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
   configurePurifier();
-  const safe = DOMPurify.sanitize(html);
-  return safe.replace(CITATION_MARKER, (_match, id: string) => {
-    const n = numbering.numberFor(id);
-    return `<button type="button" class="cite-chip" data-cite="${id}" data-testid="citation-chip" title="Citation ${n}">${n}</button>`;
-  });
+  const fragment = DOMPurify.sanitize(html) as unknown as DocumentFragment;
+  addChips(fragment, numbering);
+  const container = fragment.ownerDocument.createElement('div');
+  container.append(fragment);
+  return container.innerHTML;
+}
+
+function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
+  const doc = root.ownerDocument;
+  const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found: Text[] = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.nodeValue?.includes('[sig_')) continue;
+    let literal = false;
+    for (let parent = node.parentElement; parent; parent = parent.parentElement) if (LITERAL_TEXT.has(parent.tagName)) literal = true;
+    if (!literal) found.push(node as Text);
+  }
+  for (const text of found) {
+    const value = text.nodeValue ?? '';
+    const pieces: Array<string | Node> = [];
+    let last = 0;
+    for (const match of value.matchAll(CITATION_MARKER)) {
+      const id = match[1]!;
+      pieces.push(value.slice(last, match.index));
+      const n = numbering.numberFor(id);
+      const chip = doc.createElement('button');
+      chip.type = 'button';
+      chip.className = 'cite-chip';
+      chip.dataset.cite = id;
+      chip.dataset.testid = 'citation-chip';
+      chip.title = `Citation ${n}`;
+      chip.textContent = String(n);
+      pieces.push(chip);
+      last = match.index + match[0].length;
+    }
+    if (last === 0) continue;
+    pieces.push(value.slice(last));
+    text.replaceWith(...pieces.filter((piece) => piece !== ''));
+  }
 }
 
 export interface RenderedBlock {

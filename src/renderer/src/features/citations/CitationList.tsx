@@ -1,5 +1,6 @@
 import type { CitationPayload } from '../../../../shared/service-schemas';
 import { formatCitationDate } from '../../../../shared/cite-format';
+import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
 
 const formatDate = formatCitationDate;
@@ -17,42 +18,47 @@ export function CitationList({ citations, numbers, selectedId, onSelect }: Citat
   if (citations.length === 0) return null;
   const numbered = citations.filter((c) => numbers.has(c.id)).sort((a, b) => numbers.get(a.id)! - numbers.get(b.id)!);
   const unmarked = citations.filter((c) => !numbers.has(c.id));
-  const item = (citation: CitationPayload, label: string) => (
-    <li
-      key={citation.id}
-      className={`citation${selectedId === citation.id ? ' selected' : ''}`}
-      data-testid="citation-entry"
-      data-cite={citation.id}
-      data-number={label}
-    >
-      <button type="button" className="citation-number" onClick={() => onSelect(citation.id)} aria-label={`Citation ${label}`}>
-        {label}
-      </button>
-      <div className="citation-body">
-        <div className="citation-title">{citation.title ?? citation.id}</div>
-        <div className="citation-meta">
-          <span data-testid="citation-source">{citation.source_name ?? citation.source_id ?? 'Unknown source'}</span>
-          <span aria-hidden="true"> · </span>
-          <time dateTime={citation.published_at}>{formatDate(citation.published_at)}</time>
-          {citation.url ? (
-            <>
-              <span aria-hidden="true"> · </span>
-              <a
-                href={citation.url}
-                onClick={(event) => {
-                  event.preventDefault();
-                  void openExternalLink(citation.url!);
-                }}
-              >
-                open source
-              </a>
-            </>
-          ) : null}
+  const item = (citation: CitationPayload, label: string) => {
+    // SECURITY: only http(s) citation URLs become links (no javascript:, file:, data:, custom schemes).
+    const href = httpHref(citation.url);
+    return (
+      <li
+        key={citation.id}
+        className={`citation${selectedId === citation.id ? ' selected' : ''}`}
+        data-testid="citation-entry"
+        data-cite={citation.id}
+        data-number={label}
+      >
+        <button type="button" className="citation-number" onClick={() => onSelect(citation.id)} aria-label={`Citation ${label}`}>
+          {label}
+        </button>
+        <div className="citation-body">
+          <div className="citation-title">{citation.title ?? citation.id}</div>
+          <div className="citation-meta">
+            <span data-testid="citation-source">{citation.source_name ?? citation.source_id ?? 'Unknown source'}</span>
+            <span aria-hidden="true"> · </span>
+            <time dateTime={citation.published_at}>{formatDate(citation.published_at)}</time>
+            {href ? (
+              <>
+                <span aria-hidden="true"> · </span>
+                <a
+                  href={href}
+                  data-testid="citation-open-source"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    void openExternalLink(href);
+                  }}
+                >
+                  open source
+                </a>
+              </>
+            ) : null}
+          </div>
+          {selectedId === citation.id && citation.snippet ? <p className="citation-snippet">{citation.snippet}</p> : null}
         </div>
-        {selectedId === citation.id && citation.snippet ? <p className="citation-snippet">{citation.snippet}</p> : null}
-      </div>
-    </li>
-  );
+      </li>
+    );
+  };
   return (
     <section className="citations" aria-label="Cited signals">
       <h3>Sources</h3>

@@ -5,6 +5,7 @@ import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
 import type { CitationSnapshot } from '../../../../shared/conversation';
 import { useAppStore } from '../../store/app-store';
+import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
 
 const STALE_AFTER_DAYS = 90;
@@ -68,7 +69,8 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
   const marked = new Set([...text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((m) => m[1]));
   const entities = detail?.entities ?? details?.signal.entities;
   const metrics = detail?.metrics ?? details?.signal.metrics;
-  const pageUrl = citation?.slug && baseUrl ? `${baseUrl}/signal/${citation.slug}` : (citation?.url ?? null);
+  // SECURITY: only an http(s) address becomes a link; the slug is encoded into the service's path.
+  const pageUrl = httpHref(citation?.slug && baseUrl ? `${baseUrl}/signal/${encodeURIComponent(citation.slug)}` : citation?.url);
 
   return (
     <aside className="citation-panel" aria-label="Citation" data-testid="citation-panel">
