@@ -1,0 +1,45 @@
+/** Research runs, the open report and "report ready" notices. */
+import { clarity } from '../bridge/clarity';
+import type { ResearchSlice, SliceCreator } from './types';
+
+export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
+  connectResearch() {
+    return clarity().onPush('research.updated', (run) => {
+      const previous = get().runs.find((r) => r.id === run.id);
+      const runs = previous ? get().runs.map((r) => (r.id === run.id ? run : r)) : [run, ...get().runs];
+      const ready = run.state === 'completed' && previous?.state !== 'completed';
+      set({
+        runs,
+        ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text: `Report ready: ${run.topic}`, runId: run.id }] } : {}),
+      });
+    });
+  },
+  runs: [],
+  openReportId: null,
+  notices: [],
+  researchError: null,
+  async loadRuns() {
+    const result = await clarity().invoke('research.list');
+    if (result.ok) set({ runs: result.value });
+  },
+  async startResearch(topic, preset = 'standard', mode = 'wait') {
+    const result = await clarity().invoke('research.start', { topic, preset, mode });
+    if (!result.ok) {
+      set({ researchError: result.error.message });
+      return false;
+    }
+    const known = get().runs.some((r) => r.id === result.value.id);
+    set({ researchError: null, runs: known ? get().runs : [result.value, ...get().runs] });
+    return true;
+  },
+  async cancelResearch(id) {
+    const result = await clarity().invoke('research.cancel', { id });
+    if (!result.ok) set({ researchError: result.error.message });
+  },
+  async retryResearch(id) {
+    const result = await clarity().invoke('research.retry', { id });
+    if (!result.ok) set({ researchError: result.error.message });
+  },
+  openReport: (id) => set({ openReportId: id, selectedCitation: null }),
+  dismissNotice: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+});

@@ -1,0 +1,99 @@
+/**
+ * The app store's state, one interface per slice (STYLE §5). Each slice lives in its own file
+ * (`*-slice.ts`); index.ts puts them together as `useAppStore`. Types only, so slices can
+ * refer to the whole state without importing each other.
+ */
+import type { StateCreator } from 'zustand';
+import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscribe } from '../../../shared/bridge-contract';
+import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
+import type { HealthView } from '../../../shared/health';
+import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
+
+export interface TurnView {
+  /** The stored turn id, or a temporary one until main assigns it. */
+  id: string;
+  question: string;
+  answer: TurnAnswerState;
+  /** UI updates applied while streaming (tests and the benchmark read it). */
+  updates: number;
+}
+
+export interface ChatSlice {
+  conversations: ConversationSummary[];
+  activeConversation: Conversation | null;
+  turns: TurnView[];
+  draft: string;
+  activeStreamId: string | null;
+  /** Turn being answered (temporary or stored id). */
+  streamingTurnId: string | null;
+  recentlyDeleted: { id: string; title: string } | null;
+  /** A message for the user about conversations (failed rename, corrupt file…). */
+  chatNotice: string | null;
+  setDraft(text: string): void;
+  loadConversations(): Promise<void>;
+  openConversation(id: string): Promise<void>;
+  newConversation(): Promise<void>;
+  renameConversation(id: string, title: string): Promise<boolean>;
+  deleteConversation(id: string): Promise<void>;
+  undoDelete(): Promise<void>;
+  ask(): Promise<void>;
+  retry(turnId: string): Promise<void>;
+  cancel(): void;
+  share(isPublic: boolean): Promise<{ ok: true; url: string | null } | { ok: false; message: string }>;
+  applyStream(turnId: string, messages: StreamMessage[]): void;
+}
+
+export interface ServiceSlice {
+  serviceStatus: ServiceStatus | null;
+  credentialStatus: CredentialStatus | null;
+  settings: Settings | null;
+  /** Subscribes to service and credential status (and loads them); returns the unsubscribe. */
+  connectService(): Unsubscribe;
+  setCredentialStatus(status: CredentialStatus): void;
+  setServiceStatus(status: ServiceStatus): void;
+}
+
+export interface ResearchSlice {
+  runs: ResearchRunSummary[];
+  openReportId: string | null;
+  /** In-app notices ("report ready"), newest last. */
+  notices: Array<{ id: string; text: string; runId?: string }>;
+  researchError: string | null;
+  /** Subscribes to run updates (a finished run adds a "report ready" notice). */
+  connectResearch(): Unsubscribe;
+  loadRuns(): Promise<void>;
+  startResearch(topic: string, preset?: string, mode?: ResearchMode): Promise<boolean>;
+  cancelResearch(id: string): Promise<void>;
+  retryResearch(id: string): Promise<void>;
+  openReport(id: string | null): void;
+  dismissNotice(id: string): void;
+}
+
+export interface HealthSlice {
+  health: HealthView | null;
+  /** Subscribes to health updates pushed by main. */
+  connectHealth(): Unsubscribe;
+  /** Starts main's health polling while the view is open; returns the stop. */
+  watchHealth(): () => void;
+}
+
+export type View = 'chat' | 'research' | 'health' | 'library' | 'settings';
+
+export interface UiSlice {
+  view: View;
+  /** The citation open in the side panel: which answer, which signal. */
+  selectedCitation: { turnId: string; citationId: string } | null;
+  /** Why settings were opened for the user (e.g. a 401), shown at the top of settings. */
+  settingsNotice: string | null;
+  setView(view: View, notice?: string | null): void;
+  selectCitation(selection: { turnId: string; citationId: string } | null): void;
+}
+
+export interface ConnectSlice {
+  /** Every slice's subscriptions to main, at once (the app calls it on mount). */
+  connect(): Unsubscribe;
+}
+
+export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice & ConnectSlice;
+
+export type SliceCreator<Slice> = StateCreator<AppState, [], [], Slice>;
