@@ -9,9 +9,9 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { decodeProtectedHeader, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
 import writeFileAtomic from 'write-file-atomic';
-import { ServiceError } from './http-errors';
+import { InvalidCredentialError, ServiceError, TwoCredentialsError } from './http-errors';
 
 export const ISSUER = 'urn:retail-signal:local-dev-idp';
 export const AUDIENCE = 'retail-signal';
@@ -93,8 +93,24 @@ export class DevIdentityProvider {
       return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt' };
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (code === 'ERR_JWT_EXPIRED') throw new ServiceError('unauthorized', 'The bearer token has expired. Get a new one.');
-      throw new ServiceError('unauthorized', 'The bearer token is not valid for this service.');
+      if (code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Get a new one.');
+      if (this.signedByAnotherKey(token)) {
+        throw new InvalidCredentialError(
+          'The bearer token was signed by a different key: was it issued by another data directory? ' +
+            'Get a new one from this service (Settings: Get a development token, or `npm run service -- token --data-dir <this service\'s data directory>`).',
+        );
+      }
+      throw new InvalidCredentialError('The bearer token is not valid for this service.');
+    }
+  }
+
+  /** Our issuer, another key: typically a token from a service started with another data directory. */
+  private signedByAnotherKey(token: string): boolean {
+    try {
+      const header = decodeProtectedHeader(token);
+      return decodeJwt(token).iss === ISSUER && header.alg === 'ES256' && header.kid !== this.publicJwk.kid;
+    } catch {
+      return false;
     }
   }
 }
@@ -168,15 +184,17 @@ export class ApiKeyStore {
 
   verify(key: string): AuthenticatedUser {
     const record = this.byHash.get(sha256(key));
-    if (!record) throw new ServiceError('unauthorized', 'The API key is not valid.');
-    if (record.revokedAt) throw new ServiceError('unauthorized', 'The API key has been revoked.');
+    if (!record) throw new InvalidCredentialError('The API key is not valid for this service.');
+    if (record.revokedAt) throw new InvalidCredentialError('The API key has been revoked.');
     return { id: record.owner, email: record.email, via: 'api-key' };
   }
 }
 
 /**
  * Reads the caller's credential: `X-API-Key`, or `Authorization: Bearer` holding either an
- * API key or a JWT. No credential → anonymous (null). A bad one → 401, never anonymous.
+ * API key or a JWT. No credential → anonymous (null). A bad one → 401 `invalid_token`, never
+ * anonymous. Both headers → 400 (RFC 6750 §3.1: one method per request), so a client that sends
+ * its credential twice learns why instead of guessing which one counted.
  */
 export async function authenticate(
   headers: Record<string, string | string[] | undefined>,
@@ -184,13 +202,19 @@ export async function authenticate(
   keys: ApiKeyStore,
   now: number,
 ): Promise<AuthenticatedUser | null> {
-  const apiKey = headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey.length > 0) return keys.verify(apiKey.trim());
-  const authorization = headers.authorization;
-  if (typeof authorization !== 'string' || authorization.length === 0) return null;
-  const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
-  if (!match) throw new ServiceError('unauthorized', 'Use `Authorization: Bearer <token>`.');
+  const apiKey = present(headers['x-api-key']);
+  const authorization = present(headers.authorization);
+  if (apiKey && authorization) throw new TwoCredentialsError();
+  if (apiKey) return keys.verify(apiKey);
+  if (!authorization) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (!match) throw new InvalidCredentialError('Use `Authorization: Bearer <token>`.');
   const token = match[1]!;
   if (token.startsWith('ck_')) return keys.verify(token);
   return idp.verify(token, now);
 }
+
+const present = (value: string | string[] | undefined): string | null => {
+  const text = (Array.isArray(value) ? value.join(',') : value)?.trim();
+  return text ? text : null;
+};

@@ -5,7 +5,9 @@
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
  *   --sources N (pad the roster to N sources)   --health-max-age S (health cache lifetime; 60)
- * `npm run service -- token --user you@example.com [--ttl-s N]` prints a bearer JWT.
+ *   --dev-tokens (serve POST /api/v1/dev/token; on by default when supervised by the app)
+ * `npm run service -- token --user you@example.com [--ttl-s N] [--data-dir DIR]` prints a bearer
+ * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
 import { homedir } from 'node:os';
@@ -26,6 +28,7 @@ const { values, positionals } = parseArgs({
     'no-live': { type: 'boolean', default: false },
     'data-dir': { type: 'string' },
     'enable-faults': { type: 'boolean', default: false },
+    'dev-tokens': { type: 'boolean', default: false },
     // Benchmarks only: raise the ask limit (the default is exactly the interface's table).
     'ask-limit': { type: 'string' },
     // Tests only: a bigger roster, a shorter health cache lifetime.
@@ -58,6 +61,9 @@ if (positionals[0] === 'token') {
   }
   const idp = await DevIdentityProvider.open(dataDir);
   process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600)}\n`);
+  // The token is valid only for a service using this data directory (the app's embedded service
+  // uses <app data dir>/local-service): say which one, on stderr so stdout stays the token.
+  process.stderr.write(`Signed with the key in ${dataDir}; only a service started with --data-dir ${dataDir} accepts it.\n`);
   process.exit(0);
 }
 
@@ -80,6 +86,8 @@ const service = await startService({
   liveFeed: !values['no-live'],
   dataDir,
   faults: { enabled: values['enable-faults'] ?? false },
+  // The app's embedded service offers "Get a development token" (POST /api/v1/dev/token).
+  devTokens: (values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1',
   sourceCount: integer('sources', values.sources),
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),

@@ -26,3 +26,34 @@ export class ServiceError extends Error {
     return STATUS_BY_CODE[this.code];
   }
 }
+
+/**
+ * A credential was presented and refused (unknown, expired, revoked, signed by another key):
+ * 401 with `WWW-Authenticate: Bearer error="invalid_token"` on every route (DESIGN §3).
+ */
+export class InvalidCredentialError extends ServiceError {
+  constructor(message: string) {
+    super('unauthorized', message);
+  }
+}
+
+/** Both `Authorization` and `X-API-Key` sent: RFC 6750 §3.1 says 400 `invalid_request`. */
+export class TwoCredentialsError extends ServiceError {
+  constructor() {
+    super('invalid_request', 'Send one credential: either `Authorization: Bearer …` or `X-API-Key`, not both.');
+  }
+}
+
+export const REALM = 'retail-signal';
+
+/** The RFC 6750 challenge for an error, or null when it needs none. */
+export function authenticateChallenge(error: ServiceError): string | null {
+  // error_description allows printable ASCII except `"` and `\`.
+  const description = (text: string): string => text.replace(/[^\x20-\x7e]|["\\]/g, '').slice(0, 200);
+  if (error instanceof InvalidCredentialError) {
+    return `Bearer realm="${REALM}", error="invalid_token", error_description="${description(error.message)}"`;
+  }
+  if (error instanceof TwoCredentialsError) return `Bearer realm="${REALM}", error="invalid_request", error_description="${description(error.message)}"`;
+  if (error.code === 'unauthorized') return `Bearer realm="${REALM}"`;
+  return null;
+}

@@ -8,7 +8,7 @@ import { openApiYaml } from '../shared/openapi/document';
 import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
-import { ServiceError, STATUS_BY_CODE } from './http-errors';
+import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
 import { registerAskRoute } from './routes/ask';
@@ -51,11 +51,17 @@ export interface ServiceOptions {
   sourceCount?: number;
   /** Cache lifetime of the health snapshot, in seconds (the interface's 60 by default). */
   healthMaxAgeS?: number;
+  /** Serve POST /api/v1/dev/token (the app's embedded service; off unless asked for). */
+  devTokens?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     identity: Identity | null;
+  }
+  interface FastifyContextConfig {
+    /** The route's rate limit: its bucket is what `x-rate-limit-remaining` reports (else ask's). */
+    limit?: LimitName;
   }
 }
 
@@ -78,11 +84,46 @@ export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signal
   return new SignalStore({ seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) });
 }
 
+/** The limit a route declared in its config, else ask (also for requests that matched no route). */
+function routeLimit(request: FastifyRequest): LimitName {
+  try {
+    return (request.routeOptions.config as { limit?: LimitName } | undefined)?.limit ?? 'ask';
+  } catch {
+    return 'ask';
+  }
+}
+
+/** The methods registered for a concrete path (with HEAD wherever GET is). */
+function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+    if (pattern.test(path)) {
+      methods.add(route.method);
+      if (route.method === 'GET') methods.add('HEAD');
+    }
+  }
+  return [...methods];
+}
+
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
   const store = options.store ?? createSignalStore(options);
   const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
-  const app = Fastify({ bodyLimit: BODY_LIMIT_BYTES, logger: false, trustProxy: false });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    logger: false,
+    trustProxy: false,
+    // A malformed percent-encoded path (`/signal/%ff%fe`) is a 400 in the service's own shape.
+    frameworkErrors: (error, request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoded UTF-8.' : 'The request could not be routed.';
+      const send = (): void => {
+        ensureRateHeader(request as FastifyRequest, reply as FastifyReply);
+        void (reply as FastifyReply).status(400).send({ error: 'invalid_request', message });
+      };
+      resolveIdentity(request as FastifyRequest).then(send, send);
+    },
+  });
 
   const idp = await DevIdentityProvider.open(options.dataDir ?? null);
   const keys = await ApiKeyStore.open(options.dataDir ?? null);
@@ -96,6 +137,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     keys,
     faults: options.faults ?? { enabled: false },
     healthMaxAgeS: options.healthMaxAgeS ?? 60,
+    devTokens: options.devTokens ?? false,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     now,
     identify,
@@ -116,16 +158,28 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   };
 
-  /** Every response, errors included, says how much of the caller's ask quota is left. */
+  /**
+   * Every response, errors included, says what is left in the caller's bucket of the route (the
+   * ask bucket on routes without a limit of their own). The caller is resolved first thing, so a
+   * body error (bad JSON, 413, 415) reports the user's bucket, not the IP's.
+   */
   const ensureRateHeader = (request: FastifyRequest, reply: FastifyReply): void => {
     if (!reply.hasHeader('x-rate-limit-remaining')) {
-      reply.header('x-rate-limit-remaining', String(limiter.peek('ask', identify(request).key).remaining));
+      reply.header('x-rate-limit-remaining', String(limiter.peek(routeLimit(request), identify(request).key).remaining));
     }
   };
+  /** Sets `request.identity`; a refused credential leaves the caller anonymous (by IP) and is thrown. */
+  const resolveIdentity = async (request: FastifyRequest): Promise<void> => {
+    const user = await authenticate(request.headers, idp, keys, now());
+    request.identity = user ? { kind: 'user', key: `user:${user.id}`, user } : { kind: 'anonymous', key: `ip:${request.ip}` };
+  };
 
+  app.decorateRequest('identity', null);
   app.addHook('onRequest', async (request) => {
+    // Who is calling comes first: a refused credential is 401 on every route, before any body error.
+    await resolveIdentity(request);
     // SECURITY: bodies are JSON only; anything else is refused before parsing.
-    if (['POST', 'PUT', 'PATCH'].includes(request.method)) {
+    if (!request.is404 && ['POST', 'PUT', 'PATCH'].includes(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'application/json') {
         throw new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
@@ -135,11 +189,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const routes: Array<{ method: string; url: string }> = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
-  });
-  app.decorateRequest('identity', null);
-  app.addHook('preHandler', async (request) => {
-    const user = await authenticate(request.headers, idp, keys, now());
-    request.identity = user ? { kind: 'user', key: `user:${user.id}`, user } : { kind: 'anonymous', key: `ip:${request.ip}` };
   });
   app.addHook('onSend', async (request, reply, payload) => {
     ensureRateHeader(request, reply);
@@ -155,12 +204,24 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     else if (error.statusCode === 400) serviceError = new ServiceError('invalid_request', 'The request body is not valid JSON.');
     else serviceError = new ServiceError('internal', 'The service hit an internal error.');
     if (serviceError.retryAfterS !== undefined) reply.header('retry-after', String(serviceError.retryAfterS));
+    const challenge = authenticateChallenge(serviceError);
+    if (challenge) reply.header('www-authenticate', challenge);
     ensureRateHeader(request, reply);
     void reply.status(STATUS_BY_CODE[serviceError.code]).send({ error: serviceError.code, message: serviceError.message });
   });
   app.setNotFoundHandler((request, reply) => {
     ensureRateHeader(request, reply);
-    void reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${request.url.split('?')[0]}.` });
+    const path = request.url.split('?')[0]!;
+    const allowed = methodsFor(routes, path);
+    if (allowed.length > 0) {
+      // A known path with another method: 405 with the methods it has (RFC 9110 §15.5.6).
+      void reply
+        .status(405)
+        .header('allow', allowed.join(', '))
+        .send({ error: 'method_not_allowed', message: `${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}.` });
+      return;
+    }
+    void reply.status(404).send({ error: 'not_found', message: `No route for ${request.method} ${path}.` });
   });
 
   registerAskRoute(app, context);

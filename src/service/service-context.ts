@@ -25,6 +25,8 @@ export interface ServiceContext {
   keys: ApiKeyStore;
   faults: FaultOptions;
   healthMaxAgeS: number;
+  /** Whether POST /api/v1/dev/token issues development tokens (the app's embedded service). */
+  devTokens: boolean;
   paceMs: number;
   now: () => number;
   /** The caller, as authenticated by the preHandler hook (anonymous by IP otherwise). */

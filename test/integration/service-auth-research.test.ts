@@ -39,11 +39,16 @@ describe('authentication', () => {
 
   it('refuses a tampered, foreign or expired JWT with 401, never treating it as anonymous', async () => {
     const tampered = `${jwt.slice(0, -4)}AAAA`;
-    for (const token of [tampered, 'not.a.jwt', await (await DevIdentityProvider.open(null)).issueToken('x@example.com')]) {
+    for (const token of [tampered, 'not.a.jwt']) {
       const response = await postJson(`${service.url}/api/v1/ask`, ask('Zudio'), bearer(token));
       expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer realm="retail-signal", error="invalid_token"/);
       expect(((await response.json()) as { message: string }).message).toMatch(/not valid/);
     }
+    // A token from another data directory's key says so.
+    const foreign = await postJson(`${service.url}/api/v1/ask`, ask('Zudio'), bearer(await (await DevIdentityProvider.open(null)).issueToken('x@example.com')));
+    expect(foreign.status).toBe(401);
+    expect(((await foreign.json()) as { message: string }).message).toMatch(/signed by a different key: was it issued by another data directory\?/);
     const shortLived = await tokenFor('brief@example.com', 60);
     now += 120_000;
     const expired = await postJson(`${service.url}/api/v1/ask`, ask('Zudio'), bearer(shortLived));

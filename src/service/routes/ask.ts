@@ -13,7 +13,7 @@ import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
-  app.post('/api/v1/ask', async (request, reply) => {
+  app.post('/api/v1/ask', { config: { limit: 'ask' } }, async (request, reply) => {
     const identity = context.identify(request);
     context.enforceLimit('ask', identity.key, reply);
     const parsed = AskRequest.safeParse(request.body);

@@ -3,8 +3,10 @@
  * the identity provider's JWKS, and the keys and changelog pages.
  */
 import type { FastifyInstance } from 'fastify';
+import { DevTokenRequest } from '../../shared/service-schemas';
+import { ISSUER, userIdFor } from '../auth';
 import { ServiceError } from '../http-errors';
-import type { ServiceContext } from '../service-context';
+import { invalidRequest, type ServiceContext } from '../service-context';
 import { escapeHtml, page } from './pages';
 
 export const CHANGELOG = [
@@ -37,6 +39,30 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
     const user = requireJwtUser(request, 'Revoking an API key');
     const record = context.keys.revoke(user.id, request.params.id, context.now());
     return { id: record.id, revoked_at: record.revokedAt };
+  });
+
+  /**
+   * The app's "Get a development token": its own embedded service signs a JWT, no command line.
+   * SECURITY: off unless the service was started with --dev-tokens (the supervised embedded
+   * service is); the service listens on loopback only; a request from a web page (any Origin
+   * header, which browsers send on every cross-origin and same-origin POST) is refused.
+   */
+  app.post('/api/v1/dev/token', async (request, reply) => {
+    if (!context.devTokens) throw new ServiceError('not_found', 'This service does not issue development tokens (start it with --dev-tokens).');
+    if (request.headers.origin !== undefined) throw new ServiceError('forbidden', 'Development tokens are not issued to web pages.');
+    const parsed = DevTokenRequest.safeParse(request.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const email = parsed.data.email.trim();
+    const ttlS = parsed.data.ttl_s ?? 12 * 3600;
+    const issuedAt = context.now();
+    const token = await context.idp.issueToken(email, ttlS, issuedAt);
+    return reply.status(201).send({
+      token,
+      token_type: 'Bearer',
+      expires_at: new Date((Math.floor(issuedAt / 1000) + ttlS) * 1000).toISOString(),
+      subject: userIdFor(email),
+      issuer: ISSUER,
+    });
   });
 
   app.get('/developer/keys', async (request, reply) => {

@@ -20,11 +20,12 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset);
   };
 
-  app.post('/api/v1/research', async (request, reply) => {
+  app.post('/api/v1/research', { config: { limit: 'research' } }, async (request, reply) => {
     const run = start(request, reply);
-    // A caller who hangs up cancels the run.
+    // A caller who hangs up cancels the run. The response's close, not the request's: a request
+    // closes as soon as its body has been read, long before the report is ready.
     const controller = new AbortController();
-    request.raw.on('close', () => {
+    reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
     await context.research.execute(run, { queued: false, signal: controller.signal });
@@ -32,7 +33,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     return { status: 'completed', id: run.id, report_url: reportUrl(run), citation_count: run.citations.length, cost_usd: run.costUsd };
   });
 
-  app.post('/api/v2/research', async (request, reply) => {
+  app.post('/api/v2/research', { config: { limit: 'research' } }, async (request, reply) => {
     const run = start(request, reply);
     void context.research.execute(run, { queued: true });
     return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });

@@ -11,7 +11,7 @@ import { escapeHtml, page } from './pages';
 const VisibilityRequest = z.object({ public: z.boolean() });
 
 export function registerSessionRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.post('/api/v1/sources/propose', async (request, reply) => {
+  app.post('/api/v1/sources/propose', { config: { limit: 'propose' } }, async (request, reply) => {
     const identity = context.identify(request);
     context.enforceLimit('propose', identity.key, reply);
     const parsed = ProposeRequest.safeParse(request.body);
