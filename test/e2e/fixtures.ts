@@ -16,6 +16,8 @@ export interface RunningApp {
   keychainService: string;
   process: ChildProcess;
   logs: () => string;
+  /** The session cookie, once a page has used the one-time launch link. */
+  session?: { name: string; value: string };
 }
 
 export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[]; keychainService?: string } = {}): Promise<RunningApp> {
@@ -128,8 +130,19 @@ export async function saveCredential(page: Page, secret: string): Promise<void> 
 export class ChatPage {
   constructor(readonly page: Page) {}
 
+  /**
+   * The launch link works once (SECURITY.md): the first page trades it for the session cookie,
+   * which later pages on the same app (other contexts) are given instead.
+   */
   async open(app: RunningApp): Promise<void> {
-    await this.page.goto(app.launchUrl);
+    if (app.session) {
+      await this.page.context().addCookies([{ ...app.session, url: app.origin }]);
+      await this.page.goto(app.origin);
+    } else {
+      await this.page.goto(app.launchUrl);
+      const cookie = (await this.page.context().cookies(app.origin)).find((c) => c.name === 'clarity_session');
+      if (cookie) app.session = { name: cookie.name, value: cookie.value };
+    }
     await expect(this.page.getByTestId('service-state')).toHaveText(/^ready/);
   }
 

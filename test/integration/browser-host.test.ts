@@ -19,6 +19,8 @@ import { SettingsStore } from '../../src/main/services/settings-store';
 let web: RunningBrowserHost;
 let dir: string;
 let host: BridgeHost;
+let launch: Awaited<ReturnType<typeof get>>;
+let session: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clarity-web-'));
@@ -30,6 +32,9 @@ beforeAll(async () => {
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
   host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
+  // The launch link is good once: trade it here, as the browser would, and keep the session.
+  launch = await get(`/?token=${web.token}`);
+  session = /clarity_session=([^;]+)/.exec(String(launch.headers['set-cookie']))?.[1] ?? '';
 });
 afterAll(async () => {
   await web.close();
@@ -73,31 +78,53 @@ describe('browser host access control', () => {
   });
 
   it('trades the launch token for an HttpOnly, SameSite=Strict cookie and serves the page with a CSP', async () => {
-    const launch = await get(`/?token=${web.token}`);
     expect(launch.status).toBe(303);
     expect(launch.headers.location).toBe('/');
     const setCookie = String(launch.headers['set-cookie']);
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
-    const page = await get('/', { cookie: `clarity_session=${web.token}` });
+    const page = await get('/', { cookie: `clarity_session=${session}` });
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("script-src 'self'");
     expect(page.headers['content-security-policy']).toContain("object-src 'none'");
   });
 
+  it('the launch token works once, and the session cookie is a different random value', async () => {
+    expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(session).not.toBe(web.token);
+    const again = await get(`/?token=${web.token}`);
+    expect(again.status).toBe(403);
+    expect(JSON.parse(again.body)).toEqual({ error: 'forbidden', message: expect.stringContaining('already used') });
+    expect(again.headers['set-cookie']).toBeUndefined();
+    // The printed token is not a session either.
+    expect((await get('/', { cookie: `clarity_session=${web.token}` })).status).toBe(403);
+    expect((await connect({ origin: web.origin, cookie: `clarity_session=${web.token}` })).opened).toBe(false);
+  });
+
+  it('a malformed percent-encoding is a 400 in the error shape, with the usual headers', async () => {
+    for (const path of ['/%E0%A4%A', '/%ff%fe', '/assets/%']) {
+      const response = await get(path, { cookie: `clarity_session=${session}` });
+      expect(response.status).toBe(400);
+      expect(response.headers['content-type']).toContain('application/json');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(JSON.parse(response.body)).toEqual({ error: 'invalid_request', message: expect.stringContaining('percent-encoding') });
+    }
+  });
+
   it('refuses a foreign Host header even with the cookie (DNS rebinding)', async () => {
-    expect((await get('/', { cookie: `clarity_session=${web.token}`, host: `evil.example:${web.port}` })).status).toBe(403);
+    expect((await get('/', { cookie: `clarity_session=${session}`, host: `evil.example:${web.port}` })).status).toBe(403);
   });
 
   it('never serves files outside the renderer build', async () => {
-    const response = await get('/../secret.txt', { cookie: `clarity_session=${web.token}` });
+    const response = await get('/../secret.txt', { cookie: `clarity_session=${session}` });
     expect(response.body).not.toContain('outside the renderer');
-    const encoded = await get('/%2e%2e/secret.txt', { cookie: `clarity_session=${web.token}` });
+    const encoded = await get('/%2e%2e/secret.txt', { cookie: `clarity_session=${session}` });
     expect(encoded.body).not.toContain('outside the renderer');
   });
 
   it('refuses WebSockets without the cookie, from a foreign Origin, or to a foreign Host', async () => {
-    const good = { origin: web.origin, cookie: `clarity_session=${web.token}` };
+    const good = { origin: web.origin, cookie: `clarity_session=${session}` };
     expect((await connect({ origin: web.origin })).opened).toBe(false);
     expect((await connect({ ...good, origin: 'http://evil.example' })).opened).toBe(false);
     expect((await connect({ ...good, host: `evil.example:${web.port}` })).opened).toBe(false);
@@ -107,7 +134,7 @@ describe('browser host access control', () => {
   });
 
   it('answers bridge calls over an accepted socket and refuses unknown methods', async () => {
-    const { socket } = await connect({ origin: web.origin, cookie: `clarity_session=${web.token}` });
+    const { socket } = await connect({ origin: web.origin, cookie: `clarity_session=${session}` });
     const call = (frame: object): Promise<{ result: { ok: boolean; value?: unknown; error?: { code: string } } }> =>
       new Promise((resolve) => {
         socket.once('message', (data) => resolve(JSON.parse(data.toString())));

@@ -2,9 +2,11 @@
  * The browser host: the real main-process services and the real renderer build, served to a
  * browser on 127.0.0.1 through the same bridge contract as Electron (DESIGN §1).
  *
- * SECURITY: loopback only; a secret token per launch, exchanged once for an HttpOnly,
- * SameSite=Strict cookie; every page, asset and WebSocket request must carry it and a Host
- * (and, for WebSockets, an Origin) naming this server, which defeats DNS rebinding.
+ * SECURITY: loopback only; a secret token per launch, good exactly once, exchanged for an
+ * HttpOnly, SameSite=Strict session cookie holding a different random value (so the token
+ * printed in the terminal, or left in shell history, opens nothing). Every page, asset and
+ * WebSocket request must carry the cookie and a Host (and, for WebSockets, an Origin) naming
+ * this server, which defeats DNS rebinding. Every error answers in the project's error shape.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
@@ -44,17 +46,20 @@ export interface RunningBrowserHost {
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
+  const session = randomBytes(32).toString('base64url');
+  let launchUsed = false;
   const rendererRoot = await realpath(options.rendererDir);
   let port = 0;
   const allowedHosts = (): string[] => [`127.0.0.1:${port}`, `localhost:${port}`];
 
-  const tokenMatches = (candidate: string | undefined): boolean => {
+  const sameSecret = (candidate: string | undefined, secret: string): boolean => {
     if (!candidate) return false;
     const a = Buffer.from(candidate);
-    const b = Buffer.from(token);
+    const b = Buffer.from(secret);
     return a.length === b.length && timingSafeEqual(a, b);
   };
-  const cookieToken = (request: IncomingMessage): string | undefined =>
+  const sessionMatches = (candidate: string | undefined): boolean => sameSecret(candidate, session);
+  const cookieSession = (request: IncomingMessage): string | undefined =>
     (request.headers.cookie ?? '')
       .split(';')
       .map((part) => part.trim().split('='))
@@ -63,7 +68,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
 
   const server = createServer((request, response) => {
     void handle(request, response).catch(() => {
-      if (!response.headersSent) response.writeHead(500).end('Internal error');
+      if (!response.headersSent) deny(response, 'The browser host could not serve this request.', 500);
+      else response.destroy();
     });
   });
 
@@ -72,23 +78,30 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
     const offered = url.searchParams.get('token');
     if (offered !== null) {
-      if (!tokenMatches(offered)) return deny(response, 'This launch link is not valid. Use the URL printed by `npm run web`.');
-      // Trade the token in the URL for a cookie, and drop it from the address bar.
+      if (!sameSecret(offered, token)) return deny(response, 'This launch link is not valid. Use the URL printed by `npm run web`.');
+      if (launchUsed) return deny(response, 'This launch link was already used. Keep using the tab it opened, or restart `npm run web` for a new link.');
+      launchUsed = true;
+      // Trade the one-time token for a session cookie of its own, and drop it from the address bar.
       response.writeHead(303, {
-        'set-cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+        'set-cookie': `${COOKIE}=${session}; HttpOnly; SameSite=Strict; Path=/`,
         location: '/',
         'cache-control': 'no-store',
       });
       response.end();
       return;
     }
-    if (!tokenMatches(cookieToken(request))) return deny(response, 'Open the app with the URL printed by `npm run web`.');
+    if (!sessionMatches(cookieSession(request))) return deny(response, 'Open the app with the URL printed by `npm run web`.');
     if (request.method !== 'GET' && request.method !== 'HEAD') return deny(response, 'Method not allowed.', 405);
     await serveFile(url.pathname, response);
   }
 
   async function serveFile(pathname: string, response: ServerResponse): Promise<void> {
-    const relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+    let relative: string;
+    try {
+      relative = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+    } catch {
+      return deny(response, 'The address has a malformed percent-encoding.', 400);
+    }
     let file: string;
     try {
       file = await realpath(join(rendererRoot, relative));
@@ -111,7 +124,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
 
   const transport = attachWebSocketTransport(server, options.host, (request) => {
     const origin = request.headers.origin ?? '';
-    return hostIsOurs(request) && allowedHosts().some((host) => origin === `http://${host}`) && tokenMatches(cookieToken(request));
+    return hostIsOurs(request) && allowedHosts().some((host) => origin === `http://${host}`) && sessionMatches(cookieSession(request));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -135,9 +148,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
   };
 }
 
+const ERROR_CODE: Record<number, string> = { 400: 'invalid_request', 403: 'forbidden', 404: 'not_found', 405: 'invalid_request', 500: 'internal' };
+
+/** Every refusal in the project's error shape ({error, message}), with the usual headers. */
 function deny(response: ServerResponse, message: string, status = 403): void {
-  response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-  response.end(message);
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  });
+  response.end(JSON.stringify({ error: ERROR_CODE[status] ?? 'invalid_request', message }));
 }
 
 /** The renderer's CSP: only its own scripts, and the bridge socket back to this server. */
