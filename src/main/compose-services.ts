@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AskStreamRunner } from './bridge/ask-stream';
+import type { AnswerLimits } from './services/answer-limits';
 import { BridgeHost } from './bridge/bridge-host';
 import { createHandlers } from './bridge/handlers';
 import { PushHub } from './bridge/push-hub';
@@ -99,6 +100,8 @@ export interface BridgeHostDeps {
   stallTimeoutMs?: number;
   /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
   coalesceMs?: number;
+  /** Bounds on one answer; tests lower them (answer-limits.ts). */
+  answerLimits?: AnswerLimits;
 }
 
 /**
@@ -129,7 +132,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     onUpdate: (view) => push('health.updated', view),
   });
   connection.onServiceChanged(() => health.reset());
-  const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs });
+  const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits });
   const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, openExternal: deps.openExternal, saveFile: deps.saveFile });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health });
 }

@@ -3,8 +3,9 @@
  * the coalescer, snapshots each cited signal, and keeps the turn in its conversation so
  * nothing is lost if the renderer goes away.
  */
-import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type Result } from '../../shared/bridge-contract';
+import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type BridgeError, type Result } from '../../shared/bridge-contract';
 import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
+import { AnswerLimiter, type AnswerLimits } from '../services/answer-limits';
 import type { RetailSignalClient } from '../services/api-client';
 import type { ConversationStore } from '../services/conversation-store';
 import type { ServiceConnection } from './service-connection';
@@ -20,6 +21,8 @@ export interface AskStreamRunnerDeps {
   connection: ServiceConnection;
   /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
   coalesceMs?: number;
+  /** Bounds on one answer (answer-limits.ts); tests lower them. */
+  answerLimits?: AnswerLimits;
 }
 
 interface ActiveStream {
@@ -102,14 +105,27 @@ export class AskStreamRunner {
       await conversations.save(conversation).catch((error: unknown) => log.error('conversation save failed', error));
     };
     const details: Array<Promise<void>> = [];
+    // SECURITY: every event from the service is counted against the answer's limits first.
+    const limiter = new AnswerLimiter(this.deps.answerLimits);
+    let overLimit: BridgeError | null = null;
+    let sawText = false;
+    const onServiceEvent = (event: AskEvent): void => {
+      if (overLimit) return;
+      const admission = limiter.admit(event);
+      if (admission.ok) return onEvent(admission.event);
+      overLimit = admission.error;
+      if (admission.partial) onEvent(admission.partial);
+      controller.abort(); // stop reading; the answer so far is kept below
+    };
     const onEvent = (event: AskEvent): void => {
+      if (event.type === 'text') sawText = true;
       if (turn && conversation) {
         turn.answer = applyAskEvent(turn.answer, event);
         if (event.type === 'meta') {
           conversation.sessionId = event.sessionId ?? conversation.sessionId;
           conversation.sessionSlug = event.sessionSlug ?? conversation.sessionSlug;
         }
-        if (event.type === 'citation') details.push(this.snapshotCitation(client, event.citation.id, turn, enqueue));
+        if (event.type === 'citation') details.push(this.snapshotCitation(client, event.citation.id, turn, enqueue, limiter));
         void persist(false);
       }
       enqueue(event);
@@ -120,7 +136,7 @@ export class AskStreamRunner {
       const messages = [...history, args.question].map((content) => ({ role: 'user' as const, content }));
       const result = await client.askStream(
         { messages, ...(sessionId ? { session_id: sessionId } : {}) },
-        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent },
+        { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent: onServiceEvent },
       );
       // Citation snapshots finish (briefly) before the stream is declared done.
       await Promise.race([Promise.allSettled(details), new Promise((resolve) => setTimeout(resolve, 3_000))]);
@@ -129,7 +145,7 @@ export class AskStreamRunner {
         if (turn) turn.answer = { ...turn.answer, status: 'done', error: null };
         sink({ streamId, kind: 'done' });
       } else {
-        const { incomplete, ...error } = result.error;
+        const { incomplete, ...error } = overLimit ? { ...(overLimit as BridgeError), incomplete: sawText } : result.error;
         if (turn) {
           const cancelled = error.code === 'aborted';
           turn.answer = { ...turn.answer, status: cancelled ? 'cancelled' : turn.answer.text ? 'incomplete' : 'failed', error: cancelled ? null : error };
@@ -149,7 +165,7 @@ export class AskStreamRunner {
    * can show "health when cited" later and read completely offline. Services without the
    * signal-lookup extension simply leave the citation as the stream described it.
    */
-  private async snapshotCitation(client: RetailSignalClient, id: string, turn: ConversationTurn, enqueue: (event: AskEvent) => void): Promise<void> {
+  private async snapshotCitation(client: RetailSignalClient, id: string, turn: ConversationTurn, enqueue: (event: AskEvent) => void, limiter: AnswerLimiter): Promise<void> {
     const result = await client.getSignal(id);
     if (!result.ok) return;
     const { signal, source } = result.value;
@@ -164,6 +180,8 @@ export class AskStreamRunner {
       citedAt: new Date().toISOString(),
     };
     const event: AskEvent = { type: 'citation_detail', id, detail };
+    // An oversized lookup is left out; the citation stays as the stream described it.
+    if (!limiter.admit(event).ok) return;
     turn.answer = applyAskEvent(turn.answer, event);
     enqueue(event);
   }
