@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { QuestionFrame } from './answers/question';
 import { slugify } from './corpus/random';
 
 export interface SessionTurn {
@@ -7,6 +8,8 @@ export interface SessionTurn {
   citations: string[];
   confidence: number;
   at: string;
+  /** How the question was understood, follow-ups resolved: the next turn's "there"/"they" read it. */
+  frame?: QuestionFrame;
 }
 
 export interface Session {

@@ -3,6 +3,7 @@
  * signals and moves source health here; everything reads from one place.
  */
 import {
+  DEFAULT_ANCHOR,
   generateCorpus,
   groupSourcesByKind,
   makeSignal,
@@ -13,6 +14,8 @@ import {
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
 import { SignalSearchIndex } from './retrieval/search-index';
+import { SignalFacts } from './answers/signal-facts';
+import type { GroundTruth } from './corpus/ground-truth';
 import type { HealthSnapshot, SourceEntry } from '../shared/service-schemas';
 
 const DAY_MS = 86_400_000;
@@ -21,6 +24,12 @@ export class SignalStore {
   readonly sources: CorpusSource[];
   readonly sourcesById: Map<string, CorpusSource>;
   readonly index: SignalSearchIndex;
+  /** Signals grouped by the fact they report (counts, latest figures, disagreements). */
+  readonly facts = new SignalFacts();
+  /** The true values the corpus was written from (the evaluation reads them; answers never do). */
+  readonly truth: GroundTruth;
+  /** Newest publication time of the generated corpus ("today" for its figures). */
+  readonly anchor: Date;
   private readonly bySlug = new Map<string, CorpusSignal>();
   private readonly byKind: Map<SourceKind, CorpusSource[]>;
   private readonly lastItemAt = new Map<string, string>();
@@ -37,7 +46,10 @@ export class SignalStore {
     this.sourcesById = new Map(corpus.sources.map((source) => [source.id, source]));
     this.byKind = groupSourcesByKind(corpus.sources);
     this.index = new SignalSearchIndex(corpus.signals);
+    this.truth = corpus.truth;
+    this.anchor = options.anchor ?? DEFAULT_ANCHOR;
     for (const signal of corpus.signals) {
+      this.facts.add(signal);
       this.bySlug.set(signal.slug, signal);
       const previous = this.lastItemAt.get(signal.source_id);
       if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
@@ -59,6 +71,7 @@ export class SignalStore {
     this.liveCount += 1;
     const signal = makeSignal(this.liveRandom, 1_000_000 + this.liveCount, this.seed, at, this.byKind);
     this.index.add(signal);
+    this.facts.add(signal);
     this.bySlug.set(signal.slug, signal);
     this.lastItemAt.set(signal.source_id, signal.published_at);
     return signal;

@@ -1,10 +1,26 @@
 /**
- * Composes a cited markdown answer from retrieved signals. Every claim carries an inline
- * `[sig_…]` marker (DESIGN §3). No model: the text is assembled from the signals themselves.
+ * Composes a cited markdown answer, answer first: the direct answer computed from the
+ * signals (direct-answers.ts), then supporting developments about the same subject, then a
+ * "sources disagree" note where two sources state different figures for one fact, then what
+ * the signals do not cover. Every figure carries an inline `[sig_…]` marker (DESIGN §3) of a
+ * signal that states it. No model: the text is assembled from the signals themselves.
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { metricLabel } from '../../shared/metric-labels';
-import { extractEntities, type SearchHit } from '../retrieval/search-index';
+import { RETAILERS, SEGMENTS } from '../corpus/vocabulary';
+import type { SearchHit } from '../retrieval/search-index';
+import {
+  festiveAnswer,
+  fundingAnswer,
+  govGrowthAnswer,
+  openingsAnswer,
+  revenueAnswer,
+  shareAnswer,
+  storeCountAnswer,
+  type AnswerContext,
+  type DirectAnswer,
+} from './direct-answers';
+import { parseQuestion, type QuestionFrame } from './question';
+import type { SignalFacts } from './signal-facts';
 
 export interface ComposedAnswer {
   content: string;
@@ -13,6 +29,15 @@ export interface ComposedAnswer {
   /** Confidence as it firms up while the answer is written, one value per cited signal. */
   confidenceTrace: number[];
   promotion: { topic: string; preset: string; reason: string } | null;
+  /** How the question was understood (kept with the session turn for follow-ups). */
+  frame: QuestionFrame;
+}
+
+export interface ComposeOptions {
+  /** The understood question, follow-ups already resolved; parsed from `question` when absent. */
+  frame?: QuestionFrame;
+  /** Signals grouped by fact; without them only supporting developments are listed. */
+  facts?: SignalFacts;
 }
 
 const MAX_CITED = 6;
@@ -20,8 +45,6 @@ const MAX_PER_TYPE = 2;
 
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 export const formatDay = (iso: string): string => dateFormat.format(new Date(iso));
-
-
 
 /** Keeps the best hits but no more than two of one signal type, so answers cover several angles. */
 export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {
@@ -37,115 +60,178 @@ export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {
   return chosen;
 }
 
+/** The computed answer for what the question measures, when the signals allow one. */
+export function directAnswer(frame: QuestionFrame, context: AnswerContext): DirectAnswer | null {
+  const retailers = frame.retailers.length > 0;
+  const intents = new Set(frame.intents);
+  switch (frame.measure) {
+    case 'festive':
+      return festiveAnswer(frame, context);
+    case 'funding':
+      return retailers ? fundingAnswer(frame, context) : null;
+    case 'share':
+      return shareAnswer(frame, context);
+    case 'revenue':
+      return retailers ? revenueAnswer(frame, context) : null;
+    case 'openings':
+      return retailers ? openingsAnswer(frame, context) : null;
+    case 'store_count':
+      return retailers ? storeCountAnswer(frame, context) : null;
+    case 'gov_growth':
+      return govGrowthAnswer(frame, context);
+    case 'general':
+      if (intents.has('why')) return null;
+      if (retailers && (intents.has('how_fast') || intents.has('trend'))) return revenueAnswer(frame, context);
+      if (retailers && (intents.has('compare') || intents.has('how_many'))) {
+        const online = frame.retailers.some((name) => RETAILERS.find((retailer) => retailer.name === name)?.online);
+        return online ? revenueAnswer(frame, context) : storeCountAnswer(frame, context);
+      }
+      if (!retailers && intents.has('how_fast') && frame.segments.length + frame.cities.length > 0) return govGrowthAnswer(frame, context);
+      return null;
+  }
+}
+
 export function composeAnswer(
   question: string,
   hits: SearchHit[],
   sourcesById: Map<string, CorpusSource>,
   now: number,
+  options: ComposeOptions = {},
 ): ComposedAnswer {
-  const chosen = diversify(hits);
-  if (chosen.length === 0) {
+  const frame = options.frame ?? parseQuestion(question, now);
+  const known = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length;
+  if (frame.unknown.length > 0 && known === 0) return unknownEntityAnswer(frame);
+
+  const direct = options.facts ? directAnswer(frame, { facts: options.facts, sourcesById, now }) : null;
+  const hasDirect = direct !== null && direct.lines.length > 0;
+  const cited = new Set(direct?.cited.map((signal) => signal.id) ?? []);
+  const supporting = diversify(
+    hits.filter((hit) => !cited.has(hit.signal.id) && matchesFrame(hit.signal, frame)),
+    hasDirect ? 4 : MAX_CITED,
+  );
+  if (!hasDirect && supporting.length === 0) {
     return {
       content:
-        'I could not find signals that match this question. Try naming a retailer, a segment (for example quick commerce or jewellery) or a city.',
+        'I could not find signals that match this question. Try naming a retailer, a segment (for example quick commerce or jewellery) or a city.' +
+        (direct && direct.gaps.length > 0 ? `\n\n${direct.gaps.map((gap) => `- ${gap}`).join('\n')}` : ''),
       citations: [],
       confidence: 0.05,
       confidenceTrace: [0.05],
       promotion: null,
+      frame,
     };
   }
-  const entities = extractEntities(question);
-  const subject = describeSubject(entities, question);
   const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
-  const lead = chosen[0]!.signal;
-  const newest = chosen.reduce((a, b) => (a.signal.published_at > b.signal.published_at ? a : b)).signal;
-  const sourceNames = new Set(chosen.map((hit) => sourcesById.get(hit.signal.source_id)?.name ?? hit.signal.source_id));
-
-  const lines: string[] = [];
-  lines.push(`## ${subject}`, '');
-  lines.push(
-    `Based on ${chosen.length} signals from ${sourceNames.size} sources, the most recent from ${formatDay(newest.published_at)}.`,
-    '',
-  );
-  lines.push(`**In short:** ${lead.summary} ${cite(lead)}`, '');
-  lines.push('### Key developments', '');
-  const byDate = [...chosen].sort((a, b) => b.signal.published_at.localeCompare(a.signal.published_at));
-  for (const { signal } of byDate) {
-    lines.push(`- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`);
+  const lines: string[] = [`## ${describeSubject(frame)}`, ''];
+  if (frame.borrowed.length > 0) lines.push(`_Following on from your previous question (same ${frame.borrowed.filter((slot) => slot !== 'measure').join(', ') || 'topic'})._`, '');
+  for (const { written, retailer } of frame.fuzzy) lines.push(`_Reading "${written}" as ${retailer}._`, '');
+  if (hasDirect) lines.push(...direct.lines, '');
+  else {
+    const lead = supporting[0]!.signal;
+    lines.push(`**In short:** ${lead.summary} ${cite(lead)}`, '');
   }
-  lines.push('');
-
-  const figures = chosen.flatMap(({ signal }) =>
-    Object.entries(signal.metrics)
-      .slice(0, 2)
-      .map(([key, value]) => ({ signal, key, value })),
-  );
-  if (figures.length > 0) {
-    lines.push('### Figures', '', '| Signal | Measure | Value |', '|---|---|---:|');
-    for (const { signal, key, value } of figures.slice(0, 8)) {
-      lines.push(`| ${escapeTableCell(signal.title)} ${cite(signal)} | ${metricLabel(key)} | ${value.toLocaleString('en-IN')} |`);
-    }
+  const developments = hasDirect ? supporting : supporting.slice(1);
+  if (developments.length > 0) {
+    lines.push(hasDirect ? '### Supporting developments' : '### Key developments', '');
+    const byDate = [...developments].sort((a, b) => b.signal.published_at.localeCompare(a.signal.published_at));
+    for (const { signal } of byDate) lines.push(`- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`);
     lines.push('');
   }
-
-  const weakSources = chosen.filter((hit) => sourcesById.get(hit.signal.source_id)?.health !== 'healthy');
-  lines.push('### Caveats', '');
-  if (weakSources.length > 0) {
-    lines.push(
-      `- ${weakSources.length} of the cited sources ${weakSources.length === 1 ? 'is' : 'are'} currently degraded or down; treat ${weakSources.length === 1 ? 'its' : 'their'} figures with care ${weakSources.map((hit) => cite(hit.signal)).join(' ')}.`,
-    );
+  if (direct && direct.disagreements.length > 0) {
+    lines.push('### Sources disagree', '');
+    for (const note of direct.disagreements) lines.push(`- ${note}`);
+    lines.push('');
   }
-  const oldest = chosen.reduce((a, b) => (a.signal.published_at < b.signal.published_at ? a : b)).signal;
-  const oldestDays = Math.round((now - Date.parse(oldest.published_at)) / 86_400_000);
-  if (oldestDays > 90) lines.push(`- The oldest cited signal is ${oldestDays} days old ${cite(oldest)}.`);
-  lines.push('- Figures come from individual signals and are not audited market estimates.');
+  const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];
+  const gaps = [...(direct?.gaps ?? [])];
+  for (const name of frame.unknown) gaps.push(`The service has no signals about ${name}.`);
+  const weak = citations.filter((signal) => sourcesById.get(signal.source_id)?.health !== 'healthy');
+  if (weak.length > 0) gaps.push(`${weak.length} cited source${weak.length === 1 ? ' is' : 's are'} currently degraded or down; ${weak.length === 1 ? 'its' : 'their'} figures may lag ${weak.map(cite).join(' ')}.`);
+  if (!hasDirect) gaps.push('No single figure answers this directly; the developments above are the closest signals.');
+  gaps.push('Figures come from individual signals (synthetic sample data), not audited market estimates.');
+  lines.push("### What the signals don't cover", '', ...gaps.map((gap) => `- ${gap}`));
 
-  const trace = confidenceTrace(chosen, sourcesById, entities);
-  const confidence = trace[trace.length - 1] ?? 0.1;
+  const trace = confidenceTrace(frame, direct, hasDirect, citations, sourcesById, now);
   const promotion =
-    chosen.length >= 3
-      ? { topic: subject, preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` }
-      : null;
-  return { content: lines.join('\n'), citations: chosen.map((hit) => hit.signal), confidence, confidenceTrace: trace, promotion };
+    citations.length >= 3 ? { topic: describeSubject(frame), preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` } : null;
+  return { content: lines.join('\n'), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame };
 }
 
-function escapeTableCell(text: string): string {
-  return text.replace(/\|/g, '\\|');
+function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
+  const names = frame.unknown.map((name) => `**${name}**`).join(' or ');
+  const content = [
+    `## No signals about ${frame.unknown.join(', ')}`,
+    '',
+    `The service has no signals about ${names}, so it cannot answer this without guessing. ` +
+      `It follows ${RETAILERS.length} Indian retailers across ${SEGMENTS.join(', ')} — for example DMart, Zepto, Zudio, Tanishq and Apollo Pharmacy.`,
+    '',
+    "### What the signals don't cover",
+    '',
+    `- ${frame.unknown.join(', ')}: no signal names ${frame.unknown.length === 1 ? 'it' : 'them'}. Check the spelling, or ask about a retailer, segment or city the service follows.`,
+  ].join('\n');
+  return { content, citations: [], confidence: 0.05, confidenceTrace: [0.05], promotion: null, frame };
 }
 
-function describeSubject(entities: ReturnType<typeof extractEntities>, question: string): string {
-  const what = [...entities.retailers, ...entities.segments.map((segment) => segment.charAt(0).toUpperCase() + segment.slice(1))];
-  const where = [...entities.cities, ...entities.states];
+/** Supporting signals must be about what was asked: the retailer, the place, the segment. */
+function matchesFrame(signal: CorpusSignal, frame: QuestionFrame): boolean {
+  const { retailers, cities, segments, states } = signal.entities;
+  if (frame.retailers.length > 0 && !frame.retailers.some((name) => retailers.includes(name))) return false;
+  if (frame.cities.length > 0 && !frame.cities.some((city) => cities.includes(city))) return false;
+  if (frame.states.length > 0 && !frame.states.some((state) => states.includes(state))) return false;
+  if (frame.retailers.length === 0 && frame.segments.length > 0 && !frame.segments.some((segment) => segments.includes(segment))) return false;
+  if (frame.period) {
+    const ms = Date.parse(signal.published_at);
+    if (ms < frame.period.startMs || ms > frame.period.endMs + 60 * 86_400_000) return false;
+  }
+  return true;
+}
+
+function describeSubject(frame: QuestionFrame): string {
+  const what = [...frame.retailers, ...(frame.retailers.length === 0 ? frame.segments.map((segment) => segment.charAt(0).toUpperCase() + segment.slice(1)) : [])];
+  const where = [...frame.cities, ...frame.states];
+  if (frame.measure === 'festive') return `Festive-season demand${frame.period ? `, ${frame.period.label}` : ''}`;
   if (what.length === 0 && where.length === 0) {
-    const trimmed = question.trim().replace(/[?.!]+$/, '');
+    const trimmed = frame.question.trim().replace(/[?.!]+$/, '');
     return trimmed.length > 70 ? `${trimmed.slice(0, 67)}…` : trimmed;
   }
-  return `${what.join(', ') || 'Retail'}${where.length > 0 ? ` in ${where.join(', ')}` : ' in India'}`;
+  return `${what.join(', ') || 'Retail'}${where.length > 0 ? ` in ${where.join(', ')}` : ' in India'}${frame.period ? `, ${frame.period.label}` : ''}`;
 }
 
 /**
- * Confidence = retrieval strength × agreement × source health, recomputed as each cited
- * signal is added, so a stream can show it firming up.
+ * Confidence: how well the cited signals cover the question — a computed answer for the
+ * entity and period asked beats a list of related signals; disagreement, a stand-in period,
+ * a typo-matched name, stale or unhealthy sources all lower it. Recomputed as each citation
+ * is added, so a stream can show it firming up.
  */
 function confidenceTrace(
-  chosen: SearchHit[],
+  frame: QuestionFrame,
+  direct: DirectAnswer | null,
+  hasDirect: boolean,
+  citations: CorpusSignal[],
   sourcesById: Map<string, CorpusSource>,
-  entities: ReturnType<typeof extractEntities>,
+  now: number,
 ): number[] {
-  const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+  const named = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0;
+  let value = hasDirect ? 0.95 : named ? 0.7 : 0.45;
+  if (frame.fuzzy.length > 0) value *= 0.97;
+  if (frame.unknown.length > 0) value *= 0.5;
+  if (direct && !direct.periodMatched) value *= 0.6;
+  if (direct && direct.disagreements.length > 0) value *= 0.93;
+  if (direct && direct.gaps.some((gap) => gap.startsWith('No signal') || gap.includes('online only'))) value *= 0.75;
   const trace: number[] = [];
-  for (let count = 1; count <= chosen.length; count += 1) {
-    const part = chosen.slice(0, count);
-    const strength = Math.min(1, (part[0]?.textScore ?? 0) / 18);
-    const agreement = wanted === 0 ? 0.6 : part.reduce((sum, hit) => sum + Math.min(1, hit.entityMatches / wanted), 0) / part.length;
+  for (let count = 1; count <= Math.max(1, citations.length); count += 1) {
+    const part = citations.slice(0, count);
     const health =
-      part.reduce((sum, hit) => {
-        const state = sourcesById.get(hit.signal.source_id)?.health;
-        return sum + (state === 'healthy' ? 1 : state === 'degraded' ? 0.6 : 0.3);
-      }, 0) / part.length;
-    const coverage = Math.min(1, count / 4);
-    const value = 0.15 + 0.8 * strength * (0.35 + 0.65 * agreement) * health * (0.6 + 0.4 * coverage);
-    trace.push(Math.round(Math.min(0.97, value) * 100) / 100);
+      part.length === 0
+        ? 1
+        : part.reduce((sum, signal) => {
+            const state = sourcesById.get(signal.source_id)?.health;
+            return sum + (state === 'healthy' ? 1 : state === 'degraded' ? 0.94 : 0.88);
+          }, 0) / part.length;
+    const newest = part.reduce((max, signal) => Math.max(max, Date.parse(signal.published_at)), 0);
+    const recency = now - newest > 180 * 86_400_000 ? 0.85 : 1;
+    const firming = 0.55 + 0.45 * Math.min(1, count / Math.min(3, Math.max(1, citations.length)));
+    trace.push(Math.round(Math.min(0.97, value * health * recency * firming) * 100) / 100);
   }
   return trace;
 }

@@ -16,13 +16,13 @@ export type Segment = (typeof SEGMENTS)[number];
 
 /** Extra ways analysts write a segment, used by retrieval to spot it in a question. */
 export const SEGMENT_ALIASES: Record<Segment, string[]> = {
-  grocery: ['grocery', 'groceries', 'supermarket', 'supermarkets', 'fmcg'],
-  'quick commerce': ['quick commerce', 'q-commerce', 'qcommerce', 'quick-commerce', 'dark store', 'dark stores', '10-minute delivery'],
-  fashion: ['fashion', 'apparel', 'clothing', 'value fashion'],
+  grocery: ['grocery', 'groceries', 'supermarket', 'supermarkets', 'fmcg', 'kirana'],
+  'quick commerce': ['quick commerce', 'q-commerce', 'qcommerce', 'quick-commerce', 'q comm', 'q-comm', 'quick comm', 'dark store', 'dark stores', '10-minute delivery', 'instant delivery'],
+  fashion: ['fashion', 'apparel', 'clothing', 'value fashion', 'kapde'],
   electronics: ['electronics', 'consumer electronics', 'smartphones', 'appliances'],
   beauty: ['beauty', 'cosmetics', 'personal care', 'skincare'],
-  jewellery: ['jewellery', 'jewelry', 'gold', 'diamonds'],
-  pharmacy: ['pharmacy', 'pharmacies', 'e-pharmacy', 'medicines', 'chemist'],
+  jewellery: ['jewellery', 'jewelry', 'gold', 'diamonds', 'jewellers'],
+  pharmacy: ['pharmacy', 'pharmacies', 'e-pharmacy', 'medicines', 'chemist', 'pharma'],
 };
 
 export interface Retailer {
@@ -32,7 +32,56 @@ export interface Retailer {
   /** Short domain stem for synthetic newsroom URLs (under the reserved `.example` TLD). */
   stem: string;
   listed: boolean;
+  /** Sells online only: no store network to count. */
+  online?: boolean;
 }
+
+/**
+ * Other ways analysts write a retailer (normalised: lower case; spaces, hyphens and
+ * apostrophes are ignored when matching). Parent names shared by several brands
+ * (Trent, Reliance Retail, Titan, Tata Digital, Flipkart) resolve to all of them.
+ */
+export const RETAILER_ALIASES: Record<string, string[]> = {
+  DMart: ['d-mart', 'd mart', 'avenue supermarts', 'avenue supermart', 'dmart ready'],
+  'Reliance Smart': ['smart bazaar', 'reliance smart bazaar'],
+  'More Retail': ['more supermarket', 'more megastore'],
+  "Spencer's": ['spencers', "spencer's retail"],
+  "Nature's Basket": ['natures basket'],
+  BigBasket: ['big basket'],
+  Blinkit: ['blink it', 'grofers', 'eternal', 'zomato'],
+  'Swiggy Instamart': ['instamart', 'swiggy'],
+  'Flipkart Minutes': ['fk minutes'],
+  'BB Now': ['bbnow', 'bigbasket now'],
+  'Amazon Now': ['amazon'],
+  'Max Fashion': ['max fashions'],
+  Pantaloons: ['abfrl', 'aditya birla fashion'],
+  'V-Mart': ['vmart', 'v mart'],
+  'Shoppers Stop': ['shoppersstop'],
+  Croma: ['infiniti retail'],
+  Nykaa: ['fsn e-commerce', 'fsn'],
+  'Sugar Cosmetics': ['sugar cosmetic'],
+  'Kalyan Jewellers': ['kalyan'],
+  'Malabar Gold & Diamonds': ['malabar gold', 'malabar'],
+  'Senco Gold': ['senco'],
+  CaratLane: ['carat lane'],
+  'Apollo Pharmacy': ['apollo'],
+  MedPlus: ['med plus'],
+  'Tata 1mg': ['1mg'],
+  PharmEasy: ['pharm easy'],
+};
+
+/** Other names of cities (old names, short forms). */
+export const CITY_ALIASES: Record<string, string[]> = {
+  Bengaluru: ['bangalore', 'blr', 'bengaluru city'],
+  Mumbai: ['bombay'],
+  Delhi: ['new delhi', 'dilli', 'delhi ncr'],
+  Gurugram: ['gurgaon'],
+  Kolkata: ['calcutta'],
+  Chennai: ['madras'],
+  Kochi: ['cochin'],
+  Visakhapatnam: ['vizag'],
+  Bhubaneswar: ['bhubaneshwar'],
+};
 
 export const RETAILERS: Retailer[] = [
   { name: 'DMart', segment: 'grocery', parent: 'Avenue Supermarts', stem: 'dmart', listed: true },
@@ -41,7 +90,7 @@ export const RETAILERS: Retailer[] = [
   { name: "Spencer's", segment: 'grocery', parent: "Spencer's Retail", stem: 'spencers', listed: true },
   { name: "Nature's Basket", segment: 'grocery', stem: 'naturesbasket', listed: false },
   { name: 'Star Bazaar', segment: 'grocery', parent: 'Trent', stem: 'starbazaar', listed: false },
-  { name: 'BigBasket', segment: 'grocery', parent: 'Tata Digital', stem: 'bigbasket', listed: false },
+  { name: 'BigBasket', segment: 'grocery', parent: 'Tata Digital', stem: 'bigbasket', listed: false, online: true },
   { name: 'Blinkit', segment: 'quick commerce', parent: 'Eternal', stem: 'blinkit', listed: true },
   { name: 'Zepto', segment: 'quick commerce', stem: 'zepto', listed: false },
   { name: 'Swiggy Instamart', segment: 'quick commerce', parent: 'Swiggy', stem: 'instamart', listed: true },
@@ -53,8 +102,8 @@ export const RETAILERS: Retailer[] = [
   { name: 'Reliance Trends', segment: 'fashion', parent: 'Reliance Retail', stem: 'trends', listed: false },
   { name: 'Max Fashion', segment: 'fashion', parent: 'Landmark Group', stem: 'maxfashion', listed: false },
   { name: 'Pantaloons', segment: 'fashion', parent: 'Aditya Birla Fashion', stem: 'pantaloons', listed: true },
-  { name: 'Myntra', segment: 'fashion', parent: 'Flipkart', stem: 'myntra', listed: false },
-  { name: 'Ajio', segment: 'fashion', parent: 'Reliance Retail', stem: 'ajio', listed: false },
+  { name: 'Myntra', segment: 'fashion', parent: 'Flipkart', stem: 'myntra', listed: false, online: true },
+  { name: 'Ajio', segment: 'fashion', parent: 'Reliance Retail', stem: 'ajio', listed: false, online: true },
   { name: 'Shoppers Stop', segment: 'fashion', stem: 'shoppersstop', listed: true },
   { name: 'V-Mart', segment: 'fashion', stem: 'vmart', listed: true },
   { name: 'Croma', segment: 'electronics', parent: 'Infiniti Retail', stem: 'croma', listed: false },
@@ -62,9 +111,9 @@ export const RETAILERS: Retailer[] = [
   { name: 'Vijay Sales', segment: 'electronics', stem: 'vijaysales', listed: false },
   { name: 'Poorvika', segment: 'electronics', stem: 'poorvika', listed: false },
   { name: 'Nykaa', segment: 'beauty', parent: 'FSN E-Commerce', stem: 'nykaa', listed: true },
-  { name: 'Purplle', segment: 'beauty', stem: 'purplle', listed: false },
+  { name: 'Purplle', segment: 'beauty', stem: 'purplle', listed: false, online: true },
   { name: 'Tira', segment: 'beauty', parent: 'Reliance Retail', stem: 'tira', listed: false },
-  { name: 'Sugar Cosmetics', segment: 'beauty', stem: 'sugar', listed: false },
+  { name: 'Sugar Cosmetics', segment: 'beauty', stem: 'sugar', listed: false, online: true },
   { name: 'Tanishq', segment: 'jewellery', parent: 'Titan', stem: 'tanishq', listed: true },
   { name: 'Kalyan Jewellers', segment: 'jewellery', stem: 'kalyan', listed: true },
   { name: 'Malabar Gold & Diamonds', segment: 'jewellery', stem: 'malabar', listed: false },
@@ -72,9 +121,9 @@ export const RETAILERS: Retailer[] = [
   { name: 'CaratLane', segment: 'jewellery', parent: 'Titan', stem: 'caratlane', listed: false },
   { name: 'Apollo Pharmacy', segment: 'pharmacy', parent: 'Apollo Hospitals', stem: 'apollopharmacy', listed: true },
   { name: 'MedPlus', segment: 'pharmacy', stem: 'medplus', listed: true },
-  { name: 'Tata 1mg', segment: 'pharmacy', parent: 'Tata Digital', stem: '1mg', listed: false },
-  { name: 'PharmEasy', segment: 'pharmacy', stem: 'pharmeasy', listed: false },
-  { name: 'Netmeds', segment: 'pharmacy', parent: 'Reliance Retail', stem: 'netmeds', listed: false },
+  { name: 'Tata 1mg', segment: 'pharmacy', parent: 'Tata Digital', stem: '1mg', listed: false, online: true },
+  { name: 'PharmEasy', segment: 'pharmacy', stem: 'pharmeasy', listed: false, online: true },
+  { name: 'Netmeds', segment: 'pharmacy', parent: 'Reliance Retail', stem: 'netmeds', listed: false, online: true },
 ];
 
 export const CITIES: Array<{ city: string; state: string; tier: 1 | 2 }> = [

@@ -81,19 +81,28 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   lines.push('');
 
   lines.push('## Outlook', '');
-  const growth = chosen.flatMap((signal) => {
-    const value = signal.metrics.gov_growth_yoy_pct ?? signal.metrics.revenue_growth_yoy_pct ?? signal.metrics.order_growth_qoq_pct;
-    return value === undefined ? [] : [{ signal, value }];
-  });
-  if (growth.length > 0) {
-    const average = growth.reduce((sum, g) => sum + g.value, 0) / growth.length;
+  // One measure per statement: year-on-year revenue growth, year-on-year order value growth and
+  // the like are never averaged together.
+  const measures: Array<[string, string]> = [
+    ['revenue_growth_yoy_pct', 'Revenue growth, year on year'],
+    ['gov_growth_yoy_pct', 'Gross order value growth, year on year'],
+  ];
+  let stated = 0;
+  for (const [metric, label] of measures) {
+    const figures = chosen.filter((signal) => signal.metrics[metric] !== undefined).map((signal) => ({ signal, value: signal.metrics[metric]! }));
+    if (figures.length === 0) continue;
+    stated += 1;
+    figures.sort((a, b) => a.value - b.value);
+    const low = figures[0]!;
+    const high = figures[figures.length - 1]!;
     lines.push(
-      `Reported growth figures average ${average.toFixed(1)}% across ${growth.length} signals ${growth.map((g) => cite(g.signal)).join(' ')}; ` +
-        `${average > 25 ? 'momentum is strong and expansion is likely to continue' : average > 8 ? 'growth is steady' : 'growth is muted'} over the next quarters, subject to the risks above.`,
+      figures.length === 1
+        ? `- ${label}: ${low.value}% ${cite(low.signal)}.`
+        : `- ${label} ranges from ${low.value}% ${cite(low.signal)} to ${high.value}% ${cite(high.signal)} across ${figures.length} signals.`,
     );
-  } else {
-    lines.push(`Activity is ${chosen.length > 10 ? 'broad' : 'limited'}; watch ${[...players.keys()].slice(0, 3).join(', ') || 'the segment'} for the next moves ${cite(newest)}.`);
   }
+  if (stated > 0) lines.push('', `Each figure above is one measure, as its source reports it; watch the next quarter's reports for whether the pace holds, subject to the risks above.`);
+  else lines.push(`Activity is ${chosen.length > 10 ? 'broad' : 'limited'}; watch ${[...players.keys()].slice(0, 3).join(', ') || 'the segment'} for the next moves ${cite(newest)}.`);
   lines.push('', '_Figures are synthetic sample data from the local Retail Signal service._');
 
   const markdown = lines.join('\n');

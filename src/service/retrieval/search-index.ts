@@ -4,7 +4,8 @@
  * incremental so live signals are retrievable the moment they arrive.
  */
 import type { CorpusSignal } from '../corpus/generator';
-import { CITIES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../corpus/vocabulary';
+import type { Segment } from '../corpus/vocabulary';
+import { resolveEntities } from './entity-resolver';
 
 const STOPWORDS = new Set(
   'a an and are as at be by did do does for from has have how in is it its of on or that the their this to was were what when where which who why will with about across over than into vs versus fast much many latest recent tell me show give'.split(
@@ -37,16 +38,9 @@ export interface QueryEntities {
   states: string[];
 }
 
-/** Finds the retailers, segments, cities and states a question names. */
+/** Finds the retailers, segments, cities and states a question names (aliases and parents included). */
 export function extractEntities(question: string): QueryEntities {
-  const text = ` ${question.toLowerCase().replace(/[^a-z0-9&' -]+/g, ' ')} `;
-  const has = (phrase: string): boolean => text.includes(` ${phrase.toLowerCase()} `) || text.includes(` ${phrase.toLowerCase()}'`);
-  const retailers = RETAILERS.filter((retailer) => has(retailer.name) || (retailer.parent !== undefined && has(retailer.parent))).map((r) => r.name);
-  const segments = (Object.entries(SEGMENT_ALIASES) as Array<[Segment, string[]]>)
-    .filter(([, aliases]) => aliases.some(has))
-    .map(([segment]) => segment);
-  const cities = CITIES.filter((city) => has(city.city) || (city.city === 'Bengaluru' && has('bangalore'))).map((city) => city.city);
-  const states = [...new Set(CITIES.filter((city) => has(city.state)).map((city) => city.state))];
+  const { retailers, segments, cities, states } = resolveEntities(question);
   return { retailers, segments, cities, states };
 }
 
@@ -88,6 +82,14 @@ export class SignalSearchIndex {
 
   get size(): number {
     return this.docs.length;
+  }
+
+  /** Whether any signal uses this word (stop words count as known): tells typos and unknown names from words. */
+  hasTerm(word: string): boolean {
+    const lower = word.toLowerCase();
+    if (STOPWORDS.has(lower)) return true;
+    const [token] = tokenize(lower);
+    return token !== undefined && this.postings.has(token);
   }
 
   get(id: string): CorpusSignal | undefined {

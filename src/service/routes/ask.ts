@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
-import { extractEntities } from '../retrieval/search-index';
+import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session } from '../session-store';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
@@ -27,18 +27,20 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     if (fault?.kind === 'latency') await delay(fault.ms);
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
     const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
-    const query = retrievalQuery([...messages.slice(0, -1).map((message) => message.content), question], session);
+    const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     const compose = (): ComposedAnswer => {
       const now = context.now();
+      const frame = understand(question, earlier, session, context, now);
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
-      const hits = context.store.index.search(query, { now, limit: 150 });
-      const answer = composeAnswer(question, hits, context.store.sourcesById, now);
+      const hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
+      const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts });
       session.turns.push({
         question,
         answer: answer.content,
         citations: answer.citations.map((signal) => signal.id),
         confidence: answer.confidence,
         at: new Date(now).toISOString(),
+        frame,
       });
       return answer;
     };
@@ -59,16 +61,20 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
 }
 
 /**
- * A follow-up like "and in Pune?" names little by itself: borrow the entities of earlier
- * turns (from `messages` or the continued session) when the last question lacks them.
+ * The question understood in its conversation: a follow-up ("there", "they", "the same
+ * period") borrows from the session's previous turn, or, for a client that sends earlier
+ * turns in `messages` without a session, from those turns read in order.
  */
-function retrievalQuery(contents: string[], session: Session): string {
-  const last = contents[contents.length - 1] ?? '';
-  const earlier = [...session.turns.map((turn) => turn.question), ...contents.slice(0, -1)];
-  const lastEntities = extractEntities(last);
-  const named = lastEntities.retailers.length + lastEntities.segments.length + lastEntities.cities.length;
-  if (named >= 2 || earlier.length === 0) return last;
-  return `${earlier[earlier.length - 1]} ${last}`;
+function understand(question: string, earlier: string[], session: Session, context: ServiceContext, now: number): QuestionFrame {
+  const isKnownWord = (word: string): boolean => context.store.index.hasTerm(word);
+  let previous = session.turns.at(-1)?.frame;
+  if (!previous) for (const content of earlier) previous = resolveFollowUp(parseQuestion(content, now, isKnownWord), previous);
+  return resolveFollowUp(parseQuestion(question, now, isKnownWord), previous);
+}
+
+/** Retrieval reads canonical names (so "D-Mart" and typos find DMart's signals) plus the words asked. */
+function retrievalQuery(frame: QuestionFrame): string {
+  return [...frame.retailers, ...frame.segments, ...frame.cities, ...frame.states, frame.question].join(' ');
 }
 
 /** Splits markdown into deltas of a few words, never splitting a citation marker. */

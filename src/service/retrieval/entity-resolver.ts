@@ -1,0 +1,179 @@
+/**
+ * Finds the retailers, segments, cities and states a question names, the way analysts write
+ * them: aliases and parents (D-Mart, Avenue Supermarts → DMart; Eternal → Blinkit; Trent →
+ * Zudio, Westside, Star Bazaar), spacing and punctuation variants, and typos. Exact matches
+ * beat fuzzy ones; a name the service knows nothing about is reported as unknown instead of
+ * being swapped for a look-alike.
+ */
+import { CITIES, CITY_ALIASES, RETAILER_ALIASES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../corpus/vocabulary';
+
+export interface ResolvedEntities {
+  retailers: string[];
+  segments: Segment[];
+  cities: string[];
+  states: string[];
+  /** Names in the question the corpus has nothing about ("Lenskart"). */
+  unknown: string[];
+  /** Retailers matched only approximately (typos), with what was written. */
+  fuzzy: Array<{ written: string; retailer: string }>;
+}
+
+type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string };
+
+/** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
+export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
+
+const EXACT = new Map<string, Target>();
+function addExact(key: string, target: Target): void {
+  const squashed = squash(key);
+  if (squashed.length >= 2 && !EXACT.has(squashed)) EXACT.set(squashed, target);
+}
+for (const retailer of RETAILERS) addExact(retailer.name, { kind: 'retailer', names: [retailer.name] });
+for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'retailer', names: [name] });
+const children = new Map<string, string[]>();
+for (const retailer of RETAILERS) if (retailer.parent) children.set(retailer.parent, [...(children.get(retailer.parent) ?? []), retailer.name]);
+for (const [parent, names] of children) addExact(parent, { kind: 'retailer', names });
+addExact('reliance', { kind: 'retailer', names: children.get('Reliance Retail') ?? [] });
+for (const city of CITIES) addExact(city.city, { kind: 'city', name: city.city });
+for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'city', name: city });
+for (const state of new Set(CITIES.map((city) => city.state))) if (!EXACT.has(squash(state))) addExact(state, { kind: 'state', name: state });
+
+/** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
+const FUZZY_KEYS = [...EXACT.entries()].filter(([key, target]) => key.length >= 4 && target.kind !== 'state');
+
+/** Words that start questions or name periods and units: never an unknown entity. */
+const COMMON = new Set(
+  `how what which who whom whose where when why is are was were does did do has have had can could would should will shall tell show give list compare and or the a an in of for on at to please i me my we our us
+  any also same then that this there they their them its it now so but ok okay hi hey yes no thanks let over between versus vs with by from last next current latest recent new top biggest largest
+  india indian diwali dhanteras navratri festive festival season gov gmv yoy qoq ebitda fy q1 q2 q3 q4 crore lakh inr rs
+  january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
+  kitne kitna kitni kya kahan kaha kyun kyon kaun kaunse kaunsa kaise kaisa hai hain tha the ka ki ke ko ne me mein se aur abhi tak saal iss is pichle pichhle pichla khole khola kholi kholay badh badha badhi raha rahi rahe kar karta bata batao batayein dukaan dukan dukane wala wale wali bhi hi toh to vahan wahan waha unka unke unki woh wo yeh ye log mahine tezi tyohar tyohaar bikri kamai naye nayi naya kul share market stores store dark`.split(/\s+/),
+);
+
+/** Words after which a lower-case unknown word is probably a name ("does lenskart", "about firstcry"). */
+const SUBJECT_CUES = new Set(['has', 'have', 'does', 'did', 'is', 'about', 'of', 'for', 'at', 'by', 'and', 'vs', 'versus']);
+const POSTPOSITIONS = new Set(['ne', 'ka', 'ki', 'ke', 'ko', 'mein']);
+
+/** Optimal string alignment distance (a transposition counts once), capped for speed. */
+export function editDistance(a: string, b: string, cap = 3): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+      row.push(value);
+    }
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
+}
+
+const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >= 5 ? 1 : 0);
+
+/**
+ * Resolves a question's entities. `isKnownWord` (a corpus vocabulary lookup) lets typos and
+ * unknown names be told apart from ordinary words; without it only exact matches count.
+ */
+export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean): ResolvedEntities {
+  const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
+  const tokens = words.map((word) => ({ raw: word, key: squash(word), lower: word.toLowerCase(), used: false }));
+  const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [] };
+  const take = (target: Target): void => {
+    if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
+    else if (target.kind === 'city') pushUnique(result.cities, target.name);
+    else pushUnique(result.states, target.name);
+  };
+
+  // Segments by phrase (before names, so "quick commerce" never reads as a retailer).
+  const lower = ` ${words.join(' ').toLowerCase()} `;
+  for (const [segment, aliases] of Object.entries(SEGMENT_ALIASES) as Array<[Segment, string[]]>) {
+    for (const alias of aliases) {
+      const phrase = ` ${alias.toLowerCase().replace(/[^a-z0-9&]+/g, ' ').trim()} `;
+      const at = lower.indexOf(phrase);
+      if (at < 0) continue;
+      pushUnique(result.segments, segment);
+      // Mark the phrase's words as used.
+      const before = lower.slice(0, at).trim();
+      const start = before === '' ? 0 : before.split(' ').length;
+      const length = phrase.trim().split(' ').length;
+      for (let i = start; i < start + length && i < tokens.length; i += 1) tokens[i]!.used = true;
+    }
+  }
+
+  // Exact names, longest first (three words joined, then two, then one).
+  for (const size of [3, 2, 1]) {
+    for (let i = 0; i + size <= tokens.length; i += 1) {
+      const span = tokens.slice(i, i + size);
+      if (span.some((token) => token.used)) continue;
+      const key = span.map((token) => token.key).join('');
+      const possessive = key.endsWith('s') ? key.slice(0, -1) : null;
+      const target = EXACT.get(key) ?? (possessive && size === 1 && /['’]s$/i.test(span[0]!.raw) ? EXACT.get(possessive) : undefined);
+      if (!target) continue;
+      // "dark stores" named a segment already; "more" alone is a word, not More Retail.
+      take(target);
+      for (const token of span) token.used = true;
+    }
+  }
+
+  // Typos: only words the corpus does not use, close to exactly one name.
+  if (isKnownWord) {
+    // "festive-season" is known when each part is.
+    const knownWord = isKnownWord;
+    isKnownWord = (word: string): boolean => knownWord(word) || (word.includes('-') && word.split('-').every((part) => COMMON.has(part) || knownWord(part)));
+    for (let i = 0; i < tokens.length; i += 1) {
+      const token = tokens[i]!;
+      if (token.used || token.key.length < 4 || COMMON.has(token.key) || /^\d/.test(token.key) || isKnownWord(token.key) || isKnownWord(token.lower)) continue;
+      const candidates = [token.key, ...(tokens[i + 1] && !tokens[i + 1]!.used ? [token.key + tokens[i + 1]!.key] : [])];
+      let best: { distance: number; key: string; target: Target; joined: boolean } | null = null;
+      let tie = false;
+      for (const [index, candidate] of candidates.entries()) {
+        for (const [key, target] of FUZZY_KEYS) {
+          const limit = Math.min(allowedDistance(key.length), allowedDistance(candidate.length));
+          if (limit === 0) continue;
+          const distance = editDistance(candidate, key, limit);
+          if (distance > limit) continue;
+          if (!best || distance < best.distance) {
+            best = { distance, key, target, joined: index === 1 };
+            tie = false;
+          } else if (distance === best.distance && JSON.stringify(target) !== JSON.stringify(best.target)) tie = true;
+        }
+      }
+      if (!best || tie) continue;
+      take(best.target);
+      token.used = true;
+      if (best.joined) tokens[i + 1]!.used = true;
+      if (best.target.kind === 'retailer') for (const name of best.target.names) result.fuzzy.push({ written: token.raw, retailer: name });
+    }
+
+    // Unknown names: capitalised runs (not the question word that opens a sentence), or a
+    // word the corpus never uses sitting where a name goes.
+    let run: Array<{ raw: string; unknownWord: boolean }> = [];
+    const flush = (): void => {
+      // One ordinary capitalised word is emphasis; an unknown word or two capitalised words make a name.
+      if (run.length >= 2 || run.some((item) => item.unknownWord)) pushUnique(result.unknown, run.map((item) => item.raw).join(' '));
+      run = [];
+    };
+    for (let i = 0; i < tokens.length; i += 1) {
+      const token = tokens[i]!;
+      const unknownWord = !token.used && token.key.length >= 3 && !COMMON.has(token.key) && !/\d/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
+      const capitalised = /^[A-Z]/.test(token.raw) && !COMMON.has(token.key) && !/^\d/.test(token.key);
+      if (!token.used && capitalised && (i > 0 || unknownWord)) {
+        run.push({ raw: token.raw, unknownWord });
+        continue;
+      }
+      flush();
+      const inNameSlot = SUBJECT_CUES.has(tokens[i - 1]?.key ?? '') || POSTPOSITIONS.has(tokens[i + 1]?.key ?? '');
+      // Verb and adverb forms ("gaining", "opened") are words, not names.
+      if (unknownWord && inNameSlot && !/(ing|ed|ly|tion|ment)$/.test(token.key)) pushUnique(result.unknown, token.raw);
+    }
+    flush();
+  }
+  return result;
+}
+
+function pushUnique<T>(list: T[], item: T): void {
+  if (!list.includes(item)) list.push(item);
+}
