@@ -256,12 +256,21 @@ export function govGrowthAnswer(frame: QuestionFrame, context: AnswerContext): D
     use(answer, figure.signal);
     answer.lines.push(`**${capitalise(segment)} gross order value in ${city} grew ${pct(figure.value)} year on year in ${market.label}** ${cite(figure.signal)}.`);
     noteDisagreement(answer, `${capitalise(segment)} order value growth in ${city}, ${market.label}`, figure, pct, context);
-    if (frame.intents.includes('trend') && market.previous) {
-      const before = readFigure(market.previous[1], 'gov_growth_yoy_pct', context.sourcesById);
-      if (before) {
-        use(answer, before.signal);
-        answer.lines.push(`- The quarter before (${market.previous[0]}): ${pct(before.value)} ${cite(before.signal)}`);
+    // The quarters before, one measure throughout (a table an analyst can scan).
+    const series = [...(context.facts.markets.get(`${segment}|${city}`)?.entries() ?? [])]
+      .sort((a, b) => firstReported(a[1]).localeCompare(firstReported(b[1])))
+      .filter(([, group]) => firstReported(group) <= firstReported(market.group))
+      .slice(-4)
+      .reverse();
+    if (series.length > 1) {
+      answer.lines.push('', `| Quarter | ${capitalise(segment)} order value growth in ${city}, YoY | Source |`, '|---|---:|---|');
+      for (const [label, group] of series) {
+        const row = readFigure(group, 'gov_growth_yoy_pct', context.sourcesById);
+        if (!row) continue;
+        use(answer, row.signal);
+        answer.lines.push(`| ${label} | ${pct(row.value)} | ${cite(row.signal)} |`);
       }
+      answer.lines.push('');
     }
   }
   return answer;
