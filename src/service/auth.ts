@@ -22,6 +22,8 @@ export interface AuthenticatedUser {
   id: string;
   email: string;
   via: 'jwt' | 'api-key';
+  /** The JWT claim `tier` (free, pro, team); an API key carries its issuer's tier. */
+  tier?: string;
 }
 
 export interface ApiKeyRecord {
@@ -32,6 +34,7 @@ export interface ApiKeyRecord {
   last4: string;
   createdAt: string;
   revokedAt: string | null;
+  tier?: string;
 }
 
 export class DevIdentityProvider {
@@ -69,9 +72,9 @@ export class DevIdentityProvider {
     return { keys: [this.publicJwk] };
   }
 
-  async issueToken(email: string, ttlSeconds = 12 * 3600, issuedAtMs = Date.now()): Promise<string> {
+  async issueToken(email: string, ttlSeconds = 12 * 3600, issuedAtMs = Date.now(), claims: { tier?: string } = {}): Promise<string> {
     const issuedAt = Math.floor(issuedAtMs / 1000);
-    return new SignJWT({ email })
+    return new SignJWT({ email, ...(claims.tier ? { tier: claims.tier } : {}) })
       .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
       .setSubject(userIdFor(email))
       .setIssuer(ISSUER)
@@ -90,7 +93,8 @@ export class DevIdentityProvider {
         currentDate: new Date(now),
       });
       if (!payload.sub) throw new Error('no subject');
-      return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt' };
+      const tier = typeof payload.tier === 'string' ? { tier: payload.tier } : {};
+      return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt', ...tier };
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Get a new one.');
@@ -163,6 +167,7 @@ export class ApiKeyStore {
       last4: key.slice(-4),
       createdAt: new Date(now).toISOString(),
       revokedAt: null,
+      ...(owner.tier ? { tier: owner.tier } : {}),
     };
     this.byHash.set(record.sha256, record);
     this.byId.set(record.id, record);
@@ -186,7 +191,7 @@ export class ApiKeyStore {
     const record = this.byHash.get(sha256(key));
     if (!record) throw new InvalidCredentialError('The API key is not valid for this service.');
     if (record.revokedAt) throw new InvalidCredentialError('The API key has been revoked.');
-    return { id: record.owner, email: record.email, via: 'api-key' };
+    return { id: record.owner, email: record.email, via: 'api-key', ...(record.tier ? { tier: record.tier } : {}) };
   }
 }
 

@@ -6,7 +6,9 @@
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
  *   --sources N (pad the roster to N sources)   --health-max-age S (health cache lifetime; 60)
  *   --dev-tokens (serve POST /api/v1/dev/token; on by default when supervised by the app)
- * `npm run service -- token --user you@example.com [--ttl-s N] [--data-dir DIR]` prints a bearer
+ *   --allow-private-webhooks (deliver to loopback/private addresses: tests, local receivers)
+ *   --live-ms N (milliseconds between live-feed arrivals; default 4000)
+ * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
@@ -34,7 +36,10 @@ const { values, positionals } = parseArgs({
     // Tests only: a bigger roster, a shorter health cache lifetime.
     sources: { type: 'string' },
     'health-max-age': { type: 'string' },
+    'allow-private-webhooks': { type: 'boolean', default: false },
+    'live-ms': { type: 'string' },
     user: { type: 'string' },
+    tier: { type: 'string' },
     'ttl-s': { type: 'string' },
   },
   allowPositionals: true,
@@ -56,11 +61,15 @@ const dataDir =
 if (positionals[0] === 'token') {
   const email = values.user?.trim();
   if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) {
-    console.error('Usage: npm run service -- token --user you@example.com [--ttl-s 43200] [--data-dir DIR]');
+    console.error('Usage: npm run service -- token --user you@example.com [--ttl-s 43200] [--tier free|pro|team] [--data-dir DIR]');
+    process.exit(2);
+  }
+  if (values.tier !== undefined && !['free', 'pro', 'team'].includes(values.tier)) {
+    console.error('--tier must be free, pro or team');
     process.exit(2);
   }
   const idp = await DevIdentityProvider.open(dataDir);
-  process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600)}\n`);
+  process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600, Date.now(), { tier: values.tier })}\n`);
   // The token is valid only for a service using this data directory (the app's embedded service
   // uses <app data dir>/local-service): say which one, on stderr so stdout stays the token.
   process.stderr.write(`Signed with the key in ${dataDir}; only a service started with --data-dir ${dataDir} accepts it.\n`);
@@ -90,6 +99,8 @@ const service = await startService({
   devTokens: (values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1',
   sourceCount: integer('sources', values.sources),
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
+  liveIntervalMs: integer('live-ms', values['live-ms']),
+  extensions: { allowPrivateWebhooks: values['allow-private-webhooks'] ?? false },
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });

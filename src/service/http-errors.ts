@@ -4,9 +4,13 @@ export const STATUS_BY_CODE: Record<ServiceErrorCode, number> = {
   invalid_request: 400,
   unauthorized: 401,
   forbidden: 403,
+  /** Follow: the tier's follow count is used up. */
+  limit_reached: 403,
   not_found: 404,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  /** Predict: the entity's metric has too few periods to forecast. */
+  insufficient_history: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

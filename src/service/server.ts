@@ -6,6 +6,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { openApiYaml } from '../shared/openapi/document';
 import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
+import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
@@ -53,6 +54,8 @@ export interface ServiceOptions {
   healthMaxAgeS?: number;
   /** Serve POST /api/v1/dev/token (the app's embedded service; off unless asked for). */
   devTokens?: boolean;
+  /** Discover, follows, predict, webhooks and the developer area (extensions.ts). */
+  extensions?: ExtensionOptions;
 }
 
 declare module 'fastify' {
@@ -181,7 +184,9 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     // SECURITY: bodies are JSON only; anything else is refused before parsing.
     if (!request.is404 && ['POST', 'PUT', 'PATCH'].includes(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') {
+      // The developer area's own forms are the one exception (CSRF-checked there).
+      const developerForm = request.url.startsWith('/developer/') && type === 'application/x-www-form-urlencoded';
+      if (type !== 'application/json' && !developerForm) {
         throw new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
       }
     }
@@ -230,6 +235,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
+  const extensions = await registerExtensions(app, context, { ...options.extensions, dataDir: options.dataDir ?? null });
   await context.research.restore();
   let openApi = '';
   app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
@@ -260,6 +266,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
+      extensions.close();
       await app.close();
     },
   };

@@ -35,6 +35,7 @@ export class SignalStore {
   private readonly lastItemAt = new Map<string, string>();
   private readonly liveRandom: SeededRandom;
   private liveCount = 0;
+  private readonly signalListeners = new Set<(signal: CorpusSignal) => void>();
   private readonly seed: number;
   oracleMissRate = 0.042;
   oracleUpdatedAt: string;
@@ -74,7 +75,19 @@ export class SignalStore {
     this.facts.add(signal);
     this.bySlug.set(signal.slug, signal);
     this.lastItemAt.set(signal.source_id, signal.published_at);
+    for (const listener of this.signalListeners) listener(signal);
     return signal;
+  }
+
+  /** Every signal, in no particular order (Discover, follows and forecasts filter it themselves). */
+  *allSignals(): IterableIterator<CorpusSignal> {
+    yield* this.bySlug.values();
+  }
+
+  /** Called for each live signal as it arrives (the follow feed and webhooks); returns its undo. */
+  onSignalAdded(listener: (signal: CorpusSignal) => void): () => void {
+    this.signalListeners.add(listener);
+    return () => this.signalListeners.delete(listener);
   }
 
   sourceEntry(source: CorpusSource, now: number): SourceEntry {

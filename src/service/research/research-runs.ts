@@ -37,6 +37,7 @@ export interface ResearchTiming {
 export class ResearchRuns {
   private readonly runs = new Map<string, ResearchRunRecord>();
   private writing: Promise<void> = Promise.resolve();
+  private readonly settledListeners = new Set<(run: ResearchRunRecord) => void>();
 
   constructor(
     private readonly store: SignalStore,
@@ -75,6 +76,12 @@ export class ResearchRuns {
       })
       .catch(() => undefined);
     return this.writing;
+  }
+
+  /** Called when a run completes or fails (webhook `research.completed`); returns its undo. */
+  onSettled(listener: (run: ResearchRunRecord) => void): () => void {
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
   }
 
   get(id: string): ResearchRunRecord | undefined {
@@ -125,6 +132,7 @@ export class ResearchRuns {
       run.costUsd = report.costUsd;
     }
     await this.persist();
+    for (const listener of this.settledListeners) listener(run);
     return run;
   }
 }

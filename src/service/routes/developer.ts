@@ -1,6 +1,7 @@
 /**
- * Developer area: API keys (issued to an authenticated user, shown once, stored as SHA-256),
- * the identity provider's JWKS, and the keys and changelog pages.
+ * Developer API: API keys (issued to an authenticated user, shown once, stored as SHA-256),
+ * the identity provider's JWKS and the changelog page. The signed-in pages of the developer
+ * area (/developer, keys, webhooks) are in developer-area.ts.
  */
 import type { FastifyInstance } from 'fastify';
 import { DevTokenRequest } from '../../shared/service-schemas';
@@ -10,6 +11,17 @@ import { invalidRequest, type ServiceContext } from '../service-context';
 import { escapeHtml, page } from './pages';
 
 export const CHANGELOG = [
+  {
+    version: '1.1.0',
+    date: '2026-11-22',
+    notes: [
+      'v1: GET /api/v1/discover searches and browses signals (q, id, entity, segment, city, source, kind, since, until, limit ≤ 100, cursor); anonymous allowed, 60 requests / 60 s.',
+      'v1: follows — POST, GET /api/v1/follow, DELETE /api/v1/follow/{id}, GET /api/v1/follow/feed?cursor=. Tier from the JWT claim `tier`: free 10 follows and 60 feed reads an hour, pro 100 and 600, team 1,000 and 6,000; over the count 403 `limit_reached`, over the rate 429.',
+      'v1: POST /api/v1/predict — damped-trend forecast of an entity\'s metric with an 80% interval, its basis signals, history and cost; 5 requests / 5 min; too little history 422 `insufficient_history`.',
+      'v1: webhooks — POST, GET /api/v1/webhooks, DELETE /api/v1/webhooks/{id}, GET /api/v1/webhooks/{id}/deliveries; events follow.matched and research.completed, signed with X-Clarity-Signature (t=…, v1=HMAC-SHA256 of "t.body"), up to 6 attempts over about an hour.',
+      'Developer area: /developer sign-in through the development identity provider, /developer/keys to issue (shown once), list and revoke keys, /developer/webhooks to see deliveries.',
+    ],
+  },
   { version: '1.0.0', date: '2026-11-01', notes: ['v1 contract: ask (JSON and SSE), research (synchronous), sources health, source proposals.', 'Extensions: GET /api/v1/signals/{id}, session_id to continue a session, public sessions.'] },
   { version: '2.0.0-preview', date: '2026-11-01', notes: ['Announced: POST /api/v2/research returns 202 queued with status_url, polled at GET /api/v1/research/{id}. v1 stays for a 6-month deprecation window.'] },
 ];
@@ -63,24 +75,6 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
       subject: userIdFor(email),
       issuer: ISSUER,
     });
-  });
-
-  app.get('/developer/keys', async (request, reply) => {
-    const user = context.identify(request).user;
-    const rows = user
-      ? context.keys.list(user.id).map((r) => `<tr><td>${escapeHtml(r.id)}</td><td>…${escapeHtml(r.last4)}</td><td>${escapeHtml(r.createdAt)}</td><td>${r.revokedAt ? `revoked ${escapeHtml(r.revokedAt)}` : 'active'}</td></tr>`).join('')
-      : '';
-    reply.type('text/html; charset=utf-8');
-    return page(
-      'API keys',
-      `<h1>API keys</h1>
-<p>Keys look like <code>ck_</code> followed by 32 letters and digits. A key is shown once when issued; the service stores only its SHA-256.</p>
-<p>Present a key as <code>Authorization: Bearer ck_…</code> or <code>X-API-Key: ck_…</code>.</p>
-<h2>Issue a key</h2><p>With a bearer JWT from the development identity provider (<code>npm run service -- token --user you@example.com</code>):</p>
-<pre>curl -X POST ${escapeHtml(`http://${request.headers.host ?? '127.0.0.1'}`)}/api/v1/keys -H 'authorization: Bearer &lt;JWT&gt;' -H 'content-type: application/json' -d '{}'</pre>
-<p>Revoke with <code>DELETE /api/v1/keys/{id}</code>.</p>
-${user ? `<h2>Your keys (${escapeHtml(user.email)})</h2><table><tr><th>Id</th><th>Key</th><th>Created</th><th>State</th></tr>${rows}</table>` : '<p class="meta">Send a credential with this request to list your keys.</p>'}`,
-    );
   });
 
   app.get('/developer/changelog', async (_request, reply) => {

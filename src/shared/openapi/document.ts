@@ -16,9 +16,10 @@ import { developerArea } from './paths/developer';
 import { pagesArea } from './paths/pages';
 import { researchArea } from './paths/research';
 import { sourcesArea } from './paths/sources';
+import { surfacesArea } from './paths/surfaces';
 
 /** Every area of the document, in the order their tags are listed. */
-export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, pagesArea, developerArea];
+export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, pagesArea, developerArea, surfacesArea];
 
 /**
  * What the interface promises for confidence (DESIGN §3): a number in [0, 1]. The client's zod

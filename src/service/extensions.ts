@@ -1,0 +1,69 @@
+/**
+ * The surfaces beyond v1's first table (DESIGN §3): Discover, follows and their feed,
+ * predict, webhooks and the signed-in developer area. One call from server.ts wires them;
+ * their stores live here so the service's shared context stays as it was.
+ */
+import type { FastifyInstance } from 'fastify';
+import { FollowStore } from './follows/follow-store';
+import { discoverItem } from './follows/signal-query';
+import { registerDeveloperArea } from './routes/developer-area';
+import { registerDiscoverRoutes } from './routes/discover';
+import { followJson, registerFollowRoutes } from './routes/follow';
+import { registerPredictRoutes } from './routes/predict';
+import { registerWebhookRoutes } from './routes/webhooks';
+import type { ServiceContext } from './service-context';
+import { SURFACE_LIMITS, SurfaceLimiter, type SurfaceLimitName } from './surface-limits';
+import type { LimitRule } from './rate-limiter';
+import { DEFAULT_RETRY_DELAYS_MS, WebhookStore } from './webhooks/webhook-store';
+
+export interface ExtensionOptions {
+  /** Deliver webhooks to loopback and private addresses (`--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
+  /** Waits between webhook attempts; its length + 1 is the attempt count (tests shorten it). */
+  webhookRetryDelaysMs?: number[];
+  limits?: Partial<Record<SurfaceLimitName, LimitRule>>;
+}
+
+export async function registerExtensions(
+  app: FastifyInstance,
+  context: ServiceContext,
+  options: ExtensionOptions & { dataDir: string | null },
+): Promise<{ close(): void }> {
+  const limiter = new SurfaceLimiter({ ...SURFACE_LIMITS, ...options.limits }, context.now);
+  const follows = await FollowStore.open(context.store, context.now, options.dataDir);
+  const webhooks = await WebhookStore.open({
+    allowPrivate: options.allowPrivateWebhooks ?? false,
+    retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    now: context.now,
+    dataDir: options.dataDir,
+  });
+
+  const stopMatches = follows.onMatch((owner, matched, signal) => {
+    webhooks.emit(owner, 'follow.matched', { follows: matched.map(followJson), signal: discoverItem(context.store, signal) });
+  });
+  const stopResearch = context.research.onSettled((run) => {
+    webhooks.emit(run.owner, 'research.completed', {
+      run: {
+        id: run.id,
+        topic: run.topic,
+        status: run.status,
+        ...(run.status === 'completed' ? { report_url: `/api/v1/research/${run.id}/report`, citation_count: run.citations.length, cost_usd: run.costUsd } : { error: run.error }),
+      },
+    });
+  });
+
+  registerDiscoverRoutes(app, context, limiter);
+  registerFollowRoutes(app, context, limiter, follows);
+  registerPredictRoutes(app, context, limiter);
+  registerWebhookRoutes(app, context, limiter, webhooks);
+  registerDeveloperArea(app, context, webhooks);
+
+  return {
+    close() {
+      stopMatches();
+      stopResearch();
+      follows.close();
+      webhooks.close();
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/**
+ * Follows and the follow feed. A follow matches live signals that arrive after it was made;
+ * arrivals are kept in an append-only log (sequence numbers are the feed's cursor), so a
+ * new signal is in every matching feed the moment it arrives. Follows persist in the
+ * service's data directory; the log lives in memory (a restart starts a new feed).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { FeedItem, FollowTarget } from '../../shared/surface-schemas';
+import type { CorpusSignal } from '../corpus/generator';
+import type { SignalStore } from '../signal-store';
+import { discoverItem, matchesTarget } from './signal-query';
+
+export interface FollowRecord {
+  id: string;
+  owner: string;
+  target: FollowTarget;
+  createdAt: string;
+}
+
+interface Arrival {
+  seq: number;
+  signal: CorpusSignal;
+  at: number;
+}
+
+/** Arrivals kept for feeds; a reader further behind than this starts at the oldest kept. */
+const LOG_CAPACITY = 20_000;
+export const FEED_PAGE_SIZE = 50;
+
+export class FollowStore {
+  private readonly follows = new Map<string, FollowRecord>();
+  private readonly log: Arrival[] = [];
+  private nextSeq = 1;
+  private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
+  private writing: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly store: SignalStore,
+    private readonly now: () => number,
+    private readonly file: string | null,
+  ) {
+    this.unsubscribe = store.onSignalAdded((signal) => this.arrive(signal));
+  }
+
+  static async open(store: SignalStore, now: () => number, dataDir: string | null): Promise<FollowStore> {
+    const follows = new FollowStore(store, now, dataDir ? join(dataDir, 'follows.json') : null);
+    if (follows.file) {
+      try {
+        for (const record of JSON.parse(await readFile(follows.file, 'utf8')) as FollowRecord[]) follows.follows.set(record.id, record);
+      } catch {
+        // No follows yet.
+      }
+    }
+    return follows;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Called with the owner's matched follows for each new signal (webhook `follow.matched`). */
+  onMatch(listener: (owner: string, follows: FollowRecord[], signal: CorpusSignal) => void): () => void {
+    this.matchListeners.add(listener);
+    return () => this.matchListeners.delete(listener);
+  }
+
+  list(owner: string): FollowRecord[] {
+    return [...this.follows.values()].filter((follow) => follow.owner === owner);
+  }
+
+  find(owner: string, target: FollowTarget): FollowRecord | undefined {
+    return this.list(owner).find((follow) => follow.target.type === target.type && follow.target.value.toLowerCase() === target.value.toLowerCase());
+  }
+
+  add(owner: string, target: FollowTarget): FollowRecord {
+    const record: FollowRecord = { id: `fol_${randomBytes(8).toString('hex')}`, owner, target, createdAt: new Date(this.now()).toISOString() };
+    this.follows.set(record.id, record);
+    this.persist();
+    return record;
+  }
+
+  remove(owner: string, id: string): boolean {
+    const record = this.follows.get(id);
+    if (!record || record.owner !== owner) return false;
+    this.follows.delete(id);
+    this.persist();
+    return true;
+  }
+
+  /**
+   * New signals matching any of the owner's follows, oldest first, after `cursor` (an
+   * arrival sequence number). `nextCursor` moves past everything examined, matched or not.
+   */
+  feed(owner: string, cursor: number): { items: FeedItem[]; nextCursor: number; hasMore: boolean } {
+    const follows = this.list(owner);
+    const items: FeedItem[] = [];
+    let nextCursor = Math.max(cursor, this.nextSeq - 1 - this.log.length);
+    if (follows.length === 0) return { items, nextCursor: this.nextSeq - 1, hasMore: false };
+    for (const arrival of this.log) {
+      if (arrival.seq <= cursor) continue;
+      if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
+      nextCursor = arrival.seq;
+      const matched = follows.filter((follow) => Date.parse(follow.createdAt) <= arrival.at && matchesTarget(arrival.signal, follow.target));
+      if (matched.length > 0) {
+        items.push({ signal: discoverItem(this.store, arrival.signal), matched: matched.map((f) => f.id), arrived_at: new Date(arrival.at).toISOString() });
+      }
+    }
+    return { items, nextCursor: Math.max(nextCursor, cursor), hasMore: false };
+  }
+
+  private arrive(signal: CorpusSignal): void {
+    const arrival: Arrival = { seq: this.nextSeq, signal, at: this.now() };
+    this.nextSeq += 1;
+    this.log.push(arrival);
+    if (this.log.length > LOG_CAPACITY) this.log.splice(0, this.log.length - LOG_CAPACITY);
+    if (this.matchListeners.size === 0) return;
+    const byOwner = new Map<string, FollowRecord[]>();
+    for (const follow of this.follows.values()) {
+      if (!matchesTarget(signal, follow.target)) continue;
+      byOwner.set(follow.owner, [...(byOwner.get(follow.owner) ?? []), follow]);
+    }
+    for (const [owner, matched] of byOwner) for (const listener of this.matchListeners) listener(owner, matched, signal);
+  }
+
+  private persist(): void {
+    if (!this.file) return;
+    const file = this.file;
+    const records = [...this.follows.values()];
+    this.writing = this.writing
+      .then(async () => {
+        await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
+        await writeFileAtomic(file, JSON.stringify(records), { mode: 0o600 });
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * `POST /api/v1/predict` (DESIGN §3): authenticated and paid (the answer carries its
+ * `cost_usd`), 5 requests / 5 min per user; too little history is 422. The method is in
+ * forecast/forecaster.ts and is stated in every answer's `method`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { PredictRequest } from '../../shared/surface-schemas';
+import { predict } from '../forecast/forecaster';
+import { invalidRequest, type ServiceContext } from '../service-context';
+import type { SurfaceLimiter } from '../surface-limits';
+
+export function registerPredictRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter): void {
+  app.post('/api/v1/predict', async (request, reply) => {
+    const user = context.requireUser(request, 'Predict');
+    limiter.enforce('predict', `user:${user.id}`, reply);
+    const parsed = PredictRequest.safeParse(request.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    return predict(context.store, parsed.data, context.now());
+  });
+}

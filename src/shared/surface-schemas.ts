@@ -1,0 +1,166 @@
+/**
+ * Schemas of the surfaces the interface names but does not shape (DESIGN §3): Discover,
+ * follows and their feed, predictions and webhooks. The local service validates with them,
+ * the app's client parses with them, and the OpenAPI document is generated from them.
+ * Responses are loose objects: clients ignore unknown fields.
+ */
+import { z } from 'zod';
+import { SignalId } from './service-schemas';
+
+// ── Discover ─────────────────────────────────────────────────────────────────────────────
+export const DISCOVER_MAX_LIMIT = 100;
+
+export const DiscoverItem = z
+  .looseObject({
+    id: SignalId,
+    slug: z.string(),
+    title: z.string(),
+    summary: z.string(),
+    published_at: z.string(),
+    source: z.looseObject({ id: z.string(), name: z.string() }),
+    entities: z.looseObject({
+      retailers: z.array(z.string()),
+      segments: z.array(z.string()),
+      cities: z.array(z.string()),
+      states: z.array(z.string()),
+    }),
+    metrics: z.record(z.string(), z.number()),
+    url: z.string(),
+    type: z.string().optional().meta({ description: 'Kind of event: store_opening, results, pricing, …' }),
+  })
+  .meta({ id: 'DiscoverItem', description: 'A signal as Discover lists it; its page is `/signal/{slug}`.' });
+export type DiscoverItem = z.infer<typeof DiscoverItem>;
+
+export const DiscoverPage = z
+  .looseObject({
+    items: z.array(DiscoverItem),
+    next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null at the end.' }),
+  })
+  .meta({ id: 'DiscoverPage' });
+export type DiscoverPage = z.infer<typeof DiscoverPage>;
+
+// ── Follow ───────────────────────────────────────────────────────────────────────────────
+export const FOLLOW_TARGET_TYPES = ['entity', 'segment', 'city', 'source', 'query'] as const;
+export type FollowTargetType = (typeof FOLLOW_TARGET_TYPES)[number];
+
+export const FollowTarget = z
+  .object({
+    type: z.enum(FOLLOW_TARGET_TYPES),
+    value: z.string().trim().min(1).max(200),
+  })
+  .meta({ id: 'FollowTarget', description: 'entity: a retailer, segment, city or state; source: a source id or name; query: words that must all appear.' });
+export type FollowTarget = z.infer<typeof FollowTarget>;
+
+export const FollowRequest = z.object({ target: FollowTarget }).meta({ id: 'FollowRequest' });
+
+export const Follow = z
+  .looseObject({
+    id: z.string(),
+    target: z.looseObject({ type: z.string(), value: z.string() }),
+    created_at: z.string(),
+  })
+  .meta({ id: 'Follow' });
+export type Follow = z.infer<typeof Follow>;
+
+export const FollowList = z
+  .looseObject({
+    follows: z.array(Follow),
+    tier: z.string().optional(),
+    limit: z.number().int().optional().meta({ description: 'How many follows the caller\'s tier allows.' }),
+  })
+  .meta({ id: 'FollowList' });
+
+export const FeedItem = z
+  .looseObject({
+    signal: DiscoverItem,
+    matched: z.array(z.string()).meta({ description: 'Ids of the caller\'s follows this signal matched.' }),
+    arrived_at: z.string(),
+  })
+  .meta({ id: 'FeedItem' });
+export type FeedItem = z.infer<typeof FeedItem>;
+
+export const FeedPage = z
+  .looseObject({
+    items: z.array(FeedItem).meta({ description: 'Oldest first.' }),
+    next_cursor: z.string().meta({ description: 'Pass as `cursor` on the next read: only newer items come back.' }),
+    has_more: z.boolean().optional(),
+  })
+  .meta({ id: 'FeedPage' });
+export type FeedPage = z.infer<typeof FeedPage>;
+
+// ── Predict ──────────────────────────────────────────────────────────────────────────────
+export const HORIZON_PATTERN = /^(next_quarter|next_year|Q[1-4] ?FY ?(\d{2}|\d{4}))$/;
+
+export const PredictRequest = z
+  .object({
+    entity: z.string().trim().min(1).max(120),
+    metric: z.string().trim().min(1).max(80),
+    horizon: z
+      .string()
+      .trim()
+      .regex(HORIZON_PATTERN, 'use next_quarter, next_year or a fiscal quarter such as "Q3 FY27"')
+      .default('next_quarter'),
+  })
+  .meta({ id: 'PredictRequest' });
+
+export const Forecast = z
+  .looseObject({
+    forecast: z.looseObject({
+      value: z.number(),
+      unit: z.string(),
+      period: z.string(),
+      interval: z.looseObject({ low: z.number(), high: z.number(), level: z.number() }),
+    }),
+    method: z.string(),
+    basis: z.array(z.string()),
+    history: z.array(z.looseObject({ period: z.string(), value: z.number(), signal: z.string() })),
+    confidence: z.number(),
+    cost_usd: z.number(),
+  })
+  .meta({ id: 'Forecast', description: '`history[].signal` is the latest signal behind that period\'s value; `basis` lists every signal used.' });
+export type Forecast = z.infer<typeof Forecast>;
+
+// ── Webhooks ─────────────────────────────────────────────────────────────────────────────
+export const WEBHOOK_EVENTS = ['follow.matched', 'research.completed'] as const;
+
+export const WebhookRequest = z
+  .object({
+    url: z.url({ protocol: /^https?$/ }).max(2_000),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
+  })
+  .meta({ id: 'WebhookRequest' });
+
+export const Webhook = z
+  .looseObject({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    created_at: z.string(),
+    secret: z.string().optional().meta({ description: 'Only in the 201 answer: shown once.' }),
+  })
+  .meta({ id: 'Webhook' });
+
+export const WebhookList = z.looseObject({ webhooks: z.array(Webhook) }).meta({ id: 'WebhookList' });
+
+export const DeliveryAttempt = z
+  .looseObject({
+    attempt: z.number().int(),
+    at: z.string(),
+    status: z.number().int().nullable().meta({ description: 'The receiver\'s HTTP status; null when it could not be reached.' }),
+    ok: z.boolean(),
+    error: z.string().nullable(),
+  })
+  .meta({ id: 'DeliveryAttempt' });
+
+export const Delivery = z
+  .looseObject({
+    id: z.string(),
+    event: z.string(),
+    created_at: z.string(),
+    state: z.enum(['pending', 'delivered', 'failed']),
+    attempts: z.array(DeliveryAttempt),
+    next_attempt_at: z.string().nullable(),
+  })
+  .meta({ id: 'Delivery' });
+
+export const DeliveryList = z.looseObject({ deliveries: z.array(Delivery) }).meta({ id: 'DeliveryList' });
