@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FollowStore } from './follows/follow-store';
 import { discoverItem } from './follows/signal-query';
+import { SignalTimeline } from './follows/signal-timeline';
 import { registerDeveloperArea } from './routes/developer-area';
 import { registerDiscoverRoutes } from './routes/discover';
 import { followJson, registerFollowRoutes } from './routes/follow';
@@ -52,7 +53,8 @@ export async function registerExtensions(
     });
   });
 
-  registerDiscoverRoutes(app, context, limiter);
+  const timeline = new SignalTimeline(context.store);
+  registerDiscoverRoutes(app, context, limiter, timeline);
   registerFollowRoutes(app, context, limiter, follows);
   registerPredictRoutes(app, context, limiter);
   registerWebhookRoutes(app, context, limiter, webhooks);
@@ -63,6 +65,7 @@ export async function registerExtensions(
       stopMatches();
       stopResearch();
       follows.close();
+      timeline.close();
       webhooks.close();
     },
   };

@@ -121,5 +121,6 @@ export function signalPredicate(store: SignalStore, filter: SignalFilter): (sign
 
 /** Newest first; ties broken by id so paging is stable. */
 export function newestFirst(a: CorpusSignal, b: CorpusSignal): number {
-  return b.published_at.localeCompare(a.published_at) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  if (a.published_at !== b.published_at) return a.published_at > b.published_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

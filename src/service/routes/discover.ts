@@ -9,7 +9,8 @@ import { z } from 'zod';
 import { SIGNAL_ID_PATTERN } from '../../shared/service-schemas';
 import { DISCOVER_MAX_LIMIT, type DiscoverPage } from '../../shared/surface-schemas';
 import type { CorpusSignal } from '../corpus/generator';
-import { discoverItem, newestFirst, signalPredicate } from '../follows/signal-query';
+import { discoverItem, signalPredicate } from '../follows/signal-query';
+import type { SignalTimeline } from '../follows/signal-timeline';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import type { SurfaceLimiter } from '../surface-limits';
@@ -59,7 +60,7 @@ function decodeCursor(value: string, ranked: boolean): Cursor {
   throw new ServiceError('invalid_request', 'Invalid field `cursor`: pass back the `next_cursor` of the previous page with the same filters.');
 }
 
-export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter): void {
+export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter, timeline: SignalTimeline): void {
   app.get('/api/v1/discover', async (request, reply): Promise<DiscoverPage> => {
     limiter.enforce('discover', context.identify(request).key, reply);
     const parsed = DiscoverQuery.safeParse(request.query);
@@ -88,17 +89,10 @@ export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceCon
       if (offset + query.limit < hits.length) next = { offset: offset + query.limit };
     } else {
       const after = cursor && 'after' in cursor ? cursor.after : null;
-      const matching: CorpusSignal[] = [];
-      const nowIso = new Date(now).toISOString();
-      for (const signal of context.store.allSignals()) {
-        if (signal.published_at > nowIso || !keep(signal)) continue;
-        if (after && newestFirst(signal, { ...signal, published_at: after.published_at, id: after.id }) <= 0) continue;
-        matching.push(signal);
-      }
-      matching.sort(newestFirst);
-      page = matching.slice(0, query.limit);
+      const top = timeline.take(query.limit + 1, keep, new Date(now).toISOString(), after);
+      page = top.slice(0, query.limit);
       const last = page[page.length - 1];
-      if (matching.length > query.limit && last) next = { after: { published_at: last.published_at, id: last.id } };
+      if (top.length > query.limit && last) next = { after: { published_at: last.published_at, id: last.id } };
     }
     return { items: page.map((signal) => discoverItem(context.store, signal)), next_cursor: next ? encodeCursor(next) : null };
   });
