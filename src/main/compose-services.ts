@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AskStreamRunner } from './bridge/ask-stream';
 import type { AnswerLimits } from './services/answer-limits';
+import { DataNotices } from './services/data-notices';
 import { BridgeHost } from './bridge/bridge-host';
 import { createHandlers } from './bridge/handlers';
 import { PushHub } from './bridge/push-hub';
@@ -64,6 +65,9 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   const library = await LibraryStore.open(options.dataDir);
   if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
+  // The user is told too, in the app, with where the files are.
+  const notices = new DataNotices(options.dataDir);
+  notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: library.corrupt });
   host = await createBridgeHost({
     settings,
     credentials,
@@ -74,6 +78,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     saveFile: options.saveFile,
     dataDir: options.dataDir,
     notify: options.notify,
+    notices,
   });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
@@ -100,6 +105,8 @@ export interface BridgeHostDeps {
   stallTimeoutMs?: number;
   /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
   coalesceMs?: number;
+  /** What the user is told about their data; compose-services fills it while opening the stores. */
+  notices?: DataNotices;
   /** Bounds on one answer; tests lower them (answer-limits.ts). */
   answerLimits?: AnswerLimits;
 }
@@ -112,6 +119,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   const { settings, credentials, conversations, library } = deps;
   const hub = new PushHub();
   const push = hub.push;
+  const notices = deps.notices ?? new DataNotices(deps.dataDir);
+  notices.onNotice((notice) => push('data.notice', notice));
   const connection = new ServiceConnection({
     initial: settings.get().service,
     credentials,
@@ -132,9 +141,9 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     onUpdate: (view) => push('health.updated', view),
   });
   connection.onServiceChanged(() => health.reset());
-  const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, openExternal: deps.openExternal, saveFile: deps.saveFile });
-  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health });
+  const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile });
+  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

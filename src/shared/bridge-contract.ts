@@ -103,6 +103,18 @@ export interface SignalDetails {
   fetchedAt: string;
 }
 
+/**
+ * Something the user must know about their data (SECURITY.md): an unreadable file that was set
+ * aside (and where), or a data folder the app cannot write. Kept until dismissed.
+ */
+export interface DataNotice {
+  id: string;
+  kind: 'set_aside' | 'unwritable';
+  text: string;
+  /** The file or folder concerned. */
+  path: string;
+}
+
 export const BridgeMethods = {
   'settings.get': defineMethod(NoArgs).returns<Settings>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
@@ -153,6 +165,7 @@ export const BridgeMethods = {
   'library.delete': defineMethod(z.object({ id: LibraryId })).returns<{ deleted: true }>(),
   'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
+  'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
 };
 
 export type InvokeMethod = keyof typeof BridgeMethods;
@@ -203,6 +216,7 @@ export interface PushEvents {
   'credentials.status': CredentialStatus;
   'research.updated': ResearchRunSummary;
   'health.updated': HealthView;
+  'data.notice': DataNotice;
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

@@ -23,6 +23,8 @@ export interface AskStreamRunnerDeps {
   coalesceMs?: number;
   /** Bounds on one answer (answer-limits.ts); tests lower them. */
   answerLimits?: AnswerLimits;
+  /** A save of the conversation failed (the user is told if the disk refused it). */
+  onSaveFailure?: (error: unknown) => void;
 }
 
 interface ActiveStream {
@@ -102,7 +104,10 @@ export class AskStreamRunner {
       if (!force && Date.now() - lastSave < 1_000) return;
       lastSave = Date.now();
       conversations.touch(conversation);
-      await conversations.save(conversation).catch((error: unknown) => log.error('conversation save failed', error));
+      await conversations.save(conversation).catch((error: unknown) => {
+        log.error('conversation save failed', error);
+        this.deps.onSaveFailure?.(error);
+      });
     };
     const details: Array<Promise<void>> = [];
     // SECURITY: every event from the service is counted against the answer's limits first.

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type Result, type ServiceStatus } from '../../shared/bridge-contract';
 import type { MethodSpec } from '../../shared/define-method';
+import type { DataNotices } from '../services/data-notices';
 import type { HealthMonitor } from '../services/health-monitor';
 import type { ResearchService } from '../services/research-service';
 import type { SettingsStore } from '../services/settings-store';
@@ -37,6 +38,7 @@ export interface BridgeHostParts {
   streams: AskStreamRunner;
   research: ResearchService;
   health: HealthMonitor;
+  notices: DataNotices;
 }
 
 export class BridgeHost {
@@ -78,8 +80,11 @@ export class BridgeHost {
     try {
       return await this.call(method, rawArgs);
     } catch (error) {
-      // SECURITY: internal errors cross the bridge as a generic message; details stay in main.
       log.error(`${method} failed`, error);
+      // A disk that refuses writes is said plainly (and shown as a notice).
+      const unwritable = this.parts.notices.writeFailure(error);
+      if (unwritable) return fail(unwritable);
+      // SECURITY: other internal errors cross the bridge as a generic message; details stay in main.
       return fail({ code: 'internal', message: `${method} failed unexpectedly.` });
     }
   }

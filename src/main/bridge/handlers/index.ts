@@ -3,6 +3,7 @@
  * a method without a handler, or a handler of the wrong type, does not compile.
  */
 import { conversationHandlers } from './conversations';
+import { dataHandlers } from './data';
 import { credentialHandlers } from './credentials';
 import { exportHandlers } from './export';
 import { healthHandlers } from './health';
@@ -26,5 +27,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...healthHandlers(context),
     ...libraryHandlers(context),
     ...exportHandlers(context),
+    ...dataHandlers(context),
   };
 }

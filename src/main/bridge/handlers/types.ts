@@ -7,6 +7,7 @@
 import type { InvokeMethod, InvokeParsedArgs, InvokeResults, Result } from '../../../shared/bridge-contract';
 import type { ConversationStore } from '../../services/conversation-store';
 import type { CredentialStore } from '../../services/credential-store';
+import type { DataNotices } from '../../services/data-notices';
 import type { HealthMonitor } from '../../services/health-monitor';
 import type { LibraryStore } from '../../services/library-store';
 import type { ResearchService } from '../../services/research-service';
@@ -33,6 +34,8 @@ export interface HandlerContext {
   connection: ServiceConnection;
   streams: AskStreamRunner;
   push: Push;
+  /** Files set aside, an unwritable data folder: told to the user. */
+  notices: DataNotices;
   /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
   openExternal: (url: string) => Promise<boolean>;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */

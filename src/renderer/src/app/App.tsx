@@ -28,13 +28,16 @@ const NAV: Array<{ view: View; label: string }> = [
   { view: 'settings', label: 'Settings' },
 ];
 
-/** In-app notifications (the browser host has no system ones): "report ready", with a link. */
+/**
+ * In-app notifications (the browser host has no system ones): "report ready", with a link, and
+ * what main says about the user's data, which stays until dismissed.
+ */
 function Notices() {
   const notices = useAppStore((s) => s.notices);
   const dismiss = useAppStore((s) => s.dismissNotice);
   const openReport = useAppStore((s) => s.openReport);
   const setView = useAppStore((s) => s.setView);
-  const newest = notices[notices.length - 1]?.id;
+  const newest = notices.filter((n) => !n.sticky).at(-1)?.id;
   useEffect(() => {
     if (!newest) return;
     const timer = setTimeout(() => dismiss(newest), 12_000);
@@ -44,7 +47,7 @@ function Notices() {
   return (
     <div className="notices" aria-live="polite">
       {notices.slice(-3).map((notice) => (
-        <div key={notice.id} className="notice-card" role="status" data-testid="app-notice">
+        <div key={notice.id} className="notice-card" role={notice.sticky ? 'alert' : 'status'} data-testid={notice.sticky ? 'data-notice' : 'app-notice'}>
           <span>{notice.text}</span>
           {notice.runId ? (
             <button

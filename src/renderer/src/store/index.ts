@@ -15,7 +15,7 @@ export type * from './types';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {
-    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth()];
+    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices()];
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };

@@ -1,4 +1,5 @@
-/** Research runs, the open report and "report ready" notices. */
+/** Research runs, the open report, and the app's notices ("report ready", data set aside). */
+import type { DataNotice } from '../../../shared/bridge-contract';
 import { clarity } from '../bridge/clarity';
 import type { ResearchSlice, SliceCreator } from './types';
 
@@ -13,6 +14,19 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
         ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text: `Report ready: ${run.topic}`, runId: run.id }] } : {}),
       });
     });
+  },
+  connectDataNotices() {
+    const show = (notice: DataNotice): void => {
+      if (get().notices.some((n) => n.id === notice.id)) return;
+      set({ notices: [...get().notices, { id: notice.id, text: notice.text, sticky: true }] });
+    };
+    const unsubscribe = clarity().onPush('data.notice', show);
+    void clarity()
+      .invoke('data.notices')
+      .then((result) => {
+        if (result.ok) for (const notice of result.value) show(notice);
+      });
+    return unsubscribe;
   },
   runs: [],
   openReportId: null,

@@ -56,8 +56,13 @@ export interface ServiceSlice {
 export interface ResearchSlice {
   runs: ResearchRunSummary[];
   openReportId: string | null;
-  /** In-app notices ("report ready"), newest last. */
-  notices: Array<{ id: string; text: string; runId?: string }>;
+  /**
+   * In-app notices, newest last: "report ready", and what main says about the user's data
+   * (a file set aside, a data folder it cannot write), which stay until dismissed.
+   */
+  notices: Array<{ id: string; text: string; runId?: string; sticky?: boolean }>;
+  /** Loads main's data notices and subscribes to new ones; returns the unsubscribe. */
+  connectDataNotices(): Unsubscribe;
   researchError: string | null;
   /** Subscribes to run updates (a finished run adds a "report ready" notice). */
   connectResearch(): Unsubscribe;
