@@ -99,8 +99,9 @@ export function composeAnswer(
   options: ComposeOptions = {},
 ): ComposedAnswer {
   const frame = options.frame ?? parseQuestion(question, now);
-  const known = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length;
-  if (frame.unknown.length > 0 && known === 0) return unknownEntityAnswer(frame);
+  // A name the service does not know, and no retailer it does: say so rather than answer about
+  // the segment or city the question also names.
+  if (frame.unknown.length > 0 && frame.retailers.length === 0) return unknownEntityAnswer(frame);
 
   const direct = options.facts ? directAnswer(frame, { facts: options.facts, sourcesById, now }) : null;
   const hasDirect = direct !== null && direct.lines.length > 0;
@@ -146,7 +147,7 @@ export function composeAnswer(
   const gaps = [...(direct?.gaps ?? [])];
   for (const name of frame.unknown) gaps.push(`The service has no signals about ${name}.`);
   const weak = citations.filter((signal) => sourcesById.get(signal.source_id)?.health !== 'healthy');
-  if (weak.length > 0) gaps.push(`${weak.length} cited source${weak.length === 1 ? ' is' : 's are'} currently degraded or down; ${weak.length === 1 ? 'its' : 'their'} figures may lag ${weak.map(cite).join(' ')}.`);
+  if (weak.length > 0) gaps.push(`Some cited sources are currently degraded or down, so their figures may lag: ${weak.map(cite).join(' ')}`);
   if (!hasDirect) gaps.push('No single figure answers this directly; the developments above are the closest signals.');
   gaps.push('Figures come from individual signals (synthetic sample data), not audited market estimates.');
   lines.push("### What the signals don't cover", '', ...gaps.map((gap) => `- ${gap}`));
@@ -212,7 +213,7 @@ function confidenceTrace(
   now: number,
 ): number[] {
   const named = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0;
-  let value = hasDirect ? 0.95 : named ? 0.7 : 0.45;
+  let value = hasDirect ? 0.97 : named ? 0.7 : 0.45;
   if (frame.fuzzy.length > 0) value *= 0.97;
   if (frame.unknown.length > 0) value *= 0.5;
   if (direct && !direct.periodMatched) value *= 0.6;
@@ -226,12 +227,12 @@ function confidenceTrace(
         ? 1
         : part.reduce((sum, signal) => {
             const state = sourcesById.get(signal.source_id)?.health;
-            return sum + (state === 'healthy' ? 1 : state === 'degraded' ? 0.94 : 0.88);
+            return sum + (state === 'healthy' ? 1 : state === 'degraded' ? 0.96 : 0.9);
           }, 0) / part.length;
     const newest = part.reduce((max, signal) => Math.max(max, Date.parse(signal.published_at)), 0);
     const recency = now - newest > 180 * 86_400_000 ? 0.85 : 1;
     const firming = 0.55 + 0.45 * Math.min(1, count / Math.min(3, Math.max(1, citations.length)));
-    trace.push(Math.round(Math.min(0.97, value * health * recency * firming) * 100) / 100);
+    trace.push(Math.round(Math.min(0.98, value * health * recency * firming) * 100) / 100);
   }
   return trace;
 }

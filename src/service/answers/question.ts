@@ -53,7 +53,8 @@ const FUNDING = /\bfund(ing|ed|raise|raising)?\b|\braised?\b|\bvaluation\b|\binv
 /** Reads one question on its own (no conversation). `now` is the service clock. */
 export function parseQuestion(question: string, now: number, isKnownWord?: (word: string) => boolean): QuestionFrame {
   const entities = resolveEntities(question, isKnownWord);
-  const text = question.toLowerCase().replace(/[’]/g, "'");
+  // Intent and measure read the question without its names ("Vijay Sales", "Smart Bazaar").
+  const text = entities.rest.toLowerCase().replace(/[’]/g, "'");
   const intents: Intent[] = [];
   if (has(text, HOW_MANY)) intents.push('how_many');
   if (has(text, WHERE)) intents.push('where');
@@ -72,8 +73,11 @@ export function parseQuestion(question: string, now: number, isKnownWord?: (word
   else if (has(text, STORES) || /\bdark stores?\b/.test(text)) measure = has(text, OPENINGS) || (intents.includes('where') && !has(text, /\bnow\b|\boperate/)) ? 'openings' : 'store_count';
   else if (has(text, OPENINGS) && (entities.retailers.length > 0 || intents.includes('how_many'))) measure = 'openings';
   else if (has(text, GROWTH) && (entities.segments.length > 0 || entities.cities.length > 0)) measure = 'gov_growth';
+  // "How many does it operate now?": a count of the network.
+  else if (intents.includes('how_many') && /\boperate|\bnow\b|\bcurrently\b|\babhi\b|\bhave\b|\bhain\b/.test(text)) measure = 'store_count';
 
-  return { question, ...entities, intents, measure, period: parsePeriod(text, now, measure), borrowed: [] };
+  const { rest: _rest, ...named } = entities;
+  return { question, ...named, intents, measure, period: parsePeriod(question.toLowerCase(), now, measure), borrowed: [] };
 }
 
 /** "this year", "last quarter", "Q2 FY27", "FY2026-27", "Diwali 2026", "in 2025". */

@@ -16,6 +16,8 @@ export interface ResolvedEntities {
   unknown: string[];
   /** Retailers matched only approximately (typos), with what was written. */
   fuzzy: Array<{ written: string; retailer: string }>;
+  /** The question without the names found ("Vijay Sales" must not read as a question about sales). */
+  rest: string;
 }
 
 type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string };
@@ -47,7 +49,7 @@ const COMMON = new Set(
   any also same then that this there they their them its it now so but ok okay hi hey yes no thanks let over between versus vs with by from last next current latest recent new top biggest largest
   india indian diwali dhanteras navratri festive festival season gov gmv yoy qoq ebitda fy q1 q2 q3 q4 crore lakh inr rs
   january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
-  kitne kitna kitni kya kahan kaha kyun kyon kaun kaunse kaunsa kaise kaisa hai hain tha the ka ki ke ko ne me mein se aur abhi tak saal iss is pichle pichhle pichla khole khola kholi kholay badh badha badhi raha rahi rahe kar karta bata batao batayein dukaan dukan dukane wala wale wali bhi hi toh to vahan wahan waha unka unke unki woh wo yeh ye log mahine tezi tyohar tyohaar bikri kamai naye nayi naya kul share market stores store dark`.split(/\s+/),
+  kitne kitna kitni kya kahan kaha kyun kyon kaun kaunse kaunsa kaise kaisa hai hain tha the ka ki ke ko ne me mein se aur abhi tak saal iss is pichle pichhle pichla khole khola kholi kholay badh badha badhi raha rahi rahe kar karta batao batayein dukaan dukan dukane wala wale wali bhi hi toh to vahan wahan waha unka unke unki woh wo yeh ye log mahine tezi tyohar tyohaar bikri kamai naye nayi naya kul share market stores store dark`.split(/\s+/),
 );
 
 /** Words after which a lower-case unknown word is probably a name ("does lenskart", "about firstcry"). */
@@ -79,29 +81,13 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
  */
 export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean): ResolvedEntities {
   const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
-  const tokens = words.map((word) => ({ raw: word, key: squash(word), lower: word.toLowerCase(), used: false }));
-  const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [] };
+  const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’]s$/i, '')), lower: word.toLowerCase(), used: false }));
+  const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [], rest: '' };
   const take = (target: Target): void => {
     if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
     else if (target.kind === 'city') pushUnique(result.cities, target.name);
     else pushUnique(result.states, target.name);
   };
-
-  // Segments by phrase (before names, so "quick commerce" never reads as a retailer).
-  const lower = ` ${words.join(' ').toLowerCase()} `;
-  for (const [segment, aliases] of Object.entries(SEGMENT_ALIASES) as Array<[Segment, string[]]>) {
-    for (const alias of aliases) {
-      const phrase = ` ${alias.toLowerCase().replace(/[^a-z0-9&]+/g, ' ').trim()} `;
-      const at = lower.indexOf(phrase);
-      if (at < 0) continue;
-      pushUnique(result.segments, segment);
-      // Mark the phrase's words as used.
-      const before = lower.slice(0, at).trim();
-      const start = before === '' ? 0 : before.split(' ').length;
-      const length = phrase.trim().split(' ').length;
-      for (let i = start; i < start + length && i < tokens.length; i += 1) tokens[i]!.used = true;
-    }
-  }
 
   // Exact names, longest first (three words joined, then two, then one).
   for (const size of [3, 2, 1]) {
@@ -109,14 +95,32 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       const span = tokens.slice(i, i + size);
       if (span.some((token) => token.used)) continue;
       const key = span.map((token) => token.key).join('');
-      const possessive = key.endsWith('s') ? key.slice(0, -1) : null;
-      const target = EXACT.get(key) ?? (possessive && size === 1 && /['’]s$/i.test(span[0]!.raw) ? EXACT.get(possessive) : undefined);
+      // "Nature's Basket's": the last word's possessive is not part of the name.
+      const withoutPossessive = span.slice(0, -1).map((token) => token.key).join('') + span[span.length - 1]!.base;
+      const target = EXACT.get(key) ?? EXACT.get(withoutPossessive);
       if (!target) continue;
-      // "dark stores" named a segment already; "more" alone is a word, not More Retail.
       take(target);
       for (const token of span) token.used = true;
     }
   }
+
+  // Segments by phrase, among the words no name took ("Sugar Cosmetics" is a retailer).
+  const lower = ` ${words.join(' ').toLowerCase()} `;
+  for (const [segment, aliases] of Object.entries(SEGMENT_ALIASES) as Array<[Segment, string[]]>) {
+    for (const alias of aliases) {
+      const phrase = ` ${alias.toLowerCase().replace(/[^a-z0-9&]+/g, ' ').trim()} `;
+      const at = lower.indexOf(phrase);
+      if (at < 0) continue;
+      const before = lower.slice(0, at).trim();
+      const start = before === '' ? 0 : before.split(' ').length;
+      const length = phrase.trim().split(' ').length;
+      const span = tokens.slice(start, start + length);
+      if (span.some((token) => token.used)) continue;
+      pushUnique(result.segments, segment);
+      for (const token of span) token.used = true;
+    }
+  }
+
 
   // Typos: only words the corpus does not use, close to exactly one name.
   if (isKnownWord) {
@@ -158,7 +162,8 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     };
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i]!;
-      const unknownWord = !token.used && token.key.length >= 3 && !COMMON.has(token.key) && !/\d/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
+      // Verb and adverb forms ("Gaining", "opened") are words, not names.
+      const unknownWord = !token.used && token.key.length >= 3 && !COMMON.has(token.key) && !/\d/.test(token.key) && !/(ing|ed|ly|tion|ment)$/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
       const capitalised = /^[A-Z]/.test(token.raw) && !COMMON.has(token.key) && !/^\d/.test(token.key);
       if (!token.used && capitalised && (i > 0 || unknownWord)) {
         run.push({ raw: token.raw, unknownWord });
@@ -166,13 +171,19 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       }
       flush();
       const inNameSlot = SUBJECT_CUES.has(tokens[i - 1]?.key ?? '') || POSTPOSITIONS.has(tokens[i + 1]?.key ?? '');
-      // Verb and adverb forms ("gaining", "opened") are words, not names.
-      if (unknownWord && inNameSlot && !/(ing|ed|ly|tion|ment)$/.test(token.key)) pushUnique(result.unknown, token.raw);
+      if (unknownWord && inNameSlot) pushUnique(result.unknown, token.raw);
     }
     flush();
   }
+  result.rest = tokens
+    .filter((token) => !token.used || result.segments.length > 0 && SEGMENT_WORDS.has(token.lower))
+    .map((token) => token.raw)
+    .join(' ');
   return result;
 }
+
+/** Segment words stay in the rest: "dark stores" still asks about stores. */
+const SEGMENT_WORDS = new Set(['dark', 'store', 'stores', 'sales']);
 
 function pushUnique<T>(list: T[], item: T): void {
   if (!list.includes(item)) list.push(item);

@@ -1,0 +1,52 @@
+/**
+ * `npm run eval` — starts the real local service (fixed corpus anchor and clock, so the run is
+ * reproducible), asks every golden question over HTTP, and writes eval/results/latest.{json,md}.
+ * Exits non-zero when a metric misses its target. `--subset N` asks every N-th question only.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startEvalService } from './service';
+import { evaluate, markdownTable } from './evaluate';
+import { buildGoldenSet } from './golden';
+
+const { values } = parseArgs({ options: { subset: { type: 'string' }, 'no-write': { type: 'boolean', default: false } } });
+const started = Date.now();
+const service = await startEvalService();
+try {
+  const golden = buildGoldenSet(service.store.truth);
+  const every = Number(values.subset ?? 1);
+  const items = golden.filter((_, index) => index % every === 0);
+  const report = await evaluate(service.url, items, (id) => service.store.getSignal(id), service.store.truth.anchor);
+  const table = markdownTable(report);
+  const failures = report.items.filter((item) => item.problems.length > 0);
+  const markdown = [
+    '# Answer evaluation — latest run',
+    '',
+    `${report.questions} golden questions against the local service over HTTP (corpus anchor ${report.anchor.slice(0, 10)}, seed ${service.store.truth.seed}), ${report.passed ? 'every target met' : 'SOME TARGETS MISSED'}.`,
+    '',
+    table,
+    '',
+    `Questions by kind: ${Object.entries(countBy(report.items.map((item) => item.category))).map(([kind, n]) => `${kind} ${n}`).join(', ')}.`,
+    '',
+    failures.length === 0 ? 'No question had a problem.' : `## Questions with problems (${failures.length})\n\n${failures.map((item) => `- \`${item.id}\` — ${item.question}: ${item.problems.join('; ')}`).join('\n')}`,
+    '',
+  ].join('\n');
+  if (!values['no-write']) {
+    const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(dir, 'latest.md'), markdown);
+  }
+  process.stdout.write(`${markdown}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  process.exitCode = report.passed ? 0 : 1;
+} finally {
+  await service.close();
+}
+
+function countBy(items: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+}
