@@ -8,13 +8,14 @@
  */
 import { z } from 'zod';
 import type { AskEvent } from './ask-event';
+import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
-import type { Signal, SourceEntry } from './service-schemas';
+import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
 
 export type { AskEvent } from './ask-event';
 export { fail, ok, type BridgeError, type BridgeErrorCode, type Result } from './result';
@@ -133,7 +134,7 @@ export const BridgeMethods = {
   'conversations.delete': defineMethod(z.object({ id: ConversationId })).returns<{ deleted: true }>(),
   'conversations.restore': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.share': defineMethod(z.object({ id: ConversationId, public: z.boolean() })).returns<{ publicUrl: string | null }>(),
-  'signals.get': defineMethod(z.object({ id: z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.') })).returns<SignalDetails>(),
+  'signals.get': defineMethod(z.object({ id: z.string().regex(SIGNAL_ID_PATTERN, 'Not a signal id.') })).returns<SignalDetails>(),
   'research.start': defineMethod(z.object({
     topic: z.string().trim().min(3, 'Give the research a topic of at least 3 characters.').max(500),
     preset: z.string().trim().min(1).max(40).default('standard'),
@@ -220,6 +221,11 @@ export interface PushEvents {
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';
+
+/** Compile-time check: PUSH_EVENT_NAMES (what the preload accepts) lists exactly the PushEvents. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type MustBeTrue<T extends true> = T;
+export type PushEventNamesAreExhaustive = MustBeTrue<Exactly<(typeof PUSH_EVENT_NAMES)[number], PushEventName>>;
 
 export type Unsubscribe = () => void;
 

@@ -5,7 +5,8 @@
  */
 import type { CitationPayload } from './service-schemas';
 
-const MARKER = /\[(sig_[0-9a-f]{16})\]/g;
+/** A citation marker in answer text, `[sig_…]`, capturing the signal id. Global: use with matchAll and replace. */
+export const CITATION_MARKER = /\[(sig_[0-9a-f]{16})\]/g;
 const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 export function formatCitationDate(iso: string | undefined): string {
@@ -18,7 +19,7 @@ export function formatCitationDate(iso: string | undefined): string {
 export function orderedCitations<T extends CitationPayload>(text: string, citations: T[]): Array<{ number: number; citation: T }> {
   const byId = new Map(citations.map((c) => [c.id, c]));
   const order: string[] = [];
-  for (const [, id] of text.matchAll(MARKER)) if (id && !order.includes(id)) order.push(id);
+  for (const [, id] of text.matchAll(CITATION_MARKER)) if (id && !order.includes(id)) order.push(id);
   for (const citation of citations) if (!order.includes(citation.id)) order.push(citation.id);
   return order.map((id, i) => ({ number: i + 1, citation: byId.get(id) ?? ({ id } as T) }));
 }
@@ -31,7 +32,7 @@ function describe(citation: CitationPayload): string {
 export function toMarkdownWithFootnotes(text: string, citations: CitationPayload[], options: { signalPageBase?: string } = {}): string {
   const ordered = orderedCitations(text, citations);
   const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
-  const body = text.replace(MARKER, (_match, id: string) => `[^${numbers.get(id)}]`);
+  const body = text.replace(CITATION_MARKER, (_match, id: string) => `[^${numbers.get(id)}]`);
   const link = (citation: CitationPayload): string =>
     citation.url ?? (citation.slug && options.signalPageBase ? `${options.signalPageBase}/signal/${citation.slug}` : '');
   const footnotes = ordered.map(({ number, citation }) => `[^${number}]: ${describe(citation)}${link(citation) ? `. <${link(citation)}>` : ''}`);
@@ -43,7 +44,7 @@ export function toPlainTextWithSources(text: string, citations: CitationPayload[
   const ordered = orderedCitations(text, citations);
   const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
   const body = text
-    .replace(MARKER, (_match, id: string) => `[${numbers.get(id)}]`)
+    .replace(CITATION_MARKER, (_match, id: string) => `[${numbers.get(id)}]`)
     .replace(/^#{1,6}\s+/gm, '')
     .replace(/\*\*(.+?)\*\*/g, '$1')
     .replace(/(^|\s)_(.+?)_(?=\s|$)/g, '$1$2')

@@ -57,6 +57,16 @@ export interface ConversationSummary {
 
 export type TurnAnswerState = z.infer<typeof TurnAnswer>;
 
+/**
+ * The answer when its stream ends: done, or (on an error) cancelled by the user, incomplete
+ * with the text that arrived, or failed with none. Main persists it, the renderer shows it.
+ */
+export function endAnswer(answer: TurnAnswerState, error: z.infer<typeof StoredError> | null): TurnAnswerState {
+  if (!error) return { ...answer, status: 'done', error: null };
+  const cancelled = error.code === 'aborted';
+  return { ...answer, status: cancelled ? 'cancelled' : answer.text.length > 0 ? 'incomplete' : 'failed', error: cancelled ? null : error };
+}
+
 export function emptyAnswer(): TurnAnswerState {
   return { text: '', status: 'waiting', error: null, citations: [], confidence: null, confidenceTrace: [], promotion: null };
 }

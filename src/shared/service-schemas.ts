@@ -26,6 +26,11 @@ export const ERROR_CODES = [
 ] as const;
 export type ServiceErrorCode = (typeof ERROR_CODES)[number];
 
+/** A service's error code as the app knows it; anything else counts as `internal`. */
+export function knownServiceErrorCode(code: string): ServiceErrorCode {
+  return ERROR_CODES.find((known) => known === code) ?? 'internal';
+}
+
 export const ErrorBody = z
   .looseObject({
     error: z.string().meta({ description: 'Machine-readable code, e.g. `rate_limited`.' }),

@@ -4,7 +4,8 @@
  * nothing is lost if the renderer goes away.
  */
 import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type BridgeError, type Result } from '../../shared/bridge-contract';
-import { applyAskEvent, type ConversationTurn } from '../../shared/conversation';
+import { citationDetailOf } from '../../shared/citation';
+import { applyAskEvent, endAnswer, type ConversationTurn } from '../../shared/conversation';
 import { AnswerLimiter, type AnswerLimits } from '../services/answer-limits';
 import type { RetailSignalClient } from '../services/api-client';
 import type { ConversationStore } from '../services/conversation-store';
@@ -147,14 +148,11 @@ export class AskStreamRunner {
       await Promise.race([Promise.allSettled(details), new Promise((resolve) => setTimeout(resolve, 3_000))]);
       coalescer.flush();
       if (result.ok) {
-        if (turn) turn.answer = { ...turn.answer, status: 'done', error: null };
+        if (turn) turn.answer = endAnswer(turn.answer, null);
         sink({ streamId, kind: 'done' });
       } else {
         const { incomplete, ...error } = overLimit ? { ...(overLimit as BridgeError), incomplete: sawText } : result.error;
-        if (turn) {
-          const cancelled = error.code === 'aborted';
-          turn.answer = { ...turn.answer, status: cancelled ? 'cancelled' : turn.answer.text ? 'incomplete' : 'failed', error: cancelled ? null : error };
-        }
+        if (turn) turn.answer = endAnswer(turn.answer, error);
         sink({ streamId, kind: 'error', error, incomplete });
         if (error.code === 'network') this.deps.connection.noteNetworkFailure();
       }
@@ -174,17 +172,7 @@ export class AskStreamRunner {
     const result = await client.getSignal(id);
     if (!result.ok) return;
     const { signal, source } = result.value;
-    const detail = {
-      type: signal.type,
-      body: signal.body,
-      entities: signal.entities,
-      metrics: signal.metrics,
-      sourceKind: source.kind ?? null,
-      healthWhenCited: source.health,
-      itemsWhenCited: source.items_24h,
-      citedAt: new Date().toISOString(),
-    };
-    const event: AskEvent = { type: 'citation_detail', id, detail };
+    const event: AskEvent = { type: 'citation_detail', id, detail: citationDetailOf(signal, source, new Date().toISOString()) };
     // An oversized lookup is left out; the citation stays as the stream described it.
     if (!limiter.admit(event).ok) return;
     turn.answer = applyAskEvent(turn.answer, event);

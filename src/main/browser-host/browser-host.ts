@@ -12,6 +12,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, sep } from 'node:path';
+import { rendererCsp } from '../../shared/csp';
 import type { BridgeHost } from '../bridge/bridge-host';
 import { attachWebSocketTransport } from '../transports/ws-transport';
 
@@ -163,17 +164,5 @@ function deny(response: ServerResponse, message: string, status = 403): void {
 
 /** The renderer's CSP: only its own scripts, and the bridge socket back to this server. */
 export function contentSecurityPolicy(port: number): string {
-  return [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data:",
-    "font-src 'self'",
-    `connect-src ws://127.0.0.1:${port} ws://localhost:${port}`,
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "frame-src 'none'",
-  ].join('; ');
+  return rendererCsp({ connectSrc: [`ws://127.0.0.1:${port}`, `ws://localhost:${port}`], delivery: 'header' });
 }

@@ -6,6 +6,7 @@ import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell
 import { writeFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { rendererCsp } from '../../shared/csp';
 import { composeMainServices } from '../compose-services';
 import { safeExternalUrl } from '../services/external-links';
 import { originOf } from '../transports/ipc-sender';
@@ -19,17 +20,8 @@ const RENDERER_DIR = join(__dirname, '../renderer');
 // SECURITY: the renderer is served from a privileged custom scheme, never file://.
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false } }]);
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'none'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-src 'none'",
-].join('; ');
+// SECURITY: no network at all; the bridge is IPC.
+const CSP = rendererCsp({ connectSrc: [], delivery: 'header' });
 
 /** SECURITY: the one path to the system browser; http(s) and mailto only. */
 async function openExternal(url: string): Promise<boolean> {

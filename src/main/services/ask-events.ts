@@ -5,7 +5,7 @@
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AskEvent, BridgeError } from '../../shared/bridge-contract';
 import { normalizeConfidence } from '../../shared/confidence';
-import { SSE_EVENTS, type SseEventName } from '../../shared/service-schemas';
+import { knownServiceErrorCode, SSE_EVENTS, type SseEventName } from '../../shared/service-schemas';
 
 export type AskSseOutcome =
   | { kind: 'event'; event: AskEvent }
@@ -72,8 +72,5 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
   }
 }
 
-const KNOWN: ReadonlySet<string> = new Set(['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal', 'unavailable']);
-
-export function knownCode(code: string): BridgeError['code'] {
-  return (KNOWN.has(code) ? code : 'internal') as BridgeError['code'];
-}
+/** The one list of codes is ERROR_CODES in shared/service-schemas.ts. */
+export const knownCode = knownServiceErrorCode;

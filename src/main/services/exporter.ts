@@ -14,7 +14,7 @@ import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, Headi
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import type { CitationSnapshot } from '../../shared/conversation';
-import { formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
+import { CITATION_MARKER, formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
 import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItem, type LibraryItemKind } from '../../shared/library';
 import { httpHref } from '../../shared/safe-href';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
@@ -34,7 +34,6 @@ export interface ExportFile {
   data: Buffer;
 }
 
-const MARKER = /\[(sig_[0-9a-f]{16})\]/g;
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -106,7 +105,7 @@ const safeMarked = new Marked({
 
 export function toHtml(doc: ExportDocument): string {
   const { ordered, numberOf } = numbering(doc);
-  const body = (safeMarked.parse(doc.markdown, { async: false }) as string).replace(MARKER, (_m, id: string) => {
+  const body = (safeMarked.parse(doc.markdown, { async: false }) as string).replace(CITATION_MARKER, (_m, id: string) => {
     const n = numberOf.get(id)!;
     return `<sup class="cite"><a href="#source-${n}">[${n}]</a></sup>`;
   });
@@ -181,7 +180,7 @@ function inlineRuns(tokens: Token[] | undefined, numberOf: Map<string, number>, 
           break;
         }
         let last = 0;
-        for (const match of text.matchAll(MARKER)) {
+        for (const match of text.matchAll(CITATION_MARKER)) {
           if (match.index! > last) runs.push({ ...style, text: text.slice(last, match.index) });
           runs.push({ ...style, text: '', citation: numberOf.get(match[1]!) });
           last = match.index! + match[0].length;

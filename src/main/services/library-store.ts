@@ -10,7 +10,7 @@ import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import MiniSearch from 'minisearch';
 import writeFileAtomic from 'write-file-atomic';
-import { formatCitationDate, orderedCitations } from '../../shared/cite-format';
+import { CITATION_MARKER, formatCitationDate, orderedCitations } from '../../shared/cite-format';
 import {
   LIBRARY_FORMAT_VERSION,
   migrateLibraryItem,
@@ -21,7 +21,6 @@ import {
 } from '../../shared/library';
 
 const PURGE_AFTER_MS = 24 * 3600_000;
-const MARKER = /\[sig_[0-9a-f]{16}\]/g;
 
 interface IndexedDoc {
   id: string;
@@ -210,7 +209,7 @@ export class LibraryStore {
     return {
       id: item.id,
       title: item.title,
-      text: item.markdown.replace(MARKER, ' '),
+      text: item.markdown.replace(CITATION_MARKER, ' '),
       citations: item.citations.map((c) => `${c.title ?? ''} ${c.snippet ?? ''}`).join(' '),
       sources: item.citations.map((c) => c.source_name ?? c.source_id ?? '').join(' '),
       entities: item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])).join(' '),
@@ -233,7 +232,7 @@ export function summarize(item: LibraryItem): LibrarySummary {
 }
 
 function snippetOf(item: LibraryItem, terms: string[]): string | null {
-  const haystacks = [item.markdown.replace(MARKER, ''), ...item.citations.map((c) => `${c.title ?? ''} — ${c.source_name ?? ''}`)];
+  const haystacks = [item.markdown.replace(CITATION_MARKER, ''), ...item.citations.map((c) => `${c.title ?? ''} — ${c.source_name ?? ''}`)];
   for (const text of haystacks) {
     const lower = text.toLowerCase();
     for (const term of terms) {
@@ -260,7 +259,7 @@ function humanCopy(item: LibraryItem): string {
     `format: clarity-library/${item.formatVersion} (authoritative data in ${item.id}.json)`,
     '---',
   ].join('\n');
-  const body = item.markdown.replace(/\[(sig_[0-9a-f]{16})\]/g, (_m, id: string) => `[${numbers.get(id)}]`);
+  const body = item.markdown.replace(CITATION_MARKER, (_m, id: string) => `[${numbers.get(id)}]`);
   const sources = ordered.map(
     ({ number, citation: c }) => `${number}. ${c.title ?? c.id} — ${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}${c.url ? ` <${c.url}>` : ''}${c.detail?.healthWhenCited ? ` (source ${c.detail.healthWhenCited} when cited)` : ''}`,
   );

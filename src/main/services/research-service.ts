@@ -9,6 +9,8 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { CITATION_MARKER } from '../../shared/cite-format';
+import { citationSnapshotOf } from '../../shared/citation';
 import type { CitationSnapshot } from '../../shared/conversation';
 import type { Signal } from '../../shared/service-schemas';
 import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../shared/research';
@@ -19,7 +21,6 @@ const log = loggerFor('research');
 
 const POLL_MIN_MS = 1_000;
 const POLL_MAX_MS = 15_000;
-const MARKER = /\[(sig_[0-9a-f]{16})\]/g;
 
 /** The path (and query) of a service URL, to resolve against the current base URL. */
 function pathOf(url: string): string {
@@ -206,7 +207,7 @@ export class ResearchService {
       report = { runId: run.id, topic: body.topic, preset: body.preset, createdAt: body.created_at ?? createdAt, markdown: body.markdown, html: null, citations, citationCount: body.citation_count, costUsd: body.cost_usd };
     } else {
       const text = fetched.value.text;
-      const ids = [...new Set([...text.matchAll(MARKER)].map((m) => m[1]!))];
+      const ids = [...new Set([...text.matchAll(CITATION_MARKER)].map((m) => m[1]!))];
       const citations = await this.snapshots(client, ids, new Map());
       report = {
         runId: run.id,
@@ -237,26 +238,7 @@ export class ResearchService {
         const signal = lookup.ok ? lookup.value.signal : known.get(id);
         const source = lookup.ok ? lookup.value.source : null;
         if (!signal) return { id };
-        return {
-          id,
-          title: signal.title,
-          source_id: signal.source_id,
-          source_name: source?.name ?? (typeof signal.source_name === 'string' ? signal.source_name : signal.source_id),
-          published_at: signal.published_at,
-          url: signal.url,
-          slug: signal.slug,
-          snippet: signal.summary,
-          detail: {
-            type: signal.type,
-            body: signal.body,
-            entities: signal.entities,
-            metrics: signal.metrics,
-            sourceKind: source?.kind ?? null,
-            healthWhenCited: source?.health ?? null,
-            itemsWhenCited: source?.items_24h ?? null,
-            citedAt: this.iso(),
-          },
-        };
+        return { ...citationSnapshotOf(signal, source, this.iso()), id };
       }),
     );
   }

@@ -8,6 +8,7 @@ import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session } from '../session-store';
+import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
@@ -148,7 +149,7 @@ async function streamAnswer(
       }
       if (fault?.kind === 'stream-error' && deltaCount === 8) throw new ServiceError('unavailable', 'Injected failure mid-answer: the signal index went away.');
       if (fault?.kind === 'malformed' && deltaCount === 4) write('event: content_block_delta\ndata: {"index":0,"delta":{"type":"text_del\n\n');
-      for (const [, id] of delta.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) {
+      for (const [, id] of delta.matchAll(CITATION_MARKER)) {
         const signal = id ? byId.get(id) : undefined;
         if (!signal || emitted.has(signal.id)) continue;
         emitted.add(signal.id);

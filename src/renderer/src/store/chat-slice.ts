@@ -3,7 +3,7 @@
  * shows the open one. The stream itself is read by ../bridge/stream-client.ts.
  */
 import type { BridgeError, StreamMessage } from '../../../shared/bridge-contract';
-import { applyAskEvent, emptyAnswer, type Conversation } from '../../../shared/conversation';
+import { applyAskEvent, emptyAnswer, endAnswer, type Conversation } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';
@@ -183,14 +183,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
               if (event.type === 'meta' && event.sessionSlug) sessionSlug = event.sessionSlug;
             }
           } else if (message.kind === 'done') {
-            answer = { ...answer, status: 'done', error: null };
+            answer = endAnswer(answer, null);
             activeStreamId = null;
             streamingTurnId = null;
           } else if (message.kind === 'error') {
             activeStreamId = null;
             streamingTurnId = null;
-            const cancelled = message.error.code === 'aborted';
-            answer = { ...answer, status: cancelled ? 'cancelled' : answer.text.length > 0 ? 'incomplete' : 'failed', error: cancelled ? null : message.error };
+            answer = endAnswer(answer, message.error);
             if (message.error.code === 'unauthorized' || message.error.code === 'forbidden') {
               settingsNotice = credentialNotice(message.error);
               // The question typed is never lost: it goes back into the composer.

@@ -4,6 +4,7 @@ import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
+import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { ExportMenu } from '../library/ExportMenu';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
@@ -54,7 +55,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   /** A passage selected in the answer can become a research topic. */
   const onMouseUp = (): void => {
     const selection = window.getSelection();
-    const text = selection?.toString().replace(/\[sig_[0-9a-f]{16}\]/g, '').replace(/\s+/g, ' ').trim() ?? '';
+    const text = selection?.toString().replace(CITATION_MARKER, '').replace(/\s+/g, ' ').trim() ?? '';
     if (!selection || selection.rangeCount === 0 || text.length < 3 || text.length > 300) {
       setSelectionTopic(null);
       return;

@@ -13,8 +13,10 @@
  */
 import DOMPurify from 'dompurify';
 import { Lexer, Parser, type Token } from 'marked';
+import { CITATION_MARKER } from '../../../../shared/cite-format';
 
-export const CITATION_MARKER = /\[(sig_[0-9a-f]{16})\]/g;
+export { CITATION_MARKER };
+
 const SAFE_LINK = /^(?:https?:|mailto:)/i;
 
 const PURIFY_CONFIG = {

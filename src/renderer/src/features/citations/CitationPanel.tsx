@@ -5,6 +5,7 @@ import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
 import type { CitationSnapshot } from '../../../../shared/conversation';
 import { useAppStore } from '../../store/app-store';
+import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
 
@@ -66,7 +67,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
   const detail = citation?.detail ?? null;
   const ageDays = citation?.published_at ? Math.floor((Date.now() - Date.parse(citation.published_at)) / 86_400_000) : null;
   const ordered = orderedCitations(text, citations);
-  const marked = new Set([...text.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((m) => m[1]));
+  const marked = new Set([...text.matchAll(CITATION_MARKER)].map((m) => m[1]));
   const entities = detail?.entities ?? details?.signal.entities;
   const metrics = detail?.metrics ?? details?.signal.metrics;
   // SECURITY: only an http(s) address becomes a link; the slug is encoded into the service's path.
