@@ -103,7 +103,15 @@ type RequestArgs = [
   body: unknown,
   accept: string,
   signal?: AbortSignal,
-  deadline?: { timeoutMs?: number; headersOnly?: boolean },
+  options?: {
+    timeoutMs?: number;
+    /** A stream: the deadline covers the headers only. */
+    headersOnly?: boolean;
+    /** Extra request headers (If-None-Match). */
+    headers?: Record<string, string>;
+    /** A 304 is an answer (a conditional GET), not an error. */
+    notModifiedIsOk?: boolean;
+  },
 ];
 
 export class RetailSignalClient {
@@ -235,32 +243,19 @@ export class RetailSignalClient {
    * cache lifetime the service asked for (Cache-Control max-age).
    */
   async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: HealthSnapshotBody; etag: string | null; maxAgeS: number }>> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    try {
-      const target = new URL('/api/v1/sources/health', this.options.baseUrl);
-      const headers: Record<string, string> = { accept: 'application/json', ...(await this.authHeaders()) };
-      if (etag) headers['if-none-match'] = etag;
-      let response: Response;
-      try {
-        response = await this.fetchImpl(target, { headers, signal: controller.signal, redirect: 'manual' });
-      } catch {
-        return fail({ code: controller.signal.aborted ? 'timeout' : 'network', message: controller.signal.aborted ? 'The service did not answer in time.' : `Could not reach the service at ${target.origin}.` });
-      }
-      const redirected = refuseRedirect(response);
-      if (redirected) return fail(redirected);
-      this.reportRateLimit(response);
-      const maxAge = /max-age=(\d+)/.exec(response.headers.get('cache-control') ?? '')?.[1];
-      const maxAgeS = maxAge ? Number(maxAge) : 60;
-      if (response.status === 304) return ok({ kind: 'not-modified', maxAgeS });
-      if (!response.ok) return fail(await this.errorFrom(response));
-      const body = await readJson(response);
-      const parsed = HealthSnapshot.safeParse(normalizeHealth(body));
-      if (!parsed.success) return fail({ code: 'bad_response', message: 'The health snapshot could not be read.' });
-      return ok({ kind: 'snapshot', snapshot: parsed.data, etag: response.headers.get('etag'), maxAgeS });
-    } finally {
-      clearTimeout(timer);
-    }
+    const response = await this.request('GET', '/api/v1/sources/health', undefined, 'application/json', undefined, {
+      timeoutMs,
+      headers: etag ? { 'if-none-match': etag } : {},
+      notModifiedIsOk: true,
+    });
+    if (!response.ok) return response;
+    const maxAge = /max-age=(\d+)/.exec(response.value.headers.get('cache-control') ?? '')?.[1];
+    const maxAgeS = maxAge ? Number(maxAge) : 60;
+    if (response.value.status === 304) return ok({ kind: 'not-modified', maxAgeS });
+    const body = await readJson(response.value);
+    const parsed = HealthSnapshot.safeParse(normalizeHealth(body));
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The health snapshot could not be read.' });
+    return ok({ kind: 'snapshot', snapshot: parsed.data, etag: response.value.headers.get('etag'), maxAgeS });
   }
 
   /** `report_url` and `status_url` may be absolute or relative to the base URL. */
@@ -324,8 +319,8 @@ export class RetailSignalClient {
     }
   }
 
-  private async requestOnce(...[method, path, body, accept, signal, deadline = {}]: RequestArgs): Promise<Result<Response>> {
-    const headers: Record<string, string> = { accept, ...(await this.authHeaders()) };
+  private async requestOnce(...[method, path, body, accept, signal, options = {}]: RequestArgs): Promise<Result<Response>> {
+    const headers: Record<string, string> = { accept, ...options.headers, ...(await this.authHeaders()) };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const target = new URL(path, this.options.baseUrl);
     // SECURITY: the credential goes to the configured service only. A status_url or report_url
@@ -334,7 +329,7 @@ export class RetailSignalClient {
       return fail({ code: 'bad_response', message: `The service pointed at another host (${target.origin}); the app did not follow it.` });
     }
     // Every request has a deadline: a service that hangs must not hang the app.
-    const timeoutMs = deadline.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -355,14 +350,14 @@ export class RetailSignalClient {
       return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });
     }
     // A stream's body is watched by the stall timer instead; a user's abort still applies.
-    if (deadline.headersOnly) clearTimeout(timer);
+    if (options.headersOnly) clearTimeout(timer);
     const redirected = refuseRedirect(response);
     if (redirected) {
       clearTimeout(timer);
       return fail(redirected);
     }
     this.reportRateLimit(response);
-    if (response.ok) return ok(response);
+    if (response.ok || (options.notModifiedIsOk && response.status === 304)) return ok(response);
     return fail(await this.errorFrom(response));
   }
 
