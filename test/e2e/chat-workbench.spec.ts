@@ -180,7 +180,8 @@ test('share a session publicly and copy an answer as markdown and as text', asyn
   expect(text).not.toContain('##');
 
   await page.getByTestId('unshare').click();
-  expect((await page.request.get(url)).status()).toBe(404);
+  // Unsharing is a round trip to the service: wait for it to take effect.
+  await expect.poll(async () => (await page.request.get(url)).status()).toBe(404);
 });
 
 test('an unreachable service is reported plainly and the question is kept', async ({ page, app, chat }) => {
