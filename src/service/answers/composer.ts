@@ -174,7 +174,7 @@ function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
 }
 
 /** Supporting signals must be about what was asked: the retailer, the place, the segment. */
-function matchesFrame(signal: CorpusSignal, frame: QuestionFrame): boolean {
+export function matchesFrame(signal: CorpusSignal, frame: QuestionFrame): boolean {
   const { retailers, cities, segments, states } = signal.entities;
   if (frame.retailers.length > 0 && !frame.retailers.some((name) => retailers.includes(name))) return false;
   if (frame.cities.length > 0 && !frame.cities.some((city) => cities.includes(city))) return false;

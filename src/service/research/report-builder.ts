@@ -7,8 +7,17 @@
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import { metricLabel } from '../../shared/metric-labels';
-import { diversify, formatDay } from '../answers/composer';
+import { directAnswer, diversify, formatDay, matchesFrame } from '../answers/composer';
+import { parseQuestion } from '../answers/question';
+import type { SignalFacts } from '../answers/signal-facts';
 import type { SearchHit } from '../retrieval/search-index';
+
+/** What lets a report lead with the computed answer, as ask answers do. */
+export interface ReportFacts {
+  facts: SignalFacts;
+  now: number;
+  isKnownWord?: (word: string) => boolean;
+}
 
 export const PRICE_TABLE = { inputPerMillionUsd: 3, outputPerMillionUsd: 15, retrievalPerSignalUsd: 0.0004 } as const;
 
@@ -28,9 +37,13 @@ export function estimateCostUsd(inputChars: number, outputChars: number, signals
   return Math.round(cost * 10_000) / 10_000;
 }
 
-export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<string, CorpusSource>): BuiltReport | null {
-  const chosen = diversify(hits, MAX_REPORT_SIGNALS).map((hit) => hit.signal);
+export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<string, CorpusSource>, context?: ReportFacts): BuiltReport | null {
+  const frame = context ? parseQuestion(topic, context.now, context.isKnownWord) : null;
+  // The report is about what the topic names: signals about other retailers or places stay out.
+  const onTopic = frame ? hits.filter((hit) => matchesFrame(hit.signal, { ...frame, period: null })) : hits;
+  const chosen = diversify(onTopic.length >= 2 ? onTopic : hits, MAX_REPORT_SIGNALS).map((hit) => hit.signal);
   if (chosen.length < 2) return null;
+  const direct = frame && context && frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now }) : null;
   const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
   const sourceName = (signal: CorpusSignal): string => sourcesById.get(signal.source_id)?.name ?? signal.source_id;
   const byDate = [...chosen].sort((a, b) => b.published_at.localeCompare(a.published_at));
@@ -39,6 +52,14 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   const lines: string[] = [];
 
   lines.push(`# ${topic}`, '');
+  if (direct && direct.lines.length > 0) {
+    // Answer first: the figure computed from the signals, then any disagreement between sources.
+    lines.push('## Answer', '', ...direct.lines, '');
+    for (const note of direct.disagreements) lines.push(`- Sources disagree — ${note}`);
+    for (const gap of direct.gaps) lines.push(`- ${gap}`);
+    lines.push('');
+    for (const signal of direct.cited) if (!chosen.includes(signal)) chosen.push(signal);
+  }
   lines.push('## Overview', '');
   lines.push(
     `This report draws on ${chosen.length} signals from ${new Set(chosen.map(sourceName)).size} sources published between ${formatDay(oldest.published_at)} and ${formatDay(newest.published_at)}. ` +
@@ -89,16 +110,30 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   ];
   let stated = 0;
   for (const [metric, label] of measures) {
-    const figures = chosen.filter((signal) => signal.metrics[metric] !== undefined).map((signal) => ({ signal, value: signal.metrics[metric]! }));
+    // One figure per reported fact (two sources covering one result are not two data points).
+    const seen = new Set<string>();
+    const figures = chosen
+      .filter((signal) => signal.metrics[metric] !== undefined)
+      .filter((signal) => {
+        const key = signal.event_id ?? signal.id;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .map((signal) => ({ signal, value: signal.metrics[metric]! }));
     if (figures.length === 0) continue;
     stated += 1;
     figures.sort((a, b) => a.value - b.value);
+    const where = (signal: CorpusSignal): string => {
+      const parts = [signal.entities.retailers.length === 1 ? signal.entities.retailers[0] : signal.entities.cities[0], signal.period].filter(Boolean);
+      return parts.length > 0 ? ` (${parts.join(', ')})` : '';
+    };
     const low = figures[0]!;
     const high = figures[figures.length - 1]!;
     lines.push(
       figures.length === 1
-        ? `- ${label}: ${low.value}% ${cite(low.signal)}.`
-        : `- ${label} ranges from ${low.value}% ${cite(low.signal)} to ${high.value}% ${cite(high.signal)} across ${figures.length} signals.`,
+        ? `- ${label}: ${low.value}%${where(low.signal)} ${cite(low.signal)}.`
+        : `- ${label} ranges from ${low.value}%${where(low.signal)} ${cite(low.signal)} to ${high.value}%${where(high.signal)} ${cite(high.signal)} across ${figures.length} reported figures.`,
     );
   }
   if (stated > 0) lines.push('', `Each figure above is one measure, as its source reports it; watch the next quarter's reports for whether the pace holds, subject to the risks above.`);

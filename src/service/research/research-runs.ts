@@ -120,7 +120,7 @@ export class ResearchRuns {
       return run;
     }
     const hits = this.store.index.search(run.topic, { now: this.now(), limit: 200 });
-    const report = buildReport(run.topic, hits, this.store.sourcesById);
+    const report = buildReport(run.topic, hits, this.store.sourcesById, { facts: this.store.facts, now: this.now(), isKnownWord: (word) => this.store.index.hasTerm(word) });
     run.completedAt = new Date(this.now()).toISOString();
     if (!report) {
       run.status = 'failed';
