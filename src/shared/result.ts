@@ -3,6 +3,7 @@ import type { ServiceErrorCode } from './service-schemas';
 
 export type BridgeErrorCode =
   | ServiceErrorCode
+  | 'payment_required'
   | 'network'
   | 'timeout'
   | 'aborted'

@@ -3,25 +3,12 @@
  * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
  * the credential and fetch are given to it.
  */
-import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
-import { normalizeConfidence } from '../../shared/confidence';
-import {
-  AskResponse,
-  ErrorBody,
-  HealthSnapshot,
-  Report,
-  ResearchQueuedResponse,
-  ResearchRun,
-  ResearchV1Response,
-  SessionVisibility,
-  SignalLookup,
-  type AskRequest,
-  type Signal,
-  type SourceEntry,
-} from '../../shared/service-schemas';
+import type { ReadHealthSnapshot } from '../../shared/health';
+import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
+import { readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
 import { readSseStream, SseStreamError } from './sse-reader';
 
 /** Deadline of an ordinary request, and of a synchronous (v1) research run. */
@@ -31,9 +18,16 @@ const MAX_RETRIES = 3;
 const RETRY_BASE_MS = 250;
 const RETRY_CAP_MS = 4_000;
 
-export type ResearchRunBody = z.infer<typeof ResearchRun>;
-export type HealthSnapshotBody = z.infer<typeof HealthSnapshot>;
-export type ReportBody = z.infer<typeof Report>;
+/**
+ * After `message_stop` the answer is complete; frames that still arrive within this grace
+ * (a citation or confidence some services send last) are taken, then reading ends without
+ * waiting for the server to close (pings or silence after stop cannot hold an answer open).
+ */
+export const STOP_GRACE_MS = 250;
+
+export type ResearchStart =
+  | { kind: 'completed'; reportUrl: string | null; inlineReport: ReadReport | null; citationCount: number | null; costUsd: number | null; remoteId: string | null }
+  | { kind: 'queued'; statusUrl: string; remoteId: string | null; reported: string };
 
 export interface Credential {
   secret: string;
@@ -52,16 +46,22 @@ export interface ApiClientOptions {
   stallTimeoutMs?: number;
   /** Called with every response's rate-limit headers, for the status bar. */
   onRateLimit?: (observation: RateLimitObservation) => void;
+  /**
+   * Origins other than the base URL's that the user allow-listed in Settings: report and status
+   * URLs may point there (and get the credential). Every other origin is refused.
+   */
+  trustedOrigins?: () => readonly string[];
+  /**
+   * A surface open to anonymous callers (ask, health) answered 401 to the credential: the
+   * caller flags it as invalid or expired; the request is repeated once without it.
+   */
+  onCredentialRejected?: (detail: { status: number; message: string }) => void;
+  /** True once the credential was rejected: anonymous surfaces then go without it. */
+  isCredentialRejected?: () => boolean;
   now?: () => number;
 }
 
-export interface AskJsonAnswer {
-  content: string;
-  citations: string[];
-  confidence: number | null;
-  sessionId: string;
-  sessionSlug: string;
-}
+export type AskJsonAnswer = ReadAnswer;
 
 export interface AskStreamHandlers {
   signal?: AbortSignal;
@@ -77,14 +77,40 @@ export interface StreamFailure extends BridgeError {
 const CODE_BY_STATUS: Record<number, BridgeError['code']> = {
   400: 'invalid_request',
   401: 'unauthorized',
+  402: 'payment_required',
   403: 'forbidden',
   404: 'not_found',
+  405: 'invalid_request',
+  408: 'timeout',
+  409: 'invalid_request',
+  410: 'not_found',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
+  422: 'invalid_request',
   429: 'rate_limited',
+  451: 'forbidden',
   500: 'internal',
+  501: 'unavailable',
+  502: 'unavailable',
   503: 'unavailable',
+  504: 'timeout',
 };
+
+/** What a status means to a user when the service's own body says nothing readable. */
+const MESSAGE_BY_CODE: Partial<Record<BridgeError['code'], string>> = {
+  payment_required: 'The service wants payment or a higher plan for this request.',
+  unauthorized: 'The service needs a valid credential for this request.',
+  forbidden: 'The credential is not allowed to do this.',
+  not_found: 'The service does not have what was asked for.',
+  rate_limited: 'The service asked the app to slow down.',
+  unavailable: 'The service is unavailable right now.',
+  timeout: 'The service timed out.',
+};
+
+/** A status the app has no word for still gets a sensible code: by its class, not `internal`. */
+function codeForStatus(status: number): BridgeError['code'] {
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'unavailable' : 'invalid_request');
+}
 
 /** `Retry-After` as seconds or an HTTP date; a past date means now; garbage gives null. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | null {
@@ -103,16 +129,23 @@ type RequestArgs = [
   body: unknown,
   accept: string,
   signal?: AbortSignal,
-  options?: {
-    timeoutMs?: number;
-    /** A stream: the deadline covers the headers only. */
-    headersOnly?: boolean;
-    /** Extra request headers (If-None-Match). */
-    headers?: Record<string, string>;
-    /** A 304 is an answer (a conditional GET), not an error. */
-    notModifiedIsOk?: boolean;
-  },
+  options?: RequestOptions,
 ];
+
+interface RequestOptions {
+  timeoutMs?: number;
+  /** A stream's deadline covers the headers only. */
+  headersOnly?: boolean;
+  /** The surface allows anonymous callers: a 401 to the credential is repeated without it. */
+  anonymousOk?: boolean;
+  /** Send no credential (set for the repeat of a rejected one). */
+  withoutCredential?: boolean;
+  headers?: Record<string, string>;
+  /** Statuses handed back as responses rather than errors (304 for the health ETag). */
+  passStatuses?: number[];
+  /** GET retries on 500/503/network; 0 for callers that pace themselves (health monitor). */
+  retries?: number;
+}
 
 export class RetailSignalClient {
   private readonly fetchImpl: typeof fetch;
@@ -126,18 +159,35 @@ export class RetailSignalClient {
   }
 
   async askJson(request: AskRequest, signal?: AbortSignal): Promise<Result<AskJsonAnswer>> {
-    const response = await this.post('/api/v1/ask', { ...request, stream: false }, 'application/json', signal);
+    const response = await this.postAsk(request, false, signal);
     if (!response.ok) return response;
-    const body = await readJson(response.value);
-    const parsed = AskResponse.safeParse(body);
-    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service answered in a shape the app does not understand.' });
-    return ok({
-      content: parsed.data.content,
-      citations: parsed.data.citations,
-      confidence: normalizeConfidence(parsed.data.confidence),
-      sessionId: parsed.data.session_id,
-      sessionSlug: parsed.data.session_slug,
-    });
+    const read = readAnswer(await readJson(response.value));
+    return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: `The service's answer could not be read: ${read.problem}` });
+  }
+
+  /**
+   * Whether the service takes the `session_id` extension: unknown until it shows it (returns a
+   * session id) or refuses it (400 to a request carrying one, after which it is never sent).
+   */
+  private sessionExtension: 'unknown' | 'supported' | 'refused' = 'unknown';
+
+  /** Marks the extension supported when the service hands out session ids. */
+  noteSessionId(sessionId: string | undefined | null): void {
+    if (sessionId && this.sessionExtension === 'unknown') this.sessionExtension = 'supported';
+  }
+
+  /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
+  private async postAsk(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
+    const { session_id: sessionId, ...rest } = request;
+    const accept = stream ? 'text/event-stream' : 'application/json';
+    const send = (body: AskRequest): Promise<Result<Response>> => this.post('/api/v1/ask', { ...body, stream }, accept, signal);
+    if (!sessionId || this.sessionExtension === 'refused') return send(rest);
+    const first = await send({ ...rest, session_id: sessionId });
+    if (first.ok || first.error.status !== 400) return first;
+    // The extension is optional (DESIGN §3): a strict service answers 400 to an unknown field.
+    const second = await send(rest);
+    if (second.ok) this.sessionExtension = 'refused';
+    return second;
   }
 
   /**
@@ -145,7 +195,7 @@ export class RetailSignalClient {
    * that says whether the answer is incomplete (some text arrived before the failure).
    */
   async askStream(request: AskRequest, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
-    const response = await this.post('/api/v1/ask', { ...request, stream: true }, 'text/event-stream', handlers.signal);
+    const response = await this.postAsk(request, true, handlers.signal);
     if (!response.ok) return { ok: false, error: { ...response.error, incomplete: false } };
     const contentType = response.value.headers.get('content-type') ?? '';
     if (!contentType.includes('text/event-stream')) {
@@ -158,27 +208,41 @@ export class RetailSignalClient {
     let sawText = false;
     let stopped = false;
     let streamError: BridgeError | null = null;
+    // message_stop completes the answer: reading ends after a short grace, not at close.
+    let endGrace: () => void = () => undefined;
+    const graceOver = new Promise<void>((resolve) => (endGrace = resolve));
+    let graceTimer: NodeJS.Timeout | undefined;
     try {
       await readSseStream(response.value.body!, {
         signal: handlers.signal,
         stallTimeoutMs: this.options.stallTimeoutMs,
+        until: graceOver,
         onMessage: (message) => {
-          if (stopped || streamError) return;
+          if (streamError) return;
           const outcome = interpretAskMessage(message);
           if (outcome.kind === 'event') {
+            // After stop, late service frames (citations, confidence) still count; text does
+            // not (the answer the service declared finished is the answer).
+            if (stopped && outcome.event.type === 'text') return;
             if (outcome.event.type === 'text') sawText = true;
+            if (outcome.event.type === 'meta') this.noteSessionId(outcome.event.sessionId);
             handlers.onEvent(outcome.event);
-          } else if (outcome.kind === 'stop') stopped = true;
-          else if (outcome.kind === 'error') streamError = outcome.error;
+          } else if (outcome.kind === 'stop' && !stopped) {
+            stopped = true;
+            graceTimer = setTimeout(endGrace, STOP_GRACE_MS);
+          } else if (outcome.kind === 'error' && !stopped) streamError = outcome.error;
         },
       });
     } catch (error) {
+      clearTimeout(graceTimer);
+      if (stopped && !(error instanceof SseStreamError && error.reason === 'aborted')) return { ok: true };
       if (error instanceof SseStreamError) {
         const code = error.reason === 'aborted' ? 'aborted' : error.reason === 'stalled' ? 'timeout' : 'bad_response';
         return { ok: false, error: { code, message: error.message, incomplete: sawText } };
       }
       return { ok: false, error: { code: 'network', message: 'The connection to the service dropped mid-answer.', incomplete: sawText } };
     }
+    clearTimeout(graceTimer);
     if (streamError) return { ok: false, error: { ...(streamError as BridgeError), incomplete: sawText } };
     if (!stopped) {
       return { ok: false, error: { code: 'network', message: 'The answer stream ended before the service finished.', incomplete: sawText } };
@@ -194,45 +258,41 @@ export class RetailSignalClient {
     topic: string,
     preset: string,
     options: { queue: boolean; signal?: AbortSignal },
-  ): Promise<Result<{ kind: 'completed'; reportUrl: string; citationCount: number; costUsd: number; remoteId: string | null } | { kind: 'queued'; statusUrl: string; remoteId: string | null }>> {
+  ): Promise<Result<ResearchStart>> {
     const path = options.queue ? '/api/v2/research' : '/api/v1/research';
     // v1 holds the request for the whole run (30–90 s for the standard preset).
     const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
     if (!response.ok) return response;
-    const body = await readJson(response.value);
-    const completed = ResearchV1Response.safeParse(body);
-    if (completed.success) {
-      return ok({
-        kind: 'completed',
-        reportUrl: this.resolve(completed.data.report_url),
-        citationCount: completed.data.citation_count,
-        costUsd: completed.data.cost_usd,
-        remoteId: typeof completed.data.id === 'string' ? completed.data.id : null,
-      });
+    const read = readResearchStatus(await readJson(response.value));
+    if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
+    const run = read.value;
+    if (run.state === 'completed') {
+      if (!run.reportUrl && !run.inlineReport) return fail({ code: 'bad_response', message: 'The service said the report is complete but gave no report_url to fetch it from.' });
+      return ok({ kind: 'completed', reportUrl: run.reportUrl ? this.resolve(run.reportUrl) : null, inlineReport: run.inlineReport, citationCount: run.citationCount, costUsd: run.costUsd, remoteId: run.id });
     }
-    const queued = ResearchQueuedResponse.safeParse(body);
-    if (queued.success) {
-      const statusUrl = this.resolve(queued.data.status_url);
-      return ok({ kind: 'queued', statusUrl, remoteId: typeof queued.data.id === 'string' ? queued.data.id : (statusUrl.split('/').pop() ?? null) });
-    }
-    return fail({ code: 'bad_response', message: 'The service answered the research request in a shape the app does not understand.' });
+    if (run.state === 'failed') return fail({ code: 'invalid_request', message: run.error ?? 'The service could not run this report.' });
+    // Queued or running: poll status_url, or the interface's GET /api/v1/research/{id}.
+    const statusUrl = run.statusUrl ?? (run.id ? `/api/v1/research/${encodeURIComponent(run.id)}` : null);
+    if (!statusUrl) return fail({ code: 'bad_response', message: `The service queued the report ("${run.reported}") but gave neither a status_url nor an id to poll.` });
+    const resolved = this.resolve(statusUrl);
+    return ok({ kind: 'queued', statusUrl: resolved, remoteId: run.id ?? (new URL(resolved).pathname.split('/').pop() || null), reported: run.reported });
   }
 
-  async pollResearch(statusUrl: string): Promise<Result<ResearchRunBody>> {
+  async pollResearch(statusUrl: string): Promise<Result<ReadResearchStatus>> {
     const response = await this.request('GET', statusUrl, undefined, 'application/json');
     if (!response.ok) return response;
-    const parsed = ResearchRun.safeParse(await readJson(response.value));
-    return parsed.success ? ok(parsed.data) : fail({ code: 'bad_response', message: 'The research status could not be read.' });
+    const read = readResearchStatus(await readJson(response.value));
+    return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: read.problem });
   }
 
   /** Fetches a report: JSON per DESIGN §3, or markdown, or HTML (the caller sanitises HTML). */
-  async getReport(reportUrl: string): Promise<Result<{ format: 'json'; report: ReportBody } | { format: 'markdown' | 'html'; text: string }>> {
+  async getReport(reportUrl: string): Promise<Result<{ format: 'json'; report: ReadReport } | { format: 'markdown' | 'html'; text: string }>> {
     const response = await this.request('GET', reportUrl, undefined, 'application/json, text/markdown;q=0.9, text/html;q=0.8');
     if (!response.ok) return response;
     const type = response.value.headers.get('content-type') ?? '';
     if (type.includes('application/json')) {
-      const parsed = Report.safeParse(await readJson(response.value));
-      return parsed.success ? ok({ format: 'json', report: parsed.data }) : fail({ code: 'bad_response', message: 'The report could not be read.' });
+      const read = readReport(await readJson(response.value));
+      return read.ok ? ok({ format: 'json', report: read.value }) : fail({ code: 'bad_response', message: `The report could not be read: ${read.problem}` });
     }
     const text = await response.value.text();
     return ok({ format: type.includes('text/html') ? 'html' : 'markdown', text });
@@ -242,20 +302,21 @@ export class RetailSignalClient {
    * The health snapshot, revalidated with its ETag. Returns `not-modified` on 304, and the
    * cache lifetime the service asked for (Cache-Control max-age).
    */
-  async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: HealthSnapshotBody; etag: string | null; maxAgeS: number }>> {
+  async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: ReadHealthSnapshot; etag: string | null; maxAgeS: number }>> {
     const response = await this.request('GET', '/api/v1/sources/health', undefined, 'application/json', undefined, {
       timeoutMs,
+      anonymousOk: true,
+      retries: 0,
+      passStatuses: [304],
       headers: etag ? { 'if-none-match': etag } : {},
-      notModifiedIsOk: true,
     });
     if (!response.ok) return response;
     const maxAge = /max-age=(\d+)/.exec(response.value.headers.get('cache-control') ?? '')?.[1];
     const maxAgeS = maxAge ? Number(maxAge) : 60;
     if (response.value.status === 304) return ok({ kind: 'not-modified', maxAgeS });
-    const body = await readJson(response.value);
-    const parsed = HealthSnapshot.safeParse(normalizeHealth(body));
-    if (!parsed.success) return fail({ code: 'bad_response', message: 'The health snapshot could not be read.' });
-    return ok({ kind: 'snapshot', snapshot: parsed.data, etag: response.value.headers.get('etag'), maxAgeS });
+    const read = readHealthSnapshot(await readJson(response.value));
+    if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
+    return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
   }
 
   /** `report_url` and `status_url` may be absolute or relative to the base URL. */
@@ -282,20 +343,21 @@ export class RetailSignalClient {
   }
 
   private async acceptJsonAsStream(response: Response, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
-    const parsed = AskResponse.safeParse(await readJson(response));
-    if (!parsed.success) return { ok: false, error: { code: 'bad_response', message: 'The service answered in a shape the app does not understand.', incomplete: false } };
+    const read = readAnswer(await readJson(response));
+    if (!read.ok) return { ok: false, error: { code: 'bad_response', message: `The service's answer could not be read: ${read.problem}`, incomplete: false } };
+    const answer = read.value;
     handlers.onOpen?.();
-    handlers.onEvent({ type: 'meta', sessionId: parsed.data.session_id, sessionSlug: parsed.data.session_slug });
-    const confidence = normalizeConfidence(parsed.data.confidence);
-    if (confidence !== null) handlers.onEvent({ type: 'confidence', value: confidence });
-    for (const id of parsed.data.citations) handlers.onEvent({ type: 'citation', citation: { id } });
-    handlers.onEvent({ type: 'text', text: parsed.data.content });
+    this.noteSessionId(answer.sessionId);
+    handlers.onEvent({ type: 'meta', ...(answer.sessionId ? { sessionId: answer.sessionId } : {}), ...(answer.sessionSlug ? { sessionSlug: answer.sessionSlug } : {}) });
+    if (answer.confidence !== null) handlers.onEvent({ type: 'confidence', value: answer.confidence });
+    for (const id of answer.citations) handlers.onEvent({ type: 'citation', citation: { id } });
+    handlers.onEvent({ type: 'text', text: answer.content });
     return { ok: true };
   }
 
   private post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
     // A stream's deadline covers the headers only; the stall timer watches the body.
-    return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream' });
+    return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream', anonymousOk: path === '/api/v1/ask' });
   }
 
   /**
@@ -305,12 +367,12 @@ export class RetailSignalClient {
    * is never retried automatically: the user sees the countdown instead.
    */
   private async request(...args: RequestArgs): Promise<Result<Response>> {
-    const [method, , , , signal] = args;
+    const [method, , , , signal, options = {}] = args;
     let attempt = 0;
     for (;;) {
-      const result = await this.requestOnce(...args);
+      const result = await this.requestDegrading(...args);
       const retryable = method === 'GET' && !result.ok && (result.error.code === 'network' || result.error.status === 500 || result.error.status === 503);
-      if (!retryable || attempt >= MAX_RETRIES || signal?.aborted) return result;
+      if (!retryable || attempt >= (options.retries ?? MAX_RETRIES) || signal?.aborted) return result;
       const backoff = Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** attempt);
       const hinted = !result.ok && result.error.retryAfterS !== undefined ? result.error.retryAfterS * 1000 : 0;
       const wait = hinted > 0 && hinted <= RETRY_CAP_MS ? hinted : backoff / 2 + Math.random() * (backoff / 2);
@@ -319,15 +381,30 @@ export class RetailSignalClient {
     }
   }
 
+  /**
+   * Issue #14: on a surface open to anonymous callers, a 401 to the credential flags it as
+   * invalid or expired and the request is repeated once without it; once flagged, those
+   * surfaces go anonymous until the user replaces the credential.
+   */
+  private async requestDegrading(...args: RequestArgs): Promise<Result<Response>> {
+    const [method, path, body, accept, signal, options = {}] = args;
+    if (!options.anonymousOk) return this.requestOnce(...args);
+    const rejected = this.options.isCredentialRejected?.() === true;
+    const first = await this.requestOnce(method, path, body, accept, signal, { ...options, withoutCredential: rejected });
+    if (rejected || first.ok || first.error.status !== 401 || !(await this.options.credential?.())) return first;
+    this.options.onCredentialRejected?.({ status: 401, message: first.error.message });
+    return this.requestOnce(method, path, body, accept, signal, { ...options, withoutCredential: true });
+  }
+
   private async requestOnce(...[method, path, body, accept, signal, options = {}]: RequestArgs): Promise<Result<Response>> {
-    const headers: Record<string, string> = { accept, ...options.headers, ...(await this.authHeaders()) };
-    if (body !== undefined) headers['content-type'] = 'application/json';
     const target = new URL(path, this.options.baseUrl);
-    // SECURITY: the credential goes to the configured service only. A status_url or report_url
-    // pointing at another origin is not followed.
-    if (target.origin !== new URL(this.options.baseUrl).origin) {
-      return fail({ code: 'bad_response', message: `The service pointed at another host (${target.origin}); the app did not follow it.` });
+    // SECURITY: the credential goes to the configured service and to origins the user
+    // allow-listed in Settings only. A status_url or report_url elsewhere is not followed.
+    if (target.origin !== new URL(this.options.baseUrl).origin && !(this.options.trustedOrigins?.() ?? []).includes(target.origin)) {
+      return fail({ code: 'bad_response', message: `The service pointed at another host (${target.origin}); the app did not follow it. To allow it, add ${target.origin} to the trusted hosts in Settings.` });
     }
+    const headers: Record<string, string> = { accept, ...(options.headers ?? {}), ...(options.withoutCredential ? {} : await this.authHeaders()) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     // Every request has a deadline: a service that hangs must not hang the app.
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const controller = new AbortController();
@@ -357,7 +434,7 @@ export class RetailSignalClient {
       return fail(redirected);
     }
     this.reportRateLimit(response);
-    if (response.ok || (options.notModifiedIsOk && response.status === 304)) return ok(response);
+    if (response.ok || options.passStatuses?.includes(response.status)) return ok(response);
     return fail(await this.errorFrom(response));
   }
 
@@ -376,11 +453,18 @@ export class RetailSignalClient {
   }
 
   private async errorFrom(response: Response): Promise<BridgeError> {
-    const parsed = ErrorBody.safeParse(await readJson(response));
-    const code = parsed.success ? knownCode(parsed.data.error) : (CODE_BY_STATUS[response.status] ?? (response.status >= 500 ? 'internal' : 'invalid_request'));
+    const body = await readJson(response);
+    const parsed = ErrorBody.safeParse(body);
+    // The body's code wins when the app knows it; otherwise the status decides (402 is not `internal`).
+    const byStatus = codeForStatus(response.status);
+    const fromBody = parsed.success ? knownCode(parsed.data.error) : null;
+    const code = fromBody && (fromBody !== 'internal' || response.status === 500) ? fromBody : byStatus;
+    // A flat `{message}` or `{error: "…"}` without the other half still says something useful.
+    const record = body && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+    const message = parsed.success ? parsed.data.message : typeof record.message === 'string' ? record.message : typeof record.error === 'string' ? record.error : null;
     const error: BridgeError = {
-      code: parsed.success && code === 'internal' && CODE_BY_STATUS[response.status] ? CODE_BY_STATUS[response.status]! : code,
-      message: parsed.success ? parsed.data.message : `The service answered ${response.status} ${response.statusText}.`,
+      code,
+      message: message ?? `${MESSAGE_BY_CODE[code] ?? 'The service refused the request.'} (HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''})`,
       status: response.status,
     };
     if (response.status === 429) {
@@ -393,18 +477,6 @@ export class RetailSignalClient {
     }
     return error;
   }
-}
-
-/**
- * DESIGN §3: when a service names its source list differently, the list is the first array of
- * objects in the snapshot.
- */
-function normalizeHealth(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const record = body as Record<string, unknown>;
-  if (Array.isArray(record.sources)) return body;
-  const list = Object.values(record).find((value) => Array.isArray(value) && value.length > 0 && typeof value[0] === 'object');
-  return list ? { ...record, sources: list } : body;
 }
 
 /**

@@ -1,11 +1,15 @@
 /**
  * Turns raw SSE messages of the ask stream into the app's normalised AskEvents. Unknown
  * events, unknown fields and malformed JSON are ignored (counted), never fatal (DESIGN §3).
+ * The reader is tolerant (issue #14): answer text is taken wherever a frame carries it (with or
+ * without `index`, any `delta.type` with a `text`, a flat `{text}`), a data-only frame is read
+ * by its payload's `type`, citations and errors may be nested or flat.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { AskEvent, BridgeError } from '../../shared/bridge-contract';
 import { normalizeConfidence } from '../../shared/confidence';
-import { knownServiceErrorCode, SSE_EVENTS, type SseEventName } from '../../shared/service-schemas';
+import { knownServiceErrorCode } from '../../shared/service-schemas';
+import { asText, isRecord } from './service-readers';
 
 export type AskSseOutcome =
   | { kind: 'event'; event: AskEvent }
@@ -13,64 +17,122 @@ export type AskSseOutcome =
   | { kind: 'error'; error: BridgeError }
   | { kind: 'ignored'; reason: 'unknown_event' | 'malformed' | 'keep_alive' | 'not_text' };
 
+const KNOWN_EVENTS = new Set([
+  'message_start',
+  'content_block_start',
+  'content_block_delta',
+  'content_block_stop',
+  'message_delta',
+  'message_stop',
+  'clarity.citation_emitted',
+  'clarity.confidence_updated',
+  'clarity.research_promotion_available',
+  'error',
+]);
+
+const malformed: AskSseOutcome = { kind: 'ignored', reason: 'malformed' };
+const notText: AskSseOutcome = { kind: 'ignored', reason: 'not_text' };
+
+/** Text carried by a delta or block: `{text}`, `{delta:{text}}`, `{delta:"…"}`. */
+function textOf(data: Record<string, unknown>, inner: 'delta' | 'content_block'): string | null {
+  const nested = data[inner];
+  if (typeof nested === 'string') return nested;
+  if (isRecord(nested) && typeof nested.text === 'string') return nested.text;
+  if (typeof data.text === 'string') return data.text;
+  return null;
+}
+
 export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome {
-  const name = message.event ?? 'message';
+  let name = message.event ?? 'message';
   if (name === 'ping') return { kind: 'ignored', reason: 'keep_alive' };
-  if (!(name in SSE_EVENTS)) return { kind: 'ignored', reason: 'unknown_event' };
+  if (name !== 'message' && !KNOWN_EVENTS.has(name)) return { kind: 'ignored', reason: 'unknown_event' };
   let data: unknown;
   try {
     data = message.data === '' ? {} : JSON.parse(message.data);
   } catch {
-    return { kind: 'ignored', reason: 'malformed' };
+    return malformed;
   }
-  const malformed: AskSseOutcome = { kind: 'ignored', reason: 'malformed' };
-  switch (name as SseEventName) {
+  if (!isRecord(data)) return malformed;
+  // A data-only frame (no `event:` line) is read by its payload's `type`, as Anthropic's own are.
+  if (name === 'message') {
+    if (typeof data.type !== 'string' || !KNOWN_EVENTS.has(data.type)) return data.type === 'ping' ? { kind: 'ignored', reason: 'keep_alive' } : { kind: 'ignored', reason: 'unknown_event' };
+    name = data.type;
+  }
+  switch (name) {
     case 'message_start': {
-      const parsed = SSE_EVENTS.message_start.safeParse(data);
-      if (!parsed.success) return malformed;
-      const m = parsed.data.message;
-      return { kind: 'event', event: { type: 'meta', messageId: m.id, sessionId: m.session_id, sessionSlug: m.session_slug } };
+      const m = isRecord(data.message) ? data.message : data;
+      const sessionId = asText(m.session_id);
+      const sessionSlug = asText(m.session_slug);
+      const messageId = asText(m.id);
+      return {
+        kind: 'event',
+        event: { type: 'meta', ...(messageId ? { messageId } : {}), ...(sessionId ? { sessionId } : {}), ...(sessionSlug ? { sessionSlug } : {}) },
+      };
     }
     case 'content_block_delta': {
-      const parsed = SSE_EVENTS.content_block_delta.safeParse(data);
-      if (!parsed.success) return malformed;
-      const { delta } = parsed.data;
-      if (delta.type !== 'text_delta' || !delta.text) return { kind: 'ignored', reason: 'not_text' };
-      return { kind: 'event', event: { type: 'text', text: delta.text } };
+      const text = textOf(data, 'delta');
+      return text ? { kind: 'event', event: { type: 'text', text } } : notText;
     }
     case 'content_block_start': {
-      const parsed = SSE_EVENTS.content_block_start.safeParse(data);
-      if (!parsed.success) return malformed;
-      const block = parsed.data.content_block;
-      if (block.type === 'text' && block.text) return { kind: 'event', event: { type: 'text', text: block.text } };
-      return { kind: 'ignored', reason: 'not_text' };
+      const text = textOf(data, 'content_block');
+      return text ? { kind: 'event', event: { type: 'text', text } } : notText;
     }
     case 'clarity.citation_emitted': {
-      const parsed = SSE_EVENTS['clarity.citation_emitted'].safeParse(data);
-      return parsed.success ? { kind: 'event', event: { type: 'citation', citation: parsed.data.citation } } : malformed;
+      // `{citation:{id,…}}` per DESIGN §3, or the citation itself (`{id,…}`), or `{citation:"sig_…"}`.
+      const inner = isRecord(data.citation) ? data.citation : typeof data.citation === 'string' ? { id: data.citation } : data;
+      const id = asText(inner.id);
+      if (!id) return malformed;
+      const citation: Record<string, unknown> = { ...inner, id };
+      // Only text fields cross as text: a number where a string belongs is dropped, not trusted.
+      for (const key of ['title', 'source_id', 'source_name', 'published_at', 'url', 'slug', 'snippet']) {
+        if (key in citation && typeof citation[key] !== 'string') delete citation[key];
+      }
+      return { kind: 'event', event: { type: 'citation', citation: citation as { id: string } } };
     }
     case 'clarity.confidence_updated': {
-      const parsed = SSE_EVENTS['clarity.confidence_updated'].safeParse(data);
-      const value = parsed.success ? normalizeConfidence(parsed.data.confidence) : null;
+      const raw = 'confidence' in data ? data.confidence : 'value' in data ? data.value : data;
+      const value = normalizeConfidence(raw);
       return value === null ? malformed : { kind: 'event', event: { type: 'confidence', value } };
     }
     case 'clarity.research_promotion_available': {
-      const parsed = SSE_EVENTS['clarity.research_promotion_available'].safeParse(data);
-      if (!parsed.success) return malformed;
-      const p = parsed.data;
-      return { kind: 'event', event: { type: 'promotion', topic: p.topic, preset: p.preset ?? 'standard', reason: p.reason } };
+      const topic = asText(data.topic);
+      if (!topic) return malformed;
+      const reason = asText(data.reason);
+      return { kind: 'event', event: { type: 'promotion', topic, preset: asText(data.preset) ?? 'standard', ...(reason ? { reason } : {}) } };
     }
     case 'message_stop':
       return { kind: 'stop' };
-    case 'error': {
-      const parsed = SSE_EVENTS.error.safeParse(data);
-      if (!parsed.success) return { kind: 'error', error: { code: 'internal', message: 'The service reported an error mid-answer.' } };
-      return { kind: 'error', error: { code: knownCode(parsed.data.error.error), message: parsed.data.error.message } };
-    }
+    case 'error':
+      return { kind: 'error', error: readStreamError(data) };
     default:
-      return { kind: 'ignored', reason: 'not_text' };
+      return notText;
   }
 }
 
-/** The one list of codes is ERROR_CODES in shared/service-schemas.ts. */
-export const knownCode = knownServiceErrorCode;
+/**
+ * A mid-stream error frame: `{error:{error, message}}` (DESIGN §3), flat `{error, message}`,
+ * or Anthropic's `{error:{type, message}}`. The service's message is kept whatever the shape.
+ */
+function readStreamError(data: Record<string, unknown>): BridgeError {
+  const inner = isRecord(data.error) ? data.error : data;
+  const code = asText(inner.error) ?? asText(inner.code) ?? asText(inner.type) ?? (typeof data.error === 'string' ? data.error : null);
+  const message = asText(inner.message) ?? asText(data.message);
+  return { code: code ? knownCode(code) : 'internal', message: message ?? 'The service reported an error mid-answer.' };
+}
+
+/**
+ * A service's error code as the app knows it (the one list is ERROR_CODES in
+ * shared/service-schemas.ts); unfamiliar codes are placed by their meaning, not all `internal`.
+ */
+export function knownCode(code: string): BridgeError['code'] {
+  if (code === 'internal' || knownServiceErrorCode(code) !== 'internal') return knownServiceErrorCode(code);
+  const word = code.toLowerCase();
+  if (/overload|unavailable|busy|capacity/.test(word)) return 'unavailable';
+  if (/rate|throttl|too_many/.test(word)) return 'rate_limited';
+  if (/payment|quota|credit|billing|plan/.test(word)) return 'payment_required';
+  if (/auth|token|credential/.test(word)) return 'unauthorized';
+  if (/forbid|permission/.test(word)) return 'forbidden';
+  if (/not_found|missing/.test(word)) return 'not_found';
+  if (/invalid|bad_request|validation/.test(word)) return 'invalid_request';
+  return 'internal';
+}

@@ -2,13 +2,13 @@
  * Watches the sources-health snapshot: refreshes on the snapshot's own cache lifetime (never
  * faster), revalidates with its ETag, keeps a history (trends, sparklines, health timelines)
  * in `<dataDir>/health/history.json`, marks what changed since the previous snapshot, and
- * keeps the last good snapshot, marked stale, while the service cannot be reached.
+ * keeps the last good snapshot, marked stale, while the service cannot be reached. On errors it
+ * backs off (10 s doubling to 5 min); on a 429 it waits as long as `Retry-After` says.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { SOURCE_TEXT_COLLATOR, type HealthView, type SourceRow, type StatsPoint } from '../../shared/health';
-import type { HealthSnapshot, SourceHealth } from '../../shared/service-schemas';
+import { SOURCE_TEXT_COLLATOR, type HealthView, type ReadHealthSnapshot as HealthSnapshot, type ShownHealth as SourceHealth, type SourceRow, type StatsPoint } from '../../shared/health';
 import type { RetailSignalClient } from './api-client';
 import { loggerFor } from '../logging/logger';
 
@@ -16,6 +16,8 @@ const log = loggerFor('health');
 
 const HISTORY_POINTS = 48;
 const MIN_INTERVAL_S = 5;
+/** After a failed refresh: 10 s, doubling per further failure, at most 5 minutes. */
+export const ERROR_BACKOFF_S = { first: 10, max: 300 } as const;
 
 interface SourceHistory {
   items: number[];
@@ -46,6 +48,7 @@ export class HealthMonitor {
   private watchers = 0;
   private refreshing: Promise<void> | null = null;
   private stopped = false;
+  private failures = 0;
 
   private constructor(private readonly deps: HealthMonitorDeps) {}
 
@@ -89,6 +92,7 @@ export class HealthMonitor {
     this.snapshot = null;
     this.previous = null;
     this.etag = null;
+    this.failures = 0;
     this.view = { ...this.view, snapshot: null, rows: [], stale: false, error: null };
     if (this.watchers > 0) void this.refresh();
   }
@@ -126,10 +130,15 @@ export class HealthMonitor {
     }
     const result = await client.getHealth(this.etag);
     if (!result.ok) {
-      this.publish({ stale: this.snapshot !== null, error: result.error.message, nextRefreshAt: new Date(this.now() + MIN_INTERVAL_S * 2 * 1000).toISOString() });
+      this.failures += 1;
+      const backoffS = Math.min(ERROR_BACKOFF_S.max, ERROR_BACKOFF_S.first * 2 ** (this.failures - 1));
+      // A 429 says how long to wait; never sooner than that, never sooner than the backoff.
+      const waitS = Math.max(backoffS, result.error.retryAfterS ?? 0);
+      this.publish({ stale: this.snapshot !== null, error: result.error.message, nextRefreshAt: new Date(this.now() + waitS * 1000).toISOString() });
       this.schedule();
       return;
     }
+    this.failures = 0;
     const next = new Date(this.now() + Math.max(MIN_INTERVAL_S, result.value.maxAgeS) * 1000).toISOString();
     if (result.value.kind === 'not-modified') {
       this.publish({ stale: false, error: null, fetchedAt, lastSuccessAt: fetchedAt, nextRefreshAt: next });

@@ -2,7 +2,8 @@
  * Research runs, kept by the main process in `<dataDir>/research/`: v1 runs are held here
  * (the renderer stays free and can cancel); queued (v2) runs are polled with capped backoff
  * and polling resumes after a restart. Finished reports are stored with a snapshot of every
- * cited signal, so they open offline.
+ * cited signal, so they open offline. Polling gives up, saying why, after POLL_LIMIT_MS, after
+ * POLL_MAX_FAILURES failed polls in a row, and at once on a status it cannot read.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -12,20 +13,29 @@ import { z } from 'zod';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { citationSnapshotOf } from '../../shared/citation';
 import type { CitationSnapshot } from '../../shared/conversation';
-import type { Signal } from '../../shared/service-schemas';
 import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../shared/research';
 import type { RetailSignalClient } from './api-client';
+import { asText, type ReadReport } from './service-readers';
 import { loggerFor } from '../logging/logger';
 
 const log = loggerFor('research');
 
 const POLL_MIN_MS = 1_000;
 const POLL_MAX_MS = 15_000;
+/** A queued run is polled for at most this long (the standard preset takes 30–90 s). */
+export const POLL_LIMIT_MS = 30 * 60_000;
+/** Failed polls in a row (network, 5xx, unreadable bodies) before giving up. */
+export const POLL_MAX_FAILURES = 8;
 
-/** The path (and query) of a service URL, to resolve against the current base URL. */
-function pathOf(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
+/**
+ * A URL the service gave, as it should be fetched now: on the run's own service it is
+ * re-based on the current base URL (the embedded service may have restarted on another port);
+ * on another host it stays as it is (the client only follows it if that host is trusted).
+ */
+function locate(url: string, serviceUrl: string, client: RetailSignalClient): string {
+  const parsed = new URL(url, serviceUrl);
+  if (parsed.origin !== new URL(serviceUrl).origin && parsed.origin !== new URL(client.baseUrl).origin) return parsed.href;
+  return client.resolve(`${parsed.pathname}${parsed.search}`);
 }
 
 export interface ResearchServiceDeps {
@@ -36,6 +46,8 @@ export interface ResearchServiceDeps {
   notify?: (title: string, body: string) => void;
   now?: () => number;
   pollMinMs?: number;
+  /** Overrides POLL_LIMIT_MS (tests). */
+  pollLimitMs?: number;
 }
 
 export class ResearchService {
@@ -153,60 +165,95 @@ export class ResearchService {
       return;
     }
     if (started.value.kind === 'queued') {
-      this.update(run, { state: 'queued', remoteState: 'queued', statusUrl: started.value.statusUrl, remoteId: started.value.remoteId });
+      this.update(run, { state: 'queued', remoteState: started.value.reported, statusUrl: started.value.statusUrl, remoteId: started.value.remoteId });
       await this.poll(run);
       return;
     }
-    await this.complete(run, client, started.value.reportUrl, started.value.costUsd, started.value.citationCount);
+    const { reportUrl, inlineReport, costUsd, citationCount } = started.value;
+    await this.complete(run, client, reportUrl, inlineReport, costUsd, citationCount);
   }
 
-  /** Polls a queued run with capped exponential backoff until it ends (or is cancelled). */
+  /** Polls a queued run with capped exponential backoff until it ends, is cancelled or gives up. */
   private async poll(run: ResearchRunSummary): Promise<void> {
     let delay = this.deps.pollMinMs ?? POLL_MIN_MS;
+    const limitMs = this.deps.pollLimitMs ?? POLL_LIMIT_MS;
+    const since = Date.parse(run.startedAt);
+    let failures = 0;
+    let lastProblem = '';
+    const giveUp = (error: string): void => this.update(run, { state: 'failed', finishedAt: this.iso(), error });
     while (!this.disposed && run.state === 'queued' && run.statusUrl) {
       await new Promise((resolve) => setTimeout(resolve, delay));
       if (this.disposed || run.state !== 'queued') return;
+      if (this.nowMs() - since > limitMs) {
+        giveUp(`The service did not finish this report within ${Math.round(limitMs / 60_000) || 1} min (last status: ${run.remoteState ?? 'queued'}), so the app stopped asking.${lastProblem ? ` Last problem: ${lastProblem}` : ''} Retry to run it again.`);
+        return;
+      }
       const client = this.deps.client();
       if (!client) continue; // the service is (re)starting; try again later
-      // Resolved against the service as it is now: the embedded one may have restarted on
-      // another port since the run was queued.
-      const status = await client.pollResearch(pathOf(run.statusUrl));
+      const status = await client.pollResearch(locate(run.statusUrl, run.serviceUrl, client));
       if (!status.ok) {
-        if (status.error.code === 'not_found' || status.error.code === 'unauthorized') {
-          this.update(run, { state: 'failed', finishedAt: this.iso(), error: `The service no longer reports this run: ${status.error.message}` });
+        const final = ['not_found', 'unauthorized', 'forbidden', 'payment_required'].includes(status.error.code);
+        // A status the app cannot read will not become readable by asking again.
+        if (final || status.error.code === 'bad_response') {
+          giveUp(final ? `The service no longer reports this run: ${status.error.message}` : `The app stopped polling: ${status.error.message}`);
+          return;
+        }
+        failures += 1;
+        lastProblem = status.error.message;
+        if (failures >= POLL_MAX_FAILURES) {
+          giveUp(`The research status could not be fetched ${failures} times in a row (${status.error.message}), so the app stopped asking. Retry to run it again.`);
           return;
         }
         delay = Math.min(POLL_MAX_MS, delay * 2);
         continue;
       }
+      failures = 0;
       const remote = status.value;
-      if (remote.status === 'completed' && remote.report_url) {
-        await this.complete(run, client, client.resolve(pathOf(client.resolve(remote.report_url))), remote.cost_usd ?? null, remote.citation_count ?? null);
+      if (remote.state === 'completed') {
+        if (!remote.reportUrl && !remote.inlineReport) {
+          giveUp('The service says the report is complete but gave no report_url to fetch it from.');
+          return;
+        }
+        await this.complete(run, client, remote.reportUrl ? locate(remote.reportUrl, run.serviceUrl, client) : null, remote.inlineReport, remote.costUsd, remote.citationCount);
         return;
       }
-      if (remote.status === 'failed') {
-        this.update(run, { state: 'failed', finishedAt: this.iso(), remoteState: 'failed', error: remote.error ?? 'The service could not complete this report.' });
+      if (remote.state === 'failed') {
+        this.update(run, { state: 'failed', finishedAt: this.iso(), remoteState: remote.reported, error: remote.error ?? 'The service could not complete this report.' });
         return;
       }
-      if (remote.status !== run.remoteState) this.update(run, { remoteState: remote.status });
+      if (remote.reported !== run.remoteState) this.update(run, { remoteState: remote.reported });
       delay = Math.min(POLL_MAX_MS, Math.round(delay * 1.6));
     }
   }
 
-  private async complete(run: ResearchRunSummary, client: RetailSignalClient, reportUrl: string, costUsd: number | null, citationCount: number | null): Promise<void> {
-    const fetched = await client.getReport(reportUrl);
-    if (!fetched.ok) {
-      this.update(run, { state: 'failed', finishedAt: this.iso(), reportUrl, error: `The report could not be fetched: ${fetched.error.message}` });
-      return;
+  private async complete(run: ResearchRunSummary, client: RetailSignalClient, reportUrl: string | null, inline: ReadReport | null, costUsd: number | null, citationCount: number | null): Promise<void> {
+    let fetched: Awaited<ReturnType<RetailSignalClient['getReport']>> | null = null;
+    if (reportUrl) {
+      fetched = await client.getReport(reportUrl);
+      if (!fetched.ok && !inline) {
+        this.update(run, { state: 'failed', finishedAt: this.iso(), reportUrl, error: `The report could not be fetched: ${fetched.error.message}` });
+        return;
+      }
     }
     const createdAt = this.iso();
     let report: StoredReport;
-    if (fetched.value.format === 'json') {
-      const body = fetched.value.report;
-      const citations = await this.snapshots(client, body.citations.map((signal) => signal.id), new Map(body.citations.map((signal) => [signal.id, signal])));
-      report = { runId: run.id, topic: body.topic, preset: body.preset, createdAt: body.created_at ?? createdAt, markdown: body.markdown, html: null, citations, citationCount: body.citation_count, costUsd: body.cost_usd };
+    const json = fetched?.ok && fetched.value.format === 'json' ? fetched.value.report : fetched?.ok ? null : inline;
+    if (json) {
+      const ids = [...new Set([...json.citations.map((c) => c.id), ...[...json.markdown.matchAll(CITATION_MARKER)].map((m) => m[1]!)])];
+      const citations = await this.snapshots(client, ids, new Map(json.citations.map((c) => [c.id, c.fields])));
+      report = {
+        runId: run.id,
+        topic: json.topic ?? run.topic,
+        preset: json.preset ?? run.preset,
+        createdAt: json.createdAt ?? createdAt,
+        markdown: json.markdown,
+        html: null,
+        citations,
+        citationCount: json.citationCount ?? citationCount ?? citations.length,
+        costUsd: json.costUsd ?? costUsd,
+      };
     } else {
-      const text = fetched.value.text;
+      const { format, text } = fetched!.ok && fetched!.value.format !== 'json' ? fetched!.value : { format: 'markdown' as const, text: '' };
       const ids = [...new Set([...text.matchAll(CITATION_MARKER)].map((m) => m[1]!))];
       const citations = await this.snapshots(client, ids, new Map());
       report = {
@@ -214,8 +261,8 @@ export class ResearchService {
         topic: run.topic,
         preset: run.preset,
         createdAt,
-        markdown: fetched.value.format === 'markdown' ? text : '',
-        html: fetched.value.format === 'html' ? text : null,
+        markdown: format === 'markdown' ? text : '',
+        html: format === 'html' ? text : null,
         citations,
         citationCount: citationCount ?? citations.length,
         costUsd,
@@ -230,15 +277,22 @@ export class ResearchService {
   private async snapshots(
     client: RetailSignalClient,
     ids: string[],
-    known: Map<string, Signal>,
+    known: Map<string, Record<string, unknown>>,
   ): Promise<CitationSnapshot[]> {
     return Promise.all(
       ids.map(async (id): Promise<CitationSnapshot> => {
         const lookup = await client.getSignal(id);
-        const signal = lookup.ok ? lookup.value.signal : known.get(id);
-        const source = lookup.ok ? lookup.value.source : null;
-        if (!signal) return { id };
-        return { ...citationSnapshotOf(signal, source, this.iso()), id };
+        if (!lookup.ok) {
+          // No lookup extension: keep whatever the report said about the signal (maybe only its id).
+          const fields = known.get(id) ?? {};
+          const text = (key: string): Record<string, string> => {
+            const value = asText(fields[key]);
+            return value ? { [key]: value } : {};
+          };
+          const snippet = asText(fields.snippet) ?? asText(fields.summary);
+          return { id, ...text('title'), ...text('source_id'), ...text('source_name'), ...text('published_at'), ...text('url'), ...text('slug'), ...(snippet ? { snippet } : {}) };
+        }
+        return { ...citationSnapshotOf(lookup.value.signal, lookup.value.source, this.iso()), id };
       }),
     );
   }
@@ -253,6 +307,10 @@ export class ResearchService {
   }
 
   private iso(): string {
-    return new Date(this.deps.now?.() ?? Date.now()).toISOString();
+    return new Date(this.nowMs()).toISOString();
+  }
+
+  private nowMs(): number {
+    return this.deps.now?.() ?? Date.now();
   }
 }

@@ -22,6 +22,8 @@ export interface SseReadOptions {
   signal?: AbortSignal;
   stallTimeoutMs?: number;
   maxEventBytes?: number;
+  /** Reading ends normally when this settles (the answer finished before the server closed). */
+  until?: Promise<unknown>;
   onMessage(message: EventSourceMessage): void;
 }
 
@@ -45,6 +47,7 @@ export async function readSseStream(body: ReadableStream<Uint8Array>, options: S
     rejectStalled = reject;
   });
   stalled.catch(() => undefined);
+  const finished = options.until?.then(() => ({ done: true as const, value: undefined })) ?? new Promise<never>(() => undefined);
   const rearm = (): void => {
     clearTimeout(stallTimer);
     stallTimer = setTimeout(
@@ -57,7 +60,7 @@ export async function readSseStream(body: ReadableStream<Uint8Array>, options: S
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), stalled]);
+      const { done, value } = await Promise.race([reader.read(), stalled, finished]);
       if (options.signal?.aborted) throw new SseStreamError('aborted', 'Cancelled.');
       if (done) break;
       rearm();

@@ -6,7 +6,7 @@ import { useAppStore } from '../../store/app-store';
 import { Sparkline } from './Sparkline';
 
 type SortKey = 'name' | 'kind' | 'health' | 'cadence' | 'items_24h' | 'last_item_at';
-const HEALTH_ORDER = { down: 0, degraded: 1, healthy: 2 } as const;
+const HEALTH_ORDER = { down: 0, degraded: 1, unknown: 2, healthy: 3 } as const;
 const ROW_HEIGHT = 38;
 const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const when = (iso: string | null | undefined): string => (iso ? timeFormat.format(new Date(iso)) : '—');
@@ -196,6 +196,7 @@ export function HealthView() {
             <option value="healthy">Healthy</option>
             <option value="degraded">Degraded</option>
             <option value="down">Down</option>
+            <option value="unknown">Unknown</option>
           </select>
           <select value={kindFilter} onChange={(event) => setKindFilter(event.target.value)} aria-label="Filter by kind" data-testid="health-filter-kind">
             <option value="all">All kinds</option>
