@@ -9,6 +9,7 @@ import type { AnswerLimits } from './services/answer-limits';
 import { DataNotices } from './services/data-notices';
 import { BridgeHost } from './bridge/bridge-host';
 import { createHandlers } from './bridge/handlers';
+import { credentialStatus } from './bridge/handlers/credentials';
 import { PushHub } from './bridge/push-hub';
 import { ServiceConnection } from './bridge/service-connection';
 import { ConversationStore } from './services/conversation-store';
@@ -109,6 +110,8 @@ export interface BridgeHostDeps {
   notices?: DataNotices;
   /** Bounds on one answer; tests lower them (answer-limits.ts). */
   answerLimits?: AnswerLimits;
+  /** Research polling pace and limit (tests shorten them). */
+  research?: { pollMinMs?: number; pollLimitMs?: number };
 }
 
 /**
@@ -128,12 +131,15 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     fetch: deps.fetch,
     stallTimeoutMs: deps.stallTimeoutMs,
     onStatus: (status) => push('service.status', status),
+    trustedHosts: () => settings.get().trustedHosts,
+    onCredentialRejected: () => void credentialStatus(credentials, connection).then((status) => push('credentials.status', status)),
   });
   const research = await ResearchService.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (run) => push('research.updated', run),
     notify: deps.notify,
+    ...deps.research,
   });
   const health = await HealthMonitor.open({
     dataDir: deps.dataDir,

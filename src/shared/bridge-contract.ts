@@ -46,9 +46,19 @@ export type ServiceSetting = z.infer<typeof ServiceSetting>;
 export const CredentialPresentation = z.enum(['bearer', 'x-api-key']);
 export type CredentialPresentation = z.infer<typeof CredentialPresentation>;
 
+/**
+ * An origin besides the service's own that report and status URLs may point at (issue #14).
+ * SECURITY: the user allow-lists it in Settings; requests there carry the credential, and no
+ * other host is ever contacted. Stored as an origin (`https://host[:port]`).
+ */
+export const TrustedHost = HTTPS_OR_LOOPBACK_URL.transform((value) => new URL(value).origin);
+export const TrustedHosts = z.array(TrustedHost).max(20, 'At most 20 trusted hosts.');
+
 export interface Settings {
   service: ServiceSetting;
   credentialPresentation: CredentialPresentation;
+  /** Origins (besides the service's) allowed for report and status URLs; see TrustedHost. */
+  trustedHosts: string[];
 }
 
 export interface ServiceStatus {
@@ -74,6 +84,11 @@ export interface CredentialStatus {
   presentAs: CredentialPresentation;
   backend: 'keychain' | 'session-only';
   backendDetail: string;
+  /**
+   * Set when the service refused the credential as invalid or expired (401): asking and the
+   * health view carry on anonymously and the status bar and Settings ask the user to renew it.
+   */
+  rejected?: { at: string; message: string } | null;
 }
 
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
@@ -120,6 +135,7 @@ export const BridgeMethods = {
   'settings.get': defineMethod(NoArgs).returns<Settings>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
+  'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
   'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),

@@ -6,7 +6,7 @@
  * something useful, and no credential reaches a host the user did not allow-list.
  * docs/compatibility.md tables each variant and the test below that covers it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,8 @@ import type { Conversation } from '../../src/shared/conversation';
 import type { HealthView } from '../../src/shared/health';
 import type { ResearchRunSummary, StoredReport } from '../../src/shared/research';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { RetailSignalClient } from '../../src/main/services/api-client';
+import { HealthMonitor } from '../../src/main/services/health-monitor';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { CredentialStore } from '../../src/main/services/credential-store';
 import { ConversationStore } from '../../src/main/services/conversation-store';
@@ -26,6 +28,7 @@ const TOKEN = 'eyJhbGciOiJFUzI1NiJ9.expired-test-token.signature';
 
 interface Harness {
   host: BridgeHost;
+  dir: string;
   fake: FakeRemoteService;
   pushes: Array<{ event: PushEventName; payload: unknown }>;
 }
@@ -63,7 +66,7 @@ async function connect(variantId: string | null, options: { credential?: boolean
   await host.start();
   if (options.credential) expect(await host.invoke('credentials.set', { secret: TOKEN, presentAs: 'bearer' })).toMatchObject({ ok: true });
   if (options.trustOther) expect(await host.invoke('settings.setTrustedHosts', { hosts: [fake.other.url] })).toMatchObject({ ok: true });
-  return { host, fake, pushes };
+  return { host, dir, fake, pushes };
 }
 
 interface Asked {
@@ -76,7 +79,7 @@ interface Asked {
 }
 
 let streamCounter = 0;
-async function ask(host: BridgeHost, question = 'How fast is quick commerce growing in Bengaluru?', conversationId?: string): Promise<Asked> {
+async function ask({ host, dir }: Harness, question = 'How fast is quick commerce growing in Bengaluru?', conversationId?: string): Promise<Asked> {
   const conversation = conversationId ?? ((await host.invoke('conversations.create', undefined)) as { ok: true; value: Conversation }).value.id;
   const streamId = `compat_${(streamCounter += 1)}`;
   const events: AskEvent[] = [];
@@ -88,6 +91,13 @@ async function ask(host: BridgeHost, question = 'How fast is quick commerce grow
     if (!started.ok) reject(new Error(started.error.message));
   });
   const stored = (await host.invoke('conversations.get', { id: conversation })) as { ok: true; value: Conversation };
+  // Main saves the finished turn after the stream ends: wait until the file on disk has it.
+  const onDisk = async (): Promise<string | undefined> => {
+    const file = await readFile(join(dir, 'conversations', `${conversation}.json`), 'utf8').catch(() => '{"conversation":{"turns":[]}}');
+    const saved = (JSON.parse(file) as { conversation: Conversation }).conversation;
+    return saved.turns.length === stored.value.turns.length ? saved.turns[saved.turns.length - 1]!.answer.status : undefined;
+  };
+  await expect.poll(onDisk).toBe(stored.value.turns[stored.value.turns.length - 1]!.answer.status);
   const confidences = events.filter((e): e is Extract<AskEvent, { type: 'confidence' }> => e.type === 'confidence');
   return {
     final,
@@ -145,32 +155,32 @@ describe('streamed answers: every shape keeps its text and citations', () => {
     'stream-flat-citation',
     'stream-extras',
   ])('%s', async (id) => {
-    const { host } = await connect(id);
-    expectWholeAnswer(await ask(host));
+    const harness = await connect(id);
+    expectWholeAnswer(await ask(harness));
   });
 
   it.each(['stream-silence-after-stop', 'stream-pings-after-stop', 'stream-error-after-stop'])('%s: message_stop completes the answer', async (id) => {
-    const { host } = await connect(id);
-    expectWholeAnswer(await ask(host));
+    const harness = await connect(id);
+    expectWholeAnswer(await ask(harness));
   }, 10_000);
 
   it('stream-frames-after-stop: a citation and confidence sent after message_stop are kept', async () => {
-    const { host } = await connect('stream-frames-after-stop');
-    const result = await ask(host);
+    const harness = await connect('stream-frames-after-stop');
+    const result = await ask(harness);
     expectWholeAnswer(result);
     expect(result.confidence).toBe(0.72);
   }, 10_000);
 
   it('stream-flat-error: the service message is kept, with the partial text', async () => {
-    const { host } = await connect('stream-flat-error');
-    const result = await ask(host);
+    const harness = await connect('stream-flat-error');
+    const result = await ask(harness);
     expect(result.final).toMatchObject({ kind: 'error', incomplete: true, error: { code: 'unavailable', message: 'The answer engine is overloaded; try again in a minute.' } });
     expect(result.conversation.turns[0]!.answer).toMatchObject({ status: 'incomplete', text: 'Quick commerce orders in Bengaluru ' });
   });
 
   it.each(['stream-confidence-string', 'stream-confidence-object'])('%s: confidence is read as 0.72', async (id) => {
-    const { host } = await connect(id);
-    const result = await ask(host);
+    const harness = await connect(id);
+    const result = await ask(harness);
     expect(result.final).toMatchObject({ kind: 'done' });
     expect(result.text).toBe(ANSWER);
     expect(result.confidence).toBe(0.72);
@@ -178,8 +188,8 @@ describe('streamed answers: every shape keeps its text and citations', () => {
   });
 
   it('stream-numeric-session: a numeric session_id continues the session', async () => {
-    const { host } = await connect('stream-numeric-session');
-    const result = await ask(host);
+    const harness = await connect('stream-numeric-session');
+    const result = await ask(harness);
     expect(result.final).toMatchObject({ kind: 'done' });
     expect(result.conversation.sessionId).toBe('4242');
   });
@@ -193,16 +203,16 @@ describe('JSON answers: confidence of any shape is never fatal', () => {
     ['json-confidence-out-of-range', null],
     ['json-confidence-words', 0.95],
   ] as const)('%s → confidence %s', async (id, expected) => {
-    const { host } = await connect(id);
-    const result = await ask(host);
+    const harness = await connect(id);
+    const result = await ask(harness);
     expectWholeAnswer(result);
     // Unreadable confidence is shown as unknown (none recorded), never a failed answer.
     expect(result.conversation.turns[0]!.answer.confidence).toBe(expected);
   });
 
   it('json-numeric-session: numeric session_id and {id} citations are accepted', async () => {
-    const { host } = await connect('json-numeric-session');
-    const result = await ask(host);
+    const harness = await connect('json-numeric-session');
+    const result = await ask(harness);
     expectWholeAnswer(result);
     expect(result.conversation.sessionId).toBe('4242');
   });
@@ -246,6 +256,28 @@ describe('health snapshots: only what the interface promises is required', () =>
     expect(view.error).toBeTruthy();
     expect(Date.parse(view.nextRefreshAt!) - before).toBeGreaterThanOrEqual(119_000);
     expect(harness.fake.requests.filter((r) => r.path === '/api/v1/sources/health')).toHaveLength(1);
+  });
+});
+
+describe('health monitor pacing (the monitor itself, with a clock it is given)', () => {
+  it('health-500-repeated: backs off 10 s, 20 s, 40 s instead of retrying every 10 s', async () => {
+    const fake = await startFakeRemoteService(variant('health-500-repeated'));
+    const dir = await mkdtemp(join(tmpdir(), 'clarity-compat-'));
+    const now = Date.parse('2026-11-21T10:00:00Z');
+    const client = new RetailSignalClient({ baseUrl: fake.url });
+    const monitor = await HealthMonitor.open({ dataDir: dir, client: () => client, onUpdate: () => undefined, now: () => now });
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      await monitor.refresh();
+      waits.push((Date.parse(monitor.current().nextRefreshAt!) - now) / 1000);
+    }
+    await monitor.stop();
+    await fake.close();
+    await rm(dir, { recursive: true, force: true });
+    expect(waits).toEqual([10, 20, 40]);
+    expect(monitor.current().error).toBe('Broken.');
+    // One request per refresh: the client does not retry on its own under the monitor.
+    expect(fake.requests).toHaveLength(3);
   });
 });
 
@@ -306,33 +338,34 @@ describe('errors and statuses', () => {
     ['error-429-seconds', { code: 'rate_limited', retryAfterS: 17 }],
     ['error-429-no-header', { code: 'rate_limited', retryAfterS: 30 }],
   ] as const)('%s', async (id, error) => {
-    const { host } = await connect(id);
-    const result = await ask(host);
+    const harness = await connect(id);
+    const result = await ask(harness);
     expect(result.final).toMatchObject({ kind: 'error', error });
     expect(result.conversation.turns[0]!.answer.status).toBe('failed');
   });
 
   it('error-429-date: an HTTP-date Retry-After becomes a countdown in the status bar', async () => {
-    const { host } = await connect('error-429-date');
-    const result = await ask(host);
+    const harness = await connect('error-429-date');
+    const result = await ask(harness);
     expect(result.final).toMatchObject({ kind: 'error', error: { code: 'rate_limited' } });
     const waitS = (result.final as { error: { retryAfterS: number } }).error.retryAfterS;
     expect(waitS).toBeGreaterThan(30);
     expect(waitS).toBeLessThanOrEqual(40);
-    expect(host.serviceStatus().retryAt).toBeGreaterThan(Date.now());
+    expect(harness.host.serviceStatus().retryAt).toBeGreaterThan(Date.now());
   });
 
   it('strict-session-id: a follow-up falls back without session_id when a strict service refuses it', async () => {
-    const { host, fake } = await connect('strict-session-id');
-    const first = await ask(host);
+    const harness = await connect('strict-session-id');
+    const { fake } = harness;
+    const first = await ask(harness);
     expectWholeAnswer(first);
     expect(first.conversation.sessionId).toBe('ses_fake');
-    const followUp = await ask(host, 'And in Pune?', first.conversation.id);
+    const followUp = await ask(harness, 'And in Pune?', first.conversation.id);
     expectWholeAnswer(followUp);
     const asks = fake.requests.filter((r) => r.path === '/api/v1/ask').map((r) => (r.body as { session_id?: string }).session_id ?? null);
     // The first turn has no session yet; the follow-up tries the extension once, then goes without.
     expect(asks).toEqual([null, 'ses_fake', null]);
-    const third = await ask(host, 'And in Chennai?', first.conversation.id);
+    const third = await ask(harness, 'And in Chennai?', first.conversation.id);
     expect(third.final).toMatchObject({ kind: 'done' });
     expect(fake.requests.filter((r) => r.path === '/api/v1/ask')).toHaveLength(4);
   });
@@ -341,7 +374,7 @@ describe('errors and statuses', () => {
 describe('an expired credential degrades, it does not blank the app', () => {
   it('credential-invalid-token: asking works anonymously and the user is told to renew', async () => {
     const harness = await connect('credential-invalid-token', { credential: true });
-    const result = await ask(harness.host);
+    const result = await ask(harness);
     expectWholeAnswer(result);
     const asks = harness.fake.requests.filter((r) => r.path === '/api/v1/ask');
     expect(asks.map((r) => r.authorization)).toEqual([`Bearer ${TOKEN}`, null]);
@@ -350,7 +383,7 @@ describe('an expired credential degrades, it does not blank the app', () => {
     const fetched = await harness.host.invoke('credentials.status', undefined);
     expect(fetched).toMatchObject({ ok: true, value: { rejected: { message: expect.any(String) } } });
     // Once flagged, the next ask goes anonymous at once: no second 401.
-    expectWholeAnswer(await ask(harness.host));
+    expectWholeAnswer(await ask(harness));
     expect(harness.fake.requests.filter((r) => r.path === '/api/v1/ask').map((r) => r.authorization)).toEqual([`Bearer ${TOKEN}`, null, null]);
     // A new credential clears the flag.
     const renewed = await harness.host.invoke('credentials.set', { secret: `${TOKEN}.renewed`, presentAs: 'bearer' });

@@ -172,6 +172,7 @@ export const VARIANTS: FakeVariant[] = [
   { id: 'health-unknown-word', area: 'health', description: 'a health word no one knows (`maintenance`)', routes: health(withSources(HEALTH_SNAPSHOT.sources.map((s, i) => ({ ...s, health: i === 0 ? 'maintenance' : s.health })))) },
   { id: 'health-no-ids', area: 'health', description: 'sources without `id`, `name` or `kind` (only the promised fields)', routes: health(withSources(HEALTH_SNAPSHOT.sources.map(({ health: h, cadence, items_24h }, i) => (i === 0 ? { health: h, cadence, items_24h } : { name: `Feed ${i}`, health: h, cadence, items_24h })))) },
   { id: 'health-missing-promised', area: 'health', description: 'a source without `items_24h` (a promised field): the error names it', routes: health(withSources(HEALTH_SNAPSHOT.sources.map((s, i) => (i === 1 ? { ...s, items_24h: undefined } : s)))) },
+  { id: 'health-500-repeated', area: 'health', description: '500 on every health request (the monitor backs off: 10 s, 20 s, 40 s…)', routes: health({ error: 'internal', message: 'Broken.' }, {}, 500) },
   { id: 'health-429-retry-after', area: 'health', description: '429 with `Retry-After: 120` on the health snapshot', routes: health({ error: 'rate_limited', message: 'Slow down.' }, { 'retry-after': '120' }, 429) },
   // Research: statuses, report shapes, other hosts.
   { id: 'research-poll-no-id', area: 'research', description: 'poll responses without `id`', routes: poll({ status: 'running' }, { status: 'completed', report_url: '/api/v1/research/r1/report' }) },

@@ -51,9 +51,10 @@ export class BridgeHost {
 
   async dispose(): Promise<void> {
     const { connection, research, health, streams } = this.parts;
-    research.dispose();
-    health.stop();
+    const flushed = Promise.all([research.dispose(), health.stop()]);
     streams.abortAll();
+    // Research and health finish their pending writes: nothing is lost at quit.
+    await flushed;
     await connection.dispose();
   }
 

@@ -15,6 +15,10 @@ export interface ServiceConnectionDeps {
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
   onStatus: (status: ServiceStatus) => void;
+  /** Origins besides the service's that report and status URLs may name (Settings). */
+  trustedHosts?: () => readonly string[];
+  /** The service refused the credential on a surface open to anonymous callers (#14). */
+  onCredentialRejected?: () => void;
   fetch?: typeof fetch;
   stallTimeoutMs?: number;
 }
@@ -25,6 +29,7 @@ export class ServiceConnection {
   private restarts: number[] = [];
   private disposed = false;
   private readonly serviceChangedListeners = new Set<() => void>();
+  private rejection: { at: string; message: string } | null = null;
 
   constructor(private readonly deps: ServiceConnectionDeps) {
     const service = deps.initial;
@@ -52,6 +57,18 @@ export class ServiceConnection {
     return this.activeClient ? ok(this.activeClient) : fail({ code: 'unavailable', message: this.current.detail ?? 'The service is not ready yet.' });
   }
 
+  /**
+   * Set when the service answered 401 to the credential on ask or health: those surfaces then
+   * go anonymous, and the user is asked to renew it. Cleared by a new credential or service.
+   */
+  get credentialRejection(): { at: string; message: string } | null {
+    return this.rejection;
+  }
+
+  clearCredentialRejection(): void {
+    this.rejection = null;
+  }
+
   /** Called when the app switches to another service (the health history starts again). */
   onServiceChanged(listener: () => void): void {
     this.serviceChangedListeners.add(listener);
@@ -59,6 +76,8 @@ export class ServiceConnection {
 
   async apply(service: ServiceSetting): Promise<void> {
     this.activeClient = null;
+    // Another service may well accept the credential this one refused.
+    this.rejection = null;
     const previousMode = this.current.mode;
     const previousUrl = this.current.baseUrl;
     if (service.mode === 'remote') {
@@ -126,6 +145,16 @@ export class ServiceConnection {
       fetch: this.deps.fetch,
       stallTimeoutMs: this.deps.stallTimeoutMs,
       credential: () => this.deps.credentials.credential(),
+      trustedOrigins: () => this.deps.trustedHosts?.() ?? [],
+      isCredentialRejected: () => this.rejection !== null,
+      onCredentialRejected: ({ message }) => {
+        if (this.activeClient !== client || this.rejection) return;
+        this.rejection = {
+          at: new Date().toISOString(),
+          message: `The service refused your credential as invalid or expired ("${message}"). Asking and source health carry on anonymously; renew the credential in Settings for research.`,
+        };
+        this.deps.onCredentialRejected?.();
+      },
       // A late answer from a replaced client (the service restarted, or the user switched
       // services) says nothing about the current one: it must not mark a restarting service ready.
       onRateLimit: (observation) => {

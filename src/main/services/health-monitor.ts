@@ -82,9 +82,11 @@ export class HealthMonitor {
     }
   }
 
-  stop(): void {
+  /** Stops refreshing; resolves when a refresh under way (and its history write) is done. */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.refreshing?.catch(() => undefined);
   }
 
   /** The service changed (another URL): start a fresh history. */

@@ -80,9 +80,11 @@ export class ResearchService {
     return service;
   }
 
-  dispose(): void {
+  /** Stops polling and waits for the runs file to be written (nothing is lost at quit). */
+  async dispose(): Promise<void> {
     this.disposed = true;
     for (const controller of this.controllers.values()) controller.abort();
+    await this.writing;
   }
 
   list(): ResearchRunSummary[] {

@@ -7,7 +7,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CredentialPresentation, ServiceSetting, type Settings } from '../../shared/bridge-contract';
+import { CredentialPresentation, ServiceSetting, TrustedHost, type Settings } from '../../shared/bridge-contract';
 
 const SETTINGS_VERSION = 1;
 
@@ -15,9 +15,11 @@ const StoredSettings = z.object({
   version: z.literal(SETTINGS_VERSION),
   service: ServiceSetting,
   credentialPresentation: CredentialPresentation,
+  // Added with issue #14; files written before it have none.
+  trustedHosts: z.array(z.string()).default([]),
 });
 
-export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer' };
+export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [] };
 
 export class SettingsStore {
   private current: Settings = DEFAULT_SETTINGS;
@@ -53,7 +55,10 @@ export class SettingsStore {
     }
     try {
       const parsed = StoredSettings.parse(JSON.parse(text));
-      this.current = { service: parsed.service, credentialPresentation: parsed.credentialPresentation };
+      this.current = { service: parsed.service, credentialPresentation: parsed.credentialPresentation, trustedHosts: parsed.trustedHosts.flatMap((host) => {
+        const read = TrustedHost.safeParse(host);
+        return read.success ? [read.data] : [];
+      }) };
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

@@ -1,10 +1,17 @@
 /** The service credential: kept in the OS keychain; only its status crosses the bridge. */
-import { fail, ok } from '../../../shared/bridge-contract';
+import { fail, ok, type CredentialStatus } from '../../../shared/bridge-contract';
+import type { CredentialStore } from '../../services/credential-store';
+import type { ServiceConnection } from '../service-connection';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
-export function credentialHandlers({ settings, credentials, push }: HandlerContext): HandlerMap<MethodsIn<'credentials'>> {
+/** The store's status with whether the service in use refused the credential (#14). */
+export async function credentialStatus(credentials: CredentialStore, connection: ServiceConnection): Promise<CredentialStatus> {
+  return { ...(await credentials.status()), rejected: connection.credentialRejection };
+}
+
+export function credentialHandlers({ settings, credentials, connection, push }: HandlerContext): HandlerMap<MethodsIn<'credentials'>> {
   return {
-    'credentials.status': async () => ok(await credentials.status()),
+    'credentials.status': async () => ok(await credentialStatus(credentials, connection)),
     'credentials.set': async ({ secret, presentAs }) => {
       await settings.update({ credentialPresentation: presentAs });
       try {
@@ -12,13 +19,15 @@ export function credentialHandlers({ settings, credentials, push }: HandlerConte
       } catch {
         return fail({ code: 'keychain_unavailable', message: 'The OS keychain refused to store the credential. It was not saved.' });
       }
-      const status = await credentials.status();
+      connection.clearCredentialRejection();
+      const status = await credentialStatus(credentials, connection);
       push('credentials.status', status);
       return ok(status);
     },
     'credentials.clear': async () => {
       await credentials.clear();
-      const status = await credentials.status();
+      connection.clearCredentialRejection();
+      const status = await credentialStatus(credentials, connection);
       push('credentials.status', status);
       return ok(status);
     },

@@ -6,6 +6,7 @@ export function settingsHandlers({ settings, connection }: HandlerContext): Hand
   return {
     'settings.get': () => ok(settings.get()),
     'service.status': () => ok(connection.status),
+    'settings.setTrustedHosts': async ({ hosts }) => ok(await settings.update({ trustedHosts: [...new Set(hosts)] })),
     'service.set': async (service) => {
       await settings.update({ service });
       await connection.apply(service);
