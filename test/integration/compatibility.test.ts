@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AskEvent, CredentialStatus, PushEventName, PushEvents, StreamMessage } from '../../src/shared/bridge-contract';
+import type { AskEvent, CredentialStatus, PushEventName, StreamMessage } from '../../src/shared/bridge-contract';
 import type { Conversation } from '../../src/shared/conversation';
 import type { HealthView } from '../../src/shared/health';
 import type { ResearchRunSummary, StoredReport } from '../../src/shared/research';

@@ -20,7 +20,14 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
       ) : status?.rateLimitRemaining !== null && status?.rateLimitRemaining !== undefined ? (
         <span data-testid="rate-remaining">{status.rateLimitRemaining} requests left this minute</span>
       ) : null}
-      <span>{credential?.set ? `Credential …${credential.last4}` : 'Anonymous'}</span>
+      {credential?.set && credential.rejected ? (
+        // The service refused the credential: asking and health go on anonymously (#14).
+        <span className="credential-rejected" role="status" title={credential.rejected.message} data-testid="credential-rejected">
+          Credential …{credential.last4} invalid or expired — renew it in Settings
+        </span>
+      ) : (
+        <span>{credential?.set ? `Credential …${credential.last4}` : 'Anonymous'}</span>
+      )}
       <span>{clarity().host === 'browser' ? 'Browser host' : 'Desktop'}</span>
     </footer>
   );

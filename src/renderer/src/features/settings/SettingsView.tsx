@@ -17,6 +17,24 @@ export function SettingsView() {
   const [presentAs, setPresentAs] = useState<CredentialPresentation>(credential?.presentAs ?? 'bearer');
   const [serviceMessage, setServiceMessage] = useState<string | null>(null);
   const [credentialMessage, setCredentialMessage] = useState<string | null>(null);
+  const [trustedHosts, setTrustedHosts] = useState('');
+  const [trustedMessage, setTrustedMessage] = useState<string | null>(null);
+
+  useEffect(() => {
+    void clarity()
+      .invoke('settings.get')
+      .then((result) => result.ok && setTrustedHosts(result.value.trustedHosts.join('\n')));
+  }, []);
+
+  const saveTrustedHosts = async (): Promise<void> => {
+    setTrustedMessage(null);
+    const hosts = trustedHosts.split(/[\s,]+/).filter(Boolean);
+    const result = await clarity().invoke('settings.setTrustedHosts', { hosts });
+    if (result.ok) {
+      setTrustedHosts(result.value.trustedHosts.join('\n'));
+      setTrustedMessage(result.value.trustedHosts.length ? 'Saved.' : 'Saved: no other host is trusted.');
+    } else setTrustedMessage(result.error.message);
+  };
 
   useEffect(() => {
     if (credential) setPresentAs(credential.presentAs);
@@ -90,6 +108,11 @@ export function SettingsView() {
         <p className="hint" data-testid="credential-status">
           {credential?.set ? `${CREDENTIAL_NAMES[credential.kind ?? 'token']} ending in …${credential.last4} is set.` : 'No credential set: you ask anonymously.'}
         </p>
+        {credential?.set && credential.rejected ? (
+          <p className="notice" role="alert" data-testid="credential-rejected-notice">
+            {credential.rejected.message}
+          </p>
+        ) : null}
         <p className={`hint backend backend-${credential?.backend ?? 'unknown'}`} data-testid="credential-backend">
           {credential ? `${credential.backend === 'keychain' ? 'Stored in the OS keychain.' : 'Not stored: session only.'} ${credential.backendDetail}` : ''}
         </p>
@@ -117,6 +140,27 @@ export function SettingsView() {
             Clear
           </button>
           {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Trusted hosts</legend>
+        <p className="hint">
+          Some services put research reports or status pages on another host. The app follows such links only to the hosts listed here (one per line,
+          https), and sends them your credential; every other host is refused.
+        </p>
+        <textarea
+          rows={3}
+          placeholder="https://reports.retail-signal.example.com"
+          value={trustedHosts}
+          onChange={(event) => setTrustedHosts(event.target.value)}
+          aria-label="Trusted hosts"
+          data-testid="trusted-hosts"
+        />
+        <div className="row">
+          <button type="button" onClick={() => void saveTrustedHosts()} data-testid="trusted-hosts-save">
+            Save trusted hosts
+          </button>
+          {trustedMessage ? <span className="hint" role="status" data-testid="trusted-hosts-message">{trustedMessage}</span> : null}
         </div>
       </fieldset>
     </section>
