@@ -47,7 +47,7 @@ export async function readSseStream(body: ReadableStream<Uint8Array>, options: S
     rejectStalled = reject;
   });
   stalled.catch(() => undefined);
-  const finished = options.until?.then(() => ({ done: true as const, value: undefined })) ?? new Promise<never>(() => undefined);
+  const finished = options.until?.then(() => ({ done: true as const, value: undefined }));
   const rearm = (): void => {
     clearTimeout(stallTimer);
     stallTimer = setTimeout(
@@ -60,7 +60,7 @@ export async function readSseStream(body: ReadableStream<Uint8Array>, options: S
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     for (;;) {
-      const { done, value } = await Promise.race([reader.read(), stalled, finished]);
+      const { done, value } = await Promise.race(finished ? [reader.read(), stalled, finished] : [reader.read(), stalled]);
       if (options.signal?.aborted) throw new SseStreamError('aborted', 'Cancelled.');
       if (done) break;
       rearm();
