@@ -151,7 +151,7 @@ export class ServiceConnection {
         if (this.activeClient !== client || this.rejection) return;
         this.rejection = {
           at: new Date().toISOString(),
-          message: `The service refused your credential as invalid or expired ("${message}"). Asking and source health carry on anonymously; renew the credential in Settings for research.`,
+          message: `The service refused your credential as invalid or expired ("${message}"). Asking and source health carry on anonymously; research needs a valid one, so renew the credential.`,
         };
         this.deps.onCredentialRejected?.();
       },
