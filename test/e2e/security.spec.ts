@@ -20,18 +20,24 @@ test('the CSP is enforced: an injected inline script and inline handler do not r
   expect(await page.evaluate(() => (window as unknown as { __handler?: number }).__handler)).toBeUndefined();
 });
 
-test('the renderer cannot reach the network itself: only its own bridge socket', async ({ page, app, chat }) => {
+test('the renderer cannot reach the network itself: the CSP blocks connect-src, not just CORS', async ({ page, app, chat }) => {
   await chat.open(app);
   const serviceUrl = await serviceUrlOf(page);
+  // A CORS refusal would also make fetch fail; only a connect-src violation proves the CSP did it.
   const outcome = await page.evaluate(async (url) => {
+    const violation = new Promise<string>((resolve) =>
+      document.addEventListener('securitypolicyviolation', (event) => resolve(`${event.effectiveDirective} ${event.blockedURI}`), { once: true }),
+    );
+    let fetched = 'fetched';
     try {
       await fetch(`${url}/api/v1/sources/health`);
-      return 'fetched';
     } catch {
-      return 'blocked';
+      fetched = 'blocked';
     }
+    return { fetched, violation: await violation };
   }, serviceUrl);
-  expect(outcome).toBe('blocked');
+  expect(outcome.fetched).toBe('blocked');
+  expect(outcome.violation).toBe(`connect-src ${serviceUrl}/api/v1/sources/health`);
 });
 
 test('the browser host exposes no bridge global, keeps its session cookie HttpOnly and drops the token from the URL', async ({ page, app, chat }) => {

@@ -1,7 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
+import { installLinkGuard } from './features/citations/link-guard';
 import './styles.css';
+
+// SECURITY: no link in the app navigates or opens a tab by itself (see link-guard.ts).
+installLinkGuard();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
