@@ -92,10 +92,22 @@ const LITERAL_TEXT = new Set(['CODE', 'PRE']);
 export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
   configurePurifier();
   const fragment = DOMPurify.sanitize(html) as unknown as DocumentFragment;
-  addChips(fragment, numbering);
-  const container = fragment.ownerDocument.createElement('div');
-  container.append(fragment);
-  return container.innerHTML;
+  if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
+  return serialize(fragment);
+}
+
+/** The fragment as HTML, without moving its nodes into a container first (cheaper). */
+function serialize(fragment: DocumentFragment): string {
+  let out = '';
+  for (const node of fragment.childNodes) {
+    if (node.nodeType === Node.ELEMENT_NODE) out += (node as Element).outerHTML;
+    else if (node.nodeType === Node.TEXT_NODE) out += escapeText(node.nodeValue ?? '');
+  }
+  return out;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;');
 }
 
 function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
