@@ -21,6 +21,20 @@ describe('confidence', () => {
     ['certain', null],
     [Number.NaN, null],
     [null, null],
+    // Other shapes a service may choose (issue #14).
+    ['0.72', 0.72],
+    ['72%', 0.72],
+    [' 85 ', 0.85],
+    ['very high', 0.95],
+    ['Very_Low', 0.1],
+    ['moderate', 0.55],
+    [{ score: 0.6 }, 0.6],
+    [{ value: '40' }, 0.4],
+    [{ level: 'high' }, 0.85],
+    [{ nothing: 1 }, null],
+    [250, null],
+    ['very very high', null],
+    [[0.5], null],
   ])('%s → %s', (input, expected) => {
     expect(normalizeConfidence(input)).toBe(expected);
   });

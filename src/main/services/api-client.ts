@@ -166,27 +166,23 @@ export class RetailSignalClient {
   }
 
   /**
-   * Whether the service takes the `session_id` extension: unknown until it shows it (returns a
-   * session id) or refuses it (400 to a request carrying one, after which it is never sent).
+   * The `session_id` extension is offered only with a session id this service handed out (the
+   * stream runner passes the conversation's, which only a service's answer sets). A service
+   * that answers 400 to it has refused it: it is never sent to that service again.
    */
-  private sessionExtension: 'unknown' | 'supported' | 'refused' = 'unknown';
-
-  /** Marks the extension supported when the service hands out session ids. */
-  noteSessionId(sessionId: string | undefined | null): void {
-    if (sessionId && this.sessionExtension === 'unknown') this.sessionExtension = 'supported';
-  }
+  private sessionExtensionRefused = false;
 
   /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
   private async postAsk(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
     const { session_id: sessionId, ...rest } = request;
     const accept = stream ? 'text/event-stream' : 'application/json';
     const send = (body: AskRequest): Promise<Result<Response>> => this.post('/api/v1/ask', { ...body, stream }, accept, signal);
-    if (!sessionId || this.sessionExtension === 'refused') return send(rest);
+    if (!sessionId || this.sessionExtensionRefused) return send(rest);
     const first = await send({ ...rest, session_id: sessionId });
     if (first.ok || first.error.status !== 400) return first;
     // The extension is optional (DESIGN §3): a strict service answers 400 to an unknown field.
     const second = await send(rest);
-    if (second.ok) this.sessionExtension = 'refused';
+    if (second.ok) this.sessionExtensionRefused = true;
     return second;
   }
 
@@ -225,7 +221,6 @@ export class RetailSignalClient {
             // not (the answer the service declared finished is the answer).
             if (stopped && outcome.event.type === 'text') return;
             if (outcome.event.type === 'text') sawText = true;
-            if (outcome.event.type === 'meta') this.noteSessionId(outcome.event.sessionId);
             handlers.onEvent(outcome.event);
           } else if (outcome.kind === 'stop' && !stopped) {
             stopped = true;
@@ -347,7 +342,6 @@ export class RetailSignalClient {
     if (!read.ok) return { ok: false, error: { code: 'bad_response', message: `The service's answer could not be read: ${read.problem}`, incomplete: false } };
     const answer = read.value;
     handlers.onOpen?.();
-    this.noteSessionId(answer.sessionId);
     handlers.onEvent({ type: 'meta', ...(answer.sessionId ? { sessionId: answer.sessionId } : {}), ...(answer.sessionSlug ? { sessionSlug: answer.sessionSlug } : {}) });
     if (answer.confidence !== null) handlers.onEvent({ type: 'confidence', value: answer.confidence });
     for (const id of answer.citations) handlers.onEvent({ type: 'citation', citation: { id } });

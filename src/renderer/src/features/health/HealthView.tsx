@@ -242,7 +242,7 @@ export function HealthView() {
                     </span>
                     <span className="cell">{row.kind.replace(/_/g, ' ')}</span>
                     <span className="cell">
-                      <span className={`health health-${row.health}`}>{row.health}</span>
+                      <span className={`health health-${row.health}`} title={row.health_reported ? `The service says "${row.health_reported}"` : undefined}>{row.health}</span>
                       {row.change?.health ? (
                         <span className="change" data-testid="health-change">
                           {' '}
