@@ -108,7 +108,7 @@ export function composeAnswer(
   const cited = new Set(direct?.cited.map((signal) => signal.id) ?? []);
   const supporting = diversify(
     hits.filter((hit) => !cited.has(hit.signal.id) && matchesFrame(hit.signal, frame)),
-    hasDirect ? 4 : MAX_CITED,
+    MAX_CITED,
   );
   if (!hasDirect && supporting.length === 0) {
     return {

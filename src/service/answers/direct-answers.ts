@@ -256,6 +256,13 @@ export function govGrowthAnswer(frame: QuestionFrame, context: AnswerContext): D
     use(answer, figure.signal);
     answer.lines.push(`**${capitalise(segment)} gross order value in ${city} grew ${pct(figure.value)} year on year in ${market.label}** ${cite(figure.signal)}.`);
     noteDisagreement(answer, `${capitalise(segment)} order value growth in ${city}, ${market.label}`, figure, pct, context);
+    // Who carries that growth: the same report's shares, largest first.
+    const panel = market.group.find((signal) => signal.entities.retailers.length > 0);
+    const shares = panel ? [...panel.summary.matchAll(/([A-Z][A-Za-z&' -]+?) (\d+\.\d)% \(/g)].map((match) => `${match[1]!.trim()} ${match[2]}%`) : [];
+    if (panel && shares.length > 0) {
+      use(answer, panel);
+      answer.lines.push('', `Largest players by share of ${segment} gross order value in ${city}, ${market.label}: ${shares.slice(0, 4).join(', ')} ${cite(panel)}.`);
+    }
     // The quarters before, one measure throughout (a table an analyst can scan).
     const series = [...(context.facts.markets.get(`${segment}|${city}`)?.entries() ?? [])]
       .sort((a, b) => firstReported(a[1]).localeCompare(firstReported(b[1])))
