@@ -142,6 +142,8 @@ export const BridgeMethods = {
     presentAs: CredentialPresentation,
   })).returns<CredentialStatus>(),
   'credentials.clear': defineMethod(NoArgs).returns<CredentialStatus>(),
+  /** Local service only: a development token from its identity provider, stored like a pasted one. */
+  'credentials.devToken': defineMethod(z.object({ email: z.string().trim().max(200).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address, e.g. you@example.com.') })).returns<CredentialStatus>(),
   'links.openExternal': defineMethod(z.object({ url: z.string().max(4_096) })).returns<{ opened: boolean }>(),
   'conversations.list': defineMethod(NoArgs).returns<ConversationSummary[]>(),
   'conversations.get': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),

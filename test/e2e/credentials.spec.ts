@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeKeychain } from '../../src/main/services/credential-store';
-import { expect, serviceUrlOf, test, tokenFor } from './fixtures';
+import { ChatPage, expect, serviceUrlOf, startApp, stopApp, test, tokenFor } from './fixtures';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -82,4 +82,28 @@ test('a credential the service refuses does not blank the app: the answer and he
   await page.getByTestId('credential-clear').click();
   await expect(page.getByTestId('credential-rejected-notice')).toHaveCount(0);
   await expect(page.getByTestId('credential-rejected')).toHaveCount(0);
+});
+
+test('"Get a development token" asks the embedded service for one, keeps it in main, and research accepts it', async ({ page }) => {
+  const app = await startApp({ serviceArgs: ['--research-ms=1500'] });
+  const chat = new ChatPage(page);
+  try {
+    await chat.open(app);
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('dev-token-email').fill('not-an-email');
+    await page.getByTestId('dev-token-get').click();
+    await expect(page.getByRole('status').filter({ hasText: 'Enter an email address' })).toBeVisible();
+    await page.getByTestId('dev-token-email').fill('analyst@example.com');
+    await page.getByTestId('dev-token-get').click();
+    await expect(page.getByTestId('credential-status')).toContainText('A JWT ending in');
+    // SECURITY: the token itself never reaches the renderer.
+    expect(await page.content()).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
+    await page.getByTestId('nav-research').click();
+    await page.getByTestId('research-topic').fill('Quick commerce in Bengaluru');
+    await page.getByTestId('research-start').click();
+    // Research is for authenticated callers only: it completes with the development token.
+    await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  } finally {
+    await stopApp(app);
+  }
 });

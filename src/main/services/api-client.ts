@@ -8,7 +8,7 @@ import { fail, ok } from '../../shared/bridge-contract';
 import type { ReadHealthSnapshot } from '../../shared/health';
 import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
-import { readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
+import { asText, isRecord, readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
 import { readSseStream, SseStreamError } from './sse-reader';
 
 /** Deadline of an ordinary request, and of a synchronous (v1) research run. */
@@ -312,6 +312,19 @@ export class RetailSignalClient {
     const read = readHealthSnapshot(await readJson(response.value));
     if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
     return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
+  }
+
+  /**
+   * The embedded local service's development identity provider (`POST /api/v1/dev/token`):
+   * a bearer token for `email`. Sent without any credential (a stale one would be refused).
+   */
+  async issueDevelopmentToken(email: string): Promise<Result<{ token: string; expiresAt: string | null }>> {
+    const response = await this.request('POST', '/api/v1/dev/token', { email }, 'application/json', undefined, { withoutCredential: true });
+    if (!response.ok) return response;
+    const body = await readJson(response.value);
+    const token = isRecord(body) ? asText(body.token) : null;
+    if (!token) return fail({ code: 'bad_response', message: 'The local service answered without a token.' });
+    return ok({ token, expiresAt: isRecord(body) ? asText(body.expires_at) : null });
   }
 
   /** `report_url` and `status_url` may be absolute or relative to the base URL. */

@@ -24,6 +24,26 @@ export function credentialHandlers({ settings, credentials, connection, push }: 
       push('credentials.status', status);
       return ok(status);
     },
+    'credentials.devToken': async ({ email }) => {
+      if (connection.status.mode !== 'local') {
+        return fail({ code: 'invalid_argument', message: 'Development tokens come from the embedded local service; a remote service issues credentials its own way.' });
+      }
+      const client = connection.requireClient();
+      if (!client.ok) return client;
+      const issued = await client.value.issueDevelopmentToken(email);
+      if (!issued.ok) return issued;
+      await settings.update({ credentialPresentation: 'bearer' });
+      try {
+        // SECURITY: the token goes from main straight to the keychain; the renderer never sees it.
+        await credentials.set(issued.value.token);
+      } catch {
+        return fail({ code: 'keychain_unavailable', message: 'The OS keychain refused to store the token. It was not saved.' });
+      }
+      connection.clearCredentialRejection();
+      const status = await credentialStatus(credentials, connection);
+      push('credentials.status', status);
+      return ok(status);
+    },
     'credentials.clear': async () => {
       await credentials.clear();
       connection.clearCredentialRejection();

@@ -17,6 +17,7 @@ export function SettingsView() {
   const [presentAs, setPresentAs] = useState<CredentialPresentation>(credential?.presentAs ?? 'bearer');
   const [serviceMessage, setServiceMessage] = useState<string | null>(null);
   const [credentialMessage, setCredentialMessage] = useState<string | null>(null);
+  const [devEmail, setDevEmail] = useState('');
   const [trustedHosts, setTrustedHosts] = useState('');
   const [trustedMessage, setTrustedMessage] = useState<string | null>(null);
 
@@ -57,6 +58,15 @@ export function SettingsView() {
       setSecret('');
       setCredentialStatus(result.value);
       setCredentialMessage('Saved.');
+    } else setCredentialMessage(result.error.message);
+  };
+
+  const getDevelopmentToken = async (): Promise<void> => {
+    setCredentialMessage(null);
+    const result = await clarity().invoke('credentials.devToken', { email: devEmail });
+    if (result.ok) {
+      setCredentialStatus(result.value);
+      setCredentialMessage('A development token from the local service is saved.');
     } else setCredentialMessage(result.error.message);
   };
 
@@ -141,6 +151,21 @@ export function SettingsView() {
           </button>
           {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
         </div>
+        {status?.mode === 'local' ? (
+          <div className="row">
+            <input
+              type="email"
+              placeholder="you@example.com"
+              value={devEmail}
+              onChange={(event) => setDevEmail(event.target.value)}
+              aria-label="Email for a development token"
+              data-testid="dev-token-email"
+            />
+            <button type="button" className="secondary" onClick={() => void getDevelopmentToken()} disabled={devEmail.trim().length === 0} data-testid="dev-token-get">
+              Get a development token
+            </button>
+          </div>
+        ) : null}
       </fieldset>
       <fieldset>
         <legend>Trusted hosts</legend>
