@@ -24,8 +24,6 @@ export function companyLabel(retailer: Retailer): string {
   return retailer.parent && retailer.listed ? `${retailer.name} (${retailer.parent})` : retailer.name;
 }
 
-export const shareMetricKey = (retailer: string): string => `share_pct_${retailer.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '')}`;
-
 export function sharesSentence(shares: MarketFact['shares']): string {
   return shares
     .map((share) => `${share.retailer} ${pct(share.share_pct)} (${share.change_pts === 0 ? 'unchanged' : `${signed(share.change_pts)} pts`})`)
@@ -134,8 +132,9 @@ function marketText(fact: FactDraft, variant: number, conflict: number | undefin
     };
   }
   const leader = shares[0]!;
+  // Shares stay in the text (one sentence, with their changes); as metrics they would make six
+  // short, drifting series per city that the predict backtest cannot hold to its interval.
   const metrics: Record<string, number> = { gov_growth_yoy_pct: gov };
-  for (const share of shares) metrics[shareMetricKey(share.retailer)] = share.share_pct;
   return {
     ...base,
     title: `${label} in ${city.city}, ${fact.period}: order value up ${pct(gov)} YoY; ${leader.retailer} leads with ${pct(leader.share_pct)}`,
