@@ -109,12 +109,12 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: [{ url: serverUrl, description: 'This service.' }],
-    tags: AREAS.flatMap((area) => area.tags),
+    tags: AREAS.flatMap((area) => area.tags).sort((a, b) => a.name.localeCompare(b.name)),
     security: [{}, { bearer: [] }, { apiKey: [] }],
     paths,
     components: {
       schemas,
-      responses: errorResponses(),
+      responses: usedResponses(paths),
       headers: HEADERS,
       ...(Object.keys(examples).length > 0 ? { examples } : {}),
       securitySchemes: {
@@ -123,6 +123,12 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
       },
     },
   };
+}
+
+/** The shared error responses the paths refer to (an unused component is noise to readers and linters). */
+function usedResponses(paths: Record<string, JsonObject>): Record<string, JsonObject> {
+  const text = JSON.stringify(paths);
+  return Object.fromEntries(Object.entries(errorResponses()).filter(([name]) => text.includes(`"#/components/responses/${name}"`)));
 }
 
 export function openApiYaml(serverUrl?: string): string {
