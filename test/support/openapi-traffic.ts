@@ -10,10 +10,12 @@ export interface TrafficResult {
   /** `METHOD /path/{template}` of every operation exercised. */
   operations: Set<string>;
   statuses: Set<number>;
+  /** Operations sent to the service directly (they only redirect), with the status they got. */
+  direct: Map<string, number>;
 }
 
 export async function runTraffic(proxyUrl: string, service: RunningService): Promise<TrafficResult> {
-  const result: TrafficResult = { violations: [], operations: new Set(), statuses: new Set() };
+  const result: TrafficResult = { violations: [], operations: new Set(), statuses: new Set(), direct: new Map() };
   const jwt = await service.idp.issueToken('integrator@example.com');
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -78,6 +80,47 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
   await send('GET /.well-known/jwks.json', '/.well-known/jwks.json');
   await send('POST /api/v1/dev/token', '/api/v1/dev/token', { method: 'POST', json: { email: 'settings@example.com' } });
   await send('POST /api/v1/dev/token', '/api/v1/dev/token', { method: 'POST', json: { email: 'settings@example.com' }, headers: { origin: 'https://example.com' } }); // 403
+
+  // Discover, follow, predict, webhooks.
+  await send('GET /api/v1/discover', `/api/v1/discover?q=${encodeURIComponent('quick commerce Bengaluru')}&limit=5`);
+  await send('GET /api/v1/discover', `/api/v1/discover?id=${signalId}`);
+  const follow = await body<{ id: string }>(await send('POST /api/v1/follow', '/api/v1/follow', { method: 'POST', json: { target: { type: 'entity', value: 'Zudio' } }, headers: bearer(jwt) }));
+  await send('GET /api/v1/follow', '/api/v1/follow', { headers: bearer(jwt) });
+  await send('GET /api/v1/follow/feed', '/api/v1/follow/feed', { headers: bearer(jwt) });
+  await send('DELETE /api/v1/follow/{id}', `/api/v1/follow/${follow.id}`, { method: 'DELETE', headers: bearer(jwt) });
+  await send('POST /api/v1/predict', '/api/v1/predict', { method: 'POST', json: { entity: 'DMart', metric: 'revenue_cr', horizon: 'next_quarter' }, headers: bearer(jwt) });
+  const hook = await send('POST /api/v1/webhooks', '/api/v1/webhooks', { method: 'POST', json: { url: 'https://example.com/hooks/clarity', events: ['research.completed'] }, headers: bearer(jwt) });
+  const hookId = hook.status === 201 ? (await body<{ id: string }>(hook)).id : 'whk_missing';
+  await send('GET /api/v1/webhooks', '/api/v1/webhooks', { headers: bearer(jwt) });
+  await send('GET /api/v1/webhooks/{id}/deliveries', `/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer(jwt) });
+  await send('DELETE /api/v1/webhooks/{id}', `/api/v1/webhooks/${hookId}`, { method: 'DELETE', headers: bearer(jwt) });
+
+  // The signed-in developer area: a session cookie and the CSRF token of the rendered form.
+  const home = await send('GET /developer', '/developer');
+  const cookie = (home.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const csrfOf = (html: string): string => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+  const form = (fields: Record<string, string>, session: string): RequestInit => ({
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: session },
+    body: new URLSearchParams(fields).toString(),
+  });
+  // Prism's forwarder follows redirects, so a 303 cannot pass through it: the operations that
+  // only redirect go straight to the service (their status is checked by the test).
+  const direct = async (operation: string, path: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(`${service.url}${path}`, init);
+    result.direct.set(operation, response.status);
+    return response;
+  };
+  const signedIn = await direct('POST /developer/sign-in', '/developer/sign-in', form({ csrf: csrfOf(await home.text()), email: 'pages@example.com', tier: 'free' }, cookie));
+  const session = (signedIn.headers.get('set-cookie') ?? cookie).split(';')[0]!;
+  const keysPage = await (await fetch(`${service.url}/developer/keys`, { headers: { cookie: session } })).text();
+  const csrf = csrfOf(keysPage);
+  const issuedPage = await (await send('POST /developer/keys', '/developer/keys', form({ csrf }, session))).text();
+  const pageKeyId = /\/developer\/keys\/([^/"]+)\/revoke/.exec(issuedPage)?.[1] ?? /\/developer\/keys\/([^/"]+)\/revoke/.exec(await (await fetch(`${service.url}/developer/keys`, { headers: { cookie: session } })).text())?.[1] ?? 'key_missing';
+  await direct('POST /developer/keys/{id}/revoke', `/developer/keys/${pageKeyId}/revoke`, form({ csrf }, session));
+  await send('GET /developer/webhooks', '/developer/webhooks', { headers: { cookie: session } });
+  await direct('POST /developer/sign-out', '/developer/sign-out', form({ csrf }, session));
 
   // Developer pages and this document.
   await send('GET /developer/keys', '/developer/keys', { headers: bearer(jwt) });

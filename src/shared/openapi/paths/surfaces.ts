@@ -26,11 +26,12 @@ const TIERS_TEXT = 'The tier is the JWT claim `tier` (`free` when absent or unkn
 const query = (name: string, description: string, schema: JsonObject, example?: unknown): JsonObject => ({ name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) });
 
 /** A developer-area form post: CSRF token plus fields, `application/x-www-form-urlencoded`. */
-const formBody = (fields: Record<string, JsonObject>): JsonObject => ({
+const formBody = (fields: Record<string, JsonObject>, example: Record<string, string> = {}): JsonObject => ({
   required: true,
   content: {
     'application/x-www-form-urlencoded': {
       schema: { type: 'object', properties: { csrf: { type: 'string', description: 'The token from the form the page rendered.' }, ...fields }, required: ['csrf'] },
+      example: { csrf: 'b3JtLWNzcmYtdG9rZW4tZXhhbXBsZQ', ...example },
     },
   },
 });
@@ -238,7 +239,7 @@ export const surfacesArea: OpenApiArea = {
           responses: { '303': redirect('/developer/keys') },
           errors: { 400: 'An email that is not one.', 403: CSRF_403 },
         }),
-        requestBody: formBody({ email: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro', 'team'] } }),
+        requestBody: formBody({ email: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro', 'team'] } }, { email: 'analyst@example.com', tier: 'free' }),
       },
     },
     '/developer/sign-out': {
