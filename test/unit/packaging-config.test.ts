@@ -13,8 +13,26 @@ import { fuseConfigFor, packedExecutable } from '../../scripts/after-pack.mjs';
 
 const root = join(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
-const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, any>;
+type Section = Record<string, string | boolean | string[] | undefined> & { target: string[]; icon: string; artifactName: string };
+interface BuilderConfig {
+  appId: string;
+  productName: string;
+  artifactName: string;
+  afterPack: string;
+  main?: string;
+  files: string[];
+  asarUnpack: string[];
+  npmRebuild: boolean;
+  protocols: Array<{ schemes: string[] }>;
+  linux: Section;
+  win: Section;
+  mac: Section & { entitlements: string; entitlementsInherit: string; notarize: boolean; hardenedRuntime: boolean };
+  nsis: Section;
+  msi: Section;
+  dmg: Section;
+}
+const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { main: string; devDependencies: Record<string, string> };
 
 describe('electron-builder.yml', () => {
   it('passes electron-builder\'s own schema validation', async () => {
@@ -25,7 +43,8 @@ describe('electron-builder.yml', () => {
     await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined();
     // The validator really rejects a wrong option (so the pass above means something).
     await expect(validateConfiguration({ ...config, nsis: { ...config.nsis, perMachin: true } }, new DebugLogger(false))).rejects.toThrow(/configuration.nsis/);
-  });
+    // Loading electron-builder and its JSON schema takes a few seconds on a busy machine.
+  }, 30_000);
 
   it('names only files that exist', () => {
     const named = [config.afterPack, config.linux.icon, config.win.icon, config.mac.icon, config.mac.entitlements, config.mac.entitlementsInherit, config.main ?? pkg.main];
@@ -50,7 +69,7 @@ describe('electron-builder.yml', () => {
     expect(config.msi.perMachine).toBe(true);
     expect(config.appId).toMatch(/^[a-z]+(\.[a-z]+)+$/);
     expect(config.productName).toBe('Clarity Desktop');
-    expect(config.protocols[0].schemes).toEqual(['clarity-desktop']);
+    expect(config.protocols[0]?.schemes).toEqual(['clarity-desktop']);
   });
 
   it('keeps keytar out of the asar and rebuilds native modules for Electron', () => {
