@@ -20,6 +20,8 @@ import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/loca
 import { ResearchService } from './services/research-service';
 import { SettingsStore } from './services/settings-store';
 import { loggerFor } from './logging/logger';
+import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
+import { createNetworkFetch } from './network/network-fetch';
 
 const log = loggerFor('startup');
 
@@ -36,6 +38,13 @@ export interface ComposeOptions {
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
   serviceArgs?: string[];
+  /**
+   * The fetch every service request uses. Electron: net.fetch (system proxy, PAC, OS certificate
+   * store). Default: the environment's proxy and CAs (src/main/network/network-fetch.ts).
+   */
+  fetch?: typeof fetch;
+  /** The desktop shell; default: the browser host's Node stand-in over the default fetch. */
+  desktop?: DesktopHost;
 }
 
 export interface MainServices {
@@ -65,6 +74,14 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   const library = await LibraryStore.open(options.dataDir);
+  let fetchImpl = options.fetch;
+  let desktop = options.desktop;
+  if (!fetchImpl || !desktop) {
+    const network = createNetworkFetch(process.env);
+    for (const warning of network.certificates.warnings) log.warn(`Network: ${warning}`);
+    fetchImpl ??= network.fetch;
+    desktop ??= createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
+  }
   if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
@@ -80,6 +97,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     dataDir: options.dataDir,
     notify: options.notify,
     notices,
+    fetch: fetchImpl,
+    desktop,
   });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
@@ -112,6 +131,8 @@ export interface BridgeHostDeps {
   answerLimits?: AnswerLimits;
   /** Research polling pace and limit (tests shorten them). */
   research?: { pollMinMs?: number; pollLimitMs?: number };
+  /** The desktop shell; tests and hosts without one get the Node stand-in. */
+  desktop?: DesktopHost;
 }
 
 /**
@@ -148,8 +169,14 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   });
   connection.onServiceChanged(() => health.reset());
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices });
+}
+
+function defaultDesktop(fetchImpl: typeof fetch | undefined): DesktopHost {
+  const network = createNetworkFetch({});
+  if (fetchImpl) network.fetch = fetchImpl;
+  return createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

@@ -115,5 +115,7 @@ const shutdown = (): void => {
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
-// A supervisor that dies closes our stdin: do not outlive it.
-if (process.env.CLARITY_SUPERVISED === '1') process.stdin.on('end', shutdown).resume();
+// A supervisor that dies closes our stdin: do not outlive it. (An Electron utility process has
+// no stdin — `parentPort` instead — and Electron ends it with the app.)
+const isUtilityProcess = 'parentPort' in process;
+if (process.env.CLARITY_SUPERVISED === '1' && !isUtilityProcess) process.stdin.on('end', shutdown).resume();

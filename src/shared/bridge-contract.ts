@@ -11,6 +11,7 @@ import type { AskEvent } from './ask-event';
 import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
+import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
@@ -185,6 +186,15 @@ export const BridgeMethods = {
   'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
   'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
+  // Desktop shell (src/main/desktop, src/main/electron): network, logs, crash reports, updates.
+  'desktop.info': defineMethod(NoArgs).returns<DesktopInfo>(),
+  'desktop.testConnection': defineMethod(NoArgs).returns<ConnectionTestReport>(),
+  'desktop.openLogsFolder': defineMethod(NoArgs).returns<{ opened: boolean; path: string | null }>(),
+  'desktop.setCrashUpload': defineMethod(z.object({ enabled: z.boolean() })).returns<CrashReportState>(),
+  'desktop.checkForUpdates': defineMethod(NoArgs).returns<UpdateState>(),
+  'desktop.restartToUpdate': defineMethod(NoArgs).returns<{ restarting: boolean }>(),
+  /** Links and commands that arrived before the renderer subscribed (a link that launched the app). */
+  'desktop.takePendingCommands': defineMethod(NoArgs).returns<DesktopCommand[]>(),
 };
 
 export type InvokeMethod = keyof typeof BridgeMethods;
@@ -236,6 +246,9 @@ export interface PushEvents {
   'research.updated': ResearchRunSummary;
   'health.updated': HealthView;
   'data.notice': DataNotice;
+  /** A menu command or a validated deep link, for the renderer to act on. */
+  'desktop.command': DesktopCommand;
+  'desktop.update': UpdateState;
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

@@ -6,7 +6,7 @@
  * the service connection in ./service-connection.ts. compose-services.ts builds it.
  */
 import type { z } from 'zod';
-import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type Result, type ServiceStatus } from '../../shared/bridge-contract';
+import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type PushEventName, type PushEvents, type Result, type ServiceStatus } from '../../shared/bridge-contract';
 import type { MethodSpec } from '../../shared/define-method';
 import type { DataNotices } from '../services/data-notices';
 import type { HealthMonitor } from '../services/health-monitor';
@@ -60,6 +60,11 @@ export class BridgeHost {
 
   onPush(listener: PushListener): () => void {
     return this.parts.hub.on(listener);
+  }
+
+  /** Sends a push event from the host itself (the desktop shell: menu commands, updates). */
+  push<E extends PushEventName>(event: E, payload: PushEvents[E]): void {
+    this.parts.hub.push(event, payload);
   }
 
   get pushListenerCount(): number {

@@ -8,6 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { composeMainServices, defaultDataDir } from '../compose-services';
 import { startBrowserHost } from './browser-host';
+import { loadPolicy } from '../desktop/admin-policy';
+import { createNodeDesktopHost } from '../desktop/desktop-host';
+import { startLogFiles } from '../logging/log-files';
+import { createNetworkFetch } from '../network/network-fetch';
 
 const { values } = parseArgs({
   options: {
@@ -26,8 +30,17 @@ if (!existsSync(rendererDir)) {
   process.exit(1);
 }
 
+const dataDir = values['data-dir'] ?? defaultDataDir();
+const logFiles = await startLogFiles(dataDir);
+// Service requests honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS.
+const network = createNetworkFetch(process.env);
+for (const warning of network.certificates.warnings) console.warn(`Network: ${warning}`);
+const policy = await loadPolicy();
+if (policy.state === 'invalid') console.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
 const services = await composeMainServices({
-  dataDir: values['data-dir'] ?? defaultDataDir(),
+  dataDir,
+  fetch: network.fetch,
+  desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir }),
   // The local service runs in its own Node process, under the same TypeScript loader as us.
   serviceLaunch: { command: process.execPath, args: [...process.execArgv, fileURLToPath(new URL('../../service/cli.ts', import.meta.url))] },
   // A browser host has no shell to open links with; the renderer opens them in a new tab
@@ -49,7 +62,10 @@ let closing = false;
 const shutdown = (): void => {
   if (closing) return;
   closing = true;
-  void Promise.allSettled([web.close(), services.host.dispose()]).finally(() => process.exit(0));
+  void Promise.allSettled([web.close(), services.host.dispose(), network.close()]).finally(() => {
+    logFiles.close();
+    process.exit(0);
+  });
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

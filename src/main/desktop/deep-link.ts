@@ -13,11 +13,9 @@ export const DEEP_LINK_SCHEME = 'clarity-desktop';
 const MAX_LINK_LENGTH = 10_000;
 const MAX_QUESTION = 8_000;
 
-export type DeepLink =
-  | { kind: 'conversation'; id: string }
-  | { kind: 'saved'; id: string }
-  | { kind: 'report'; id: string }
-  | { kind: 'ask'; question: string };
+import type { DeepLink } from '../../shared/desktop';
+
+export type { DeepLink };
 
 export type DeepLinkResult = { ok: true; link: DeepLink } | { ok: false; reason: string };
 

@@ -5,15 +5,9 @@
  * into a click handler; nothing here imports electron.
  */
 
-export type AppCommand =
-  | 'new-conversation'
-  | 'open-ask'
-  | 'open-research'
-  | 'open-health'
-  | 'open-library'
-  | 'open-settings'
-  | 'open-logs-folder'
-  | 'check-for-updates';
+import type { AppCommand } from '../../shared/desktop';
+
+export type { AppCommand };
 
 export interface MenuItemSpec {
   label?: string;

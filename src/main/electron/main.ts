@@ -1,27 +1,45 @@
 /**
  * The Electron entry: the only main-process code that imports electron besides the IPC
- * transport. It creates the hardened window and wires the shared services to it.
+ * transport and its neighbours in this folder. Order matters: the data directory and the
+ * single-instance lock come first (two copies must never run two services on one data
+ * directory), then logs and crash reporting, then the services, window and menu.
  */
-import { app, BrowserWindow, dialog, net, Notification, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, crashReporter, dialog, Menu, net, Notification, protocol, session, shell, utilityProcess, type MenuItemConstructorOptions } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rendererCsp } from '../../shared/csp';
+import type { DesktopCommand } from '../../shared/desktop';
 import { composeMainServices } from '../compose-services';
-import { safeExternalUrl } from '../services/external-links';
-import { originOf } from '../transports/ipc-sender';
-import { attachIpcTransport } from '../transports/ipc-transport';
+import { electronProxyConfig, loadPolicy } from '../desktop/admin-policy';
+import { DEEP_LINK_SCHEME, deepLinkFromArgv, parseDeepLink } from '../desktop/deep-link';
+import { DesktopStateStore } from '../desktop/desktop-state-store';
+import { buildMenuTemplate, type MenuItemSpec } from '../desktop/menu-template';
+import { decideUpdates } from '../desktop/update-policy';
+import { startLogFiles } from '../logging/log-files';
 import { loggerFor } from '../logging/logger';
+import { safeExternalUrl } from '../services/external-links';
+import type { ServiceProcess } from '../services/local-service-supervisor';
+import { attachIpcTransport } from '../transports/ipc-transport';
+import { createElectronDesktopHost } from './electron-desktop-host';
+import { setUpUpdates, type Updates } from './updates';
+import { createMainWindow, focusWindow } from './window';
 
 const SCHEME = 'clarity';
 const ORIGIN = `${SCHEME}://app`;
 const RENDERER_DIR = join(__dirname, '../renderer');
+const APP_USER_MODEL_ID = 'app.clarity.desktop';
+const log = loggerFor('electron');
 
 // SECURITY: the renderer is served from a privileged custom scheme, never file://.
 protocol.registerSchemesAsPrivileged([{ scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false } }]);
 
 // SECURITY: no network at all; the bridge is IPC.
 const CSP = rendererCsp({ connectSrc: [], delivery: 'header' });
+
+// Tests and portable installs keep their data elsewhere; the single-instance lock follows it.
+if (process.env.CLARITY_DATA_DIR) app.setPath('userData', process.env.CLARITY_DATA_DIR);
+const dataDir = app.getPath('userData');
 
 /** SECURITY: the one path to the system browser; http(s) and mailto only. */
 async function openExternal(url: string): Promise<boolean> {
@@ -31,8 +49,48 @@ async function openExternal(url: string): Promise<boolean> {
   return true;
 }
 
+/** A link from outside (argv, open-url, second instance): validated, then queued or pushed. */
+let deliverLink: (raw: string) => void = (raw) => earlyLinks.push(raw);
+const earlyLinks: string[] = [];
+const firstLink = deepLinkFromArgv(process.argv);
+if (firstLink) earlyLinks.push(firstLink);
+// macOS delivers links by event, possibly before ready.
+app.on('open-url', (event, url) => {
+  event.preventDefault();
+  deliverLink(url);
+});
+
+if (!app.requestSingleInstanceLock()) {
+  // Another Clarity runs on this data directory: it gets our link (second-instance) and focus.
+  app.quit();
+} else {
+  void main().catch((error: unknown) => {
+    log.error('Clarity Desktop could not start', error);
+    dialog.showErrorBox('Clarity Desktop could not start', String((error as Error).message ?? error));
+    app.exit(1);
+  });
+}
+
 async function main(): Promise<void> {
+  if (process.platform === 'win32') app.setAppUserModelId(APP_USER_MODEL_ID);
+  // Installers register the scheme (electron-builder `protocols`); a development run does not take it over.
+  if (app.isPackaged) app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+
+  const logFiles = await startLogFiles(dataDir);
+  const policy = await loadPolicy();
+  if (policy.state === 'invalid') log.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
+  const state = await DesktopStateStore.open(dataDir);
+
+  // Crash dumps always stay on this machine; upload only with the user's opt-in to the
+  // endpoint the administrator configured.
+  const dumpsDir = join(dataDir, 'crashes');
+  app.setPath('crashDumps', dumpsDir);
+  const crashPolicy = policy.policy.crashReports;
+  const uploadAllowed = Boolean(crashPolicy?.allowUpload && crashPolicy.submitUrl);
+  crashReporter.start({ submitURL: uploadAllowed ? crashPolicy!.submitUrl! : '', uploadToServer: uploadAllowed && state.get().crashUpload, compress: true });
+
   await app.whenReady();
+  await session.defaultSession.setProxy(electronProxyConfig(policy.policy));
   protocol.handle(SCHEME, async (request) => {
     const { pathname } = new URL(request.url);
     const file = normalize(join(RENDERER_DIR, decodeURIComponent(pathname === '/' ? '/index.html' : pathname)));
@@ -46,9 +104,20 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
+  let updates: Updates | null = null;
+  const desktop = createElectronDesktopHost({ policy, state, logsDir: logFiles.dir, dumpsDir, updates: () => updates! });
   const services = await composeMainServices({
-    dataDir: process.env.CLARITY_DATA_DIR ?? app.getPath('userData'),
-    serviceLaunch: { command: process.execPath, args: [join(__dirname, 'service.js')], env: { ELECTRON_RUN_AS_NODE: '1' } },
+    dataDir,
+    // The embedded service runs as an Electron utility process: no ELECTRON_RUN_AS_NODE.
+    serviceLaunch: {
+      command: process.execPath,
+      args: [],
+      start: (args, env) => utilityProcess.fork(join(__dirname, 'service.js'), args, { env, stdio: 'pipe', serviceName: 'Clarity local service' }) as unknown as ServiceProcess,
+    },
+    // Every service request goes through Chromium's network stack: system proxy, PAC,
+    // NTLM/Kerberos and the operating system's certificate store.
+    fetch: net.fetch as unknown as typeof fetch,
+    desktop,
     openExternal,
     saveFile: async (filename, data) => {
       const window = BrowserWindow.getFocusedWindow();
@@ -62,44 +131,56 @@ async function main(): Promise<void> {
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },
   });
-  loggerFor('startup').info(services.credentialBackendLine);
+  log.info(services.credentialBackendLine);
+  const decision = decideUpdates(policy, app.isPackaged);
+  updates = setUpUpdates(decision, (update) => services.host.push('desktop.update', update));
 
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    title: 'Clarity Desktop',
-    show: false,
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.cjs'),
-      // SECURITY: the renderer is an untrusted web page with one bridge.
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-      webviewTag: false,
-      spellcheck: false,
-      // SECURITY: middle-click must not open links in new windows.
-      disableBlinkFeatures: 'Auxclick',
-    },
+  const send = (command: DesktopCommand): void => {
+    if (desktop.ready()) services.host.push('desktop.command', command);
+    else desktop.queue(command);
+  };
+  const window = createMainWindow({ origin: ORIGIN, state, packaged: app.isPackaged, openExternal });
+  deliverLink = (raw) => {
+    const parsed = parseDeepLink(raw);
+    focusWindow(window);
+    if (!parsed.ok) {
+      log.warn(`Ignored a ${DEEP_LINK_SCHEME}: link (${parsed.reason})`);
+      return;
+    }
+    send({ command: 'open-link', link: parsed.link });
+  };
+  for (const raw of earlyLinks.splice(0)) deliverLink(raw);
+  app.on('second-instance', (_event, argv) => {
+    const link = deepLinkFromArgv(argv);
+    if (link) deliverLink(link);
+    else focusWindow(window);
   });
+
+  const toElectron = (items: MenuItemSpec[]): MenuItemConstructorOptions[] =>
+    items.map(({ command, submenu, ...item }) => ({
+      ...(item as MenuItemConstructorOptions),
+      ...(submenu ? { submenu: toElectron(submenu) } : {}),
+      ...(command
+        ? {
+            click: () => {
+              if (command === 'open-logs-folder') void shell.openPath(logFiles.dir);
+              else if (command === 'check-for-updates') void updates?.check();
+              else send({ command });
+            },
+          }
+        : {}),
+    }));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(toElectron(buildMenuTemplate({ platform: process.platform, appName: app.name, packaged: app.isPackaged, updatesEnabled: decision.enabled }))));
+
   const detach = attachIpcTransport({ host: services.host, webContents: () => (window.isDestroyed() ? null : window.webContents), trustedOrigin: ORIGIN });
-  window.webContents.on('will-navigate', (event, url) => {
-    // SECURITY: the window never leaves the app; links go to the system browser via the allow-list.
-    if (originOf(url) !== ORIGIN) event.preventDefault();
-  });
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    void openExternal(url);
-    return { action: 'deny' };
-  });
-  window.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  window.once('ready-to-show', () => window.show());
   window.on('closed', detach);
   await window.loadURL(`${ORIGIN}/index.html`);
   void services.host.start();
 
   app.on('window-all-closed', () => {
-    void services.host.dispose().finally(() => app.quit());
+    void services.host.dispose().finally(() => {
+      logFiles.close();
+      app.quit();
+    });
   });
 }
-
-void main();

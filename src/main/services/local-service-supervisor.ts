@@ -2,14 +2,40 @@
  * Runs the embedded local Retail Signal service in its own process on a free port, so its
  * corpus and streaming never compete with the main process's event loop. The process reports
  * its URL as one JSON line on stdout.
+ *
+ * How the process starts depends on the host: the browser host spawns Node (child_process);
+ * Electron passes `start`, which uses utilityProcess.fork, so the packaged app never needs
+ * ELECTRON_RUN_AS_NODE (its RunAsNode fuse is off).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+
+/** What the supervisor needs of a process: a ChildProcess or an Electron UtilityProcess fit. */
+export interface ServiceProcess {
+  readonly pid?: number;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: 'exit', listener: (code: number | null, signal?: NodeJS.Signals | null) => void): unknown;
+}
 
 export interface LocalServiceLaunch {
   command: string;
   args: string[];
   env?: Record<string, string>;
+  /** Starts the process (Electron: utilityProcess.fork); default: spawn `command args`. */
+  start?: (args: string[], env: Record<string, string>) => ServiceProcess;
+}
+
+function spawnProcess(command: string, args: string[], env: Record<string, string>): ServiceProcess {
+  const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  // A failure to spawn (missing binary) arrives as 'error'; report it as an exit.
+  child.once('error', (error) => {
+    child.stderr?.emit('data', Buffer.from(error.message));
+    child.emit('exit', null, null);
+  });
+  return child;
 }
 
 export interface SupervisorOptions {
@@ -19,7 +45,7 @@ export interface SupervisorOptions {
 }
 
 export class LocalServiceSupervisor {
-  private child: ChildProcess | null = null;
+  private child: ServiceProcess | null = null;
   private url: string | null = null;
   private stopping = false;
 
@@ -41,10 +67,8 @@ export class LocalServiceSupervisor {
     this.stopping = false;
     const args = [...this.launch.args, '--port', '0'];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
-    const child = spawn(this.launch.command, args, {
-      env: { ...process.env, ...this.launch.env, CLARITY_SUPERVISED: '1' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const env = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1' };
+    const child = this.launch.start ? this.launch.start(args, env) : spawnProcess(this.launch.command, args, env);
     this.child = child;
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -67,10 +91,6 @@ export class LocalServiceSupervisor {
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`The local service exited (code ${code}). ${stderr.trim().split('\n').slice(-3).join(' ')}`));
-      });
-      child.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
       });
     });
     this.url = url;

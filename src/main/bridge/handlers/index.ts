@@ -5,6 +5,7 @@
 import { conversationHandlers } from './conversations';
 import { dataHandlers } from './data';
 import { credentialHandlers } from './credentials';
+import { desktopHandlers } from './desktop';
 import { exportHandlers } from './export';
 import { healthHandlers } from './health';
 import { libraryHandlers } from './library';
@@ -28,5 +29,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...libraryHandlers(context),
     ...exportHandlers(context),
     ...dataHandlers(context),
+    ...desktopHandlers(context),
   };
 }

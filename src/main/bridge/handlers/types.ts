@@ -12,6 +12,7 @@ import type { HealthMonitor } from '../../services/health-monitor';
 import type { LibraryStore } from '../../services/library-store';
 import type { ResearchService } from '../../services/research-service';
 import type { SettingsStore } from '../../services/settings-store';
+import type { DesktopHost } from '../../desktop/desktop-host';
 import type { AskStreamRunner } from '../ask-stream';
 import type { Push } from '../push-hub';
 import type { ServiceConnection } from '../service-connection';
@@ -40,4 +41,6 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<boolean>;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** The desktop shell (Electron) or its Node stand-in (browser host). */
+  desktop: DesktopHost;
 }

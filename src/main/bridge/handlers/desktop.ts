@@ -1,0 +1,19 @@
+/** The desktop shell: network path and its test, logs folder, crash-report opt-in, updates. */
+import { fail, ok } from '../../../shared/bridge-contract';
+import type { HandlerContext, HandlerMap, MethodsIn } from './types';
+
+export function desktopHandlers({ desktop, connection }: HandlerContext): HandlerMap<MethodsIn<'desktop'>> {
+  return {
+    'desktop.info': async () => ok(await desktop.info(connection.status.baseUrl)),
+    'desktop.testConnection': async () => {
+      const url = connection.status.baseUrl;
+      if (!url) return fail({ code: 'unavailable', message: 'No service address yet: the local service is still starting.' });
+      return ok(await desktop.testConnection(url));
+    },
+    'desktop.openLogsFolder': async () => ok(await desktop.openLogsFolder()),
+    'desktop.setCrashUpload': async ({ enabled }) => ok(await desktop.setCrashUpload(enabled)),
+    'desktop.checkForUpdates': async () => ok(await desktop.checkForUpdates()),
+    'desktop.restartToUpdate': async () => ok(await desktop.restartToUpdate()),
+    'desktop.takePendingCommands': () => ok(desktop.takePendingCommands()),
+  };
+}

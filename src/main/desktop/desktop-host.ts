@@ -1,0 +1,59 @@
+/**
+ * What the desktop shell does for the bridge, by host: Electron (src/main/electron/) or the
+ * browser host and tests (the Node implementation below, electron-free). The bridge's
+ * `desktop.*` handlers call only this interface.
+ */
+import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from '../../shared/desktop';
+import { testConnection } from '../network/connection-test';
+import type { NetworkFetch } from '../network/network-fetch';
+import { displayProxy } from '../network/proxy-env';
+import type { LoadedPolicy } from './admin-policy';
+
+export interface DesktopHost {
+  info(serviceUrl: string | null): Promise<DesktopInfo>;
+  testConnection(serviceUrl: string): Promise<ConnectionTestReport>;
+  openLogsFolder(): Promise<{ opened: boolean; path: string | null }>;
+  setCrashUpload(enabled: boolean): Promise<CrashReportState>;
+  checkForUpdates(): Promise<UpdateState>;
+  restartToUpdate(): Promise<{ restarting: boolean }>;
+  /** Commands queued before the renderer was listening; each is returned once. */
+  takePendingCommands(): DesktopCommand[];
+}
+
+export interface NodeDesktopHostOptions {
+  network: NetworkFetch;
+  policy: LoadedPolicy;
+  logsDir: string | null;
+}
+
+const BROWSER_HOST_UPDATES: UpdateState = { state: 'off', detail: 'The browser host is updated with the project (git pull), not by the updater.' };
+
+/** The browser host's desktop: the environment's proxy and CAs; no folders, crash dumps or updates. */
+export function createNodeDesktopHost(options: NodeDesktopHostOptions): DesktopHost {
+  const { network, policy } = options;
+  const proxySource = network.proxy.httpProxy || network.proxy.httpsProxy ? 'HTTPS_PROXY / HTTP_PROXY / NO_PROXY' : 'none set (HTTPS_PROXY / HTTP_PROXY are empty)';
+  return {
+    async info(serviceUrl) {
+      return {
+        network: {
+          serviceUrl,
+          proxy: displayProxy(serviceUrl ? network.proxyFor(serviceUrl) : null),
+          proxySource,
+          certificates: network.certificates.sources,
+          warnings: network.certificates.warnings,
+        },
+        logsDir: options.logsDir,
+        canOpenFolders: false,
+        crashReports: { dumpsDir: null, uploadAllowed: false, uploadEnabled: false },
+        updates: BROWSER_HOST_UPDATES,
+        policy: { state: policy.state, path: policy.path, ...(policy.problem ? { problem: policy.problem } : {}) },
+      };
+    },
+    testConnection: (serviceUrl) => testConnection(serviceUrl, { proxy: network.proxyFor(serviceUrl), ca: network.certificates.ca, fetch: network.fetch }),
+    openLogsFolder: async () => ({ opened: false, path: options.logsDir }),
+    setCrashUpload: async () => ({ dumpsDir: null, uploadAllowed: false, uploadEnabled: false }),
+    checkForUpdates: async () => BROWSER_HOST_UPDATES,
+    restartToUpdate: async () => ({ restarting: false }),
+    takePendingCommands: () => [],
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * Main's log lines in rotated files in the data directory (`<data>/logs/clarity.N.log`), as well
+ * as on stderr: a new file each day or at 5 MB, the last 7 kept. The redacting logger
+ * (logger.ts) removes credentials before a line reaches either. pino-roll writes in this
+ * process (no worker thread), so it works the same inside Electron's asar.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import pino from 'pino';
+import roll from 'pino-roll';
+import { loggerFor, setLogDestination } from './logger';
+
+export interface LogFiles {
+  dir: string;
+  /** Flushes and closes the current file (at quit). */
+  close(): void;
+}
+
+export const LOG_FILE_LIMITS = { size: '5m', frequency: 'daily', keep: 7 } as const;
+
+export async function startLogFiles(dataDir: string, options: { alsoStderr?: boolean } = {}): Promise<LogFiles> {
+  const dir = join(dataDir, 'logs');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const file = await roll({
+    file: join(dir, 'clarity'),
+    extension: '.log',
+    size: LOG_FILE_LIMITS.size,
+    frequency: LOG_FILE_LIMITS.frequency,
+    limit: { count: LOG_FILE_LIMITS.keep },
+    mkdir: true,
+    // Logs are the user's own: not readable by other accounts on the machine.
+    mode: 0o600,
+  });
+  const streams: pino.StreamEntry[] = [{ stream: file }];
+  if (options.alsoStderr !== false) streams.push({ stream: pino.destination({ dest: 2, sync: true }) });
+  setLogDestination(pino.multistream(streams));
+  loggerFor('logs').info(`Writing logs to ${dir}`);
+  return {
+    dir,
+    close: () => {
+      file.flushSync();
+      file.end();
+    },
+  };
+}
