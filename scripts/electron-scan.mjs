@@ -19,6 +19,10 @@ const REVIEWED = {
     message: null,
     why: 'shell.openExternal is reached only through safeExternalUrl (http, https, mailto; table-tested in test/unit/client-logic.test.ts).',
   },
+  PROTOCOL_HANDLER_JS_CHECK: {
+    message: null,
+    why: 'clarity-desktop:// links are untrusted input: parseDeepLink accepts only four strict forms (ids by pattern, a cleaned question that is prefilled, never sent) and rejects the rest (test/unit/desktop-logic.test.ts).',
+  },
   PRELOAD_JS_CHECK: {
     message: null,
     why: 'The preload exposes exactly the ClarityBridge via contextBridge (test/unit/ipc-boundary.test.ts lists its keys).',

@@ -109,6 +109,8 @@ describe('fuses flipped after packing', () => {
 
   it('is wired as the afterPack hook, and the app never needs ELECTRON_RUN_AS_NODE', () => {
     expect(config.afterPack).toBe('./scripts/after-pack.mjs');
-    expect(readFileSync(join(root, 'src/main/electron/main.ts'), 'utf8')).not.toContain('ELECTRON_RUN_AS_NODE');
+    const entry = readFileSync(join(root, 'src/main/electron/main.ts'), 'utf8');
+    expect(entry).not.toMatch(/ELECTRON_RUN_AS_NODE['"]?\s*:/);
+    expect(entry).toContain('utilityProcess.fork(');
   });
 });
