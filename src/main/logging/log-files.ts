@@ -30,6 +30,8 @@ export async function startLogFiles(dataDir: string, options: { alsoStderr?: boo
     mkdir: true,
     // Logs are the user's own: not readable by other accounts on the machine.
     mode: 0o600,
+    // Written synchronously: the lines before a crash are the ones that matter.
+    sync: true,
   });
   const streams: pino.StreamEntry[] = [{ stream: file }];
   if (options.alsoStderr !== false) streams.push({ stream: pino.destination({ dest: 2, sync: true }) });

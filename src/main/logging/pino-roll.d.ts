@@ -9,6 +9,7 @@ declare module 'pino-roll' {
     limit?: { count: number; removeOtherLogFiles?: boolean };
     mkdir?: boolean;
     mode?: number;
+    sync?: boolean;
     symlink?: boolean;
     dateFormat?: string;
   }
