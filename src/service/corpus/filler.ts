@@ -6,6 +6,8 @@
 import type { SeededRandom } from './random';
 import { CITIES, REGULATORS, RETAILERS, type Retailer, type Segment } from './vocabulary';
 
+export const PARTNERS = ['ONDC', 'PhonePe', 'Paytm', 'HDFC Bank', 'Shiprocket', 'Delhivery', 'Google Cloud', 'Meesho', 'Uber'];
+
 export type FillerType = 'pricing' | 'hiring' | 'partnership' | 'app_rank' | 'regulation' | 'expansion';
 
 export interface TextDraft {
@@ -95,7 +97,7 @@ export function draftFiller(random: SeededRandom, type: FillerType): TextDraft {
     }
     case 'partnership': {
       const outlets = random.int(10, 300);
-      const partner = random.pick(['ONDC', 'PhonePe', 'Paytm', 'HDFC Bank', 'Shiprocket', 'Delhivery', 'Google Cloud', 'Meesho', 'Uber']);
+      const partner = random.pick(PARTNERS);
       return {
         ...base,
         title: `${retailer.name} partners with ${partner} in ${city.city}`,

@@ -99,6 +99,8 @@ export const storeUnit = (retailer: Retailer): 'stores' | 'dark stores' => (reta
 
 const DAY_MS = 86_400_000;
 
+export const INVESTORS = ['Temasek', 'GIC', 'Peak XV', 'Accel', 'Lightspeed', 'Motilal Oswal', 'ADIA', 'General Catalyst', 'Nexus Venture Partners', 'a family office'];
+
 /** A fact and the drafts of the signals that report it. */
 export interface FactDraft {
   event_id: string;
@@ -238,7 +240,7 @@ export function generateFacts(random: SeededRandom, seed: number, startMs: numbe
   }
 
   // 5. Funding: unlisted retailers raise at a realistic rate (at most two rounds in 18 months).
-  const investors = ['Temasek', 'GIC', 'Peak XV', 'Accel', 'Lightspeed', 'Motilal Oswal', 'ADIA', 'General Catalyst', 'Nexus Venture Partners', 'a family office'];
+  const investors = INVESTORS;
   for (const retailer of RETAILERS) {
     if (retailer.listed) continue;
     const roundCount = random.chance(0.45) ? (random.chance(0.25) ? 2 : 1) : 0;

@@ -5,7 +5,23 @@
  * beat fuzzy ones; a name the service knows nothing about is reported as unknown instead of
  * being swapped for a look-alike.
  */
-import { CITIES, CITY_ALIASES, RETAILER_ALIASES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../corpus/vocabulary';
+import { PARTNERS } from '../corpus/filler';
+import { INVESTORS } from '../corpus/ground-truth';
+import {
+  APP_RANK_TRACKERS,
+  CITIES,
+  CITY_ALIASES,
+  EXCHANGES,
+  INDUSTRY_BODIES,
+  JOB_BOARDS,
+  PRESS,
+  PRICE_TRACKERS,
+  REGULATORS,
+  RETAILER_ALIASES,
+  RETAILERS,
+  SEGMENT_ALIASES,
+  type Segment,
+} from '../corpus/vocabulary';
 
 export interface ResolvedEntities {
   retailers: string[];
@@ -20,7 +36,7 @@ export interface ResolvedEntities {
   rest: string;
 }
 
-type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string };
+type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string } | { kind: 'organisation' };
 
 /** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
 export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
@@ -41,7 +57,13 @@ for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of 
 for (const state of new Set(CITIES.map((city) => city.state))) if (!EXACT.has(squash(state))) addExact(state, { kind: 'state', name: state });
 
 /** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
-const FUZZY_KEYS = [...EXACT.entries()].filter(([key, target]) => key.length >= 4 && target.kind !== 'state');
+const FUZZY_KEYS = [...EXACT.entries()].filter(([key, target]) => key.length >= 4 && (target.kind === 'retailer' || target.kind === 'city'));
+
+/** Organisations the corpus names that are not retailers (regulators, press, investors…): never unknown. */
+const ORGANISATIONS = [...REGULATORS.map((regulator) => regulator.name), ...INDUSTRY_BODIES, ...PRESS, ...JOB_BOARDS, ...APP_RANK_TRACKERS, ...PRICE_TRACKERS, ...EXCHANGES, ...INVESTORS, ...PARTNERS].map(squash);
+const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
+// Multi-word organisation names are read before places, so their words are not taken as a state.
+for (const name of ORGANISATIONS) if (!EXACT.has(name)) EXACT.set(name, { kind: 'organisation' });
 
 /** Words that start questions or name periods and units: never an unknown entity. */
 const COMMON = new Set(
@@ -86,7 +108,8 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
   const take = (target: Target): void => {
     if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
     else if (target.kind === 'city') pushUnique(result.cities, target.name);
-    else pushUnique(result.states, target.name);
+    else if (target.kind === 'state') pushUnique(result.states, target.name);
+    // An organisation's name ("Karnataka Labour Department") is neither a place nor a retailer.
   };
 
   // Exact names, longest first (three words joined, then two, then one).
@@ -157,7 +180,8 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     let run: Array<{ raw: string; unknownWord: boolean }> = [];
     const flush = (): void => {
       // One ordinary capitalised word is emphasis; an unknown word or two capitalised words make a name.
-      if (run.length >= 2 || run.some((item) => item.unknownWord)) pushUnique(result.unknown, run.map((item) => item.raw).join(' '));
+      const name = run.map((item) => item.raw).join(' ');
+      if ((run.length >= 2 || run.some((item) => item.unknownWord)) && !isOrganisationPart(name)) pushUnique(result.unknown, name);
       run = [];
     };
     for (let i = 0; i < tokens.length; i += 1) {
