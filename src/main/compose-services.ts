@@ -19,6 +19,7 @@ import { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { ResearchService } from './services/research-service';
 import { SettingsStore } from './services/settings-store';
+import { Watchlist } from './services/watchlist';
 import { loggerFor } from './logging/logger';
 import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
 import { createNetworkFetch } from './network/network-fetch';
@@ -145,13 +146,22 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   const push = hub.push;
   const notices = deps.notices ?? new DataNotices(deps.dataDir);
   notices.onNotice((notice) => push('data.notice', notice));
+  let watchlist: Watchlist | null = null;
+  let watchingUrl: string | null = null;
   const connection = new ServiceConnection({
     initial: settings.get().service,
     credentials,
     localService: deps.localService,
     fetch: deps.fetch,
     stallTimeoutMs: deps.stallTimeoutMs,
-    onStatus: (status) => push('service.status', status),
+    onStatus: (status) => {
+      push('service.status', status);
+      // The watchlist (re)starts on each service that becomes ready.
+      if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
+        watchingUrl = status.baseUrl;
+        void watchlist?.start();
+      }
+    },
     trustedHosts: () => settings.get().trustedHosts,
     onCredentialRejected: () => void credentialStatus(credentials, connection).then((status) => push('credentials.status', status)),
   });
@@ -168,9 +178,16 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     onUpdate: (view) => push('health.updated', view),
   });
   connection.onServiceChanged(() => health.reset());
+  watchlist = await Watchlist.open({
+    dataDir: deps.dataDir,
+    client: () => connection.client,
+    serviceUrl: () => connection.client?.resolve('/') ?? null,
+    onUpdate: (view) => push('watchlist.updated', view),
+    notify: deps.notify,
+  });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
-  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 
 function defaultDesktop(fetchImpl: typeof fetch | undefined): DesktopHost {

@@ -17,6 +17,8 @@ import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchRe
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
+import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-schemas';
+import { FollowTargetArgs, type WatchlistView } from './watchlist';
 
 export type { AskEvent } from './ask-event';
 export { fail, ok, type BridgeError, type BridgeErrorCode, type Result } from './result';
@@ -132,6 +134,23 @@ export interface DataNotice {
   path: string;
 }
 
+const SignalIdArg = z.string().regex(/^sig_[0-9a-f]{16}$/, 'Not a signal id.');
+
+export interface ApiKeySummary {
+  id: string;
+  last4: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface IssuedApiKey {
+  /** Shown once, to be copied; main keeps it only if the user chose the keychain. */
+  key: string;
+  id: string;
+  last4: string;
+  storedInKeychain: boolean;
+}
+
 export const BridgeMethods = {
   'settings.get': defineMethod(NoArgs).returns<Settings>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
@@ -184,6 +203,32 @@ export const BridgeMethods = {
   'library.update': defineMethod(z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() })).returns<LibrarySummary>(),
   'library.delete': defineMethod(z.object({ id: LibraryId })).returns<{ deleted: true }>(),
   'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
+  'discover.search': defineMethod(z.object({
+    q: z.string().trim().max(500).optional(),
+    ids: z.array(z.string().regex(/^sig_[0-9a-f]{16}$/)).max(100).optional(),
+    entity: z.string().trim().max(200).optional(),
+    segment: z.string().trim().max(200).optional(),
+    city: z.string().trim().max(200).optional(),
+    source: z.string().trim().max(200).optional(),
+    kind: z.string().trim().max(60).optional(),
+    since: z.string().max(40).optional(),
+    until: z.string().max(40).optional(),
+    limit: z.number().int().min(1).max(100).optional(),
+    cursor: z.string().max(400).optional(),
+  })).returns<DiscoverPage>(),
+  'watchlist.get': defineMethod(NoArgs).returns<WatchlistView>(),
+  'watchlist.follow': defineMethod(FollowTargetArgs).returns<WatchlistView>(),
+  'watchlist.unfollow': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<WatchlistView>(),
+  'watchlist.markRead': defineMethod(z.object({ ids: z.array(SignalIdArg).max(1_000).optional() })).returns<WatchlistView>(),
+  'watchlist.refresh': defineMethod(NoArgs).returns<WatchlistView>(),
+  'forecast.get': defineMethod(z.object({
+    entity: z.string().trim().min(1).max(120),
+    metric: z.string().trim().min(1).max(80),
+    horizon: z.string().trim().regex(HORIZON_PATTERN, 'Use next_quarter, next_year or a fiscal quarter such as "Q3 FY27".').default('next_quarter'),
+  })).returns<Forecast>(),
+  'developer.listKeys': defineMethod(NoArgs).returns<ApiKeySummary[]>(),
+  'developer.issueKey': defineMethod(z.object({ storeInKeychain: z.boolean().default(false) })).returns<IssuedApiKey>(),
+  'developer.revokeKey': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<ApiKeySummary[]>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
   'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
   // Desktop shell (src/main/desktop, src/main/electron): network, logs, crash reports, updates.
@@ -245,6 +290,7 @@ export interface PushEvents {
   'credentials.status': CredentialStatus;
   'research.updated': ResearchRunSummary;
   'health.updated': HealthView;
+  'watchlist.updated': WatchlistView;
   'data.notice': DataNotice;
   /** A menu command or a validated deep link, for the renderer to act on. */
   'desktop.command': DesktopCommand;

@@ -10,6 +10,7 @@ import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokePars
 import type { MethodSpec } from '../../shared/define-method';
 import type { DataNotices } from '../services/data-notices';
 import type { HealthMonitor } from '../services/health-monitor';
+import type { Watchlist } from '../services/watchlist';
 import type { ResearchService } from '../services/research-service';
 import type { SettingsStore } from '../services/settings-store';
 import type { AskStreamRunner, StreamSink } from './ask-stream';
@@ -39,6 +40,7 @@ export interface BridgeHostParts {
   research: ResearchService;
   health: HealthMonitor;
   notices: DataNotices;
+  watchlist?: Watchlist;
 }
 
 export class BridgeHost {
@@ -52,6 +54,7 @@ export class BridgeHost {
   async dispose(): Promise<void> {
     const { connection, research, health, streams } = this.parts;
     const flushed = Promise.all([research.dispose(), health.stop()]);
+    this.parts.watchlist?.stop();
     streams.abortAll();
     // Research and health finish their pending writes: nothing is lost at quit.
     await flushed;

@@ -3,6 +3,7 @@
  * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
  * the credential and fetch are given to it.
  */
+import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
 import type { ReadHealthSnapshot } from '../../shared/health';
@@ -124,7 +125,7 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 /** One HTTP request to the service: what `request` (with retries) and `requestOnce` take. */
 type RequestArgs = [
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body: unknown,
   accept: string,
@@ -339,6 +340,18 @@ export class RetailSignalClient {
     const parsed = SignalLookup.safeParse(await readJson(response.value));
     if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a signal the app cannot read.' });
     return ok({ signal: parsed.data.signal, source: parsed.data.source });
+  }
+
+  /**
+   * The surfaces beyond ask and research (Discover, follows, predict, keys): one JSON call,
+   * its answer read with `schema`. GETs retry like every safe GET; POST and DELETE do not.
+   */
+  async callJson<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
+    const response = await this.request(method, path, body, 'application/json');
+    if (!response.ok) return response;
+    const parsed = schema.safeParse(await readJson(response.value));
+    if (!parsed.success) return fail({ code: 'bad_response', message: `The service sent ${what} the app cannot read.` });
+    return ok(parsed.data);
   }
 
   /** Extension: make a session public (or private again); returns its public page URL. */

@@ -6,6 +6,10 @@ import { conversationHandlers } from './conversations';
 import { dataHandlers } from './data';
 import { credentialHandlers } from './credentials';
 import { desktopHandlers } from './desktop';
+import { developerHandlers } from './developer';
+import { discoverHandlers } from './discover';
+import { forecastHandlers } from './forecast';
+import { watchlistHandlers } from './watchlist';
 import { exportHandlers } from './export';
 import { healthHandlers } from './health';
 import { libraryHandlers } from './library';
@@ -28,6 +32,10 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...healthHandlers(context),
     ...libraryHandlers(context),
     ...exportHandlers(context),
+    ...discoverHandlers(context),
+    ...watchlistHandlers(context),
+    ...forecastHandlers(context),
+    ...developerHandlers(context),
     ...dataHandlers(context),
     ...desktopHandlers(context),
   };

@@ -13,6 +13,7 @@ import type { LibraryStore } from '../../services/library-store';
 import type { ResearchService } from '../../services/research-service';
 import type { SettingsStore } from '../../services/settings-store';
 import type { DesktopHost } from '../../desktop/desktop-host';
+import type { Watchlist } from '../../services/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
 import type { Push } from '../push-hub';
 import type { ServiceConnection } from '../service-connection';
@@ -32,6 +33,7 @@ export interface HandlerContext {
   library: LibraryStore;
   research: ResearchService;
   health: HealthMonitor;
+  watchlist: Watchlist;
   connection: ServiceConnection;
   streams: AskStreamRunner;
   push: Push;

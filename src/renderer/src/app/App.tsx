@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
+import { DiscoverView } from '../features/discover/DiscoverView';
+import { WatchlistNotice, WatchlistView } from '../features/discover/WatchlistView';
 import { HealthView } from '../features/health/HealthView';
 import { LibraryView } from '../features/library/LibraryView';
 import { ResearchView } from '../features/research/ResearchView';
@@ -22,6 +24,8 @@ function useRetryCountdown(): number {
 
 const NAV: Array<{ view: View; label: string }> = [
   { view: 'chat', label: 'Ask' },
+  { view: 'discover', label: 'Discover' },
+  { view: 'watchlist', label: 'Watchlist' },
   { view: 'research', label: 'Research' },
   { view: 'health', label: 'Sources health' },
   { view: 'library', label: 'Library' },
@@ -71,6 +75,12 @@ function Notices() {
   );
 }
 
+/** Unread watchlist items, beside the nav entry. */
+function UnreadCount() {
+  const unread = useAppStore((s) => s.watchlist?.unread ?? 0);
+  return unread > 0 ? <span className="sf-badge" data-testid="nav-unread">{unread}</span> : null;
+}
+
 export function App() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
@@ -99,13 +109,15 @@ export function App() {
             data-testid={`nav-${item.view}`}
           >
             {item.label}
+            {item.view === 'watchlist' ? <UnreadCount /> : null}
           </button>
         ))}
       </nav>
       <main className="content">
-        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : <SettingsView />}
+        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
       </main>
       <Notices />
+      <WatchlistNotice />
       <StatusBar retryInS={retryInS} />
     </div>
   );

@@ -10,12 +10,13 @@ import { createResearchSlice } from './research-slice';
 import { createServiceSlice } from './service-slice';
 import type { AppState, ConnectSlice, SliceCreator } from './types';
 import { createUiSlice } from './ui-slice';
+import { createWatchlistSlice } from './watchlist-slice';
 
 export type * from './types';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {
-    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices()];
+    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectWatchlist()];
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };
@@ -28,5 +29,6 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createUiSlice(...args),
   ...createResearchSlice(...args),
   ...createHealthSlice(...args),
+  ...createWatchlistSlice(...args),
   ...createConnectSlice(...args),
 }));

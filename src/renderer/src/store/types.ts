@@ -8,6 +8,7 @@ import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscr
 import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
 import type { HealthView } from '../../../shared/health';
 import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
+import type { FollowTargetArgs, WatchlistView } from '../../../shared/watchlist';
 
 export interface TurnView {
   /** The stored turn id, or a temporary one until main assigns it. */
@@ -82,7 +83,22 @@ export interface HealthSlice {
   watchHealth(): () => void;
 }
 
-export type View = 'chat' | 'research' | 'health' | 'library' | 'settings';
+export type View = 'chat' | 'research' | 'health' | 'library' | 'settings' | 'discover' | 'watchlist';
+
+export interface WatchlistSlice {
+  watchlist: WatchlistView | null;
+  /** New matches since the last poll: an in-app notice (system notifications are Electron's). */
+  watchNotice: { count: number; title: string; signalId: string } | null;
+  watchError: string | null;
+  connectWatchlist(): Unsubscribe;
+  follow(target: FollowTargetArgs): Promise<{ ok: true } | { ok: false; message: string }>;
+  unfollow(id: string): Promise<void>;
+  markRead(ids?: string[]): Promise<void>;
+  refreshWatchlist(): Promise<void>;
+  dismissWatchNotice(): void;
+  /** Starts a conversation seeded with these signals and asks it. */
+  askAbout(signals: Array<{ id: string; title: string }>): Promise<void>;
+}
 
 export interface UiSlice {
   view: View;
@@ -99,6 +115,6 @@ export interface ConnectSlice {
   connect(): Unsubscribe;
 }
 
-export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice & ConnectSlice;
+export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice & WatchlistSlice & ConnectSlice;
 
 export type SliceCreator<Slice> = StateCreator<AppState, [], [], Slice>;

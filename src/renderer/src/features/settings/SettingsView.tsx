@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { CredentialPresentation } from '../../../../shared/bridge-contract';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
+import { DeveloperKeys } from './DeveloperKeys';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
@@ -188,6 +189,7 @@ export function SettingsView() {
           {trustedMessage ? <span className="hint" role="status" data-testid="trusted-hosts-message">{trustedMessage}</span> : null}
         </div>
       </fieldset>
+      <DeveloperKeys />
     </section>
   );
 }
