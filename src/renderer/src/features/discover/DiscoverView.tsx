@@ -28,6 +28,8 @@ export function DiscoverView() {
   const [loading, setLoading] = useState(false);
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState<DiscoverItem | null>(null);
+  /** The filters the shown results answer (tests and screen readers wait on it). */
+  const [shownFor, setShownFor] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
 
   const load = useCallback(async (wanted: Filters, after: string | null) => {
@@ -41,6 +43,7 @@ export function DiscoverView() {
     }
     setError(null);
     setItems((previous) => (after ? [...previous, ...result.value.items] : result.value.items));
+    setShownFor(Object.values(args).join(' '));
     setCursor(result.value.next_cursor);
     if (!after) setActive(0);
   }, []);
@@ -112,6 +115,7 @@ export function DiscoverView() {
             if (cursor && !loading && el.scrollTop + el.clientHeight > el.scrollHeight - 200) void load(filters, cursor);
           }}
           data-testid="discover-results"
+          data-shown-for={shownFor}
         >
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
             {virtualizer.getVirtualItems().map((row) => {
