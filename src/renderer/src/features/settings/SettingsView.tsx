@@ -3,6 +3,7 @@ import type { CredentialPresentation } from '../../../../shared/bridge-contract'
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import { DeveloperKeys } from './DeveloperKeys';
+import { NetworkSettings } from './NetworkSettings';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
@@ -190,6 +191,7 @@ export function SettingsView() {
         </div>
       </fieldset>
       <DeveloperKeys />
+      <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
     </section>
   );
 }
