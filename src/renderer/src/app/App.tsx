@@ -8,6 +8,7 @@ import { ResearchView } from '../features/research/ResearchView';
 import { SettingsView } from '../features/settings/SettingsView';
 import { useAppStore, type View } from '../store/app-store';
 import { StatusBar } from './StatusBar';
+import { useDesktopCommands } from './desktop-commands';
 
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
@@ -89,6 +90,7 @@ export function App() {
   const retryInS = useRetryCountdown();
 
   useEffect(() => connect(), [connect]);
+  useDesktopCommands();
   const loadRuns = useAppStore((s) => s.loadRuns);
   useEffect(() => {
     void loadConversations();
