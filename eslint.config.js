@@ -1,6 +1,23 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The process boundaries (docs/architecture.md), enforced: each folder may import only from
+ * the folders listed, and nothing may import in a circle.
+ */
+const layerZones = [
+  { target: './src/renderer', from: ['./src/main', './src/preload', './src/service'], message: 'The renderer imports only src/shared and itself; it reaches main through window.clarity.' },
+  { target: './src/preload', from: ['./src/main', './src/renderer', './src/service'], message: 'The preload imports only src/shared.' },
+  { target: './src/shared', from: ['./src/main', './src/preload', './src/renderer', './src/service'], message: 'src/shared imports nothing outside itself.' },
+  { target: './src/service', from: ['./src/main', './src/preload', './src/renderer'], message: 'The local service never imports main or the renderer (it runs in its own process).' },
+  { target: './src/main', from: ['./src/renderer', './src/preload'], message: 'Main does not import renderer or preload code; shared code goes in src/shared.' },
+];
+
+/** TypeScript projects for the type-aware rules (one per kind of code, see tsconfig.json). */
+const tsProjects = ['./tsconfig.node.json', './tsconfig.web.json', './tsconfig.test.json'];
 
 /** Files allowed to touch Electron's IPC objects: the IPC transport and the preload. */
 const ipcFiles = ['src/main/transports/ipc-transport.ts', 'src/preload/index.ts'];
@@ -64,5 +81,51 @@ export default tseslint.config(
         { name: 'EventSource', message: 'The renderer talks only to window.clarity.' },
       ],
     },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })],
+      // no-cycle reads the imported files: it needs to know they are TypeScript.
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layerZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    // Code that runs in a page or is bundled for one: no Node built-ins.
+    files: ['src/shared/**/*.ts', 'src/renderer/**/*.{ts,tsx}', 'src/preload/**/*.ts'],
+    plugins: { 'import-x': importX },
+    rules: { 'import-x/no-nodejs-modules': 'error' },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      // src/shared runs in every process, the renderer included: no Node globals either.
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'src/shared is platform-free; pass the value in from main or the service.' },
+        { name: 'Buffer', message: 'src/shared is platform-free; use Uint8Array.' },
+        { name: 'require', message: 'src/shared is platform-free.' },
+        { name: '__dirname', message: 'src/shared is platform-free.' },
+      ],
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { project: tsProjects, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    files: ['src/renderer/**/*.tsx', 'src/renderer/**/*.ts', 'test/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
 );
