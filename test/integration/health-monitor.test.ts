@@ -31,7 +31,7 @@ describe('health monitor', () => {
     const monitor = await HealthMonitor.open({ dataDir, client: () => client, onUpdate: (view) => view.rows.length > 0 && resolveView(view) });
     monitor.watch();
     const { rows } = await viewed;
-    monitor.stop();
+    await monitor.stop();
 
     expect(rows.length).toBe(1_500);
     expect(new Set(rows.map((row) => row.nameRank))).toEqual(new Set(rows.map((_, i) => i)));
