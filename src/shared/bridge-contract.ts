@@ -153,6 +153,8 @@ export interface IssuedApiKey {
 
 export const BridgeMethods = {
   'settings.get': defineMethod(NoArgs).returns<Settings>(),
+  /** The app's name and version, for the settings page. */
+  'settings.about': defineMethod(NoArgs).returns<{ name: string; version: string }>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),

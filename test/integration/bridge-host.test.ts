@@ -95,6 +95,11 @@ describe('bridge host over the supervised local service', () => {
     expect(host.activeStreamCount).toBe(0);
   });
 
+  it('tells the app its name and version (the bridge-method recipe of CONTRIBUTING.md)', async () => {
+    const { version } = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    expect(await host.invoke('settings.about', undefined)).toEqual({ ok: true, value: { name: 'Clarity Desktop', version } });
+  });
+
   it('validates stream arguments', () => {
     const sink = () => undefined;
     expect(host.startStream('../bad id', 'ask', { question: 'x' }, sink)).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });

@@ -1,10 +1,12 @@
 /** Settings and which service the app talks to. */
+import packageJson from '../../../../package.json';
 import { ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 export function settingsHandlers({ settings, connection }: HandlerContext): HandlerMap<MethodsIn<'settings' | 'service'>> {
   return {
     'settings.get': () => ok(settings.get()),
+    'settings.about': () => ok({ name: 'Clarity Desktop', version: packageJson.version }),
     'service.status': () => ok(connection.status),
     'settings.setTrustedHosts': async ({ hosts }) => ok(await settings.update({ trustedHosts: [...new Set(hosts)] })),
     'service.set': async (service) => {

@@ -22,11 +22,15 @@ export function SettingsView() {
   const [devEmail, setDevEmail] = useState('');
   const [trustedHosts, setTrustedHosts] = useState('');
   const [trustedMessage, setTrustedMessage] = useState<string | null>(null);
+  const [about, setAbout] = useState<string | null>(null);
 
   useEffect(() => {
     void clarity()
       .invoke('settings.get')
       .then((result) => result.ok && setTrustedHosts(result.value.trustedHosts.join('\n')));
+    void clarity()
+      .invoke('settings.about')
+      .then((result) => result.ok && setAbout(`${result.value.name} ${result.value.version}`));
   }, []);
 
   const saveTrustedHosts = async (): Promise<void> => {
@@ -192,6 +196,7 @@ export function SettingsView() {
       </fieldset>
       <DeveloperKeys />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
+      {about ? <p className="hint" data-testid="app-version">{about}</p> : null}
     </section>
   );
 }
