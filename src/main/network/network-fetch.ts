@@ -88,7 +88,7 @@ export function createNetworkFetch(env: ProxyEnv = process.env): NetworkFetch {
     requestTls: tlsOptions,
     proxyTls: tlsOptions,
   });
-  const networkFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
+  const networkFetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
     undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof fetch;
   return {
     fetch: networkFetch,
