@@ -158,6 +158,15 @@ export async function runItem(baseUrl: string, item: GoldenItem, lookup: (id: st
     } else entityOk ??= true;
   }
 
+  // A known subject must not be mistaken for an unknown name ("What's" in "What's DMart's…").
+  if (!expect.unknown) {
+    const spurious = /no signals about ([^.\n]+)\./i.exec(content);
+    if (spurious) {
+      entityOk = false;
+      problems.push(`took "${spurious[1]}" for an unknown name`);
+    }
+  }
+
   let figuresOk: boolean | null = null;
   if (expect.figures) {
     const stated = numbersIn(direct);

@@ -198,6 +198,9 @@ export function buildGoldenSet(truth: GroundTruth): GoldenItem[] {
   if (festiveNow) add({ id: 'hinglish-diwali', category: 'hinglish', turns: [`Diwali ${festiveNow.year} mein festive demand kaisi rahi?`], expect: { figures: [festiveNow.growth_yoy_pct['quick commerce']] } });
   const tanishq = truth.stores.Tanishq!.events.at(-1)!;
   add({ id: 'hinglish-tanishq', category: 'hinglish', turns: ['Tanishq ke kul kitne stores hain?'], expect: { retailers: ['Tanishq'], figures: [tanishq.total] } });
+  // Contractions and possessives, as analysts type them: "What's" is not a name.
+  add({ id: 'contraction-dmart', category: 'alias', turns: ["What's DMart's store count now?"], expect: { retailers: ['DMart'], figures: [truth.stores.DMart!.events.at(-1)!.total] } });
+  add({ id: 'contraction-zepto', category: 'alias', turns: ["Where's Zepto at on dark stores now?"], expect: { retailers: ['Zepto'], figures: [zepto.total] } });
 
   // 9. Follow-up chains.
   const followCities = ['Pune', 'Hyderabad', 'Chennai', 'Jaipur', 'Delhi', 'Kochi'];
@@ -256,6 +259,9 @@ export function buildGoldenSet(truth: GroundTruth): GoldenItem[] {
 
   // 11. Unknown entities.
   for (const [name, question] of UNKNOWN) add({ id: `unknown-${name}`, category: 'unknown', turns: [question], expect: { unknown: name } });
+  // An unknown name in a follow-up is the new subject, not the previous retailer.
+  add({ id: 'unknown-followup-lenskart', category: 'unknown', turns: ['How many stores has DMart opened this year?', 'What about Lenskart?'], expect: { unknown: 'Lenskart' } });
+  add({ id: 'unknown-followup-decathlon', category: 'unknown', turns: ['What was Trent revenue last quarter?', 'And Decathlon?'], expect: { unknown: 'Decathlon' } });
   add({ id: 'unknown-after-zepto', category: 'unknown', turns: ['How many dark stores does Zepto operate now?', 'How many stores does Lenskart have?'], expect: { unknown: 'Lenskart' } });
 
   // 12. Every planted conflict not asked above.

@@ -110,6 +110,45 @@ describe('the questions from the issue, as one conversation', () => {
   });
 });
 
+describe('questions in an analyst’s own words (found by trying the service as a new user)', () => {
+  it('"What about Lenskart?" after a DMart question is an honest "no signals", not DMart’s answer', async () => {
+    const first = await ask('How many stores has DMart opened this year?');
+    const answer = await ask('What about Lenskart?', first.session_id);
+    expect(answer.content).toContain('The service has no signals about **Lenskart**');
+    expect(answer.content).not.toContain('DMart operates');
+    expect(answer.citations).toEqual([]);
+    expect(answer.confidence).toBeLessThanOrEqual(0.2);
+  });
+
+  it('contractions are words, not unknown names: "What\'s DMart\'s store count now?"', async () => {
+    const answer = await ask("What's DMart's store count now?");
+    expect(answer.content).not.toMatch(/no signals about/i);
+    expect(direct(answer.content)).toContain(`DMart operates ${service.store.truth.stores.DMart!.events.at(-1)!.total.toLocaleString('en-IN')} stores`);
+    expect(answer.confidence).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('national festive figures asked for a retailer and a state say what they do not cover, at lower confidence', async () => {
+    const national = await ask('What does festive-season demand look like for Diwali 2026 across categories?');
+    const narrow = await ask('How is Tanishq doing in Kerala during Diwali 2026?');
+    expect(narrow.content).toContain('No signal gives festive-season figures for Tanishq or Kerala; the figures above are national, by category.');
+    expect(narrow.confidence).toBeLessThan(national.confidence);
+    expectSupported(narrow);
+  });
+
+  it('"this year" keeps the quarter-by-quarter table inside this year', async () => {
+    const answer = await ask('quick commerce growth in Pune this year');
+    const year = new Date(service.store.truth.anchor).getUTCFullYear();
+    const rows = [...direct(answer.content).matchAll(/^\| (Q[1-4] FY(\d{2})) \|/gm)].map((match) => match[1]!);
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    for (const label of rows) {
+      const [, q, fy] = /^Q([1-4]) FY(\d{2})$/.exec(label)!;
+      // A fiscal quarter's calendar year: Q1–Q3 fall in the year FY-1, Q4 in FY.
+      const calendarYear = 2000 + Number(fy) - (Number(q) === 4 ? 0 : 1);
+      expect(calendarYear, `${label} is outside ${year}`).toBe(year);
+    }
+  });
+});
+
 describe('golden set, fast subset', () => {
   it('meets every target of npm run eval', async () => {
     const golden = buildGoldenSet(service.store.truth);

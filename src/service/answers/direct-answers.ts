@@ -35,6 +35,14 @@ const retailerOf = (name: string) => RETAILERS.find((retailer) => retailer.name 
 const unitOf = (name: string): string => (retailerOf(name)?.segment === 'quick commerce' ? 'dark stores' : 'stores');
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** Whether a fiscal quarter ("Q3 FY26") overlaps the period asked about ("this year"); any quarter when none was asked. */
+function quarterOverlaps(label: string, period: QuestionFrame['period']): boolean {
+  const match = /^Q([1-4]) FY(\d{2})$/.exec(label);
+  if (!period || period.kind !== 'range' || !match) return true;
+  const quarter = fiscalQuarter(Number(match[2]), Number(match[1]));
+  return quarter.startMs < period.endMs && quarter.endMs > period.startMs;
+}
+
 function newAnswer(heading: string): DirectAnswer {
   return { heading, lines: [], cited: [], disagreements: [], gaps: [], periodMatched: true };
 }
@@ -267,6 +275,7 @@ export function govGrowthAnswer(frame: QuestionFrame, context: AnswerContext): D
     const series = [...(context.facts.markets.get(`${segment}|${city}`)?.entries() ?? [])]
       .sort((a, b) => firstReported(a[1]).localeCompare(firstReported(b[1])))
       .filter(([, group]) => firstReported(group) <= firstReported(market.group))
+      .filter(([label]) => quarterOverlaps(label, frame.period))
       .slice(-4)
       .reverse();
     if (series.length > 1) {
@@ -371,6 +380,10 @@ export function festiveAnswer(frame: QuestionFrame, context: AnswerContext): Dir
   answer.lines.push(`**Festive-season sales around Diwali ${shownYear} grew year on year**, by category (sales growth YoY): ${list} ${cite(signal)}.`);
   const top = rows[0]!;
   answer.lines.push(`Strongest: ${top.segment}; weakest: ${rows.at(-1)!.segment} (ranked by the figures above).`);
+  // The festive figures are national and by category: a retailer or a place the question names
+  // is not covered by them, and the answer says so rather than answering as if it were.
+  const narrower = [...frame.retailers, ...frame.cities, ...frame.states];
+  if (narrower.length > 0) answer.gaps.push(`No signal gives festive-season figures for ${narrower.join(' or ')}; the figures above are national, by category.`);
   return answer;
 }
 

@@ -161,11 +161,14 @@ export function resolveFollowUp(frame: QuestionFrame, previous: QuestionFrame | 
   }
   // "Which players…", "who is gaining" ask about the whole market, not the previous retailer.
   const asksAboutPlayers = measure === 'share' || /\b(which|what|kaun) (players|companies|retailers|brands)\b|\bwho\b/.test(text);
-  if (frame.retailers.length === 0 && previous.retailers.length > 0 && !asksAboutPlayers && (actorRef || continuation || !namesSubject)) {
+  // A name the service does not know ("What about Lenskart?") is the new subject: never
+  // answer it with the previous retailer or its market.
+  const namesUnknown = frame.unknown.length > 0;
+  if (frame.retailers.length === 0 && previous.retailers.length > 0 && !namesUnknown && !asksAboutPlayers && (actorRef || continuation || !namesSubject)) {
     next.retailers = previous.retailers;
     next.borrowed.push('retailer');
   }
-  if (frame.segments.length === 0 && next.retailers.length === 0) {
+  if (frame.segments.length === 0 && next.retailers.length === 0 && !namesUnknown) {
     const segments = previous.segments.length > 0 ? previous.segments : segmentsOf(previous);
     if (segments.length > 0) {
       next.segments = segments;

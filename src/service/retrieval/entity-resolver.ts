@@ -71,8 +71,12 @@ const COMMON = new Set(
   any also same then that this there they their them its it now so but ok okay hi hey yes no thanks let over between versus vs with by from last next current latest recent new top biggest largest
   india indian diwali dhanteras navratri festive festival season gov gmv yoy qoq ebitda fy q1 q2 q3 q4 crore lakh inr rs
   january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec
-  kitne kitna kitni kya kahan kaha kyun kyon kaun kaunse kaunsa kaise kaisa hai hain tha the ka ki ke ko ne me mein se aur abhi tak saal iss is pichle pichhle pichla khole khola kholi kholay badh badha badhi raha rahi rahe kar karta batao batayein dukaan dukan dukane wala wale wali bhi hi toh to vahan wahan waha unka unke unki woh wo yeh ye log mahine tezi tyohar tyohaar bikri kamai naye nayi naya kul share market stores store dark`.split(/\s+/),
+  kitne kitna kitni kya kahan kaha kyun kyon kaun kaunse kaunsa kaise kaisa hai hain tha the ka ki ke ko ne me mein se aur abhi tak saal iss is pichle pichhle pichla khole khola kholi kholay badh badha badhi raha rahi rahe kar karta batao batayein dukaan dukan dukane wala wale wali bhi hi toh to vahan wahan waha unka unke unki woh wo yeh ye log mahine tezi tyohar tyohaar bikri kamai naye nayi naya kul share market stores store dark
+  dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt havent hasnt`.split(/\s+/),
 );
+
+/** A common word, also when contracted ("What's", "Where're", "don't"). */
+const isCommon = (token: { key: string; base: string }): boolean => COMMON.has(token.key) || COMMON.has(token.base);
 
 /** Words after which a lower-case unknown word is probably a name ("does lenskart", "about firstcry"). */
 const SUBJECT_CUES = new Set(['has', 'have', 'does', 'did', 'is', 'about', 'of', 'for', 'at', 'by', 'and', 'vs', 'versus']);
@@ -103,7 +107,7 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
  */
 export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean): ResolvedEntities {
   const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
-  const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’]s$/i, '')), lower: word.toLowerCase(), used: false }));
+  const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false }));
   const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [], rest: '' };
   const take = (target: Target): void => {
     if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
@@ -187,8 +191,8 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i]!;
       // Verb and adverb forms ("Gaining", "opened") are words, not names.
-      const unknownWord = !token.used && token.key.length >= 3 && !COMMON.has(token.key) && !/\d/.test(token.key) && !/(ing|ed|ly|tion|ment)$/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
-      const capitalised = /^[A-Z]/.test(token.raw) && !COMMON.has(token.key) && !/^\d/.test(token.key);
+      const unknownWord = !token.used && token.key.length >= 3 && !isCommon(token) && !/\d/.test(token.key) && !/(ing|ed|ly|tion|ment)$/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
+      const capitalised = /^[A-Z]/.test(token.raw) && !isCommon(token) && !/^\d/.test(token.key);
       if (!token.used && capitalised && (i > 0 || unknownWord)) {
         run.push({ raw: token.raw, unknownWord });
         continue;
