@@ -35,6 +35,13 @@ describe('redactSecrets', () => {
     [`the service refused ${JWT} as expired`, JWT],
     [`key ${API_KEY} rejected`, API_KEY],
     [`{"authorization":"Bearer ${OPAQUE}"}`, OPAQUE],
+    // Serialised headers and bodies (a request dumped as JSON, a JS literal in a stack).
+    [`{"Authorization":"Basic ${OPAQUE}"}`, OPAQUE],
+    [`{"x-api-key":"${OPAQUE}"}`, OPAQUE],
+    [`{ 'X-API-Key': '${OPAQUE}' }`, OPAQUE],
+    [`{"Proxy-Authorization": "Basic ${OPAQUE}"}`, OPAQUE],
+    [`{"token":"${OPAQUE}","user":"a"}`, OPAQUE],
+    [`{"password": "${OPAQUE}"}`, OPAQUE],
   ])('masks %s', (input, secret) => {
     const out = redactSecrets(input);
     expect(out).not.toContain(secret);

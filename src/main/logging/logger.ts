@@ -17,10 +17,13 @@ const SECRET_KEY = /^(?:authorization|proxy-authorization|x-api-key|api[-_]?key|
 
 const SECRET_PATTERNS: Array<[RegExp, string]> = [
   // `Authorization: Bearer …`, `Basic …` in headers or prose.
-  [/\b(authorization\s*[:=]\s*)(?:(bearer|basic)\s+)?[^\s,;'"}]+/gi, `$1$2 ${CENSOR}`],
+  // Also as serialised JSON or a JS literal: `"Authorization":"Basic …"`, `'x-api-key': '…'`.
+  [/\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(bearer|basic)\s+)?[^\s,;'"}]+/gi, `$1$2 ${CENSOR}`],
   [/\b(bearer)\s+[A-Za-z0-9._~+/=-]{6,}/gi, `$1 ${CENSOR}`],
   // `X-API-Key: …` / `x-api-key=…`.
-  [/\b(x-api-key\s*[:=]\s*)[^\s,;'"}]+/gi, `$1${CENSOR}`],
+  [/\b(x-api-key["']?\s*[:=]\s*["']?)[^\s,;'"}]+/gi, `$1${CENSOR}`],
+  // Secret-named fields in serialised JSON: `"token":"…"`, `"password": "…"`, `"cookie":"…"`.
+  [/(["'](?:(?:access_|refresh_|id_)?token|api[-_]?key|secret|password|cookie|set-cookie|credential)["']\s*:\s*["'])[^"']*/gi, `$1${CENSOR}`],
   // `token=…` (and access_token, api_key, key) in URLs and query strings.
   [/([?&#;\s]|^)((?:access_|refresh_|id_)?token|api[-_]?key|secret|password)=[^&#\s'"]*/gi, `$1$2=${CENSOR}`],
   // Userinfo in a URL: scheme://user:pass@host.
@@ -36,7 +39,7 @@ export function redactSecrets(text: string): string {
   let out = text;
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   // `$2` is empty when no scheme word followed `authorization:`; tidy the double space.
-  return out.replace(/(authorization\s*[:=]\s*) +\[/gi, '$1[');
+  return out.replace(/(authorization["']?\s*[:=]\s*["']?) +\[/gi, '$1[');
 }
 
 /** A deep copy with secret-named keys censored and every string redacted. */
