@@ -2,6 +2,12 @@
  * Client of the Retail Signal service: fetch + eventsource-parser, abortable, every failure
  * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
  * the credential and fetch are given to it.
+ *
+ * Over 400 lines on purpose: every call to the service shares one request path (deadline,
+ * redirect refusal, retry of safe GETs, credential degradation, rate-limit reports, bounded
+ * bodies), and keeping that path and its callers in one class keeps the security rules in one
+ * place to review. What is not a request lives elsewhere: `service-readers.ts` (reading bodies),
+ * `ask-events.ts` (stream frames), `answer-limits.ts` (caps).
  */
 import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
@@ -25,6 +31,9 @@ const RETRY_CAP_MS = 4_000;
  * waiting for the server to close (pings or silence after stop cannot hold an answer open).
  */
 export const STOP_GRACE_MS = 250;
+/** Bounds on one non-streamed body: JSON (a 5,000-source health snapshot is about 2 MB) and a report. */
+export const MAX_JSON_BYTES = 16 * 1_048_576;
+export const MAX_REPORT_BYTES = 8 * 1_048_576;
 
 export type ResearchStart =
   | { kind: 'completed'; reportUrl: string | null; inlineReport: ReadReport | null; citationCount: number | null; costUsd: number | null; remoteId: string | null }
@@ -162,7 +171,9 @@ export class RetailSignalClient {
   async askJson(request: AskRequest, signal?: AbortSignal): Promise<Result<AskJsonAnswer>> {
     const response = await this.postAsk(request, false, signal);
     if (!response.ok) return response;
-    const read = readAnswer(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const read = readAnswer(json.value);
     return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: `The service's answer could not be read: ${read.problem}` });
   }
 
@@ -259,7 +270,9 @@ export class RetailSignalClient {
     // v1 holds the request for the whole run (30–90 s for the standard preset).
     const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
     if (!response.ok) return response;
-    const read = readResearchStatus(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const read = readResearchStatus(json.value);
     if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
     const run = read.value;
     if (run.state === 'completed') {
@@ -277,7 +290,9 @@ export class RetailSignalClient {
   async pollResearch(statusUrl: string): Promise<Result<ReadResearchStatus>> {
     const response = await this.request('GET', statusUrl, undefined, 'application/json');
     if (!response.ok) return response;
-    const read = readResearchStatus(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const read = readResearchStatus(json.value);
     return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: read.problem });
   }
 
@@ -287,11 +302,14 @@ export class RetailSignalClient {
     if (!response.ok) return response;
     const type = response.value.headers.get('content-type') ?? '';
     if (type.includes('application/json')) {
-      const read = readReport(await readJson(response.value));
+      const json = await readJson(response.value);
+      if (!json.ok) return json;
+      const read = readReport(json.value);
       return read.ok ? ok({ format: 'json', report: read.value }) : fail({ code: 'bad_response', message: `The report could not be read: ${read.problem}` });
     }
-    const text = await response.value.text();
-    return ok({ format: type.includes('text/html') ? 'html' : 'markdown', text });
+    const text = await readBoundedText(response.value, MAX_REPORT_BYTES);
+    if (!text.ok) return text;
+    return ok({ format: type.includes('text/html') ? 'html' : 'markdown', text: text.value });
   }
 
   /**
@@ -310,7 +328,9 @@ export class RetailSignalClient {
     const maxAge = /max-age=(\d+)/.exec(response.value.headers.get('cache-control') ?? '')?.[1];
     const maxAgeS = maxAge ? Number(maxAge) : 60;
     if (response.value.status === 304) return ok({ kind: 'not-modified', maxAgeS });
-    const read = readHealthSnapshot(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const read = readHealthSnapshot(json.value);
     if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
     return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
   }
@@ -322,7 +342,9 @@ export class RetailSignalClient {
   async issueDevelopmentToken(email: string): Promise<Result<{ token: string; expiresAt: string | null }>> {
     const response = await this.request('POST', '/api/v1/dev/token', { email }, 'application/json', undefined, { withoutCredential: true });
     if (!response.ok) return response;
-    const body = await readJson(response.value);
+    const read = await readJson(response.value);
+    if (!read.ok) return read;
+    const body = read.value;
     const token = isRecord(body) ? asText(body.token) : null;
     if (!token) return fail({ code: 'bad_response', message: 'The local service answered without a token.' });
     return ok({ token, expiresAt: isRecord(body) ? asText(body.expires_at) : null });
@@ -337,7 +359,9 @@ export class RetailSignalClient {
   async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: SourceEntry }>> {
     const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
     if (!response.ok) return response;
-    const parsed = SignalLookup.safeParse(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = SignalLookup.safeParse(json.value);
     if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a signal the app cannot read.' });
     return ok({ signal: parsed.data.signal, source: parsed.data.source });
   }
@@ -349,7 +373,9 @@ export class RetailSignalClient {
   async callJson<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
     const response = await this.request(method, path, body, 'application/json');
     if (!response.ok) return response;
-    const parsed = schema.safeParse(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = schema.safeParse(json.value);
     if (!parsed.success) return fail({ code: 'bad_response', message: `The service sent ${what} the app cannot read.` });
     return ok(parsed.data);
   }
@@ -358,13 +384,17 @@ export class RetailSignalClient {
   async setSessionVisibility(sessionId: string, isPublic: boolean): Promise<Result<{ url: string | null }>> {
     const response = await this.request('POST', `/api/v1/sessions/${encodeURIComponent(sessionId)}/visibility`, { public: isPublic }, 'application/json');
     if (!response.ok) return response;
-    const parsed = SessionVisibility.safeParse(await readJson(response.value));
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = SessionVisibility.safeParse(json.value);
     if (!parsed.success) return fail({ code: 'bad_response', message: 'The service does not support sharing sessions.' });
     return ok({ url: parsed.data.public ? new URL(parsed.data.url, this.options.baseUrl).href : null });
   }
 
   private async acceptJsonAsStream(response: Response, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
-    const read = readAnswer(await readJson(response));
+    const json = await readJson(response);
+    if (!json.ok) return { ok: false, error: { ...json.error, incomplete: false } };
+    const read = readAnswer(json.value);
     if (!read.ok) return { ok: false, error: { code: 'bad_response', message: `The service's answer could not be read: ${read.problem}`, incomplete: false } };
     const answer = read.value;
     handlers.onOpen?.();
@@ -473,7 +503,8 @@ export class RetailSignalClient {
   }
 
   private async errorFrom(response: Response): Promise<BridgeError> {
-    const body = await readJson(response);
+    const read = await readJson(response);
+    const body = read.ok ? read.value : undefined;
     const parsed = ErrorBody.safeParse(body);
     // The body's code wins when the app knows it; otherwise the status decides (402 is not `internal`).
     const byStatus = codeForStatus(response.status);
@@ -521,13 +552,49 @@ function refuseRedirect(response: Response): BridgeError | null {
   };
 }
 
-async function readJson(response: Response): Promise<unknown> {
+/**
+ * A JSON body, read with a bound: a crafted service cannot make main buffer an endless body
+ * (SECURITY.md, answer caps). Malformed JSON reads as `undefined` for the caller's reader to
+ * name what is missing; a body over the bound is a clear error.
+ */
+async function readJson(response: Response, maxBytes = MAX_JSON_BYTES): Promise<Result<unknown>> {
+  const text = await readBoundedText(response, maxBytes);
+  if (!text.ok) return text;
   try {
-    return await response.json();
+    return ok(JSON.parse(text.value) as unknown);
   } catch {
-    return undefined;
+    return ok(undefined);
   }
 }
+
+/** The body as text, refusing it (by Content-Length, or while reading) past `maxBytes`. */
+export async function readBoundedText(response: Response, maxBytes: number): Promise<Result<string>> {
+  const tooLarge = (): Result<string> =>
+    fail({ code: 'bad_response', message: `The service sent more than ${formatBytes(maxBytes)} in one response; the app stopped reading it.` });
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return tooLarge();
+  }
+  if (!response.body) return ok('');
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return tooLarge();
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return ok(text + decoder.decode());
+}
+
+const formatBytes = (bytes: number): string => `${Math.round(bytes / 1_048_576)} MB`;
 
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: { code?: string } })?.cause?.code;

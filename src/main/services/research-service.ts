@@ -14,6 +14,7 @@ import { CITATION_MARKER } from '../../shared/cite-format';
 import { citationSnapshotOf } from '../../shared/citation';
 import type { CitationSnapshot } from '../../shared/conversation';
 import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../shared/research';
+import { ANSWER_LIMITS } from './answer-limits';
 import type { RetailSignalClient } from './api-client';
 import { asText, type ReadReport } from './service-readers';
 import { loggerFor } from '../logging/logger';
@@ -270,33 +271,46 @@ export class ResearchService {
         costUsd,
       };
     }
+    // The same caps as a streamed answer (SECURITY.md): a report is refused whole rather than
+    // stored and pushed to the renderer without bound.
+    const overCap = reportOverCap(report);
+    if (overCap) {
+      this.update(run, { state: 'failed', finishedAt: this.iso(), reportUrl, error: `The service sent more than ${overCap}; the report was not kept.` });
+      return;
+    }
     await writeFileAtomic(join(this.dir, 'reports', `${run.id}.json`), JSON.stringify(report), { mode: 0o600, fsync: true });
     this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, citationCount: report.citationCount });
     this.deps.notify?.('Research report ready', run.topic);
   }
 
-  /** Each cited signal with its source's health now (= when cited), best effort. */
+  /** The cited signals' snapshots, a few lookups at a time. */
   private async snapshots(
     client: RetailSignalClient,
     ids: string[],
     known: Map<string, Record<string, unknown>>,
   ): Promise<CitationSnapshot[]> {
-    return Promise.all(
-      ids.map(async (id): Promise<CitationSnapshot> => {
-        const lookup = await client.getSignal(id);
-        if (!lookup.ok) {
-          // No lookup extension: keep whatever the report said about the signal (maybe only its id).
-          const fields = known.get(id) ?? {};
-          const text = (key: string): Record<string, string> => {
-            const value = asText(fields[key]);
-            return value ? { [key]: value } : {};
-          };
-          const snippet = asText(fields.snippet) ?? asText(fields.summary);
-          return { id, ...text('title'), ...text('source_id'), ...text('source_name'), ...text('published_at'), ...text('url'), ...text('slug'), ...(snippet ? { snippet } : {}) };
-        }
-        return { ...citationSnapshotOf(lookup.value.signal, lookup.value.source, this.iso()), id };
-      }),
-    );
+    // Past the citation cap the report is refused anyway: look up no more than that, a few at a
+    // time, so a report with 100,000 markers cannot start 100,000 requests.
+    const wanted = ids.slice(0, ANSWER_LIMITS.citations + 1);
+    const snapshots: CitationSnapshot[] = [];
+    for (let start = 0; start < wanted.length; start += LOOKUP_CONCURRENCY) {
+      snapshots.push(...(await Promise.all(wanted.slice(start, start + LOOKUP_CONCURRENCY).map((id) => this.snapshot(client, id, known)))));
+    }
+    return snapshots;
+  }
+
+  /** One cited signal with its source's health now (= when cited), best effort. */
+  private async snapshot(client: RetailSignalClient, id: string, known: Map<string, Record<string, unknown>>): Promise<CitationSnapshot> {
+    const lookup = await client.getSignal(id);
+    if (lookup.ok) return { ...citationSnapshotOf(lookup.value.signal, lookup.value.source, this.iso()), id };
+    // No lookup extension: keep whatever the report said about the signal (maybe only its id).
+    const fields = known.get(id) ?? {};
+    const text = (key: string): Record<string, string> => {
+      const value = asText(fields[key]);
+      return value ? { [key]: value } : {};
+    };
+    const snippet = asText(fields.snippet) ?? asText(fields.summary);
+    return { id, ...text('title'), ...text('source_id'), ...text('source_name'), ...text('published_at'), ...text('url'), ...text('slug'), ...(snippet ? { snippet } : {}) };
   }
 
   private update(run: ResearchRunSummary, patch: Partial<ResearchRunSummary>): void {
@@ -315,4 +329,17 @@ export class ResearchService {
   private nowMs(): number {
     return this.deps.now?.() ?? Date.now();
   }
+}
+
+/** Signal lookups in flight at once while snapshotting a report's citations. */
+const LOOKUP_CONCURRENCY = 8;
+
+/** Which answer cap a report breaks, in words, or null. */
+function reportOverCap(report: StoredReport): string | null {
+  const text = report.markdown.length + (report.html?.length ?? 0);
+  if (text > ANSWER_LIMITS.textChars) return `${(ANSWER_LIMITS.textChars / 1_000_000).toLocaleString('en-IN')} M characters of report text`;
+  if (report.citations.length > ANSWER_LIMITS.citations) return `${ANSWER_LIMITS.citations} citations in one report`;
+  const long = report.citations.flatMap((citation) => Object.values(citation)).find((value) => typeof value === 'string' && value.length > ANSWER_LIMITS.fieldChars);
+  if (long !== undefined || (report.topic?.length ?? 0) > ANSWER_LIMITS.fieldChars) return `${ANSWER_LIMITS.fieldChars.toLocaleString('en-IN')} characters in one field`;
+  return null;
 }
