@@ -127,3 +127,17 @@ describe('OpenAPI', () => {
     }
   });
 });
+
+describe('the developer area’s form posts document the body errors they send', () => {
+  const forms = ['/developer/sign-in', '/developer/sign-out', '/developer/keys', '/developer/keys/key_0f1e2d3c4b5a6978/revoke'];
+  it.each(forms)('%s answers 415 for a body that is not a form and 413 for one over 64 KB, both documented', async (path) => {
+    const document = parseYaml(await (await fetch(`${service.url}/.well-known/openapi.yaml`)).text()) as { paths: Record<string, { post: { responses: Record<string, unknown> } }> };
+    const documented = document.paths[path.replace('key_0f1e2d3c4b5a6978', '{id}')]!.post.responses;
+    const wrongType = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'email=a@example.com', redirect: 'manual' });
+    expect(wrongType.status).toBe(415);
+    expect(documented).toHaveProperty('415');
+    const tooLarge = await fetch(`${service.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `email=${'a'.repeat(70_000)}`, redirect: 'manual' });
+    expect(tooLarge.status).toBe(413);
+    expect(documented).toHaveProperty('413');
+  });
+});

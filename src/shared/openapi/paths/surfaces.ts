@@ -37,6 +37,11 @@ const formBody = (fields: Record<string, JsonObject>, example: Record<string, st
 });
 const redirect = (to: string): JsonObject => ({ description: `303 See Other: ${to}.`, headers: { ...RATE_HEADER, Location: { schema: { type: 'string' }, example: to } } });
 const CSRF_403 = '`forbidden`: no developer session, or the form\'s CSRF token does not match it.';
+/** A form post's body errors: `operation()` adds them only for JSON bodies. */
+const FORM_ERRORS = {
+  413: '`payload_too_large`: a form body over 64 KB.',
+  415: '`unsupported_media_type`: the body is not `application/x-www-form-urlencoded`.',
+} as const;
 const page = (title: string): string => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} · Retail Signal</title></head><body><h1>${title}</h1></body></html>`;
 
 export const surfacesArea: OpenApiArea = {
@@ -237,14 +242,14 @@ export const surfacesArea: OpenApiArea = {
           description: 'Form post from `/developer` with its CSRF token. Replaces the session (a new cookie).',
           access: 'anyone',
           responses: { '303': redirect('/developer/keys') },
-          errors: { 400: 'An email that is not one.', 403: CSRF_403 },
+          errors: { 400: 'An email that is not one.', 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({ email: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro', 'team'] } }, { email: 'analyst@example.com', tier: 'free' }),
       },
     },
     '/developer/sign-out': {
       post: {
-        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirect('/developer') }, errors: { 403: CSRF_403 } }),
+        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirect('/developer') }, errors: { 403: CSRF_403, ...FORM_ERRORS } }),
         requestBody: formBody({}),
       },
     },
@@ -266,7 +271,7 @@ export const surfacesArea: OpenApiArea = {
           description: 'The answer page shows the new key once (`Cache-Control: no-store`).',
           access: 'anyone',
           responses: { '200': htmlResponse('The new key, shown once.', page('Your new API key')), '303': redirect('/developer (when signed out)') },
-          errors: { 403: CSRF_403 },
+          errors: { 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({}),
       },
@@ -281,7 +286,7 @@ export const surfacesArea: OpenApiArea = {
           access: 'anyone',
           parameters: [pathParameter('id', 'An API key id.', { type: 'string' }, 'key_0f1e2d3c4b5a6978')],
           responses: { '303': redirect('/developer/keys') },
-          errors: { 403: CSRF_403, 404: '`not_found`: no key of yours with this id.' },
+          errors: { 403: CSRF_403, 404: '`not_found`: no key of yours with this id.', ...FORM_ERRORS },
         }),
         requestBody: formBody({}),
       },
