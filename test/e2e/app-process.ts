@@ -70,7 +70,8 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
 }
 
 export async function stopApp(app: RunningApp, options: { keepData?: boolean } = {}): Promise<void> {
-  if (app.process.exitCode === null) {
+  // Stopping twice is harmless: an exited process (by code or by signal) is not waited for again.
+  if (app.process.exitCode === null && app.process.signalCode === null) {
     await new Promise<void>((resolve) => {
       app.process.once('exit', () => resolve());
       app.process.kill('SIGTERM');
