@@ -110,6 +110,10 @@ export class Answer {
   get chips(): Locator {
     return this.body.getByTestId('citation-chip');
   }
+  /** The sources list under the answer. */
+  get citationList(): Locator {
+    return this.root.getByTestId('citation-list');
+  }
   get entries(): Locator {
     return this.root.getByTestId('citation-entry');
   }
