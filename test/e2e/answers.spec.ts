@@ -20,7 +20,7 @@ test('the issue’s questions are answered with the right entity, the true figur
     await chat.ask(question);
     await expect(chat.answers).toHaveCount(before + 1);
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-    await expect(chat.lastAnswer().getByTestId('citation-chip').first()).toBeVisible();
+    await expect(chat.latest().allChips.first()).toBeVisible();
     return chat.latest().text();
   };
 

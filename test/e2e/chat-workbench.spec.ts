@@ -59,7 +59,7 @@ test('conversations persist across a restart; rename, delete with undo, follow-u
     await expect(again.conversations).toHaveCount(1);
     await expect(again.conversationTitle).toHaveText('QC Bengaluru vs Pune');
     await expect(again.answers).toHaveCount(2);
-    await expect(again.page.getByTestId('citation-chip').first()).toBeVisible();
+    await expect(again.chips.first()).toBeVisible();
   } finally {
     await context.close();
   }
@@ -74,7 +74,7 @@ test('citations open a side panel with the signal, its health when cited and now
   expect(await answer.confidenceBars.count()).toBeGreaterThanOrEqual(2);
   await expect(answer.researchPromotion).toContainText('research report');
 
-  const chip = answer.root.getByTestId('citation-chip').nth(1);
+  const chip = answer.allChips.nth(1);
   await chip.hover();
   await expect(chat.chipPreview).toBeVisible();
   await chip.click();

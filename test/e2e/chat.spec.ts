@@ -1,4 +1,4 @@
-import { test, expect } from './fixtures';
+import { Answer, test, expect } from './fixtures';
 
 const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 
@@ -80,5 +80,5 @@ test('a running answer can be cancelled and keeps its partial text; the question
   await expect(chat.answers).toHaveCount(2);
   await chat.expectLastAnswer('done');
   await expect(first).toHaveAttribute('data-status', 'cancelled');
-  expect(await first.getByTestId('answer-body').innerText()).toBe(partial);
+  expect(await new Answer(first).text()).toBe(partial);
 });

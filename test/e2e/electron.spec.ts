@@ -59,7 +59,7 @@ test('the Electron window is hardened, exposes only the bridge, and answers a qu
     const chat = new ChatPage(window);
     await chat.ask('How fast is quick commerce growing in Bengaluru?');
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
-    await expect(window.getByTestId('citation-chip').first()).toBeVisible();
+    await expect(chat.chips.first()).toBeVisible();
   } finally {
     await app.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -62,13 +62,12 @@ test('a forecast shows history, the forecast with its interval, basis and method
   await expect(discover.items.first()).toContainText('DMart');
   await discover.items.first().click();
   await citations.forecastButton('revenue_cr').click();
-  const panel = citations.forecast;
-  await expect(panel.getByTestId('forecast-chart')).toBeVisible();
-  await expect(panel.getByTestId('forecast-band')).toBeVisible();
-  await expect(panel.getByTestId('forecast-value')).toContainText(/Q\d FY\d\d: [\d,.]+ INR crore/);
-  await expect(panel.getByTestId('forecast-interval')).toContainText(/80% interval [\d,.-]+ to [\d,.]+/);
-  await expect(panel.getByTestId('forecast-method')).toContainText('Damped-trend');
-  await expect(panel.getByTestId('forecast-basis').locator('.sf-chip').first()).toContainText(/sig_[0-9a-f]{16}/);
+  await expect(citations.forecastPart('chart')).toBeVisible();
+  await expect(citations.forecastPart('band')).toBeVisible();
+  await expect(citations.forecastPart('value')).toContainText(/Q\d FY\d\d: [\d,.]+ INR crore/);
+  await expect(citations.forecastPart('interval')).toContainText(/80% interval [\d,.-]+ to [\d,.]+/);
+  await expect(citations.forecastPart('method')).toContainText('Damped-trend');
+  await expect(citations.forecastPart('basis').locator('.sf-chip').first()).toContainText(/sig_[0-9a-f]{16}/);
   await page.screenshot({ path: testInfo.outputPath('forecast.png') });
 });
 

@@ -45,6 +45,10 @@ export class ChatPage extends AppShell {
   get undoDelete(): Locator {
     return this.page.getByTestId('undo-delete');
   }
+  /** Every citation chip on the page. */
+  get chips(): Locator {
+    return this.page.getByTestId('citation-chip');
+  }
   /** A chip's hover preview. */
   get chipPreview(): Locator {
     return this.page.getByTestId('chip-preview');
@@ -107,8 +111,17 @@ export class Answer {
   get body(): Locator {
     return this.root.getByTestId('answer-body');
   }
+  /** The chips in the answer's text. */
   get chips(): Locator {
     return this.body.getByTestId('citation-chip');
+  }
+  /** Every chip of the answer, in its text or elsewhere in the answer. */
+  get allChips(): Locator {
+    return this.root.getByTestId('citation-chip');
+  }
+  /** The source name of each citation entry. */
+  get entrySources(): Locator {
+    return this.entries.getByTestId('citation-source');
   }
   /** The sources list under the answer. */
   get citationList(): Locator {

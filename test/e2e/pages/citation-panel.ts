@@ -51,4 +51,8 @@ export class CitationPanel {
   get forecast(): Locator {
     return this.page.getByTestId('forecast-panel');
   }
+  /** A part of the forecast panel: its chart, band, value, interval, method or basis. */
+  forecastPart(part: 'chart' | 'band' | 'value' | 'interval' | 'method' | 'basis'): Locator {
+    return this.forecast.getByTestId(`forecast-${part}`);
+  }
 }
