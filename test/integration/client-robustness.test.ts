@@ -4,7 +4,7 @@
  * Retry-After, 500/503 storms. Each test counts what the client sends.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
 import { RetailSignalClient } from '../../src/main/services/api-client';
 
@@ -24,6 +24,7 @@ async function serve(handler: Handler): Promise<{ url: string; requests: () => n
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = null;
@@ -33,6 +34,39 @@ const sse = (response: ServerResponse): void => void response.writeHead(200, { '
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const delta = (text: string): string => frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
 const ASK = { messages: [{ role: 'user' as const, content: 'Zudio' }] };
+
+/** Lets the event loop turn (real I/O) until `ready` holds: waiting on state, not on time. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * fetch whose response bodies report each read the client asks for. The client asks for the
+ * next chunk only once it has handled the previous one, so `reads()` going up means the last
+ * chunk was handled (for a stream: its stall timer re-armed).
+ */
+function observedFetch(): { fetch: typeof fetch; reads: () => number } {
+  let reads = 0;
+  const observed: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          reads += 1;
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return { fetch: observed, reads: () => reads };
+}
 
 async function collect(client: RetailSignalClient): Promise<{ result: Awaited<ReturnType<RetailSignalClient['askStream']>>; text: string; events: AskEvent[] }> {
   const events: AskEvent[] = [];
@@ -54,26 +88,43 @@ describe('streams', () => {
   });
 
   it('keep-alive comments and ping events reset the stall timer; silence does not', async () => {
-    const { url } = await serve((_req, res, n) => {
+    // The test holds the server's pen and the client's clock: each keep-alive is written once the
+    // client has handled the one before, then 300 ms of the client's time pass (its stall limit
+    // is 350 ms). Ten of them keep a stream alive for 3 s; without them it stalls out.
+    let response: ServerResponse | null = null;
+    const { url } = await serve((_req, res) => {
       sse(res);
       res.write(frame('message_start', { message: {} }) + delta('Before. '));
-      let ticks = 0;
-      const silent = n > 1; // the second request gets no keep-alives
-      const timer = setInterval(() => {
-        ticks += 1;
-        if (!silent) res.write(ticks % 2 ? ': keep-alive\n\n' : frame('ping', {}));
-        if (ticks === 10) {
-          clearInterval(timer);
-          res.end(delta('After.') + frame('message_stop', {}));
-        }
-      }, 100);
+      response = res;
     });
-    const kept = await collect(new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350 }));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stream = async (keepAlives: boolean): Promise<Awaited<ReturnType<typeof collect>>> => {
+      response = null;
+      const observed = observedFetch();
+      const events: AskEvent[] = [];
+      const client = new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350, fetch: observed.fetch });
+      const done = client.askStream(ASK, { onEvent: (event) => events.push(event) });
+      const text = (): string => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+      await until(() => text() === 'Before. ' && observed.reads() >= 2);
+      if (keepAlives) {
+        for (let tick = 1; tick <= 10; tick += 1) {
+          vi.advanceTimersByTime(300);
+          const reads = observed.reads();
+          response!.write(tick % 2 ? ': keep-alive\n\n' : frame('ping', {}));
+          await until(() => observed.reads() > reads);
+        }
+        response!.end(delta('After.') + frame('message_stop', {}));
+      } else {
+        vi.advanceTimersByTime(300);
+        vi.advanceTimersByTime(100);
+      }
+      return { result: await done, events, text: text() };
+    };
+    const kept = await stream(true);
     expect(kept.result).toEqual({ ok: true });
     expect(kept.text).toBe('Before. After.');
     // The same stream without keep-alives stalls out, its partial text kept.
-    const client = new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350 });
-    const silent = await collect(client);
+    const silent = await stream(false);
     expect(silent.result).toEqual({ ok: false, error: expect.objectContaining({ code: 'timeout', incomplete: true }) });
     expect(silent.text).toBe('Before. ');
   });
@@ -119,9 +170,11 @@ describe('streams', () => {
 
 describe('retries and limits', () => {
   it('honours Retry-After in seconds, as an HTTP date, and caps garbage; a 429 is never retried', async () => {
-    const values = ['17', new Date(Date.now() + 42_000).toUTCString(), 'soon-ish'];
+    // The client's clock is fixed (on a whole second, as an HTTP date is): the date is 42 s away.
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const values = ['17', new Date(now + 42_000).toUTCString(), 'soon-ish'];
     const { url, requests } = await serve((_req, res, n) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': values[n - 1] ?? '5' }).end('{"error":"rate_limited","message":"Slow down."}'));
-    const client = new RetailSignalClient({ baseUrl: url });
+    const client = new RetailSignalClient({ baseUrl: url, now: () => now });
     const seen: Array<number | undefined> = [];
     for (let i = 0; i < 3; i += 1) {
       const result = await client.askJson(ASK);
