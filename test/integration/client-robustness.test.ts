@@ -45,9 +45,12 @@ async function until(ready: () => boolean): Promise<void> {
  * next chunk only once it has handled the previous one, so `reads()` going up means the last
  * chunk was handled (for a stream: its stall timer re-armed).
  */
-function observedFetch(): { fetch: typeof fetch; reads: () => number } {
+function observedFetch(): { fetch: typeof fetch; reads: () => number; calls: () => number; bodiesRead: () => number } {
   let reads = 0;
+  let calls = 0;
+  let bodiesRead = 0;
   const observed: typeof fetch = async (input, init) => {
+    calls += 1;
     const response = await fetch(input, init);
     if (!response.body) return response;
     const reader = response.body.getReader();
@@ -56,8 +59,10 @@ function observedFetch(): { fetch: typeof fetch; reads: () => number } {
         async pull(controller) {
           reads += 1;
           const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
+          if (done) {
+            bodiesRead += 1;
+            controller.close();
+          } else controller.enqueue(value);
         },
         cancel: (reason) => reader.cancel(reason),
       },
@@ -65,7 +70,7 @@ function observedFetch(): { fetch: typeof fetch; reads: () => number } {
     );
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return { fetch: observed, reads: () => reads };
+  return { fetch: observed, reads: () => reads, calls: () => calls, bodiesRead: () => bodiesRead };
 }
 
 async function collect(client: RetailSignalClient): Promise<{ result: Awaited<ReturnType<RetailSignalClient['askStream']>>; text: string; events: AskEvent[] }> {
@@ -196,11 +201,22 @@ describe('retries and limits', () => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ signal: { id: 'sig_0123456789abcdef', slug: 's', title: 't', summary: 's', body: 'b', source_id: 'x', url: 'https://x.example', published_at: '2026-01-01T00:00:00Z', type: 'results', entities: { retailers: [], segments: [], cities: [], states: [] }, metrics: {} }, source: { id: 'x', name: 'X', kind: 'k', health: 'healthy', cadence: 'daily', items_24h: 1 } }));
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable","message":"Busy."}');
     });
-    const client = new RetailSignalClient({ baseUrl: url });
-    const started = Date.now();
-    expect((await client.getSignal('sig_0123456789abcdef')).ok).toBe(true);
+    const observed = observedFetch();
+    const client = new RetailSignalClient({ baseUrl: url, fetch: observed.fetch });
+    // The client's clock is the test's: after each 503 nothing is sent until its backoff passes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const lookup = client.getSignal('sig_0123456789abcdef');
+    for (let failed = 1; failed <= 2; failed += 1) {
+      await until(() => observed.bodiesRead() === failed);
+      vi.advanceTimersByTime(99);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(observed.calls(), 'no retry within 99 ms').toBe(failed); // it waits between tries
+      vi.advanceTimersByTime(4_000 - 99); // the backoff's cap
+      await until(() => observed.calls() === failed + 1);
+    }
+    expect((await lookup).ok).toBe(true);
+    vi.useRealTimers();
     expect(requests()).toBe(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100); // it waited between tries
     const ask = await client.askJson(ASK);
     expect(ask).toEqual({ ok: false, error: expect.objectContaining({ code: 'unavailable', status: 503 }) });
     expect(requests()).toBe(4); // the POST was sent once
