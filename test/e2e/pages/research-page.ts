@@ -39,10 +39,10 @@ export class ResearchPage extends AppShell {
   }
 }
 
+/** One run of the list; its `root` carries `data-state`: queued, running, completed or failed. */
 export class ResearchRun {
   constructor(readonly root: Locator) {}
 
-  /** `data-state`: queued, running, completed, failed. */
   get duration(): Locator {
     return this.root.getByTestId('run-duration');
   }
