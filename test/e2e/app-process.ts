@@ -19,6 +19,8 @@ export interface StartOptions {
   serviceArgs?: string[];
   /** The keychain entry name; a unique one per app unless set. */
   keychainService?: string;
+  /** The browser host's port (e.g. the same one again after a restart); any free one unless set. */
+  port?: number;
 }
 
 export interface RunningApp {
@@ -42,7 +44,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
       'tsx',
       'src/main/browser-host/cli.ts',
       '--port',
-      '0',
+      String(options.port ?? 0),
       '--data-dir',
       dataDir,
       '--pace-ms',
