@@ -129,4 +129,14 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
+  {
+    // No fixed sleeps in e2e tests: wait on state (locators, expect.poll, an event) or control time (page.clock).
+    files: ['test/e2e/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { property: 'waitForTimeout', message: 'No fixed sleeps: wait on state (locators, expect.poll, an event) or control time (page.clock).' },
+      ],
+    },
+  },
 );

@@ -8,7 +8,7 @@ import { generateCorpus } from '../../src/service/corpus/generator';
 import { startOfUtcDay } from '../../src/service/signal-store';
 import { test, expect } from './fixtures';
 
-test('the issue’s questions are answered with the right entity, the true figures and citations', async ({ page, app, chat }) => {
+test('the issue’s questions are answered with the right entity, the true figures and citations', async ({ app, chat }) => {
   test.setTimeout(120_000);
   await chat.open(app);
   // The embedded service generates the default corpus anchored at the start of today (UTC).
@@ -16,12 +16,12 @@ test('the issue’s questions are answered with the right entity, the true figur
   const year = new Date(truth.anchor).getUTCFullYear();
 
   const askAndRead = async (question: string): Promise<string> => {
-    const before = await page.getByTestId('answer').count();
+    const before = await chat.answers.count();
     await chat.ask(question);
-    await expect(page.getByTestId('answer')).toHaveCount(before + 1);
+    await expect(chat.answers).toHaveCount(before + 1);
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
-    await expect(chat.lastAnswer().getByTestId('citation-chip').first()).toBeVisible();
-    return chat.lastAnswer().getByTestId('answer-body').innerText();
+    await expect(chat.latest().allChips.first()).toBeVisible();
+    return chat.latest().text();
   };
 
   const dmart = await askAndRead('How many stores has D-Mart (Avenue Supermarts) opened this year, and where?');

@@ -4,151 +4,137 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChatPage, expect, killLocalService, localServicePids, serviceUrlOf, startApp, stopApp, test } from './fixtures';
+import { ChatPage, expect, killLocalService, localServicePids, test } from './fixtures';
 
 const QC = 'How fast is quick commerce growing in Bengaluru?';
 
-test('conversations persist across a restart; rename, delete with undo, follow-ups and keys work', async ({ page, browser }) => {
-  const first = await startApp();
-  const chat = new ChatPage(page);
-  try {
-    await chat.open(first);
-    await chat.ask(QC);
-    await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-    // A follow-up continues the same session and borrows the earlier question's subject.
-    await chat.ask('And what about Pune?');
-    await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-    await expect(chat.lastAnswer().getByTestId('answer-body')).toContainText('Pune');
-    await expect(page.getByTestId('conversation-title')).toHaveText(QC);
+test('conversations persist across a restart; rename, delete with undo, follow-ups and keys work', async ({ page, browser, apps, chat }) => {
+  const first = await apps.start();
+  await chat.open(first);
+  await chat.ask(QC);
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  // A follow-up continues the same session and borrows the earlier question's subject.
+  await chat.ask('And what about Pune?');
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  await expect(chat.latest().body).toContainText('Pune');
+  await expect(chat.conversationTitle).toHaveText(QC);
 
-    // Alt+N starts a new conversation; "/" focuses the question box.
-    await page.locator('body').click();
-    await page.keyboard.press('Alt+N');
-    await expect(page.getByTestId('conversation-item')).toHaveCount(2);
-    await page.locator('.chat-toolbar').click();
-    await page.keyboard.press('/');
-    await expect(page.getByTestId('composer-input')).toBeFocused();
-    await chat.ask('Tanishq jewellery stores in Kerala');
-    await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  // Alt+N starts a new conversation; "/" focuses the question box.
+  await page.locator('body').click();
+  await page.keyboard.press('Alt+N');
+  await expect(chat.conversations).toHaveCount(2);
+  await chat.toolbar.click();
+  await page.keyboard.press('/');
+  await expect(chat.composer).toBeFocused();
+  await chat.ask('Tanishq jewellery stores in Kerala');
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
-    // Rename the first conversation.
-    const qcItem = page.getByTestId('conversation-item').filter({ hasText: QC });
-    await qcItem.hover();
-    await qcItem.getByTestId('rename-conversation').click();
-    await page.getByTestId('rename-input').fill('QC Bengaluru vs Pune');
-    await page.getByTestId('rename-input').press('Enter');
-    await expect(page.getByTestId('conversation-item').filter({ hasText: 'QC Bengaluru vs Pune' })).toHaveCount(1);
+  // Rename the first conversation.
+  await chat.renameConversation(QC, 'QC Bengaluru vs Pune');
+  await expect(chat.conversation('QC Bengaluru vs Pune')).toHaveCount(1);
 
-    // Delete the jewellery one, undo, delete again.
-    const jewellery = page.getByTestId('conversation-item').filter({ hasText: 'Tanishq' });
-    await jewellery.hover();
-    await jewellery.getByTestId('delete-conversation').click();
-    await expect(page.getByTestId('conversation-item')).toHaveCount(1);
-    await page.getByTestId('undo-delete').click();
-    await expect(page.getByTestId('conversation-item')).toHaveCount(2);
-    await page.getByTestId('conversation-item').filter({ hasText: 'Tanishq' }).hover();
-    await page.getByTestId('conversation-item').filter({ hasText: 'Tanishq' }).getByTestId('delete-conversation').click();
-    await expect(page.getByTestId('conversation-item')).toHaveCount(1);
+  // Delete the jewellery one, undo, delete again.
+  await chat.deleteConversation('Tanishq');
+  await expect(chat.conversations).toHaveCount(1);
+  await chat.undoDelete.click();
+  await expect(chat.conversations).toHaveCount(2);
+  await chat.deleteConversation('Tanishq');
+  await expect(chat.conversations).toHaveCount(1);
 
-    // On disk: one session for both turns of the renamed conversation.
-    const files = (await readdir(join(first.dataDir, 'conversations'))).filter((f) => f.endsWith('.json'));
-    const stored = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(first.dataDir, 'conversations', f), 'utf8')).conversation));
-    const renamed = stored.find((c) => c.title === 'QC Bengaluru vs Pune');
-    expect(renamed.turns).toHaveLength(2);
-    expect(renamed.sessionId).toMatch(/^ses_/);
-    expect(renamed.turns[1].answer.citations[0].detail.healthWhenCited).toMatch(/healthy|degraded|down/);
-  } finally {
-    await stopApp(first, { keepData: true });
-  }
+  // On disk: one session for both turns of the renamed conversation.
+  const files = (await readdir(join(first.dataDir, 'conversations'))).filter((f) => f.endsWith('.json'));
+  const stored = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(first.dataDir, 'conversations', f), 'utf8')).conversation));
+  const renamed = stored.find((c) => c.title === 'QC Bengaluru vs Pune');
+  expect(renamed.turns).toHaveLength(2);
+  expect(renamed.sessionId).toMatch(/^ses_/);
+  expect(renamed.turns[1].answer.citations[0].detail.healthWhenCited).toMatch(/healthy|degraded|down/);
+  await apps.stop(first, { keepData: true });
 
   // A restart of the whole app reopens the conversation with its answers and citations.
-  const second = await startApp({ dataDir: first.dataDir });
+  const second = await apps.start({ dataDir: first.dataDir });
   const context = await browser.newContext();
-  const again = new ChatPage(await context.newPage());
   try {
+    const again = new ChatPage(await context.newPage());
     await again.open(second);
-    await expect(again.page.getByTestId('conversation-item')).toHaveCount(1);
-    await expect(again.page.getByTestId('conversation-title')).toHaveText('QC Bengaluru vs Pune');
-    await expect(again.page.getByTestId('answer')).toHaveCount(2);
-    await expect(again.page.getByTestId('citation-chip').first()).toBeVisible();
+    await expect(again.conversations).toHaveCount(1);
+    await expect(again.conversationTitle).toHaveText('QC Bengaluru vs Pune');
+    await expect(again.answers).toHaveCount(2);
+    await expect(again.chips.first()).toBeVisible();
   } finally {
     await context.close();
-    await stopApp(second);
   }
 });
 
-test('citations open a side panel with the signal, its health when cited and now; confidence keeps a trace', async ({ page, app, chat }, testInfo) => {
+test('citations open a side panel with the signal, its health when cited and now; confidence keeps a trace', async ({ page, app, chat, citations: panel, statusBar }, testInfo) => {
   await chat.open(app);
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-  await expect(chat.lastAnswer().getByTestId('confidence-trace').locator('.trace-bar')).not.toHaveCount(0);
-  expect(await chat.lastAnswer().getByTestId('confidence-trace').locator('.trace-bar').count()).toBeGreaterThanOrEqual(2);
-  await expect(chat.lastAnswer().getByTestId('research-promotion')).toContainText('research report');
+  const answer = chat.latest();
+  await expect(answer.confidenceBars).not.toHaveCount(0);
+  expect(await answer.confidenceBars.count()).toBeGreaterThanOrEqual(2);
+  await expect(answer.researchPromotion).toContainText('research report');
 
-  const chip = chat.lastAnswer().getByTestId('citation-chip').nth(1);
+  const chip = answer.allChips.nth(1);
   await chip.hover();
-  await expect(page.getByTestId('chip-preview')).toBeVisible();
+  await expect(chat.chipPreview).toBeVisible();
   await chip.click();
-  const panel = page.getByTestId('citation-panel');
-  await expect(panel).toBeVisible();
-  const id = await chip.getAttribute('data-cite');
-  const entry = chat.lastAnswer().locator(`[data-testid="citation-entry"][data-cite="${id}"]`);
-  await expect(panel.getByTestId('panel-title')).toHaveText((await entry.locator('.citation-title').innerText()).trim());
-  await expect(panel.getByTestId('panel-source')).not.toBeEmpty();
-  await expect(panel.getByTestId('panel-snippet')).not.toBeEmpty();
-  await expect(panel.getByTestId('panel-entities')).toContainText('Bengaluru');
-  await expect(panel.getByTestId('panel-metrics')).toBeVisible();
-  await expect(panel.getByTestId('health-when cited')).toHaveText(/when cited: (healthy|degraded|down)/);
-  await expect(panel.getByTestId('health-now')).toHaveText(/now: (healthy|degraded|down)/);
-  await expect(panel.getByTestId('panel-open-signal')).toHaveAttribute('href', new RegExp(`^${await serviceUrlOf(page)}/signal/`));
-  expect(await panel.getByTestId('panel-all-citations').locator('li').count()).toBe(await chat.lastAnswer().getByTestId('citation-entry').count());
+  await expect(panel.root).toBeVisible();
+  const id = (await chip.getAttribute('data-cite'))!;
+  await expect(panel.title).toHaveText((await answer.entry(id).locator('.citation-title').innerText()).trim());
+  await expect(panel.source).not.toBeEmpty();
+  await expect(panel.snippet).not.toBeEmpty();
+  await expect(panel.entities).toContainText('Bengaluru');
+  await expect(panel.metrics).toBeVisible();
+  await expect(panel.healthWhenCited).toHaveText(/when cited: (healthy|degraded|down)/);
+  await expect(panel.healthNow).toHaveText(/now: (healthy|degraded|down)/);
+  await expect(panel.openSignal).toHaveAttribute('href', new RegExp(`^${await statusBar.serviceUrl()}/signal/`));
+  expect(await panel.allCitations.count()).toBe(await answer.entries.count());
   await page.screenshot({ path: testInfo.outputPath('chat-side-panel.png') });
 
   // The signal page the panel links to is real.
-  const href = (await panel.getByTestId('panel-open-signal').getAttribute('href'))!;
+  const href = (await panel.openSignal.getAttribute('href'))!;
   expect((await page.request.get(href)).status()).toBe(200);
 });
 
-test('a dropped stream keeps its partial text, is marked incomplete, and retry completes it', async ({ page }, testInfo) => {
-  const app = await startApp({ serviceArgs: ['--enable-faults'] });
-  const chat = new ChatPage(page);
-  try {
+test.describe(() => {
+  test.use({ serviceArgs: ['--enable-faults'] });
+
+  test('a dropped stream keeps its partial text, is marked incomplete, and retry completes it', async ({ page, app, chat }, testInfo) => {
     await chat.open(app);
     await chat.ask(`${QC} [fault:drop-once=4000]`);
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'incomplete');
-    const partial = await chat.lastAnswer().getByTestId('answer-body').innerText();
+    const answer = chat.latest();
+    const partial = await answer.text();
     expect(partial.length).toBeGreaterThan(100);
-    await expect(chat.lastAnswer().getByTestId('answer-error')).toContainText('stopped before it finished');
+    await expect(answer.error).toContainText('stopped before it finished');
     await page.screenshot({ path: testInfo.outputPath('chat-incomplete.png') });
-    await chat.lastAnswer().getByTestId('retry').click();
+    await answer.retry.click();
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-    expect((await chat.lastAnswer().getByTestId('answer-body').innerText()).length).toBeGreaterThan(partial.length);
-    await expect(page.getByTestId('answer')).toHaveCount(1);
-  } finally {
-    await stopApp(app);
-  }
+    expect((await answer.text()).length).toBeGreaterThan(partial.length);
+    await expect(chat.answers).toHaveCount(1);
+  });
 });
 
-test('on 429 the status bar counts down from Retry-After and sending waits; nothing typed is lost', async ({ page, app, chat }, testInfo) => {
+test('on 429 the status bar counts down from Retry-After and sending waits; nothing typed is lost', async ({ page, app, chat, statusBar }, testInfo) => {
   await chat.open(app);
   // Spend this IP's ask quota directly against the service.
-  const serviceUrl = await serviceUrlOf(page);
+  const serviceUrl = await statusBar.serviceUrl();
   for (let i = 0; i < 30; i += 1) {
     await page.request.post(`${serviceUrl}/api/v1/ask`, { data: { messages: [{ role: 'user', content: 'Zudio' }] } });
   }
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'failed');
-  await expect(page.getByTestId('rate-countdown')).toHaveText(/Rate limited: ask again in \d+ s/);
-  const first = Number((await page.getByTestId('rate-countdown').innerText()).match(/(\d+) s/)![1]);
+  await expect(statusBar.rateCountdown).toHaveText(/Rate limited: ask again in \d+ s/);
+  const first = await statusBar.rateCountdownSeconds();
   expect(first).toBeGreaterThan(30);
   expect(first).toBeLessThanOrEqual(60);
-  await page.getByTestId('composer-input').fill('Nykaa beauty in Mumbai');
-  await expect(page.getByTestId('send')).toBeDisabled();
-  await expect(page.getByTestId('send')).toHaveText(/Wait \d+ s/);
-  await page.waitForTimeout(2_100);
-  const later = Number((await page.getByTestId('rate-countdown').innerText()).match(/(\d+) s/)![1]);
-  expect(later).toBeLessThan(first);
-  await expect(page.getByTestId('composer-input')).toHaveValue('Nykaa beauty in Mumbai');
+  await chat.composer.fill('Nykaa beauty in Mumbai');
+  await expect(chat.sendButton).toBeDisabled();
+  await expect(chat.sendButton).toHaveText(/Wait \d+ s/);
+  // The countdown goes down while sending waits.
+  await expect.poll(() => statusBar.rateCountdownSeconds()).toBeLessThan(first);
+  await expect(chat.sendButton).toBeDisabled();
+  await expect(chat.composer).toHaveValue('Nykaa beauty in Mumbai');
   await page.screenshot({ path: testInfo.outputPath('chat-429-countdown.png') });
 });
 
@@ -158,54 +144,52 @@ test('share a session publicly and copy an answer as markdown and as text', asyn
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
-  await page.getByTestId('share').click();
-  await expect(page.getByTestId('public-url')).toContainText('/ask/');
-  const url = (await page.getByTestId('public-url').innerText()).replace(/^Public: /, '');
+  await chat.shareButton.click();
+  await expect(chat.publicUrl).toContainText('/ask/');
+  const url = await chat.sharedUrl();
   const publicPage = await page.request.get(url);
   expect(publicPage.status()).toBe(200);
   expect(await publicPage.text()).toContain('quick commerce growing in Bengaluru');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
 
-  const chips = await chat.lastAnswer().getByTestId('citation-entry').count();
-  await chat.lastAnswer().getByTestId('copy-markdown').click();
+  const answer = chat.latest();
+  const chips = await answer.entries.count();
+  await answer.copyMarkdown.click();
   const markdown = await page.evaluate(() => navigator.clipboard.readText());
   expect(markdown).toContain('[^1]');
   expect(markdown).toContain('## Sources');
   expect(markdown.match(/^\[\^\d+\]: /gm)).toHaveLength(chips);
   expect(markdown).not.toMatch(/\[sig_[0-9a-f]{16}\]/);
 
-  await chat.lastAnswer().getByTestId('copy-text').click();
+  await answer.copyText.click();
   const text = await page.evaluate(() => navigator.clipboard.readText());
   expect(text).toContain('Sources\n[1] ');
   expect(text).not.toContain('##');
 
-  await page.getByTestId('unshare').click();
+  await chat.unshareButton.click();
   // Unsharing is a round trip to the service: wait for it to take effect.
   await expect.poll(async () => (await page.request.get(url)).status()).toBe(404);
 });
 
-test('an unreachable service is reported plainly and the question is kept', async ({ page, app, chat }) => {
+test('an unreachable service is reported plainly and the question is kept', async ({ app, chat, settings, statusBar }) => {
   await chat.open(app);
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('service-remote').check();
-  await page.getByTestId('service-url').fill('http://127.0.0.1:9');
-  await page.getByTestId('service-save').click();
-  await expect(page.getByTestId('service-label')).toHaveText('Remote: http://127.0.0.1:9');
-  await page.getByTestId('nav-chat').click();
+  await settings.useRemoteService('http://127.0.0.1:9');
+  await expect(statusBar.serviceLabel).toHaveText('Remote: http://127.0.0.1:9');
+  await chat.goTo('chat');
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'failed');
-  await expect(chat.lastAnswer().getByTestId('answer-error')).toContainText('Could not reach the service at http://127.0.0.1:9');
-  await expect(page.getByTestId('question').last()).toHaveText(QC);
-  await expect(chat.lastAnswer().getByTestId('retry')).toBeEnabled();
+  await expect(chat.latest().error).toContainText('Could not reach the service at http://127.0.0.1:9');
+  await expect(chat.questions.last()).toHaveText(QC);
+  await expect(chat.latest().retry).toBeEnabled();
 });
 
-test('when the embedded service crashes the app says so, restarts it, and answers again', async ({ page, app, chat }) => {
+test('when the embedded service crashes the app says so, restarts it, and answers again', async ({ app, chat, statusBar }) => {
   await chat.open(app);
   const before = await localServicePids(app);
   expect(before.length).toBeGreaterThan(0);
   await killLocalService(app);
-  await expect(page.getByTestId('service-state')).toContainText('Restarting it');
-  await expect(page.getByTestId('service-state')).toHaveText(/^ready/);
+  await expect(statusBar.serviceState).toContainText('Restarting it');
+  await expect(statusBar.serviceState).toHaveText(/^ready/);
   // A new process serves now (its port may or may not be the old one: the OS picks it).
   const after = await localServicePids(app);
   expect(after.length).toBeGreaterThan(0);

@@ -1,20 +1,26 @@
-import { test, expect } from './fixtures';
+import { Answer, test, expect } from './fixtures';
 
 const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 
-test('a question streams in as a cited answer whose chips match the sources list', async ({ page, app, chat }, testInfo) => {
+test('a question streams in as a cited answer whose chips match the sources list', async ({ page, app, chat, statusBar }, testInfo) => {
   await chat.open(app);
-  await expect(page.getByTestId('service-label')).toContainText('Local demo service — synthetic sample data');
+  await expect(statusBar.serviceLabel).toContainText('Local demo service — synthetic sample data');
   await chat.ask(QUESTION);
 
-  // The answer grows over several separate updates while it streams.
-  const body = chat.lastAnswer().getByTestId('answer-body');
+  // The answer grows over several separate updates while it streams: sample its length on
+  // every poll until it is done.
+  const answer = chat.latest();
+  const body = answer.body;
   const lengths: number[] = [];
-  for (let i = 0; i < 200; i += 1) {
-    lengths.push((await body.innerText()).length);
-    if ((await chat.lastAnswer().getAttribute('data-status')) === 'done') break;
-    await page.waitForTimeout(50);
-  }
+  await expect
+    .poll(
+      async () => {
+        lengths.push((await body.innerText()).length);
+        return chat.lastAnswer().getAttribute('data-status');
+      },
+      { intervals: [50], timeout: 30_000 },
+    )
+    .toBe('done');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
   const growing = lengths.filter((length, i) => i > 0 && length > lengths[i - 1]!);
   expect(growing.length, `answer lengths over time: ${lengths.join(',')}`).toBeGreaterThanOrEqual(3);
@@ -22,13 +28,13 @@ test('a question streams in as a cited answer whose chips match the sources list
 
   await expect(body).toContainText('Quick commerce');
   await expect(body.locator('table')).toHaveCount(1);
-  await expect(chat.lastAnswer().getByTestId('confidence')).toContainText(/Confidence: (low|medium|high) \(\d+%\)/);
+  await expect(answer.confidence).toContainText(/Confidence: (low|medium|high) \(\d+%\)/);
 
   // Every chip matches an entry of the citation list with the same number and signal.
-  const chips = body.getByTestId('citation-chip');
+  const chips = answer.chips;
   const chipCount = await chips.count();
   expect(chipCount).toBeGreaterThan(0);
-  const entries = chat.lastAnswer().getByTestId('citation-entry');
+  const entries = answer.entries;
   const entryNumbers = new Map<string, string>();
   for (let i = 0; i < (await entries.count()); i += 1) {
     const entry = entries.nth(i);
@@ -43,7 +49,7 @@ test('a question streams in as a cited answer whose chips match the sources list
   }
 
   // The chips resolve to real signals of the corpus: ask the running service for each one.
-  const serviceUrl = (await page.getByTestId('service-label').innerText()).match(/\((http:\/\/127\.0\.0\.1:\d+)\)/)![1]!;
+  const serviceUrl = await statusBar.serviceUrl();
   for (const id of entryNumbers.keys()) {
     const response = await page.request.get(`${serviceUrl}/api/v1/signals/${id}`);
     expect(response.status(), id).toBe(200);
@@ -59,13 +65,20 @@ test('a question streams in as a cited answer whose chips match the sources list
 test('a running answer can be cancelled and keeps its partial text; the question can be asked again', async ({ page, app, chat }) => {
   await chat.open(app);
   await chat.ask(QUESTION);
-  await expect.poll(async () => (await chat.lastAnswer().getByTestId('answer-body').innerText()).length).toBeGreaterThan(40);
-  await expect(page.getByTestId('cancel')).toBeVisible(); // a Stop button while streaming…
+  const cancelled = chat.latest();
+  await expect.poll(async () => (await cancelled.text()).length).toBeGreaterThan(40);
+  await expect(chat.cancelButton).toBeVisible(); // a Stop button while streaming…
   await page.keyboard.press('Escape'); // …and Esc stops it too
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'cancelled');
-  const partial = await chat.lastAnswer().getByTestId('answer-body').innerText();
+  const partial = await cancelled.text();
   expect(partial.length).toBeGreaterThan(40);
-  await page.waitForTimeout(300);
-  expect(await chat.lastAnswer().getByTestId('answer-body').innerText()).toBe(partial);
-  await expect(page.getByTestId('send')).toBeVisible();
+  await expect(chat.sendButton).toBeVisible();
+  // Asked again, the question streams a whole new answer; by the time it is done, anything
+  // still arriving for the cancelled one would have shown: its text has not changed.
+  const first = chat.answers.first();
+  await chat.ask(QUESTION);
+  await expect(chat.answers).toHaveCount(2);
+  await chat.expectLastAnswer('done');
+  await expect(first).toHaveAttribute('data-status', 'cancelled');
+  expect(await new Answer(first).text()).toBe(partial);
 });

@@ -5,7 +5,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { probeKeychain } from '../../src/main/services/credential-store';
-import { ChatPage, expect, serviceUrlOf, startApp, stopApp, test, tokenFor } from './fixtures';
+import { expect, test, tokenFor } from './fixtures';
 
 async function filesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -17,7 +17,7 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
-test('a credential saved in settings lives in the keychain only', async ({ page, app, chat }, testInfo) => {
+test('a credential saved in settings lives in the keychain only', async ({ page, app, chat, settings, statusBar }, testInfo) => {
   const probe = await probeKeychain(app.keychainService);
   if (process.env.CI === 'true') expect(probe.keychain, probe.detail).not.toBeNull();
   test.skip(!probe.keychain, `No OS keychain here (${probe.detail}); run through scripts/with-keychain.sh.`);
@@ -25,23 +25,20 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   await chat.open(app);
   // A real API key, issued by the running service to a user of its identity provider.
   const jwt = await tokenFor(app, 'analyst@example.com');
-  const issued = await page.request.post(`${await serviceUrlOf(page)}/api/v1/keys`, { headers: { authorization: `Bearer ${jwt}` }, data: {} });
+  const issued = await page.request.post(`${await statusBar.serviceUrl()}/api/v1/keys`, { headers: { authorization: `Bearer ${jwt}` }, data: {} });
   expect(issued.status()).toBe(201);
   const SECRET = ((await issued.json()) as { key: string }).key;
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('credential-input').fill(SECRET);
-  await page.getByTestId('credential-present-as').selectOption('x-api-key');
-  await page.getByTestId('credential-save').click();
-  await expect(page.getByTestId('credential-status')).toHaveText(`An API key ending in …${SECRET.slice(-4)} is set.`);
-  await expect(page.getByTestId('credential-backend')).toContainText('Stored in the OS keychain');
-  await expect(page.getByTestId('credential-input')).toHaveValue('');
+  await settings.saveCredential(SECRET, { presentAs: 'x-api-key', expectSet: false });
+  await expect(settings.credentialStatus).toHaveText(`An API key ending in …${SECRET.slice(-4)} is set.`);
+  await expect(settings.credentialBackend).toContainText('Stored in the OS keychain');
+  await expect(settings.credentialInput).toHaveValue('');
   await page.screenshot({ path: testInfo.outputPath('settings-credential.png') });
 
   // It is used: the service accepts it and counts the answer against the user's own bucket.
-  await page.getByTestId('nav-chat').click();
+  await chat.goTo('chat');
   await chat.ask('Nykaa beauty stores in Mumbai');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-  await expect(page.getByTestId('rate-remaining')).toHaveText('29 requests left this minute');
+  await expect(statusBar.rateRemaining).toHaveText('29 requests left this minute');
 
   // In the real keychain…
   expect(await probe.keychain!.getPassword(app.keychainService, 'retail-signal-credential')).toBe(SECRET);
@@ -54,56 +51,49 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   // …and no log line.
   expect(app.logs()).not.toContain(SECRET);
 
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('credential-clear').click();
-  await expect(page.getByTestId('credential-status')).toHaveText('No credential set: you ask anonymously.');
+  await settings.goTo('settings');
+  await settings.credentialClear.click();
+  await expect(settings.credentialStatus).toHaveText('No credential set: you ask anonymously.');
   expect(await probe.keychain!.getPassword(app.keychainService, 'retail-signal-credential')).toBeNull();
 });
 
-test('a credential the service refuses does not blank the app: the answer and health still come, and the user is told to renew it', async ({ page, app, chat }, testInfo) => {
+test('a credential the service refuses does not blank the app: the answer and health still come, and the user is told to renew it', async ({ page, app, chat, settings, health, statusBar }, testInfo) => {
   await chat.open(app);
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('credential-input').fill('ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
-  await page.getByTestId('credential-save').click();
-  await expect(page.getByTestId('credential-status')).toContainText('is set');
-  await page.getByTestId('nav-chat').click();
+  await settings.saveCredential('ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  await chat.goTo('chat');
   await chat.ask('Which fashion chains are opening stores in tier-2 cities?');
   // Ask is open to anonymous callers (issue #14): the request is repeated without the credential.
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-  await expect(page.getByTestId('credential-rejected')).toContainText('invalid or expired');
+  await expect(statusBar.credentialRejected).toContainText('invalid or expired');
   await page.screenshot({ path: testInfo.outputPath('status-bar-after-401.png') });
-  await page.getByTestId('nav-health').click();
-  await expect(page.getByTestId('health-row').first()).toBeVisible();
-  await page.getByTestId('nav-settings').click();
-  await expect(page.getByTestId('credential-rejected-notice')).toContainText('The API key is not valid');
-  await expect(page.getByTestId('credential-rejected-notice')).toContainText('renew the credential');
+  await health.goTo('health');
+  await expect(health.rows.first()).toBeVisible();
+  await settings.goTo('settings');
+  await expect(settings.credentialRejectedNotice).toContainText('The API key is not valid');
+  await expect(settings.credentialRejectedNotice).toContainText('renew the credential');
   await page.screenshot({ path: testInfo.outputPath('settings-after-401.png') });
   // Clearing (or replacing) the credential clears the warning.
-  await page.getByTestId('credential-clear').click();
-  await expect(page.getByTestId('credential-rejected-notice')).toHaveCount(0);
-  await expect(page.getByTestId('credential-rejected')).toHaveCount(0);
+  await settings.credentialClear.click();
+  await expect(settings.credentialRejectedNotice).toHaveCount(0);
+  await expect(statusBar.credentialRejected).toHaveCount(0);
 });
 
-test('"Get a development token" asks the embedded service for one, keeps it in main, and research accepts it', async ({ page }) => {
-  const app = await startApp({ serviceArgs: ['--research-ms=1500'] });
-  const chat = new ChatPage(page);
-  try {
+test.describe(() => {
+  test.use({ serviceArgs: ['--research-ms=1500'] });
+
+  test('"Get a development token" asks the embedded service for one, keeps it in main, and research accepts it', async ({ page, app, chat, settings, research }) => {
     await chat.open(app);
-    await page.getByTestId('nav-settings').click();
-    await page.getByTestId('dev-token-email').fill('not-an-email');
-    await page.getByTestId('dev-token-get').click();
+    await settings.goTo('settings');
+    await settings.devTokenEmail.fill('not-an-email');
+    await settings.devTokenGet.click();
     await expect(page.getByRole('status').filter({ hasText: 'Enter an email address' })).toBeVisible();
-    await page.getByTestId('dev-token-email').fill('analyst@example.com');
-    await page.getByTestId('dev-token-get').click();
-    await expect(page.getByTestId('credential-status')).toContainText('A JWT ending in');
+    await settings.devTokenEmail.fill('analyst@example.com');
+    await settings.devTokenGet.click();
+    await expect(settings.credentialStatus).toContainText('A JWT ending in');
     // SECURITY: the token itself never reaches the renderer.
     expect(await page.content()).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\./);
-    await page.getByTestId('nav-research').click();
-    await page.getByTestId('research-topic').fill('Quick commerce in Bengaluru');
-    await page.getByTestId('research-start').click();
+    const run = await research.start('Quick commerce in Bengaluru');
     // Research is for authenticated callers only: it completes with the development token.
-    await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
-  } finally {
-    await stopApp(app);
-  }
+    await expect(run.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  });
 });

@@ -4,6 +4,7 @@
  */
 import { _electron as electron, expect, test } from '@playwright/test';
 import { triggerCspViolation } from './fixtures';
+import { ChatPage, StatusBar } from './pages';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -36,22 +37,29 @@ test('the Electron window is hardened, exposes only the bridge, and answers a qu
     // The CSP is enforced: an injected inline script does not run and a violation is reported.
     const violated = await triggerCspViolation(window);
     expect(violated).toMatch(/^script-src/);
-    // Navigation away and new windows are blocked; permissions are denied.
+    // Navigation away and new windows are blocked; permissions are denied. Main's own
+    // will-navigate handler runs first; a listener added here sees whether it refused.
+    await app.evaluate(({ BrowserWindow }) => {
+      const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+      (globalThis as { __navigation?: Promise<string> }).__navigation = new Promise((resolve) =>
+        contents.once('will-navigate', (event, url) => resolve(`${url} ${event.defaultPrevented ? 'refused' : 'allowed'}`)),
+      );
+    });
     await window.evaluate(() => {
       location.href = 'https://example.com/';
     });
-    await window.waitForTimeout(500);
+    expect(await app.evaluate(() => (globalThis as { __navigation?: Promise<string> }).__navigation)).toBe('https://example.com/ refused');
     expect(window.url()).toMatch(/^clarity:\/\/app\//);
     expect(await window.evaluate(() => globalThis.open('https://example.com/') === null)).toBe(true);
     expect(app.windows()).toHaveLength(1);
     expect(await window.evaluate(() => Notification.requestPermission())).toBe('denied');
     expect(await window.evaluate(() => document.createElement('webview').constructor.name)).not.toBe('WebView');
 
-    await expect(window.getByTestId('service-state')).toHaveText(/^ready/, { timeout: 60_000 });
-    await window.getByTestId('composer-input').fill('How fast is quick commerce growing in Bengaluru?');
-    await window.getByTestId('send').click();
-    await expect(window.getByTestId('answer').last()).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
-    await expect(window.getByTestId('citation-chip').first()).toBeVisible();
+    await expect(new StatusBar(window).serviceState).toHaveText(/^ready/, { timeout: 60_000 });
+    const chat = new ChatPage(window);
+    await chat.ask('How fast is quick commerce growing in Bengaluru?');
+    await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
+    await expect(chat.chips.first()).toBeVisible();
   } finally {
     await app.close();
     await rm(dataDir, { recursive: true, force: true });

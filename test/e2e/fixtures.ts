@@ -1,107 +1,22 @@
 /**
- * A fresh browser host per test: its own data directory, its own keychain entry name, the
- * real local service behind it. Page objects use data-testid selectors (STYLE §8).
+ * Playwright fixtures: a fresh app per test (its own data directory, its own keychain entry
+ * name, the real local service behind it), started with the options `serviceArgs` and `paceMs`
+ * and stopped after the test, and one page object per view on the test's page. Page objects use
+ * data-testid selectors (STYLE §8) and wait on state, never on time.
+ *
+ *   test.use({ serviceArgs: ['--research-ms=500'] });
+ *   test('…', async ({ app, chat, research }) => { await chat.open(app); … });
+ *
+ * Tests that need two apps or a restart on the same data directory use `apps.start(…)` (stopped
+ * for them at the end) or `startApp`/`stopApp` directly.
  */
 import { test as base, expect, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { rm } from 'node:fs/promises';
+import { startApp, stopApp, type RunningApp, type StartOptions } from './app-process';
+import { ChatPage, CitationPanel, DiscoverPage, HealthPage, LibraryPage, ResearchPage, SettingsPage, StatusBar, WatchlistPage } from './pages';
 
-export interface RunningApp {
-  launchUrl: string;
-  origin: string;
-  dataDir: string;
-  keychainService: string;
-  process: ChildProcess;
-  logs: () => string;
-  /** The session cookie, once a page has used the one-time launch link. */
-  session?: { name: string; value: string };
-}
-
-export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[]; keychainService?: string } = {}): Promise<RunningApp> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
-  const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/main/browser-host/cli.ts',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--pace-ms',
-      String(options.paceMs ?? 12),
-      ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
-    ],
-    { env: { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      output += `${line}\n`;
-      if (!line.startsWith('{')) return;
-      const message = JSON.parse(line) as { event: string; url: string; origin: string };
-      if (message.event === 'browser-host-ready') {
-        clearTimeout(timer);
-        resolve(message);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`browser host exited with ${code}:\n${output}`)));
-  });
-  return { launchUrl: ready.url, origin: ready.origin, dataDir, keychainService, process: child, logs: () => output };
-}
-
-export async function stopApp(app: RunningApp, options: { keepData?: boolean } = {}): Promise<void> {
-  if (app.process.exitCode === null) {
-    await new Promise<void>((resolve) => {
-      app.process.once('exit', () => resolve());
-      app.process.kill('SIGTERM');
-    });
-  }
-  if (!options.keepData) await rm(app.dataDir, { recursive: true, force: true });
-}
-
-/** A JWT from the embedded service's own identity provider (its key lives in the app's data dir). */
-export async function tokenFor(app: RunningApp, email: string): Promise<string> {
-  const { execFile } = await import('node:child_process');
-  const { promisify } = await import('node:util');
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', email, '--data-dir', join(app.dataDir, 'local-service')]);
-  return stdout.trim();
-}
-
-/** The URL of the embedded local service, as the status bar shows it. */
-export async function serviceUrlOf(page: Page): Promise<string> {
-  return (await page.getByTestId('service-label').innerText()).match(/\((http:\/\/127\.0\.0\.1:\d+)\)/)![1]!;
-}
-
-/** Kills this app's embedded local service (found by its data directory), as a crash would. */
-export async function killLocalService(app: RunningApp): Promise<void> {
-  await signalLocalService(app, 'SIGKILL');
-}
-
-/** Sends a signal to this app's embedded local service (SIGSTOP freezes it: unreachable, alive). */
-export async function signalLocalService(app: RunningApp, signal: NodeJS.Signals): Promise<void> {
-  for (const pid of await localServicePids(app)) process.kill(pid, signal);
-}
-
-/** The processes of this app's embedded local service, found by its data directory. */
-export async function localServicePids(app: RunningApp): Promise<number[]> {
-  const { readdir, readFile } = await import('node:fs/promises');
-  const marker = join(app.dataDir, 'local-service');
-  const pids: number[] = [];
-  for (const pid of await readdir('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) pids.push(Number(pid));
-  }
-  return pids;
-}
+export { killLocalService, localServicePids, serviceUrlOf, signalLocalService, startApp, stopApp, tokenFor, type RunningApp, type StartOptions } from './app-process';
+export * from './pages';
 
 /**
  * Injects an inline script into the page and resolves with the CSP directive that blocked it
@@ -121,52 +36,75 @@ export function triggerCspViolation(page: Page): Promise<string> {
 
 /** Saves a credential through the settings view, as a user would. */
 export async function saveCredential(page: Page, secret: string): Promise<void> {
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('credential-input').fill(secret);
-  await page.getByTestId('credential-save').click();
-  await expect(page.getByTestId('credential-status')).toContainText('is set');
+  await new SettingsPage(page).saveCredential(secret);
 }
 
-export class ChatPage {
-  constructor(readonly page: Page) {}
+/** Starts apps for one test and stops every one still running (and removes its data) at the end. */
+export class AppLauncher {
+  private readonly started: RunningApp[] = [];
 
-  /**
-   * The launch link works once (SECURITY.md): the first page trades it for the session cookie,
-   * which later pages on the same app (other contexts) are given instead.
-   */
-  async open(app: RunningApp): Promise<void> {
-    if (app.session) {
-      await this.page.context().addCookies([{ ...app.session, url: app.origin }]);
-      await this.page.goto(app.origin);
-    } else {
-      await this.page.goto(app.launchUrl);
-      const cookie = (await this.page.context().cookies(app.origin)).find((c) => c.name === 'clarity_session');
-      if (cookie) app.session = { name: cookie.name, value: cookie.value };
-    }
-    await expect(this.page.getByTestId('service-state')).toHaveText(/^ready/);
+  async start(options: StartOptions = {}): Promise<RunningApp> {
+    const app = await startApp(options);
+    this.started.push(app);
+    return app;
   }
 
-  async ask(question: string): Promise<void> {
-    await this.page.getByTestId('composer-input').fill(question);
-    await this.page.getByTestId('send').click();
+  /** Stops an app now, e.g. to restart on its data directory (`keepData`). */
+  async stop(app: RunningApp, options: { keepData?: boolean } = {}): Promise<void> {
+    await stopApp(app, options);
   }
 
-  lastAnswer() {
-    return this.page.getByTestId('answer').last();
+  async stopAll(): Promise<void> {
+    for (const app of this.started) await stopApp(app, { keepData: true });
+    for (const dataDir of new Set(this.started.map((app) => app.dataDir))) await rm(dataDir, { recursive: true, force: true });
   }
 }
 
-export const test = base.extend<{ app: RunningApp; chat: ChatPage }>({
-  // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
-  // eslint-disable-next-line no-empty-pattern
-  app: async ({}, use) => {
-    const app = await startApp();
+export interface AppOptions {
+  /** Arguments for the embedded local service of the `app` fixture. */
+  serviceArgs: string[];
+  /** The `app` fixture's streaming pace (ms between chunks). */
+  paceMs: number;
+}
+
+export interface AppFixtures {
+  app: RunningApp;
+  apps: AppLauncher;
+  chat: ChatPage;
+  citations: CitationPanel;
+  research: ResearchPage;
+  health: HealthPage;
+  library: LibraryPage;
+  discover: DiscoverPage;
+  watchlist: WatchlistPage;
+  settings: SettingsPage;
+  statusBar: StatusBar;
+}
+
+export const test = base.extend<AppOptions & AppFixtures>({
+  serviceArgs: [[], { option: true }],
+  paceMs: [12, { option: true }],
+  app: async ({ serviceArgs, paceMs }, use) => {
+    const app = await startApp({ serviceArgs, paceMs });
     await use(app);
     await stopApp(app);
   },
-  chat: async ({ page }, use) => {
-    await use(new ChatPage(page));
+  // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
+  // eslint-disable-next-line no-empty-pattern
+  apps: async ({}, use) => {
+    const apps = new AppLauncher();
+    await use(apps);
+    await apps.stopAll();
   },
+  chat: async ({ page }, use) => use(new ChatPage(page)),
+  citations: async ({ page }, use) => use(new CitationPanel(page)),
+  research: async ({ page }, use) => use(new ResearchPage(page)),
+  health: async ({ page }, use) => use(new HealthPage(page)),
+  library: async ({ page }, use) => use(new LibraryPage(page)),
+  discover: async ({ page }, use) => use(new DiscoverPage(page)),
+  watchlist: async ({ page }, use) => use(new WatchlistPage(page)),
+  settings: async ({ page }, use) => use(new SettingsPage(page)),
+  statusBar: async ({ page }, use) => use(new StatusBar(page)),
 });
 
 export { expect };

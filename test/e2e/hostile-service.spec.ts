@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CITED, startHostileService, type HostileService } from '../support/hostile-service';
-import { ChatPage, expect, saveCredential, startApp, stopApp, test, type RunningApp } from './fixtures';
+import { ChatPage, CitationPanel, expect, LibraryPage, ResearchPage, SettingsPage, startApp, stopApp, test, type RunningApp } from './fixtures';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -24,6 +24,10 @@ let app: RunningApp;
 let context: BrowserContext;
 let page: Page;
 let chat: ChatPage;
+let citations: CitationPanel;
+let library: LibraryPage;
+let research: ResearchPage;
+let settings: SettingsPage;
 /** What would have left the page: requests to other hosts, new pages, main-frame navigations, dialogs. */
 const escaped = { requests: [] as string[], pages: [] as string[], navigations: [] as string[], dialogs: [] as string[] };
 
@@ -58,6 +62,10 @@ test.beforeAll(async ({ browser }) => {
     void dialog.dismiss();
   });
   chat = new ChatPage(page);
+  citations = new CitationPanel(page);
+  library = new LibraryPage(page);
+  research = new ResearchPage(page);
+  settings = new SettingsPage(page);
   await chat.open(app);
   // From here on, the app page must never navigate.
   page.on('framenavigated', (frame) => {
@@ -121,7 +129,7 @@ async function expectInertCorpus(body: Locator): Promise<void> {
 }
 
 test('the user is told which file was set aside, and where', async () => {
-  const notice = page.getByTestId('data-notice');
+  const notice = chat.dataNotice;
   await expect(notice).toContainText('1 conversation file could not be read');
   await expect(notice).toContainText(join(app.dataDir, 'conversations'));
   // It stays until the user dismisses it.
@@ -133,15 +141,14 @@ test('a hostile answer streams in inert; clicking every link and chip neither na
   await chat.ask('What is happening in Pune retail?');
   const answer = chat.lastAnswer();
   await expect(answer).toHaveAttribute('data-status', 'done');
-  const body = answer.getByTestId('answer-body');
+  const body = chat.latest().body;
   await expectInertCorpus(body);
   // Citation URLs that are not http(s) are not links anywhere in the answer.
-  const list = answer.getByTestId('citation-list');
-  await expect(list.getByTestId('citation-entry')).toHaveCount(2);
+  await expect(chat.latest().citationList.getByTestId('citation-entry')).toHaveCount(2);
   expect(await answer.locator('[href^="javascript:" i], [href^="file:" i], [href^="data:" i], [href^="vbscript:" i], [href^="clarity:" i]').count()).toBe(0);
   expect(await clickEverything(answer)).toBeGreaterThan(10);
-  await expect(page.getByTestId('citation-panel')).toBeVisible(); // a chip did open its panel
-  await clickEverything(page.getByTestId('citation-panel'));
+  await expect(citations.root).toBeVisible(); // a chip did open its panel
+  await clickEverything(citations.root);
   await expectNothingEscaped();
   // The one http link in prose went through the opener; the forged-chip link is just a link.
   const opened = await page.evaluate(() => (window as unknown as { __opened: string[] }).__opened);
@@ -149,34 +156,30 @@ test('a hostile answer streams in inert; clicking every link and chip neither na
 });
 
 test('saved and reopened from the library, the same corpus is just as inert', async () => {
-  await chat.lastAnswer().getByTestId('save-answer').click();
-  await page.getByTestId('nav-library').click();
-  const item = page.getByTestId('library-item').first();
-  await item.getByRole('button').first().click();
-  const reader = page.getByTestId('library-reader');
-  await expectInertCorpus(reader.getByTestId('library-body'));
-  await clickEverything(reader);
+  await chat.latest().saveButton.click();
+  await library.goTo('library');
+  const reader = await library.openItem(library.items.first());
+  await expectInertCorpus(reader.body);
+  await clickEverything(reader.root);
   await expectNothingEscaped();
 });
 
 test('a hostile research report is inert, and so are its sources', async () => {
-  await page.getByTestId('nav-research').click();
-  await page.getByTestId('research-topic').fill('Hostile report please');
-  await page.getByTestId('research-start').click();
-  await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'completed');
-  await page.getByTestId('open-report').first().click();
-  const report = page.getByTestId('report-body');
+  const run = await research.start('Hostile report please');
+  await expect(run.root).toHaveAttribute('data-state', 'completed');
+  await run.openReport.click();
+  const report = research.viewer.body;
   await expectInertCorpus(report);
   await clickEverything(report);
-  await clickEverything(page.getByTestId('citation-panel'));
+  await clickEverything(citations.root);
   await expectNothingEscaped();
 });
 
 test('a redirect to another host is refused with a clear error; the API key never reaches that host', async () => {
-  await saveCredential(page, 'ck_e2eHostileRedirectKey000000000000');
-  await page.getByTestId('nav-chat').click();
+  await settings.saveCredential('ck_e2eHostileRedirectKey000000000000');
+  await chat.goTo('chat');
   await chat.ask('Please redirect this question');
-  await expect(chat.lastAnswer().getByTestId('answer-error')).toContainText('does not follow redirects');
+  await expect(chat.latest().error).toContainText('does not follow redirects');
   await expect(chat.lastAnswer()).not.toContainText('ANSWER FROM ELSEWHERE');
   expect(hostile.requests.some((r) => r.apiKey === 'ck_e2eHostileRedirectKey000000000000')).toBe(true); // the key was in play
   expect(hostile.elsewhere.requests).toEqual([]);

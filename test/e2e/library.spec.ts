@@ -3,79 +3,76 @@
  * the app, find the report by searching for a cited source's name, and read it with its
  * citations from the snapshot. Export downloads and rename/tag/delete with undo too.
  */
-import { ChatPage, expect, saveCredential, signalLocalService, startApp, stopApp, test, tokenFor } from './fixtures';
+import { expect, signalLocalService, test, tokenFor } from './fixtures';
 
-test('a saved report opens offline, found by a cited source, with its citations', async ({ page }, testInfo) => {
-  const app = await startApp({ serviceArgs: ['--research-ms=500'] });
-  const chat = new ChatPage(page);
+test.use({ serviceArgs: ['--research-ms=500'] });
+
+test('a saved report opens offline, found by a cited source, with its citations', async ({ page, app, chat, research, library, settings, citations }, testInfo) => {
   try {
     await chat.open(app);
-    await saveCredential(page, await tokenFor(app, 'library@example.com'));
-    await page.getByTestId('nav-research').click();
-    await page.getByTestId('research-topic').fill('Tanishq jewellery in Kerala');
-    await page.getByTestId('research-start').click();
-    await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
-    await page.getByTestId('open-report').first().click();
-    await page.getByTestId('save-report').click();
-    await expect(page.getByTestId('report-saved')).toHaveText('Saved to the library.');
+    await settings.saveCredential(await tokenFor(app, 'library@example.com'));
+    const run = await research.start('Tanishq jewellery in Kerala');
+    await expect(run.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await run.openReport.click();
+    const viewer = research.viewer;
+    await viewer.saveButton.click();
+    await expect(viewer.saved).toHaveText('Saved to the library.');
     // A cited source's name, read from the report's own sources.
-    await page.getByTestId('citation-chip').first().click();
-    const sourceName = (await page.getByTestId('panel-source').innerText()).trim();
-    const citationCount = Number((await page.getByTestId('report-citation-count').innerText()).match(/\d+/)![0]);
+    await viewer.chips.first().click();
+    const sourceName = (await citations.source.innerText()).trim();
+    const citationCount = await viewer.citationCountValue();
 
     // Also save a chat answer and export it (the browser host downloads the file).
-    await page.getByTestId('nav-chat').click();
+    await chat.goTo('chat');
     await chat.ask('Zudio store openings');
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-    await chat.lastAnswer().getByTestId('save-answer').click();
+    const answer = chat.latest();
+    await answer.saveButton.click();
     const download = page.waitForEvent('download');
-    await chat.lastAnswer().getByTestId('export-format').selectOption('pdf');
+    await answer.exportFormat.selectOption('pdf');
     expect((await download).suggestedFilename()).toBe('zudio-store-openings.pdf');
 
     // The service stops answering; the app reloads.
     await signalLocalService(app, 'SIGSTOP');
     await page.reload();
-    await page.getByTestId('nav-library').click();
-    await page.getByTestId('library-search').fill(sourceName);
-    const result = page.getByTestId('library-item').filter({ hasText: 'Tanishq jewellery in Kerala' });
+    await library.goTo('library');
+    await library.search.fill(sourceName);
+    const result = library.item('Tanishq jewellery in Kerala');
     await expect(result).toHaveCount(1);
-    await result.getByRole('button').click();
-    const reader = page.getByTestId('library-reader');
-    await expect(reader.getByTestId('library-body')).toContainText('Overview');
-    const chips = reader.getByTestId('citation-chip');
+    const reader = await library.openItem(result);
+    await expect(reader.body).toContainText('Overview');
+    const chips = reader.chips;
     expect(await chips.count()).toBeGreaterThanOrEqual(citationCount);
     await chips.first().click();
-    const panel = page.getByTestId('citation-panel');
-    await expect(panel.getByTestId('panel-title')).not.toBeEmpty();
-    await expect(panel.getByTestId('panel-source')).not.toBeEmpty();
-    await expect(panel.getByTestId('health-when cited')).toHaveText(/when cited: (healthy|degraded|down)/);
-    await expect(panel).toContainText('Current health unavailable');
-    expect(await panel.getByTestId('panel-all-citations').locator('li').count()).toBe(citationCount);
+    const panel = citations;
+    await expect(panel.title).not.toBeEmpty();
+    await expect(panel.source).not.toBeEmpty();
+    await expect(panel.healthWhenCited).toHaveText(/when cited: (healthy|degraded|down)/);
+    await expect(panel.root).toContainText('Current health unavailable');
+    expect(await panel.allCitations.count()).toBe(citationCount);
     await page.screenshot({ path: testInfo.outputPath('library-offline-report.png') });
 
     // Filters: by kind and by entity.
-    await page.getByTestId('library-search').fill('');
-    await page.getByTestId('library-filter-kind').selectOption('answer');
-    await expect(page.getByTestId('library-item')).toHaveCount(1);
-    await page.getByTestId('library-filter-kind').selectOption('');
-    await page.getByTestId('library-filter-entity').selectOption('Kerala');
-    await expect(page.getByTestId('library-item')).toHaveCount(1);
-    await page.getByTestId('library-filter-entity').selectOption('');
+    await library.search.fill('');
+    await library.filterKind.selectOption('answer');
+    await expect(library.items).toHaveCount(1);
+    await library.filterKind.selectOption('');
+    await library.filterEntity.selectOption('Kerala');
+    await expect(library.items).toHaveCount(1);
+    await library.filterEntity.selectOption('');
 
     // Rename and tag; delete with undo.
-    await reader.getByTestId('library-title').fill('Kerala jewellery — board pack');
-    await reader.getByTestId('library-tags').fill('board, jewellery');
-    await reader.getByTestId('library-save-meta').click();
-    await expect(page.getByTestId('library-item').filter({ hasText: 'Kerala jewellery — board pack' })).toHaveCount(1);
-    await page.getByTestId('library-filter-tag').selectOption('board');
-    await expect(page.getByTestId('library-item')).toHaveCount(1);
-    await page.getByTestId('library-filter-tag').selectOption('');
-    await reader.getByTestId('library-delete').click();
-    await expect(page.getByTestId('library-item')).toHaveCount(1);
-    await page.getByTestId('library-undo-delete').click();
-    await expect(page.getByTestId('library-item')).toHaveCount(2);
+    await reader.rename('Kerala jewellery — board pack', 'board, jewellery');
+    await expect(library.item('Kerala jewellery — board pack')).toHaveCount(1);
+    await library.filterTag.selectOption('board');
+    await expect(library.items).toHaveCount(1);
+    await library.filterTag.selectOption('');
+    await reader.deleteButton.click();
+    await expect(library.items).toHaveCount(1);
+    await library.undoDelete.click();
+    await expect(library.items).toHaveCount(2);
   } finally {
+    // A frozen service would not stop: wake it before the fixture stops the app.
     await signalLocalService(app, 'SIGCONT').catch(() => undefined);
-    await stopApp(app);
   }
 });

@@ -4,112 +4,89 @@
  * process, the report viewer with a working citation chip, failure and retry, and a run
  * started from a chat answer's suggestion.
  */
-import { ChatPage, expect, saveCredential, startApp, stopApp, test, tokenFor } from './fixtures';
+import { ChatPage, expect, ResearchPage, test, tokenFor } from './fixtures';
 
-test('a v1 run shows elapsed time while the app stays usable, then opens as a cited report', async ({ page }, testInfo) => {
-  const app = await startApp({ serviceArgs: ['--research-ms=4000'] });
-  const chat = new ChatPage(page);
-  try {
+test.describe(() => {
+  test.use({ serviceArgs: ['--research-ms=4000'] });
+
+  test('a v1 run shows elapsed time while the app stays usable, then opens as a cited report', async ({ page, app, chat, research, settings, citations }, testInfo) => {
     await chat.open(app);
-    await saveCredential(page, await tokenFor(app, 'researcher@example.com'));
-    await page.getByTestId('nav-research').click();
-    await page.getByTestId('research-topic').fill('Quick commerce in Bengaluru');
-    await page.getByTestId('research-start').click();
-    const run = page.getByTestId('research-run').first();
-    await expect(run).toHaveAttribute('data-state', 'running');
-    const firstDuration = Number((await run.getByTestId('run-duration').innerText()).replace(/\D/g, ''));
-    await page.waitForTimeout(1_200);
-    expect(Number((await run.getByTestId('run-duration').innerText()).replace(/\D/g, ''))).toBeGreaterThan(firstDuration);
+    await settings.saveCredential(await tokenFor(app, 'researcher@example.com'));
+    const run = await research.start('Quick commerce in Bengaluru');
+    await expect(run.root).toHaveAttribute('data-state', 'running');
+    const firstDuration = await run.durationValue();
+    // The elapsed time moves on while the run is held (the run takes 4 s).
+    await expect.poll(() => run.durationValue()).toBeGreaterThan(firstDuration);
 
     // The app stays usable meanwhile: ask a question in chat.
-    await page.getByTestId('nav-chat').click();
+    await chat.goTo('chat');
     await chat.ask('Zudio store openings');
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
-    await page.getByTestId('nav-research').click();
-    await expect(run).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
-    await expect(page.getByTestId('cost-per-day')).toContainText('$');
-    await run.getByTestId('open-report').click();
-    const viewer = page.getByTestId('report-viewer');
-    await expect(viewer.getByTestId('report-meta')).toContainText('Quick commerce in Bengaluru');
-    await expect(viewer.getByTestId('report-meta')).toContainText('standard');
-    await expect(viewer.getByTestId('report-citation-count')).toHaveText(/\d+ citations/);
-    await expect(viewer.getByTestId('report-cost')).toHaveText(/^\$\d+\.\d{4}$/);
+    await research.goTo('research');
+    await expect(run.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await expect(research.costPerDay).toContainText('$');
+    await run.openReport.click();
+    const viewer = research.viewer;
+    await expect(viewer.meta).toContainText('Quick commerce in Bengaluru');
+    await expect(viewer.meta).toContainText('standard');
+    await expect(viewer.citationCount).toHaveText(/\d+ citations/);
+    await expect(viewer.cost).toHaveText(/^\$\d+\.\d{4}$/);
     for (const section of ['Overview', 'Key developments', 'Players involved', 'Key figures', 'Risks', 'Outlook']) {
-      await expect(viewer.getByTestId('report-toc')).toContainText(section);
+      await expect(viewer.toc).toContainText(section);
     }
     // The table of contents follows the scroll.
-    await viewer.getByTestId('report-toc').getByText('Outlook').click();
-    await expect(viewer.locator('.toc li.active')).toContainText(/Outlook|Risks/);
-    await viewer.getByTestId('report-toc').getByText('Overview').click();
+    await viewer.toc.getByText('Outlook').click();
+    await expect(viewer.activeTocEntry).toContainText(/Outlook|Risks/);
+    await viewer.toc.getByText('Overview').click();
     // A citation chip opens the same side panel as chat.
-    await viewer.getByTestId('citation-chip').first().click();
-    await expect(page.getByTestId('citation-panel')).toBeVisible();
-    await expect(page.getByTestId('citation-panel').getByTestId('health-when cited')).toHaveText(/when cited: (healthy|degraded|down)/);
+    await viewer.chips.first().click();
+    await expect(citations.root).toBeVisible();
+    await expect(citations.healthWhenCited).toHaveText(/when cited: (healthy|degraded|down)/);
     await page.screenshot({ path: testInfo.outputPath('research-report-viewer.png') });
-  } finally {
-    await stopApp(app);
-  }
+  });
 });
 
-test('a queued (v2) run keeps polling across a restart of the app and says when the report is ready', async ({ browser }) => {
-  const first = await startApp({ serviceArgs: ['--research-ms=8000'] });
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const chat = new ChatPage(page);
-  let second: Awaited<ReturnType<typeof startApp>> | null = null;
-  try {
-    await chat.open(first);
-    await saveCredential(page, await tokenFor(first, 'queue@example.com'));
-    await page.getByTestId('nav-research').click();
-    await page.getByTestId('research-topic').fill('Tanishq jewellery in Kerala');
-    await page.getByTestId('research-mode').selectOption('queue');
-    await page.getByTestId('research-start').click();
-    await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'queued');
-    await stopApp(first, { keepData: true });
+test('a queued (v2) run keeps polling across a restart of the app and says when the report is ready', async ({ context, apps, chat, research, settings }) => {
+  const first = await apps.start({ serviceArgs: ['--research-ms=8000'] });
+  await chat.open(first);
+  await settings.saveCredential(await tokenFor(first, 'queue@example.com'));
+  await research.start('Tanishq jewellery in Kerala', { mode: 'queue' });
+  await expect(research.latestRun().root).toHaveAttribute('data-state', 'queued');
+  await apps.stop(first, { keepData: true });
 
-    second = await startApp({ dataDir: first.dataDir, keychainService: first.keychainService, serviceArgs: ['--research-ms=8000'] });
-    const page2 = await context.newPage();
-    await new ChatPage(page2).open(second);
-    await page2.getByTestId('nav-research').click();
-    const run = page2.getByTestId('research-run').first();
-    await expect(run).toContainText('Tanishq jewellery in Kerala');
-    await expect(run).toHaveAttribute('data-state', /queued|completed/);
-    await expect(run).toHaveAttribute('data-state', 'completed', { timeout: 60_000 });
-    await expect(page2.getByTestId('app-notice')).toContainText('Report ready: Tanishq jewellery in Kerala');
-    await page2.getByTestId('app-notice').getByText('Open').click();
-    await expect(page2.getByTestId('report-viewer')).toContainText('Tanishq');
-  } finally {
-    await context.close();
-    if (second) await stopApp(second);
-    else await stopApp(first);
-  }
+  const second = await apps.start({ dataDir: first.dataDir, keychainService: first.keychainService, serviceArgs: ['--research-ms=8000'] });
+  const research2 = new ResearchPage(await context.newPage());
+  await new ChatPage(research2.page).open(second);
+  await research2.goTo('research');
+  const run = research2.latestRun().root;
+  await expect(run).toContainText('Tanishq jewellery in Kerala');
+  await expect(run).toHaveAttribute('data-state', /queued|completed/);
+  await expect(run).toHaveAttribute('data-state', 'completed', { timeout: 60_000 });
+  await expect(research2.appNotice).toContainText('Report ready: Tanishq jewellery in Kerala');
+  await research2.appNotice.getByText('Open').click();
+  await expect(research2.viewer.root).toContainText('Tanishq');
 });
 
-test('a failed run says why and can be retried; a chat suggestion starts a run in one click', async ({ page }) => {
-  const app = await startApp({ serviceArgs: ['--research-ms=500'] });
-  const chat = new ChatPage(page);
-  try {
+test.describe(() => {
+  test.use({ serviceArgs: ['--research-ms=500'] });
+
+  test('a failed run says why and can be retried; a chat suggestion starts a run in one click', async ({ app, chat, research, settings }) => {
     await chat.open(app);
-    await page.getByTestId('nav-research').click();
-    await page.getByTestId('research-topic').fill('DMart grocery stores in Pune');
-    await page.getByTestId('research-start').click();
-    const failed = page.getByTestId('research-run').first();
-    await expect(failed).toHaveAttribute('data-state', 'failed');
-    await expect(failed.getByTestId('run-error')).toContainText('needs a signed-in caller');
+    const failed = await research.start('DMart grocery stores in Pune');
+    await expect(failed.root).toHaveAttribute('data-state', 'failed');
+    await expect(failed.error).toContainText('needs a signed-in caller');
 
-    await saveCredential(page, await tokenFor(app, 'retry@example.com'));
-    await page.getByTestId('nav-research').click();
-    await failed.getByTestId('retry-run').click();
-    await expect(failed).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+    await settings.saveCredential(await tokenFor(app, 'retry@example.com'));
+    await research.goTo('research');
+    await failed.retry.click();
+    await expect(failed.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
 
-    await page.getByTestId('nav-chat').click();
+    await chat.goTo('chat');
     await chat.ask('How fast is quick commerce growing in Bengaluru?');
     await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
-    await chat.lastAnswer().getByTestId('run-promoted-research').click();
-    await expect(page.getByTestId('research-runs')).toContainText('Quick commerce in Bengaluru');
-    await expect(page.getByTestId('research-run').first()).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
-  } finally {
-    await stopApp(app);
-  }
+    await chat.latest().runPromotedResearch.click();
+    await expect(research.runsList).toContainText('Quick commerce in Bengaluru');
+    await expect(research.latestRun().root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  });
 });

@@ -3,26 +3,31 @@
  * (a violation is triggered and reported), the renderer cannot reach the network itself, and
  * window.clarity is the bridge contract and nothing more.
  */
-import { expect, serviceUrlOf, test, triggerCspViolation } from './fixtures';
+import { expect, test, triggerCspViolation } from './fixtures';
 
 test('the CSP is enforced: an injected inline script and inline handler do not run, and a violation is reported', async ({ page, app, chat }) => {
   await chat.open(app);
   const violation = await triggerCspViolation(page);
   expect(violation).toMatch(/^script-src/);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
-  await page.evaluate(() => {
-    const img = document.createElement('img');
-    img.setAttribute('src', 'data:,x');
-    img.setAttribute('onerror', 'window.__handler = 1');
-    document.body.append(img);
-  });
-  await page.waitForTimeout(200);
+  // Wait for the image's error event itself: the inline handler, registered first, would have
+  // run before this listener.
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const img = document.createElement('img');
+        img.setAttribute('onerror', 'window.__handler = 1');
+        img.addEventListener('error', () => resolve(), { once: true });
+        img.setAttribute('src', 'data:,x');
+        document.body.append(img);
+      }),
+  );
   expect(await page.evaluate(() => (window as unknown as { __handler?: number }).__handler)).toBeUndefined();
 });
 
-test('the renderer cannot reach the network itself: the CSP blocks connect-src, not just CORS', async ({ page, app, chat }) => {
+test('the renderer cannot reach the network itself: the CSP blocks connect-src, not just CORS', async ({ page, app, chat, statusBar }) => {
   await chat.open(app);
-  const serviceUrl = await serviceUrlOf(page);
+  const serviceUrl = await statusBar.serviceUrl();
   // A CORS refusal would also make fetch fail; only a connect-src violation proves the CSP did it.
   const outcome = await page.evaluate(async (url) => {
     const violation = new Promise<string>((resolve) =>

@@ -4,7 +4,7 @@
  * Retry-After, 500/503 storms. Each test counts what the client sends.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
 import { RetailSignalClient } from '../../src/main/services/api-client';
 
@@ -24,6 +24,7 @@ async function serve(handler: Handler): Promise<{ url: string; requests: () => n
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   server?.closeAllConnections();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = null;
@@ -33,6 +34,44 @@ const sse = (response: ServerResponse): void => void response.writeHead(200, { '
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const delta = (text: string): string => frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
 const ASK = { messages: [{ role: 'user' as const, content: 'Zudio' }] };
+
+/** Lets the event loop turn (real I/O) until `ready` holds: waiting on state, not on time. */
+async function until(ready: () => boolean): Promise<void> {
+  while (!ready()) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * fetch whose response bodies report each read the client asks for. The client asks for the
+ * next chunk only once it has handled the previous one, so `reads()` going up means the last
+ * chunk was handled (for a stream: its stall timer re-armed).
+ */
+function observedFetch(): { fetch: typeof fetch; reads: () => number; calls: () => number; bodiesRead: () => number } {
+  let reads = 0;
+  let calls = 0;
+  let bodiesRead = 0;
+  const observed: typeof fetch = async (input, init) => {
+    calls += 1;
+    const response = await fetch(input, init);
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          reads += 1;
+          const { done, value } = await reader.read();
+          if (done) {
+            bodiesRead += 1;
+            controller.close();
+          } else controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+  return { fetch: observed, reads: () => reads, calls: () => calls, bodiesRead: () => bodiesRead };
+}
 
 async function collect(client: RetailSignalClient): Promise<{ result: Awaited<ReturnType<RetailSignalClient['askStream']>>; text: string; events: AskEvent[] }> {
   const events: AskEvent[] = [];
@@ -54,26 +93,43 @@ describe('streams', () => {
   });
 
   it('keep-alive comments and ping events reset the stall timer; silence does not', async () => {
-    const { url } = await serve((_req, res, n) => {
+    // The test holds the server's pen and the client's clock: each keep-alive is written once the
+    // client has handled the one before, then 300 ms of the client's time pass (its stall limit
+    // is 350 ms). Ten of them keep a stream alive for 3 s; without them it stalls out.
+    let response: ServerResponse | null = null;
+    const { url } = await serve((_req, res) => {
       sse(res);
       res.write(frame('message_start', { message: {} }) + delta('Before. '));
-      let ticks = 0;
-      const silent = n > 1; // the second request gets no keep-alives
-      const timer = setInterval(() => {
-        ticks += 1;
-        if (!silent) res.write(ticks % 2 ? ': keep-alive\n\n' : frame('ping', {}));
-        if (ticks === 10) {
-          clearInterval(timer);
-          res.end(delta('After.') + frame('message_stop', {}));
-        }
-      }, 100);
+      response = res;
     });
-    const kept = await collect(new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350 }));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const stream = async (keepAlives: boolean): Promise<Awaited<ReturnType<typeof collect>>> => {
+      response = null;
+      const observed = observedFetch();
+      const events: AskEvent[] = [];
+      const client = new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350, fetch: observed.fetch });
+      const done = client.askStream(ASK, { onEvent: (event) => events.push(event) });
+      const text = (): string => events.map((e) => (e.type === 'text' ? e.text : '')).join('');
+      await until(() => text() === 'Before. ' && observed.reads() >= 2);
+      if (keepAlives) {
+        for (let tick = 1; tick <= 10; tick += 1) {
+          vi.advanceTimersByTime(300);
+          const reads = observed.reads();
+          response!.write(tick % 2 ? ': keep-alive\n\n' : frame('ping', {}));
+          await until(() => observed.reads() > reads);
+        }
+        response!.end(delta('After.') + frame('message_stop', {}));
+      } else {
+        vi.advanceTimersByTime(300);
+        vi.advanceTimersByTime(100);
+      }
+      return { result: await done, events, text: text() };
+    };
+    const kept = await stream(true);
     expect(kept.result).toEqual({ ok: true });
     expect(kept.text).toBe('Before. After.');
     // The same stream without keep-alives stalls out, its partial text kept.
-    const client = new RetailSignalClient({ baseUrl: url, stallTimeoutMs: 350 });
-    const silent = await collect(client);
+    const silent = await stream(false);
     expect(silent.result).toEqual({ ok: false, error: expect.objectContaining({ code: 'timeout', incomplete: true }) });
     expect(silent.text).toBe('Before. ');
   });
@@ -119,9 +175,11 @@ describe('streams', () => {
 
 describe('retries and limits', () => {
   it('honours Retry-After in seconds, as an HTTP date, and caps garbage; a 429 is never retried', async () => {
-    const values = ['17', new Date(Date.now() + 42_000).toUTCString(), 'soon-ish'];
+    // The client's clock is fixed (on a whole second, as an HTTP date is): the date is 42 s away.
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const values = ['17', new Date(now + 42_000).toUTCString(), 'soon-ish'];
     const { url, requests } = await serve((_req, res, n) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': values[n - 1] ?? '5' }).end('{"error":"rate_limited","message":"Slow down."}'));
-    const client = new RetailSignalClient({ baseUrl: url });
+    const client = new RetailSignalClient({ baseUrl: url, now: () => now });
     const seen: Array<number | undefined> = [];
     for (let i = 0; i < 3; i += 1) {
       const result = await client.askJson(ASK);
@@ -143,11 +201,22 @@ describe('retries and limits', () => {
       if (req.method === 'GET') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ signal: { id: 'sig_0123456789abcdef', slug: 's', title: 't', summary: 's', body: 'b', source_id: 'x', url: 'https://x.example', published_at: '2026-01-01T00:00:00Z', type: 'results', entities: { retailers: [], segments: [], cities: [], states: [] }, metrics: {} }, source: { id: 'x', name: 'X', kind: 'k', health: 'healthy', cadence: 'daily', items_24h: 1 } }));
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"error":"unavailable","message":"Busy."}');
     });
-    const client = new RetailSignalClient({ baseUrl: url });
-    const started = Date.now();
-    expect((await client.getSignal('sig_0123456789abcdef')).ok).toBe(true);
+    const observed = observedFetch();
+    const client = new RetailSignalClient({ baseUrl: url, fetch: observed.fetch });
+    // The client's clock is the test's: after each 503 nothing is sent until its backoff passes.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const lookup = client.getSignal('sig_0123456789abcdef');
+    for (let failed = 1; failed <= 2; failed += 1) {
+      await until(() => observed.bodiesRead() === failed);
+      vi.advanceTimersByTime(99);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(observed.calls(), 'no retry within 99 ms').toBe(failed); // it waits between tries
+      vi.advanceTimersByTime(4_000 - 99); // the backoff's cap
+      await until(() => observed.calls() === failed + 1);
+    }
+    expect((await lookup).ok).toBe(true);
+    vi.useRealTimers();
     expect(requests()).toBe(3);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100); // it waited between tries
     const ask = await client.askJson(ASK);
     expect(ask).toEqual({ ok: false, error: expect.objectContaining({ code: 'unavailable', status: 503 }) });
     expect(requests()).toBe(4); // the POST was sent once

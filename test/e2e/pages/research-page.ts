@@ -1,0 +1,99 @@
+/** Research: start a run (v1 held by main, or queued v2), the runs list, and the report viewer. */
+import type { Locator } from '@playwright/test';
+import { AppShell } from './app-shell';
+
+export class ResearchPage extends AppShell {
+  get topic(): Locator {
+    return this.page.getByTestId('research-topic');
+  }
+  get mode(): Locator {
+    return this.page.getByTestId('research-mode');
+  }
+  get startButton(): Locator {
+    return this.page.getByTestId('research-start');
+  }
+  get runsList(): Locator {
+    return this.page.getByTestId('research-runs');
+  }
+  get runs(): Locator {
+    return this.page.getByTestId('research-run');
+  }
+  /** The newest run (the list shows newest first). */
+  latestRun(): ResearchRun {
+    return new ResearchRun(this.runs.first());
+  }
+  get costPerDay(): Locator {
+    return this.page.getByTestId('cost-per-day');
+  }
+  get viewer(): ReportViewer {
+    return new ReportViewer(this.page.getByTestId('report-viewer'));
+  }
+
+  /** Goes to Research and starts a run on `topic` (`queue` picks the v2 queued mode). */
+  async start(topic: string, options: { mode?: 'queue' } = {}): Promise<ResearchRun> {
+    await this.goTo('research');
+    await this.topic.fill(topic);
+    if (options.mode) await this.mode.selectOption(options.mode);
+    await this.startButton.click();
+    return this.latestRun();
+  }
+}
+
+/** One run of the list; its `root` carries `data-state`: queued, running, completed or failed. */
+export class ResearchRun {
+  constructor(readonly root: Locator) {}
+
+  get duration(): Locator {
+    return this.root.getByTestId('run-duration');
+  }
+  get error(): Locator {
+    return this.root.getByTestId('run-error');
+  }
+  get retry(): Locator {
+    return this.root.getByTestId('retry-run');
+  }
+  get openReport(): Locator {
+    return this.root.getByTestId('open-report');
+  }
+  /** The elapsed time shown, in whatever unit it shows (digits only). */
+  async durationValue(): Promise<number> {
+    return Number((await this.duration.innerText()).replace(/\D/g, ''));
+  }
+}
+
+export class ReportViewer {
+  constructor(readonly root: Locator) {}
+
+  get meta(): Locator {
+    return this.root.getByTestId('report-meta');
+  }
+  get citationCount(): Locator {
+    return this.root.getByTestId('report-citation-count');
+  }
+  get cost(): Locator {
+    return this.root.getByTestId('report-cost');
+  }
+  get toc(): Locator {
+    return this.root.getByTestId('report-toc');
+  }
+  get activeTocEntry(): Locator {
+    return this.root.locator('.toc li.active');
+  }
+  get body(): Locator {
+    return this.root.getByTestId('report-body');
+  }
+  get chips(): Locator {
+    return this.root.getByTestId('citation-chip');
+  }
+  get saveButton(): Locator {
+    return this.root.getByTestId('save-report');
+  }
+  /** "Saved to the library." */
+  get saved(): Locator {
+    return this.root.getByTestId('report-saved');
+  }
+  /** The number the citation count shows. */
+  async citationCountValue(): Promise<number> {
+    return Number((await this.citationCount.innerText()).match(/\d+/)![0]);
+  }
+}

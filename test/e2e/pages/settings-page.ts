@@ -1,0 +1,109 @@
+/**
+ * Settings: the service (local or remote), the credential and development token, Network and
+ * logs, and Developer (API keys).
+ */
+import { expect, type Locator } from '@playwright/test';
+import { AppShell } from './app-shell';
+
+export class SettingsPage extends AppShell {
+  // The credential.
+  get credentialInput(): Locator {
+    return this.page.getByTestId('credential-input');
+  }
+  get credentialPresentAs(): Locator {
+    return this.page.getByTestId('credential-present-as');
+  }
+  get credentialSave(): Locator {
+    return this.page.getByTestId('credential-save');
+  }
+  get credentialClear(): Locator {
+    return this.page.getByTestId('credential-clear');
+  }
+  get credentialStatus(): Locator {
+    return this.page.getByTestId('credential-status');
+  }
+  get credentialBackend(): Locator {
+    return this.page.getByTestId('credential-backend');
+  }
+  get credentialRejectedNotice(): Locator {
+    return this.page.getByTestId('credential-rejected-notice');
+  }
+  get devTokenEmail(): Locator {
+    return this.page.getByTestId('dev-token-email');
+  }
+  get devTokenGet(): Locator {
+    return this.page.getByTestId('dev-token-get');
+  }
+
+  /** Goes to Settings and saves a credential, as a user would (optionally presented as `x-api-key`). */
+  async saveCredential(secret: string, options: { presentAs?: string; expectSet?: boolean } = {}): Promise<void> {
+    await this.goTo('settings');
+    await this.credentialInput.fill(secret);
+    if (options.presentAs) await this.credentialPresentAs.selectOption(options.presentAs);
+    await this.credentialSave.click();
+    if (options.expectSet !== false) await expect(this.credentialStatus).toContainText('is set');
+  }
+
+  // The service.
+  get serviceRemote(): Locator {
+    return this.page.getByTestId('service-remote');
+  }
+  get serviceUrl(): Locator {
+    return this.page.getByTestId('service-url');
+  }
+  get serviceSave(): Locator {
+    return this.page.getByTestId('service-save');
+  }
+
+  /** Goes to Settings and points the app at a remote service. */
+  async useRemoteService(url: string): Promise<void> {
+    await this.goTo('settings');
+    await this.serviceRemote.check();
+    await this.serviceUrl.fill(url);
+    await this.serviceSave.click();
+  }
+
+  // Network and logs.
+  get network(): Locator {
+    return this.page.getByTestId('network-settings');
+  }
+  get networkProxy(): Locator {
+    return this.page.getByTestId('network-proxy');
+  }
+  get networkCertificates(): Locator {
+    return this.page.getByTestId('network-certificates');
+  }
+  get networkLogsDir(): Locator {
+    return this.page.getByTestId('network-logs-dir');
+  }
+  get networkTest(): Locator {
+    return this.page.getByTestId('network-test');
+  }
+  /** `data-ok`, one `[data-hop]` line per hop. */
+  get networkReport(): Locator {
+    return this.page.getByTestId('network-report');
+  }
+  networkHop(hop: string): Locator {
+    return this.networkReport.locator(`[data-hop="${hop}"]`);
+  }
+  get networkOpenLogs(): Locator {
+    return this.page.getByTestId('network-open-logs');
+  }
+  get networkMessage(): Locator {
+    return this.page.getByTestId('network-message');
+  }
+
+  // Developer: API keys.
+  get developerKeys(): Locator {
+    return this.page.getByTestId('developer-keys');
+  }
+  get keyStore(): Locator {
+    return this.developerKeys.getByTestId('key-store');
+  }
+  get keyIssue(): Locator {
+    return this.developerKeys.getByTestId('key-issue');
+  }
+  get keyNew(): Locator {
+    return this.developerKeys.getByTestId('key-new');
+  }
+}
