@@ -9,6 +9,8 @@ interface VirtualListProps<T> {
   estimateHeight: number;
   /** Changes whenever the last item grows (a streaming answer): the list follows it if at the bottom. */
   tailVersion?: unknown;
+  /** Changes when the reader starts something new (asks a follow-up): the list goes to the end even if scrolled up. */
+  followKey?: unknown;
   className?: string;
   testId?: string;
   footer?: ReactNode;
@@ -19,9 +21,10 @@ interface VirtualListProps<T> {
  * variable heights: a conversation of 1,000 answers opens as fast as one of ten. While the
  * reader is at the bottom, it stays at the bottom as items are added or the last one grows.
  */
-export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersion, className, testId, footer }: VirtualListProps<T>) {
+export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersion, followKey, className, testId, footer }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
+  const followed = useRef(followKey);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -43,10 +46,14 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersi
   // Follow the end while the reader is there: new items, and the last one growing.
   useLayoutEffect(() => {
     const element = scroller.current;
+    if (followed.current !== followKey) {
+      followed.current = followKey;
+      atBottom.current = true;
+    }
     if (!element || !atBottom.current || items.length === 0) return;
     virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
     element.scrollTop = element.scrollHeight;
-  }, [items.length, tailVersion, virtualizer]);
+  }, [items.length, tailVersion, followKey, virtualizer]);
 
   return (
     <div ref={scroller} className={className} data-testid={testId}>
