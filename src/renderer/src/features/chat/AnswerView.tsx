@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useState, type FocusEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { confidenceLabel } from '../../../../shared/confidence';
@@ -80,7 +80,8 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
   const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, select);
-  const onHover = (event: MouseEvent<HTMLDivElement>): void => {
+  // A chip previews its signal when the pointer is over it or it has the keyboard focus.
+  const onHover = (event: MouseEvent<HTMLDivElement> | FocusEvent<HTMLDivElement>): void => {
     const chip = (event.target as HTMLElement).closest<HTMLElement>('[data-cite]');
     if (!chip?.dataset.cite) {
       if (preview) setPreview(null);
@@ -134,7 +135,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
           </span>
         ) : null}
       </header>
-      <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)} onMouseUp={onMouseUp}>
+      <div className="answer-body" data-testid="answer-body" role="presentation" onClick={onClick} onMouseOver={onHover} onFocus={onHover} onMouseLeave={() => setPreview(null)} onBlur={() => setPreview(null)} onMouseUp={onMouseUp}>
         <MarkdownBlocks frozen={frozen} tail={tail} />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>

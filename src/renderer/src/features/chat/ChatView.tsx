@@ -82,7 +82,8 @@ function ToolbarActions() {
   const onKeyDown = useDismiss(open, close, menu, toggle);
   if (!show) return null;
   return (
-    <div className={`toolbar-actions${open ? ' open' : ''}`} onKeyDown={onKeyDown}>
+    // role="presentation": it only catches Esc bubbling up from the buttons inside.
+    <div className={`toolbar-actions${open ? ' open' : ''}`} role="presentation" onKeyDown={onKeyDown}>
       <button ref={toggle} type="button" className="icon more-toggle" aria-label="Conversation actions" aria-expanded={open} aria-controls="chat-actions" onClick={() => setOpen((value) => !value)} data-testid="toolbar-more">
         <Ellipsis size={18} aria-hidden="true" />
       </button>
@@ -133,6 +134,7 @@ export function ChatView({ retryInS }: { retryInS: number }) {
         ref={drawer}
         className="conversation-drawer"
         id="conversation-drawer"
+        role="presentation"
         onKeyDown={onDrawerKey}
         // Opening or starting a conversation from the drawer closes it.
         onClick={(event) => (event.target as HTMLElement).closest('.conversation-title, .new-conversation') && setDrawerOpen(false)}

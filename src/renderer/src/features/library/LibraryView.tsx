@@ -51,7 +51,7 @@ function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged()
         <p className="hint">
           {KIND_LABEL[item.kind]} · made {formatCitationDate(item.createdAt)} · saved {formatCitationDate(item.savedAt)} · {item.citations.length} citations, snapshotted when saved
         </p>
-        <div className="answer-body report-body" data-testid="library-body" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+        <div className="answer-body report-body" data-testid="library-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
       </div>
       {selected ? (
         <CitationPanel

@@ -14,11 +14,17 @@ export function ThemeSettings() {
   const theme = useAppStore((s) => s.settings?.theme ?? 'system');
   const [message, setMessage] = useState<string | null>(null);
   const choose = async (value: ThemeChoice): Promise<void> => {
+    // Shown at once; main saves it, and a failure puts the old choice back.
+    const previous = useAppStore.getState().settings;
+    if (previous) useAppStore.setState({ settings: { ...previous, theme: value } });
     const result = await clarity().invoke('settings.setTheme', { theme: value });
     if (result.ok) {
       useAppStore.setState({ settings: result.value });
       setMessage(null);
-    } else setMessage(result.error.message);
+    } else {
+      useAppStore.setState({ settings: previous });
+      setMessage(result.error.message);
+    }
   };
   return (
     <fieldset data-testid="theme-settings">
