@@ -9,7 +9,7 @@ interface VirtualListProps<T> {
   estimateHeight: number;
   /** Changes whenever the last item grows (a streaming answer): the list follows it if at the bottom. */
   tailVersion?: unknown;
-  /** Changes when the reader starts something new (asks a follow-up): the list goes to the end even if scrolled up. */
+  /** Changes when the reader starts something new (asks a follow-up): the new last item comes into view even if scrolled up. */
   followKey?: unknown;
   className?: string;
   testId?: string;
@@ -25,6 +25,8 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersi
   const scroller = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const followed = useRef(followKey);
+  /** Set when a new item was brought into view from higher up: it stays put (no following) until the reader scrolls. */
+  const pinned = useRef(false);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
@@ -39,8 +41,15 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersi
     const onScroll = (): void => {
       atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
     };
+    const onReaderScroll = (): void => {
+      pinned.current = false;
+    };
     element.addEventListener('scroll', onScroll, { passive: true });
-    return () => element.removeEventListener('scroll', onScroll);
+    for (const name of ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const) element.addEventListener(name, onReaderScroll, { passive: true });
+    return () => {
+      element.removeEventListener('scroll', onScroll);
+      for (const name of ['wheel', 'pointerdown', 'keydown', 'touchstart'] as const) element.removeEventListener(name, onReaderScroll);
+    };
   }, []);
 
   // Follow the end while the reader is there: new items, and the last one growing.
@@ -48,9 +57,14 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, tailVersi
     const element = scroller.current;
     if (followed.current !== followKey) {
       followed.current = followKey;
-      atBottom.current = true;
+      // Scrolled up when asking: bring the new item into view and let the reader read it from its start.
+      pinned.current = element !== null && !atBottom.current && items.length > 0;
+      if (pinned.current) {
+        virtualizer.scrollToIndex(items.length - 1, { align: 'start' });
+        return;
+      }
     }
-    if (!element || !atBottom.current || items.length === 0) return;
+    if (!element || pinned.current || !atBottom.current || items.length === 0) return;
     virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
     element.scrollTop = element.scrollHeight;
   }, [items.length, tailVersion, followKey, virtualizer]);
