@@ -195,3 +195,31 @@ test('report: the ready notice leaves the metadata visible; the contents marker 
   await page.getByTestId('nav-library').click();
   await expect(page.getByTestId('library-count')).toHaveText(/^\d+ items?$/);
 });
+
+test('the keyboard alone renames a conversation and opens and closes a source drill-down', async ({ page, chat }) => {
+  await chat.open(app);
+  const item = page.getByTestId('conversation-item').first();
+  await item.locator('.conversation-title').focus();
+  await page.keyboard.press('Tab');
+  await expect(item.getByTestId('rename-conversation')).toBeFocused();
+  await expect(item.getByTestId('rename-conversation')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('rename-input')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('rename-input')).toBeHidden();
+
+  await page.getByTestId('nav-health').focus();
+  await page.keyboard.press('Enter');
+  const rowButton = page.getByTestId('health-row').first().getByRole('button');
+  await rowButton.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('source-drilldown')).toBeVisible();
+  await expect(rowButton).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('source-drilldown')).toBeHidden();
+  await expect(page.getByTestId('health-row').first().getByRole('button')).toBeFocused();
+  // The table scrolls from the keyboard too: its scroller takes the focus.
+  await page.getByTestId('health-scroll').focus();
+  await page.keyboard.press('PageDown');
+  await expect.poll(() => page.getByTestId('health-scroll').evaluate((element) => element.scrollTop)).toBeGreaterThan(0);
+});
