@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -139,4 +140,6 @@ export default tseslint.config(
       ],
     },
   },
+  // Accessibility of the renderer's JSX (issue 16): the plugin's recommended rules.
+  { ...jsxA11y.flatConfigs.recommended, files: ['src/renderer/**/*.tsx'] },
 );

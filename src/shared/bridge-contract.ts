@@ -57,11 +57,17 @@ export type CredentialPresentation = z.infer<typeof CredentialPresentation>;
 export const TrustedHost = HTTPS_OR_LOOPBACK_URL.transform((value) => new URL(value).origin);
 export const TrustedHosts = z.array(TrustedHost).max(20, 'At most 20 trusted hosts.');
 
+/** The colour theme: follow the system (prefers-color-scheme), or always light or dark. */
+export const ThemeChoice = z.enum(['system', 'light', 'dark']);
+export type ThemeChoice = z.infer<typeof ThemeChoice>;
+
 export interface Settings {
   service: ServiceSetting;
   credentialPresentation: CredentialPresentation;
   /** Origins (besides the service's) allowed for report and status URLs; see TrustedHost. */
   trustedHosts: string[];
+  /** Absent until the user picks one: follow the system. */
+  theme?: ThemeChoice;
 }
 
 export interface ServiceStatus {
@@ -158,6 +164,7 @@ export const BridgeMethods = {
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
+  'settings.setTheme': defineMethod(z.object({ theme: ThemeChoice })).returns<Settings>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
   'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),

@@ -7,7 +7,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CredentialPresentation, ServiceSetting, TrustedHost, type Settings } from '../../shared/bridge-contract';
+import { CredentialPresentation, ServiceSetting, ThemeChoice, TrustedHost, type Settings } from '../../shared/bridge-contract';
 
 const SETTINGS_VERSION = 1;
 
@@ -17,6 +17,8 @@ const StoredSettings = z.object({
   credentialPresentation: CredentialPresentation,
   // Added with issue #14; files written before it have none.
   trustedHosts: z.array(z.string()).default([]),
+  // Added with issue #16; absent means "follow the system".
+  theme: ThemeChoice.optional(),
 });
 
 export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [] };
@@ -58,7 +60,7 @@ export class SettingsStore {
       this.current = { service: parsed.service, credentialPresentation: parsed.credentialPresentation, trustedHosts: parsed.trustedHosts.flatMap((host) => {
         const read = TrustedHost.safeParse(host);
         return read.success ? [read.data] : [];
-      }) };
+      }), ...(parsed.theme ? { theme: parsed.theme } : {}) };
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

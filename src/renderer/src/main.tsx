@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { installLinkGuard } from './features/citations/link-guard';
 import './styles.css';
+import './app/layout.css';
 
 // SECURITY: no link in the app navigates or opens a tab by itself (see link-guard.ts).
 installLinkGuard();

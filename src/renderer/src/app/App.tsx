@@ -1,3 +1,4 @@
+import { Activity, Compass, Eye, FlaskConical, Library, MessageSquare, Settings, type LucideIcon } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
 import { DiscoverView } from '../features/discover/DiscoverView';
@@ -9,6 +10,7 @@ import { SettingsView } from '../features/settings/SettingsView';
 import { useAppStore, type View } from '../store/app-store';
 import { StatusBar } from './StatusBar';
 import { useDesktopCommands } from './desktop-commands';
+import { useTheme } from './theme';
 
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
@@ -23,14 +25,15 @@ function useRetryCountdown(): number {
   return retryAt ? Math.max(0, Math.ceil((retryAt - Date.now()) / 1000)) : 0;
 }
 
-const NAV: Array<{ view: View; label: string }> = [
-  { view: 'chat', label: 'Ask' },
-  { view: 'discover', label: 'Discover' },
-  { view: 'watchlist', label: 'Watchlist' },
-  { view: 'research', label: 'Research' },
-  { view: 'health', label: 'Sources health' },
-  { view: 'library', label: 'Library' },
-  { view: 'settings', label: 'Settings' },
+/** Below 1200 px the navigation is a rail of these icons; the label stays as the accessible name. */
+const NAV: Array<{ view: View; label: string; Icon: LucideIcon }> = [
+  { view: 'chat', label: 'Ask', Icon: MessageSquare },
+  { view: 'discover', label: 'Discover', Icon: Compass },
+  { view: 'watchlist', label: 'Watchlist', Icon: Eye },
+  { view: 'research', label: 'Research', Icon: FlaskConical },
+  { view: 'health', label: 'Sources health', Icon: Activity },
+  { view: 'library', label: 'Library', Icon: Library },
+  { view: 'settings', label: 'Settings', Icon: Settings },
 ];
 
 /**
@@ -91,6 +94,7 @@ export function App() {
 
   useEffect(() => connect(), [connect]);
   useDesktopCommands();
+  useTheme();
   const loadRuns = useAppStore((s) => s.loadRuns);
   useEffect(() => {
     void loadConversations();
@@ -100,7 +104,12 @@ export function App() {
   return (
     <div className="app">
       <nav className="sidebar" aria-label="Views">
-        <div className="brand">Clarity</div>
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            C
+          </span>
+          <span className="nav-label">Clarity</span>
+        </div>
         {NAV.map((item) => (
           <button
             key={item.view}
@@ -109,17 +118,22 @@ export function App() {
             aria-current={view === item.view ? 'page' : undefined}
             onClick={() => setView(item.view)}
             data-testid={`nav-${item.view}`}
+            title={item.label}
           >
-            {item.label}
+            <item.Icon className="nav-icon" size={18} aria-hidden="true" />
+            <span className="nav-label">{item.label}</span>
             {item.view === 'watchlist' ? <UnreadCount /> : null}
           </button>
         ))}
       </nav>
+      {/* Notices take their own row above the view, so they never cover what the view shows. */}
+      <div className="notice-stack">
+        <Notices />
+        <WatchlistNotice />
+      </div>
       <main className="content">
         {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
       </main>
-      <Notices />
-      <WatchlistNotice />
       <StatusBar retryInS={retryInS} />
     </div>
   );

@@ -87,7 +87,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         set({ chatNotice: result.error.message });
         return;
       }
-      set({ activeConversation: result.value, turns: [], selectedCitation: null });
+      set({ activeConversation: result.value, turns: [], selectedCitation: null, chatNotice: null });
       await refreshList();
     },
 
@@ -98,6 +98,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         return false;
       }
       if (get().activeConversation?.id === id) set({ activeConversation: result.value });
+      set({ chatNotice: null });
       await refreshList();
       return true;
     },
@@ -109,7 +110,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         set({ chatNotice: result.error.message });
         return;
       }
-      set({ recentlyDeleted: { id, title } });
+      set({ recentlyDeleted: { id, title }, chatNotice: null });
       if (get().activeConversation?.id === id) set({ activeConversation: null, turns: [], selectedCitation: null });
       await refreshList();
     },
@@ -139,7 +140,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         set({ activeConversation: created.value, turns: [] });
       }
       const turnId = tempId('pending');
-      set((state) => ({ draft: '', turns: [...state.turns, { id: turnId, question, answer: emptyAnswer(), updates: 0 }] }));
+      set((state) => ({ draft: '', chatNotice: null, turns: [...state.turns, { id: turnId, question, answer: emptyAnswer(), updates: 0 }] }));
       await runStream(turnId, question);
       await refreshList();
     },

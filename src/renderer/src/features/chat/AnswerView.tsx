@@ -1,5 +1,6 @@
-import { useState, type MouseEvent } from 'react';
-import { toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
+import { useState, type FocusEvent, type MouseEvent } from 'react';
+import { createPortal } from 'react-dom';
+import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
@@ -17,6 +18,17 @@ const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
   failed: 'No answer',
   cancelled: 'Stopped — partial answer',
 };
+
+/** The chip preview's width (px): about 45 characters a line. */
+const PREVIEW_WIDTH = 340;
+const PREVIEW_ROOM = 190;
+
+/** Where the preview goes: under the chip, starting at it, kept inside the window (above the chip near the bottom). */
+function previewPlace(chip: DOMRect): { left: number; top?: number; bottom?: number } {
+  const width = Math.min(PREVIEW_WIDTH, window.innerWidth - 16);
+  const left = Math.max(8, Math.min(chip.left, window.innerWidth - width - 8));
+  return chip.bottom + PREVIEW_ROOM > window.innerHeight ? { left, bottom: window.innerHeight - chip.top + 6 } : { left, top: chip.bottom + 6 };
+}
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -63,20 +75,20 @@ export function AnswerView({ turn }: { turn: TurnView }) {
     const box = selection.getRangeAt(0).getBoundingClientRect();
     setSelectionTopic({ text, x: box.left, y: box.bottom + 6 });
   };
-  const [preview, setPreview] = useState<{ id: string; x: number; y: number } | null>(null);
+  const [preview, setPreview] = useState<{ id: string; left: number; top?: number; bottom?: number } | null>(null);
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
   const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, select);
-  const onHover = (event: MouseEvent<HTMLDivElement>): void => {
+  // A chip previews its signal when the pointer is over it or it has the keyboard focus.
+  const onHover = (event: MouseEvent<HTMLDivElement> | FocusEvent<HTMLDivElement>): void => {
     const chip = (event.target as HTMLElement).closest<HTMLElement>('[data-cite]');
     if (!chip?.dataset.cite) {
       if (preview) setPreview(null);
       return;
     }
     if (preview?.id === chip.dataset.cite) return;
-    const box = chip.getBoundingClientRect();
-    setPreview({ id: chip.dataset.cite, x: box.left, y: box.bottom + 6 });
+    setPreview({ id: chip.dataset.cite, ...previewPlace(chip.getBoundingClientRect()) });
   };
   const previewed = preview ? answer.citations.find((c) => c.id === preview.id) : undefined;
 
@@ -123,24 +135,29 @@ export function AnswerView({ turn }: { turn: TurnView }) {
           </span>
         ) : null}
       </header>
-      <div className="answer-body" data-testid="answer-body" onClick={onClick} onMouseOver={onHover} onMouseLeave={() => setPreview(null)} onMouseUp={onMouseUp}>
+      <div className="answer-body" data-testid="answer-body" role="presentation" onClick={onClick} onMouseOver={onHover} onFocus={onHover} onMouseLeave={() => setPreview(null)} onBlur={() => setPreview(null)} onMouseUp={onMouseUp}>
         <MarkdownBlocks frozen={frozen} tail={tail} />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
-      {selectionTopic && !streaming ? (
+      {/* Portals: the virtual list moves rows with transforms, which would carry fixed elements along. */}
+      {selectionTopic && !streaming ? createPortal(
         <button type="button" className="selection-research" style={{ left: selectionTopic.x, top: selectionTopic.y }} onMouseDown={(event) => event.preventDefault()} onClick={() => void research(selectionTopic.text)} data-testid="research-selection">
           Research “{selectionTopic.text.length > 40 ? `${selectionTopic.text.slice(0, 37)}…` : selectionTopic.text}”
-        </button>
+        </button>,
+        document.body,
       ) : null}
-      {previewed && preview ? (
-        <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.x, top: preview.y }}>
-          <strong>{previewed.title ?? previewed.id}</strong>
-          <span>
-            {previewed.source_name ?? previewed.source_id} · {previewed.published_at?.slice(0, 10)}
-          </span>
-          {previewed.snippet ? <span className="hint">{previewed.snippet}</span> : null}
-        </div>
-      ) : null}
+      {previewed && preview
+        ? createPortal(
+            <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.left, top: preview.top, bottom: preview.bottom, width: `min(${PREVIEW_WIDTH}px, calc(100vw - 16px))` }}>
+              <strong>{previewed.title ?? previewed.id}</strong>
+              <span>
+                {previewed.source_name ?? previewed.source_id} · <time dateTime={previewed.published_at}>{formatCitationDate(previewed.published_at)}</time>
+              </span>
+              {previewed.snippet ? <span className="hint">{previewed.snippet}</span> : null}
+            </div>,
+            document.body,
+          )
+        : null}
       {answer.error ? (
         <div className="answer-error" role="alert" data-testid="answer-error">
           <span>

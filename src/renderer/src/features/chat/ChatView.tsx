@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { Ellipsis, PanelLeft } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { useDismiss } from '../../app/use-dismiss';
 import { VirtualList } from '../../app/VirtualList';
 import { useAppStore } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
@@ -67,6 +69,31 @@ function ShareButton() {
   );
 }
 
+/**
+ * Save / Export / Share: in the toolbar when the chat column is wide, behind a "more" button
+ * when it is narrow (a container query in layout.css decides; the same buttons either way).
+ */
+function ToolbarActions() {
+  const show = useAppStore((s) => s.activeConversation !== null && s.turns.some((turn) => turn.answer.status === 'done' || turn.answer.status === 'incomplete'));
+  const [open, setOpen] = useState(false);
+  const toggle = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDivElement>(null);
+  const close = useRef(() => setOpen(false)).current;
+  const onKeyDown = useDismiss(open, close, menu, toggle);
+  if (!show) return null;
+  return (
+    // role="presentation": it only catches Esc bubbling up from the buttons inside.
+    <div className={`toolbar-actions${open ? ' open' : ''}`} role="presentation" onKeyDown={onKeyDown}>
+      <button ref={toggle} type="button" className="icon more-toggle" aria-label="Conversation actions" aria-expanded={open} aria-controls="chat-actions" onClick={() => setOpen((value) => !value)} data-testid="toolbar-more">
+        <Ellipsis size={18} aria-hidden="true" />
+      </button>
+      <div ref={menu} className="toolbar-menu" id="chat-actions" data-testid="toolbar-menu">
+        <ShareButton />
+      </div>
+    </div>
+  );
+}
+
 export function ChatView({ retryInS }: { retryInS: number }) {
   const turns = useAppStore((s) => s.turns);
   // The list is refreshed after every change in main (titles are set there), so read it.
@@ -76,7 +103,24 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   const recentlyDeleted = useAppStore((s) => s.recentlyDeleted);
   const undoDelete = useAppStore((s) => s.undoDelete);
   const panelOpen = useAppStore((s) => s.selectedCitation !== null);
+  const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   const lastLength = turns.length > 0 ? turns[turns.length - 1]!.answer.text.length : 0;
+  // Below 1200 px the conversation list is a drawer (layout.css); this opens it.
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawerToggle = useRef<HTMLButtonElement>(null);
+  const drawer = useRef<HTMLDivElement>(null);
+  const closeDrawer = useRef(() => setDrawerOpen(false)).current;
+  const onDrawerKey = useDismiss(drawerOpen, closeDrawer, drawer, drawerToggle);
+
+  // Esc clears a notice about conversations (a failed rename…): it is about what was just done.
+  useEffect(() => {
+    if (!notice) return;
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key === 'Escape') useAppStore.setState({ chatNotice: null });
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [notice]);
 
   useEffect(() => {
     if (!recentlyDeleted) return;
@@ -85,18 +129,44 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   }, [recentlyDeleted]);
 
   return (
-    <div className={`chat-layout${panelOpen ? ' with-panel' : ''}`}>
-      <ConversationSidebar />
+    <div className={`chat-layout${panelOpen ? ' with-panel' : ''}${drawerOpen ? ' drawer-open' : ''}`}>
+      <div
+        ref={drawer}
+        className="conversation-drawer"
+        id="conversation-drawer"
+        role="presentation"
+        onKeyDown={onDrawerKey}
+        // Opening or starting a conversation from the drawer closes it.
+        onClick={(event) => (event.target as HTMLElement).closest('.conversation-title, .new-conversation') && setDrawerOpen(false)}
+      >
+        <ConversationSidebar />
+      </div>
       <section className="chat" aria-label="Chat">
         <div className="chat-toolbar">
+          <button
+            ref={drawerToggle}
+            type="button"
+            className="icon drawer-toggle"
+            aria-label="Conversations"
+            aria-expanded={drawerOpen}
+            aria-controls="conversation-drawer"
+            onClick={() => setDrawerOpen((value) => !value)}
+            data-testid="conversations-toggle"
+          >
+            <PanelLeft size={18} aria-hidden="true" />
+          </button>
           <h1 data-testid="conversation-title">{title}</h1>
-          <ShareButton />
+          <ToolbarActions />
         </div>
         {notice ? (
-          <p className="notice" role="alert">
+          <p className="notice" role="alert" data-testid="chat-notice">
             {notice}
+            <button type="button" className="icon" aria-label="Dismiss" onClick={() => useAppStore.setState({ chatNotice: null })}>
+              ✕
+            </button>
           </p>
         ) : null}
+        <div className="chat-body">
         {turns.length === 0 ? (
           <div className="messages" data-testid="messages">
             <div className="empty">
@@ -122,6 +192,7 @@ export function ChatView({ retryInS }: { retryInS: number }) {
             keyOf={(turn) => turn.id}
             estimateHeight={700}
             tailVersion={lastLength}
+            followKey={`${conversationId}:${turns.length}`}
             render={(turn) => (
               <div className="turn">
                 <div className="question" data-testid="question">
@@ -132,6 +203,8 @@ export function ChatView({ retryInS }: { retryInS: number }) {
             )}
           />
         )}
+        <ChatCitationPanel />
+        </div>
         {recentlyDeleted ? (
           <div className="toast" role="status" data-testid="undo-toast">
             Deleted “{recentlyDeleted.title}”.
@@ -142,7 +215,6 @@ export function ChatView({ retryInS }: { retryInS: number }) {
         ) : null}
         <Composer retryInS={retryInS} />
       </section>
-      <ChatCitationPanel />
     </div>
   );
 }

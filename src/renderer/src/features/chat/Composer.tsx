@@ -23,7 +23,8 @@ export function Composer({ retryInS }: { retryInS: number }) {
       } else if (event.altKey && (event.key === 'n' || event.key === 'N')) {
         event.preventDefault();
         void useAppStore.getState().newConversation().then(() => input.current?.focus());
-      } else if (event.key === 'Escape' && useAppStore.getState().activeStreamId) {
+      } else if (event.key === 'Escape' && !event.defaultPrevented && useAppStore.getState().activeStreamId) {
+        // (An open panel or menu takes Esc first: it calls preventDefault.)
         useAppStore.getState().cancel();
       }
     };

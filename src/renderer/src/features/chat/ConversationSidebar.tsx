@@ -32,6 +32,8 @@ export function ConversationSidebar() {
                 }}
               >
                 <input
+                  // The user just asked to rename: the field they asked for gets the focus.
+                  // eslint-disable-next-line jsx-a11y/no-autofocus
                   autoFocus
                   aria-label="Conversation title"
                   data-testid="rename-input"

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SignalDetails } from '../../../../shared/bridge-contract';
 import { formatCitationDate, orderedCitations } from '../../../../shared/cite-format';
 import { metricLabel } from '../../../../shared/metric-labels';
@@ -10,10 +10,17 @@ import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
 
 const STALE_AFTER_DAYS = 90;
+/** How often the panel asks again for the source's health "now" while it stays open. */
+export const NOW_REFRESH_MS = 30_000;
 
-function HealthBadge({ health, label }: { health: string | null | undefined; label: string }) {
+function HealthBadge({ health, label, checkedAt }: { health: string | null | undefined; label: string; checkedAt?: number }) {
   return (
-    <span className={`health health-${health ?? 'unknown'}`} data-testid={`health-${label}`}>
+    <span
+      className={`health health-${health ?? 'unknown'}`}
+      data-testid={`health-${label}`}
+      data-checked-at={checkedAt}
+      title={checkedAt ? `Checked at ${new Date(checkedAt).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' })}` : undefined}
+    >
       {label}: {health ?? 'unknown'}
     </span>
   );
@@ -43,23 +50,52 @@ interface CitationPanelProps {
   selectedId: string;
   onSelect(citationId: string): void;
   onClose(): void;
+  /** The heading of the list of every citation (a report's differs from an answer's). */
+  listTitle?: string;
 }
 
 /** The side panel of one cited signal, with every citation of its answer or report below. */
-export function CitationPanel({ citations, text, selectedId, onSelect, onClose }: CitationPanelProps) {
+export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer' }: CitationPanelProps) {
   const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
-  const [now, setNow] = useState<{ id: string; result: SignalDetails | string } | null>(null);
+  const [now, setNow] = useState<{ id: string; result: SignalDetails | string; at: number } | null>(null);
   const citation = citations.find((c) => c.id === selectedId);
+  // What had focus when the panel opened (the chip): it gets focus back when the panel closes.
+  const opener = useRef(document.activeElement instanceof HTMLElement ? document.activeElement : null);
+  const close = useRef(onClose);
+  useEffect(() => {
+    close.current = () => {
+      onClose();
+      const back = opener.current?.isConnected ? opener.current : document.querySelector<HTMLElement>(`[data-cite="${CSS.escape(selectedId)}"]`);
+      back?.focus();
+    };
+  });
 
+  // The source's health "now" is asked for again while the panel stays open.
   useEffect(() => {
     let live = true;
-    void clarity()
-      .invoke('signals.get', { id: selectedId })
-      .then((result) => live && setNow({ id: selectedId, result: result.ok ? result.value : result.error.message }));
+    const load = (): void => {
+      void clarity()
+        .invoke('signals.get', { id: selectedId })
+        .then((result) => live && setNow({ id: selectedId, result: result.ok ? result.value : result.error.message, at: Date.now() }));
+    };
+    load();
+    const timer = setInterval(load, NOW_REFRESH_MS);
     return () => {
       live = false;
+      clearInterval(timer);
     };
   }, [selectedId]);
+
+  // Esc closes the panel, unless something inside it (a menu) used the key first.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   const selection = { citationId: selectedId };
   const current = now?.id === selection.citationId ? now.result : null;
@@ -77,7 +113,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
     <aside className="citation-panel" aria-label="Citation" data-testid="citation-panel">
       <header>
         <h2>Citation {ordered.find((o) => o.citation.id === selection.citationId)?.number}</h2>
-        <button type="button" className="icon" aria-label="Close citation panel" onClick={onClose} data-testid="close-citation-panel">
+        <button type="button" className="icon" aria-label="Close citation panel (Esc)" onClick={() => close.current()} data-testid="close-citation-panel">
           ✕
         </button>
       </header>
@@ -99,7 +135,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
           {detail?.body && detail.body !== citation.snippet ? <p className="body">{detail.body}</p> : null}
           <div className="health-row">
             <HealthBadge health={detail?.healthWhenCited} label="when cited" />
-            {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" />}
+            {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" checkedAt={now?.at} />}
             {typeof current === 'string' ? <span className="hint">Current health unavailable: {current}</span> : null}
           </div>
           {entities ? (
@@ -139,7 +175,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
         </section>
       ) : null}
       <section>
-        <h4>All citations of this answer</h4>
+        <h4>{listTitle}</h4>
         <ol className="panel-list" data-testid="panel-all-citations">
           {ordered.map(({ number, citation: c }) => (
             <li key={c.id} className={c.id === selection.citationId ? 'selected' : ''}>

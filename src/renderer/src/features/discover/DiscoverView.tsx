@@ -121,6 +121,8 @@ export function DiscoverView() {
             {virtualizer.getVirtualItems().map((row) => {
               const item = items[row.index]!;
               return (
+                // A listbox with aria-activedescendant: the list has focus and handles the keys (↑ ↓ Enter).
+                // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/interactive-supports-focus
                 <div
                   key={item.id}
                   id={`sf-${item.id}`}

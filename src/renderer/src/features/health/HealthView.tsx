@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { SOURCE_TEXT_COLLATOR, type HealthView as HealthViewData, type SourceCitingItem, type SourceRow, type StatsPoint } from '../../../../shared/health';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
@@ -72,6 +72,16 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
   const openConversation = useAppStore((s) => s.openConversation);
   const openReport = useAppStore((s) => s.openReport);
   const setView = useAppStore((s) => s.setView);
+  // Esc closes the drill-down.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      event.preventDefault();
+      onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   useEffect(() => {
     let live = true;
     void clarity()
@@ -85,7 +95,7 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
     <aside className="citation-panel source-drilldown" data-testid="source-drilldown" aria-label={`Source ${row.name}`}>
       <header>
         <h2>Source</h2>
-        <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+        <button type="button" className="icon" aria-label="Close source details (Esc)" onClick={onClose} data-testid="close-drilldown">
           ✕
         </button>
       </header>
@@ -161,19 +171,26 @@ export function HealthView() {
 
   const virtualizer = useVirtualizer({ count: visible.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 6 });
   const selected = rows.find((row) => row.id === selectedId) ?? null;
+  const closeDrilldown = useCallback(() => {
+    setSelectedId(null);
+    // Focus goes back to the row that opened it.
+    scroller.current?.querySelector<HTMLElement>(`[data-id="${CSS.escape(selectedId ?? '')}"] .row-open`)?.focus();
+  }, [selectedId]);
   const changed = rows.filter((row) => row.change).length;
 
+  // ARIA table semantics: the sort state belongs to the column header, the button inside sorts.
   const header = (key: SortKey, label: string) => (
-    <button
-      type="button"
-      className={`th${sort.key === key ? ' sorted' : ''}`}
-      data-testid={`sort-${key}`}
-      aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}
-      onClick={() => setSort((current) => ({ key, descending: current.key === key ? !current.descending : key === 'items_24h' || key === 'last_item_at' }))}
-    >
-      {label}
-      {sort.key === key ? (sort.descending ? ' ↓' : ' ↑') : ''}
-    </button>
+    <span role="columnheader" className="th-cell" aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none'}>
+      <button
+        type="button"
+        className={`th${sort.key === key ? ' sorted' : ''}`}
+        data-testid={`sort-${key}`}
+        onClick={() => setSort((current) => ({ key, descending: current.key === key ? !current.descending : key === 'items_24h' || key === 'last_item_at' }))}
+      >
+        {label}
+        {sort.key === key ? (sort.descending ? ' ↓' : ' ↑') : ''}
+      </button>
+    </span>
   );
 
   return (
@@ -219,10 +236,14 @@ export function HealthView() {
             {header('health', 'Health')}
             {header('cadence', 'Cadence')}
             {header('items_24h', 'Items 24 h')}
-            <span className="th">Trend</span>
+            <span className="th" role="columnheader">
+              Trend
+            </span>
             {header('last_item_at', 'Last item')}
           </div>
-          <div className="source-scroll" ref={scroller} data-testid="health-scroll">
+          {/* Focusable so the keyboard can scroll it; rows open with the button in their name cell. */}
+          {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+          <div className="source-scroll" ref={scroller} data-testid="health-scroll" tabIndex={0} role="rowgroup" aria-label="Sources, one row each">
             <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
               {virtualizer.getVirtualItems().map((item) => {
                 const row = visible[item.index]!;
@@ -237,13 +258,17 @@ export function HealthView() {
                     data-id={row.id}
                     data-health={row.health}
                     data-changed={row.change ? 'true' : 'false'}
-                    onClick={() => setSelectedId(row.id)}
                   >
-                    <span className="cell name" title={row.name}>
-                      {row.name}
+                    <span className="cell name" role="cell" title={row.name}>
+                      {/* Its ::after covers the whole row, so a click anywhere on the row opens the source. */}
+                      <button type="button" className="row-open" onClick={() => setSelectedId(row.id)} aria-pressed={row.id === selectedId}>
+                        {row.name}
+                      </button>
                     </span>
-                    <span className="cell">{row.kind.replace(/_/g, ' ')}</span>
-                    <span className="cell">
+                    <span className="cell" role="cell">
+                      {row.kind.replace(/_/g, ' ')}
+                    </span>
+                    <span className="cell" role="cell">
                       <span className={`health health-${row.health}`} title={row.health_reported ? `The service says "${row.health_reported}"` : undefined}>{row.health}</span>
                       {row.change?.health ? (
                         <span className="change" data-testid="health-change">
@@ -252,15 +277,19 @@ export function HealthView() {
                         </span>
                       ) : null}
                     </span>
-                    <span className="cell">{row.cadence}</span>
-                    <span className="cell num">
+                    <span className="cell" role="cell">
+                      {row.cadence}
+                    </span>
+                    <span className="cell num" role="cell">
                       {row.items_24h}
                       {row.change?.itemsDelta ? <span className={`delta ${row.change.itemsDelta > 0 ? 'up' : 'down'}`}> {row.change.itemsDelta > 0 ? `+${row.change.itemsDelta}` : row.change.itemsDelta}</span> : null}
                     </span>
-                    <span className="cell">
+                    <span className="cell" role="cell">
                       <Sparkline values={row.itemsHistory} label={`${row.name} items`} />
                     </span>
-                    <span className="cell">{when(row.last_item_at)}</span>
+                    <span className="cell" role="cell">
+                      {when(row.last_item_at)}
+                    </span>
                   </div>
                 );
               })}
@@ -268,7 +297,7 @@ export function HealthView() {
           </div>
         </div>
       </section>
-      {selected ? <Drilldown row={selected} onClose={() => setSelectedId(null)} /> : null}
+      {selected ? <Drilldown row={selected} onClose={closeDrilldown} /> : null}
     </div>
   );
 }

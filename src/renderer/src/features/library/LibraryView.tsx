@@ -51,9 +51,18 @@ function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged()
         <p className="hint">
           {KIND_LABEL[item.kind]} · made {formatCitationDate(item.createdAt)} · saved {formatCitationDate(item.savedAt)} · {item.citations.length} citations, snapshotted when saved
         </p>
-        <div className="answer-body report-body" data-testid="library-body" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+        <div className="answer-body report-body" data-testid="library-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
       </div>
-      {selected ? <CitationPanel citations={item.citations} text={item.markdown} selectedId={selected} onSelect={setSelected} onClose={() => setSelected(null)} /> : null}
+      {selected ? (
+        <CitationPanel
+          citations={item.citations}
+          text={item.markdown}
+          selectedId={selected}
+          onSelect={setSelected}
+          onClose={() => setSelected(null)}
+          listTitle={item.kind === 'report' ? 'Sources cited in this report' : item.kind === 'conversation' ? 'All citations of this conversation' : undefined}
+        />
+      ) : null}
     </div>
   );
 }
@@ -138,7 +147,7 @@ export function LibraryView() {
           </p>
         ) : null}
         <p className="hint" data-testid="library-count">
-          {result ? `${result.total} item${result.total === 1 ? '' : 's'} · ${result.tookMs.toFixed(1)} ms` : 'Loading…'}
+          {result ? `${result.total} item${result.total === 1 ? '' : 's'}` : 'Loading…'}
         </p>
         {deleted ? (
           <div className="toast inline" role="status" data-testid="library-undo">

@@ -128,10 +128,10 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
             </span>
           ) : null}
         </header>
-        <div ref={body} className="answer-body report-body" data-testid="report-body" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+        <div ref={body} className="answer-body report-body" data-testid="report-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
       </div>
       {selected ? (
-        <CitationPanel citations={report!.citations} text={report!.markdown || report!.html || ''} selectedId={selected} onSelect={setSelected} onClose={() => setSelected(null)} />
+        <CitationPanel citations={report!.citations} text={report!.markdown || report!.html || ''} selectedId={selected} onSelect={setSelected} onClose={() => setSelected(null)} listTitle="Sources cited in this report" />
       ) : null}
     </div>
   );
