@@ -12,6 +12,7 @@ import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
 import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
+import type { DisplayPreferences } from './format';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
@@ -57,11 +58,19 @@ export type CredentialPresentation = z.infer<typeof CredentialPresentation>;
 export const TrustedHost = HTTPS_OR_LOOPBACK_URL.transform((value) => new URL(value).origin);
 export const TrustedHosts = z.array(TrustedHost).max(20, 'At most 20 trusted hosts.');
 
+/** Settings › Display: time zone and how costs are shown (src/shared/format.ts applies them). */
+export const DisplaySetting = z.object({
+  timeZone: z.enum(['ist', 'system']),
+  costCurrency: z.enum(['usd', 'inr']),
+  inrPerUsd: z.number().positive('A rate is more than 0.').max(10_000, 'That rate is too large.').nullable(),
+});
+
 export interface Settings {
   service: ServiceSetting;
   credentialPresentation: CredentialPresentation;
   /** Origins (besides the service's) allowed for report and status URLs; see TrustedHost. */
   trustedHosts: string[];
+  display: DisplayPreferences;
 }
 
 export interface ServiceStatus {
@@ -158,6 +167,7 @@ export const BridgeMethods = {
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
+  'settings.setDisplay': defineMethod(DisplaySetting).returns<Settings>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
   'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),

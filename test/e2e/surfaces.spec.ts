@@ -81,7 +81,7 @@ test('a forecast shows history, the forecast with its interval, basis and method
   await expect(panel.getByTestId('forecast-chart')).toBeVisible();
   await expect(panel.getByTestId('forecast-band')).toBeVisible();
   await expect(panel.getByTestId('forecast-value')).toContainText(/Q\d FY\d\d: [\d,.]+ INR crore/);
-  await expect(panel.getByTestId('forecast-interval')).toContainText(/80% interval [\d,.-]+ to [\d,.]+/);
+  await expect(panel.getByTestId('forecast-interval')).toContainText(/80% interval \u2212?[\d,.]+ to [\d,.]+/);
   await expect(panel.getByTestId('forecast-method')).toContainText('Damped-trend');
   await expect(panel.getByTestId('forecast-basis').locator('.sf-chip').first()).toContainText(/sig_[0-9a-f]{16}/);
   await page.screenshot({ path: testInfo.outputPath('forecast.png') });

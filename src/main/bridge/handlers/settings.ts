@@ -9,6 +9,7 @@ export function settingsHandlers({ settings, connection }: HandlerContext): Hand
     'settings.about': () => ok({ name: 'Clarity Desktop', version: packageJson.version }),
     'service.status': () => ok(connection.status),
     'settings.setTrustedHosts': async ({ hosts }) => ok(await settings.update({ trustedHosts: [...new Set(hosts)] })),
+    'settings.setDisplay': async (display) => ok(await settings.update({ display })),
     'service.set': async (service) => {
       await settings.update({ service });
       await connection.apply(service);

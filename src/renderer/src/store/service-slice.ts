@@ -8,6 +8,7 @@ export const createServiceSlice: SliceCreator<ServiceSlice> = (set) => ({
   settings: null,
   setCredentialStatus: (status) => set({ credentialStatus: status }),
   setServiceStatus: (status) => set({ serviceStatus: status }),
+  setSettings: (settings) => set({ settings }),
   connectService() {
     const bridge = clarity();
     const offStatus = bridge.onPush('service.status', (status) => set({ serviceStatus: status }));

@@ -52,6 +52,7 @@ export interface ServiceSlice {
   connectService(): Unsubscribe;
   setCredentialStatus(status: CredentialStatus): void;
   setServiceStatus(status: ServiceStatus): void;
+  setSettings(settings: Settings): void;
 }
 
 export interface ResearchSlice {

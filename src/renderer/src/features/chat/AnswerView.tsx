@@ -1,5 +1,6 @@
 import { useState, type MouseEvent } from 'react';
-import { toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
+import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
+import { useDisplay } from '../../app/use-display';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
@@ -64,6 +65,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
     setSelectionTopic({ text, x: box.left, y: box.bottom + 6 });
   };
   const [preview, setPreview] = useState<{ id: string; x: number; y: number } | null>(null);
+  const display = useDisplay();
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
@@ -136,7 +138,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.x, top: preview.y }}>
           <strong>{previewed.title ?? previewed.id}</strong>
           <span>
-            {previewed.source_name ?? previewed.source_id} · {previewed.published_at?.slice(0, 10)}
+            {previewed.source_name ?? previewed.source_id} · {formatCitationDate(previewed.published_at, display.zone)}
           </span>
           {previewed.snippet ? <span className="hint">{previewed.snippet}</span> : null}
         </div>

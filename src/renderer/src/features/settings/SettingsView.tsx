@@ -3,6 +3,7 @@ import type { CredentialPresentation } from '../../../../shared/bridge-contract'
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import { DeveloperKeys } from './DeveloperKeys';
+import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
@@ -194,6 +195,7 @@ export function SettingsView() {
           {trustedMessage ? <span className="hint" role="status" data-testid="trusted-hosts-message">{trustedMessage}</span> : null}
         </div>
       </fieldset>
+      <DisplaySettings />
       <DeveloperKeys />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
       {about ? <p className="hint" data-testid="app-version">{about}</p> : null}
