@@ -84,9 +84,19 @@ export interface ServiceStatus {
   rateLimitRemaining: number | null;
   /** Epoch ms until which the service asked us to wait (429), if any. */
   retryAt: number | null;
+  /** When the service last answered anything (ISO); "ready" only after it has (issue #16). */
+  lastSuccessAt?: string | null;
+  /** While unreachable: when the app tries again on its own (ISO). */
+  nextAttemptAt?: string | null;
 }
 
 export type CredentialKind = 'jwt' | 'api-key' | 'token';
+
+/** What the service said to the stored credential, in words for Settings. */
+export interface CredentialCheck {
+  verdict: 'accepted' | 'refused' | 'forbidden' | 'none';
+  message: string;
+}
 
 export interface CredentialStatus {
   set: boolean;
@@ -166,6 +176,8 @@ export const BridgeMethods = {
   'settings.about': defineMethod(NoArgs).returns<{ name: string; version: string }>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
+  /** Try the service again now (the status bar's and Settings' "Retry" / "Test connection"). */
+  'service.retry': defineMethod(NoArgs).returns<ServiceStatus>(),
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
   'settings.setDisplay': defineMethod(DisplaySetting).returns<Settings>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
@@ -174,6 +186,8 @@ export const BridgeMethods = {
     presentAs: CredentialPresentation,
   })).returns<CredentialStatus>(),
   'credentials.clear': defineMethod(NoArgs).returns<CredentialStatus>(),
+  /** Asks the service in use whether it accepts the stored credential (Settings › Test credential). */
+  'credentials.test': defineMethod(NoArgs).returns<CredentialCheck>(),
   /** Local service only: a development token from its identity provider, stored like a pasted one. */
   'credentials.devToken': defineMethod(z.object({ email: z.string().trim().max(200).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address, e.g. you@example.com.') })).returns<CredentialStatus>(),
   'links.openExternal': defineMethod(z.object({ url: z.string().max(4_096) })).returns<{ opened: boolean }>(),
@@ -196,6 +210,8 @@ export const BridgeMethods = {
   'research.report': defineMethod(z.object({ id: RunId })).returns<{ run: ResearchRunSummary; report: StoredReport }>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
+  /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */
+  'health.refresh': defineMethod(NoArgs).returns<HealthView>(),
   'health.citing': defineMethod(z.object({ sourceId: z.string().min(1).max(200) })).returns<SourceCitingItem[]>(),
   'library.search': defineMethod(z.object({
     text: z.string().max(500).optional(),

@@ -96,7 +96,8 @@ test('a failed run says why and can be retried; a chat suggestion starts a run i
     await page.getByTestId('research-start').click();
     const failed = page.getByTestId('research-run').first();
     await expect(failed).toHaveAttribute('data-state', 'failed');
-    await expect(failed.getByTestId('run-error')).toContainText('needs a signed-in caller');
+    await expect(failed.getByTestId('run-error')).toContainText('Research needs you to be signed in to the service');
+    await expect(failed.getByTestId('run-error-settings')).toBeVisible();
 
     await saveCredential(page, await tokenFor(app, 'retry@example.com'));
     await page.getByTestId('nav-research').click();

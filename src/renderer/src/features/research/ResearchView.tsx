@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { formatDuration } from '../../../../shared/format';
+import { needsCredential } from '../../../../shared/plain-errors';
 import type { ResearchMode, ResearchRunSummary } from '../../../../shared/research';
 import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
@@ -42,6 +43,7 @@ export function ResearchView() {
   const [mode, setMode] = useState<ResearchMode>('wait');
   const [now, setNow] = useState(Date.now());
   const display = useDisplay();
+  const setView = useAppStore((s) => s.setView);
   const local = useAppStore((s) => s.serviceStatus?.mode !== 'remote');
 
   useEffect(() => {
@@ -124,6 +126,14 @@ export function ResearchView() {
                 {run.error ? (
                   <div className="run-error" data-testid="run-error">
                     {run.error}
+                    {needsCredential(run.errorCode) ? (
+                      <>
+                        {' '}
+                        <button type="button" className="link" onClick={() => setView('settings')} data-testid="run-error-settings">
+                          Open Settings
+                        </button>
+                      </>
+                    ) : null}
                   </div>
                 ) : null}
               </td>
