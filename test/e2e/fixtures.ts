@@ -20,7 +20,7 @@ export interface RunningApp {
   session?: { name: string; value: string };
 }
 
-export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[]; keychainService?: string } = {}): Promise<RunningApp> {
+export async function startApp(options: { paceMs?: number; dataDir?: string; serviceArgs?: string[]; keychainService?: string; port?: number } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
   const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
   const child = spawn(
@@ -30,7 +30,7 @@ export async function startApp(options: { paceMs?: number; dataDir?: string; ser
       'tsx',
       'src/main/browser-host/cli.ts',
       '--port',
-      '0',
+      String(options.port ?? 0),
       '--data-dir',
       dataDir,
       '--pace-ms',

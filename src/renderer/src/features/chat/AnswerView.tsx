@@ -1,5 +1,6 @@
 import { useState, type MouseEvent } from 'react';
 import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
+import { useRetryAfterSeconds, withoutRetryHint } from '../../app/use-countdown';
 import { useDisplay } from '../../app/use-display';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
@@ -66,6 +67,8 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   };
   const [preview, setPreview] = useState<{ id: string; x: number; y: number } | null>(null);
   const display = useDisplay();
+  const waitS = useRetryAfterSeconds();
+  const rateLimited = answer.error?.code === 'rate_limited' || (answer.error?.retryAfterS ?? 0) > 0;
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
@@ -147,11 +150,11 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         <div className="answer-error" role="alert" data-testid="answer-error">
           <span>
             {answer.status === 'incomplete' ? 'The answer stopped before it finished: ' : ''}
-            {answer.error.message}
-            {answer.error.retryAfterS ? ` You can ask again in ${answer.error.retryAfterS} s.` : ''}
+            {rateLimited ? withoutRetryHint(answer.error.message) : answer.error.message}
+            {rateLimited ? <span data-testid="answer-retry-countdown">{waitS > 0 ? ` You can ask again in ${waitS} s.` : ' You can ask again now.'}</span> : null}
           </span>
-          <button type="button" onClick={() => void retry(turn.id)} disabled={busy} data-testid="retry">
-            Retry
+          <button type="button" onClick={() => void retry(turn.id)} disabled={busy || (rateLimited && waitS > 0)} data-testid="retry">
+            {rateLimited && waitS > 0 ? `Retry in ${waitS} s` : 'Retry'}
           </button>
         </div>
       ) : null}
