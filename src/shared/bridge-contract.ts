@@ -195,6 +195,9 @@ export const BridgeMethods = {
   'conversations.get': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.create': defineMethod(NoArgs).returns<Conversation>(),
   'conversations.rename': defineMethod(z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) })).returns<Conversation>(),
+  /** Conversations whose title, questions or answers hold every word (issue #16). */
+  'conversations.search': defineMethod(z.object({ text: z.string().max(500) })).returns<ConversationSummary[]>(),
+  'conversations.pin': defineMethod(z.object({ id: ConversationId, pinned: z.boolean() })).returns<Conversation>(),
   'conversations.delete': defineMethod(z.object({ id: ConversationId })).returns<{ deleted: true }>(),
   'conversations.restore': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.share': defineMethod(z.object({ id: ConversationId, public: z.boolean() })).returns<{ publicUrl: string | null }>(),

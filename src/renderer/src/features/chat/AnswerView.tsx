@@ -158,6 +158,11 @@ export function AnswerView({ turn }: { turn: TurnView }) {
           </button>
         </div>
       ) : null}
+      {answer.status === 'done' ? (
+        <button type="button" className="secondary regenerate" onClick={() => void retry(turn.id)} disabled={busy || waitS > 0} title="Ask the same question again for a fresh answer" data-testid="regenerate">
+          Regenerate answer
+        </button>
+      ) : null}
       {answer.promotion && !streaming ? (
         <div className="promotion" data-testid="research-promotion">
           <span>
