@@ -11,7 +11,10 @@ export function needsCredential(code: string | null | undefined): boolean {
 }
 
 /** What to tell the user when `action` ("Research") failed for want of a (better) credential; null otherwise. */
-export function credentialProblem(code: string | null | undefined, action: string): string | null {
+export function credentialProblem(code: string | null | undefined, action: string, options: { credentialSet?: boolean } = {}): string | null {
+  if (code === 'unauthorized' && options.credentialSet) {
+    return `The service refused your credential as invalid or expired, so ${action.toLowerCase()} cannot run. Renew it in Settings › Credential, then retry.`;
+  }
   if (code === 'unauthorized') {
     return `${action} needs you to be signed in to the service, and the app has no credential the service accepts. Add one in Settings › Credential (with the local service: "Get a development token"), then retry.`;
   }

@@ -27,6 +27,7 @@ describe('errors that need a credential', () => {
     expect(text).toMatch(/^Research needs you to be signed in/);
     expect(text).toContain('Settings › Credential');
     expect(text).not.toMatch(/JWT|X-API-Key|bearer/i);
+    expect(credentialProblem('unauthorized', 'Research', { credentialSet: true })).toMatch(/refused your credential as invalid or expired.*Renew it in Settings/);
     expect(credentialProblem('forbidden', 'Research')).toMatch(/does not allow research/);
     expect(credentialProblem('rate_limited', 'Research')).toBeNull();
     expect(needsCredential('unauthorized')).toBe(true);

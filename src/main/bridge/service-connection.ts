@@ -166,7 +166,7 @@ export class ServiceConnection {
 
   private async probe(): Promise<void> {
     // Any answer counts, even an error status: onReach below turns it into the status.
-    await this.activeClient?.getHealth(null, PROBE_TIMEOUT_MS);
+    await this.activeClient?.probe(PROBE_TIMEOUT_MS);
   }
 
   private stopProbing(): void {
@@ -185,6 +185,8 @@ export class ServiceConnection {
       if (wasDown || Date.now() - last > 10_000) this.setStatus({ state: 'ready', detail: undefined, lastSuccessAt: new Date().toISOString(), nextAttemptAt: null });
       return;
     }
+    // A local service that exited is the supervisor's to report and restart (localServiceExited).
+    if (this.current.mode === 'local' && !this.deps.localService?.running) return;
     this.reachFailures += 1;
     const waitS = Math.min(REPROBE_S.max, REPROBE_S.first * 2 ** (this.reachFailures - 1));
     this.setStatus({ state: 'unreachable', detail: reach.message, nextAttemptAt: new Date(Date.now() + waitS * 1000).toISOString() });

@@ -150,6 +150,9 @@ interface RequestOptions {
   retries?: number;
 }
 
+/** Every status a probe accepts as "the service answered". */
+const PROBE_STATUSES = Array.from({ length: 500 }, (_, i) => 100 + i);
+
 export class RetailSignalClient {
   private readonly fetchImpl: typeof fetch;
 
@@ -315,6 +318,22 @@ export class RetailSignalClient {
     const read = readHealthSnapshot(await readJson(response.value));
     if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
     return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
+  }
+
+  /** Whether a credential would be sent (for wording errors; the secret stays here). */
+  async hasCredential(): Promise<boolean> {
+    return !!(await this.options.credential?.());
+  }
+
+  /**
+   * Is anything answering at the base URL? Any HTTP status counts (the root need not exist);
+   * sent without the credential, never retried. The connection's "ready" rests on it.
+   */
+  async probe(timeoutMs = 8_000): Promise<Result<number>> {
+    const response = await this.request('GET', '/', undefined, '*/*', undefined, { timeoutMs, retries: 0, withoutCredential: true, passStatuses: PROBE_STATUSES });
+    if (!response.ok) return response.error.status !== undefined ? ok(response.error.status) : response;
+    await response.value.body?.cancel().catch(() => undefined);
+    return ok(response.value.status);
   }
 
   /**

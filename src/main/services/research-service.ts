@@ -165,7 +165,7 @@ export class ResearchService {
     if (this.runs.get(run.id)?.state === 'cancelled') return;
     if (!started.ok) {
       // A missing or refused credential is said in plain words, and the view links to Settings.
-      this.update(run, { state: 'failed', finishedAt: this.iso(), error: credentialProblem(started.error.code, 'Research') ?? started.error.message, errorCode: started.error.code });
+      this.update(run, { state: 'failed', finishedAt: this.iso(), error: credentialProblem(started.error.code, 'Research', { credentialSet: await client.hasCredential() }) ?? started.error.message, errorCode: started.error.code });
       return;
     }
     if (started.value.kind === 'queued') {
