@@ -127,3 +127,34 @@ test('the old tab says when the host has gone and reconnects by itself when it i
     await stopApp(app);
   }
 });
+
+test('the health view explains its figures and says when a filter matches nothing', async ({ page, app, chat }, testInfo) => {
+  await chat.open(app);
+  await page.getByTestId('nav-health').click();
+  await expect(page.getByTestId('health-overview')).toBeVisible();
+  // Figures in Indian grouping with a true percentage, and each one explained.
+  await expect(page.getByTestId('stat-miss-rate')).toContainText(/\d+\.\d%/);
+  await page.getByTestId('health-explain').locator('summary').click();
+  await expect(page.getByTestId('miss-rate-explained')).toContainText('the service did not pick up');
+  await expect(page.getByTestId('health-explain')).toContainText('at least since the app first looked');
+
+  await page.getByTestId('health-search').fill('no source is called this');
+  await expect(page.getByTestId('health-no-match')).toContainText('No source matches “no source is called this”');
+  await expect(page.getByTestId('health-row')).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('health-no-match.png') });
+  await page.getByTestId('health-clear-filters').click();
+  await expect(page.getByTestId('health-row').first()).toBeVisible();
+
+  // A drill-down's first health entry is the app's first look, and says so.
+  await page.getByTestId('health-row').first().click();
+  await expect(page.getByTestId('health-timeline')).toContainText('since at least');
+});
+
+test('research without a credential says up front what it needs', async ({ page, app, chat }) => {
+  await chat.open(app);
+  await page.getByTestId('nav-research').click();
+  await expect(page.getByTestId('research-needs-credential')).toContainText('the service needs a credential, and none is set');
+  // The preset is a choice of the known presets, and the local v1 wait is honest.
+  await expect(page.getByTestId('research-preset').locator('option')).toHaveText(['Standard report']);
+  await expect(page.getByTestId('research-mode').locator('option').first()).toHaveText('Wait for the report (v1, a few seconds on the local service)');
+});

@@ -44,6 +44,7 @@ export function ResearchView() {
   const [now, setNow] = useState(Date.now());
   const display = useDisplay();
   const setView = useAppStore((s) => s.setView);
+  const credentialSet = useAppStore((s) => s.credentialStatus?.set);
   const local = useAppStore((s) => s.serviceStatus?.mode !== 'remote');
 
   useEffect(() => {
@@ -91,6 +92,15 @@ export function ResearchView() {
           Start research
         </button>
       </form>
+      {credentialSet === false ? (
+        <p className="hint empty-state" data-testid="research-needs-credential">
+          Research runs for signed-in users: the service needs a credential, and none is set.{' '}
+          <button type="button" className="link" onClick={() => setView('settings')}>
+            Add one in Settings
+          </button>
+          {local ? ' (with the local service, “Get a development token” there makes one).' : '.'}
+        </p>
+      ) : null}
       {error ? (
         <p className="notice" role="alert" data-testid="research-error">
           {error}
