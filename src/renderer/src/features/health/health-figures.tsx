@@ -12,7 +12,7 @@ export function HealthFiguresExplained({ oracleWindow, missRate }: { oracleWindo
         <dd>How many signals all sources together published, per hour on average and in the last 24 hours.</dd>
         <dt>Oracle miss-rate ({formatPercent(missRate)})</dt>
         <dd data-testid="miss-rate-explained">
-          The share of signals that the service’s independent reference check (the “oracle”) found in the sources{oracleWindow ? ` over the last ${oracleWindow}` : ''} but the service did not pick up. Lower is better: {formatPercent(missRate)} means about{' '}
+          The share of signals that the service’s independent reference check (the “oracle”) found in the sources{oracleWindow ? ` over the last ${oracleWindow.replace(/^(\d+)([a-z])$/, '$1 $2')}` : ''} but the service did not pick up. Lower is better: {formatPercent(missRate)} means about{' '}
           {Math.max(0, Math.round(missRate * 100))} in 100 published items were missed.
         </dd>
         <dt>Health timeline · “since”</dt>
