@@ -12,6 +12,7 @@ import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
 import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
+import type { DisplayPreferences } from './format';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
@@ -60,6 +61,12 @@ export const TrustedHosts = z.array(TrustedHost).max(20, 'At most 20 trusted hos
 /** The colour theme: follow the system (prefers-color-scheme), or always light or dark. */
 export const ThemeChoice = z.enum(['system', 'light', 'dark']);
 export type ThemeChoice = z.infer<typeof ThemeChoice>;
+/** Settings › Display: time zone and how costs are shown (src/shared/format.ts applies them). */
+export const DisplaySetting = z.object({
+  timeZone: z.enum(['ist', 'system']),
+  costCurrency: z.enum(['usd', 'inr']),
+  inrPerUsd: z.number().positive('A rate is more than 0.').max(10_000, 'That rate is too large.').nullable(),
+});
 
 export interface Settings {
   service: ServiceSetting;
@@ -68,6 +75,7 @@ export interface Settings {
   trustedHosts: string[];
   /** Absent until the user picks one: follow the system. */
   theme?: ThemeChoice;
+  display: DisplayPreferences;
 }
 
 export interface ServiceStatus {
@@ -81,9 +89,19 @@ export interface ServiceStatus {
   rateLimitRemaining: number | null;
   /** Epoch ms until which the service asked us to wait (429), if any. */
   retryAt: number | null;
+  /** When the service last answered anything (ISO); "ready" only after it has (issue #16). */
+  lastSuccessAt?: string | null;
+  /** While unreachable: when the app tries again on its own (ISO). */
+  nextAttemptAt?: string | null;
 }
 
 export type CredentialKind = 'jwt' | 'api-key' | 'token';
+
+/** What the service said to the stored credential, in words for Settings. */
+export interface CredentialCheck {
+  verdict: 'accepted' | 'refused' | 'forbidden' | 'none';
+  message: string;
+}
 
 export interface CredentialStatus {
   set: boolean;
@@ -163,14 +181,19 @@ export const BridgeMethods = {
   'settings.about': defineMethod(NoArgs).returns<{ name: string; version: string }>(),
   'service.status': defineMethod(NoArgs).returns<ServiceStatus>(),
   'service.set': defineMethod(ServiceSetting).returns<ServiceStatus>(),
+  /** Try the service again now (the status bar's and Settings' "Retry" / "Test connection"). */
+  'service.retry': defineMethod(NoArgs).returns<ServiceStatus>(),
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
   'settings.setTheme': defineMethod(z.object({ theme: ThemeChoice })).returns<Settings>(),
+  'settings.setDisplay': defineMethod(DisplaySetting).returns<Settings>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
   'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),
     presentAs: CredentialPresentation,
   })).returns<CredentialStatus>(),
   'credentials.clear': defineMethod(NoArgs).returns<CredentialStatus>(),
+  /** Asks the service in use whether it accepts the stored credential (Settings › Test credential). */
+  'credentials.test': defineMethod(NoArgs).returns<CredentialCheck>(),
   /** Local service only: a development token from its identity provider, stored like a pasted one. */
   'credentials.devToken': defineMethod(z.object({ email: z.string().trim().max(200).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'Enter an email address, e.g. you@example.com.') })).returns<CredentialStatus>(),
   'links.openExternal': defineMethod(z.object({ url: z.string().max(4_096) })).returns<{ opened: boolean }>(),
@@ -178,6 +201,9 @@ export const BridgeMethods = {
   'conversations.get': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.create': defineMethod(NoArgs).returns<Conversation>(),
   'conversations.rename': defineMethod(z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) })).returns<Conversation>(),
+  /** Conversations whose title, questions or answers hold every word (issue #16). */
+  'conversations.search': defineMethod(z.object({ text: z.string().max(500) })).returns<ConversationSummary[]>(),
+  'conversations.pin': defineMethod(z.object({ id: ConversationId, pinned: z.boolean() })).returns<Conversation>(),
   'conversations.delete': defineMethod(z.object({ id: ConversationId })).returns<{ deleted: true }>(),
   'conversations.restore': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.share': defineMethod(z.object({ id: ConversationId, public: z.boolean() })).returns<{ publicUrl: string | null }>(),
@@ -193,6 +219,8 @@ export const BridgeMethods = {
   'research.report': defineMethod(z.object({ id: RunId })).returns<{ run: ResearchRunSummary; report: StoredReport }>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
+  /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */
+  'health.refresh': defineMethod(NoArgs).returns<HealthView>(),
   'health.citing': defineMethod(z.object({ sourceId: z.string().min(1).max(200) })).returns<SourceCitingItem[]>(),
   'library.search': defineMethod(z.object({
     text: z.string().max(500).optional(),

@@ -3,16 +3,14 @@
  * or plain text with a numbered sources list. Every citation keeps its title, source, date
  * and link. Numbers follow first appearance in the text, like the chips.
  */
+import { formatDate } from './format';
 import type { CitationPayload } from './service-schemas';
 
 /** A citation marker in answer text, `[sig_…]`, capturing the signal id. Global: use with matchAll and replace. */
 export const CITATION_MARKER = /\[(sig_[0-9a-f]{16})\]/g;
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-
-export function formatCitationDate(iso: string | undefined): string {
-  if (!iso) return 'date unknown';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? 'date unknown' : dateFormat.format(date);
+/** "18 Nov 2026" in IST (src/shared/format.ts), "date unknown" when missing: exports and citation lists. */
+export function formatCitationDate(iso: string | undefined, zone?: string): string {
+  return formatDate(iso, zone);
 }
 
 /** Citations in chip order, then those the text never marks. */

@@ -42,6 +42,8 @@ export const ConversationSchema = z.object({
   sessionSlug: z.string().nullable(),
   publicUrl: z.string().nullable(),
   deletedAt: z.string().nullable(),
+  /** When the user pinned it (pinned ones list first); absent in files written before #16. */
+  pinnedAt: z.string().nullable().optional(),
   turns: z.array(ConversationTurnSchema),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -53,6 +55,14 @@ export interface ConversationSummary {
   updatedAt: string;
   turnCount: number;
   shared: boolean;
+  pinned?: boolean;
+  /** From a search: where the words were found ("title", or a bit of a question or answer). */
+  match?: string;
+}
+
+/** A title from the first question: kept whole (issue #16), whitespace folded; views truncate. */
+export function titleFromQuestion(question: string): string {
+  return question.replace(/\s+/g, ' ').trim().slice(0, 1_000);
 }
 
 export type TurnAnswerState = z.infer<typeof TurnAnswer>;

@@ -103,3 +103,17 @@ export interface SourceCitingItem {
   /** The conversation or run to open. */
   openId: string;
 }
+
+/**
+ * When a source's figures seem to disagree, what the reader should know (issue #16): a
+ * service can list a source "down" with 0 items in 24 h although an item arrived minutes ago
+ * (its health and counts are computed on their own schedule). Null when they agree.
+ */
+export function sourceFiguresNote(source: Pick<HealthSource, 'health' | 'items_24h' | 'last_item_at'>, now: number): string | null {
+  const last = source.last_item_at ? Date.parse(source.last_item_at) : Number.NaN;
+  if (Number.isNaN(last) || now - last > 86_400_000 || now - last < -60_000) return null;
+  if (source.items_24h === 0 && source.health === 'down') return 'The service lists this source as down with no items in 24 h, yet its last item arrived within the last 24 h: the service updates health and counts on its own schedule, so the source may be recovering.';
+  if (source.items_24h === 0) return 'The service counts no items in 24 h, yet the last item arrived within the last 24 h: the count lags the feed.';
+  if (source.health === 'down') return 'The service lists this source as down, yet an item arrived within the last 24 h: it may be recovering.';
+  return null;
+}

@@ -21,6 +21,8 @@ export const ResearchRunSummarySchema = z.object({
   costUsd: z.number().nullable(),
   citationCount: z.number().nullable(),
   error: z.string().nullable(),
+  /** The error's code when it has one (a credential problem links to Settings); absent in older files. */
+  errorCode: z.string().nullable().optional(),
   remoteId: z.string().nullable(),
   statusUrl: z.string().nullable(),
   reportUrl: z.string().nullable(),

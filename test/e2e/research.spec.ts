@@ -31,7 +31,7 @@ test.describe(() => {
     await expect(viewer.meta).toContainText('Quick commerce in Bengaluru');
     await expect(viewer.meta).toContainText('standard');
     await expect(viewer.citationCount).toHaveText(/\d+ citations/);
-    await expect(viewer.cost).toHaveText(/^\$\d+\.\d{4}$/);
+    await expect(viewer.cost).toHaveText(/^US\$\d+(\.\d{1,6})?$/);
     for (const section of ['Overview', 'Key developments', 'Players involved', 'Key figures', 'Risks', 'Outlook']) {
       await expect(viewer.toc).toContainText(section);
     }
@@ -75,7 +75,8 @@ test.describe(() => {
     await chat.open(app);
     const failed = await research.start('DMart grocery stores in Pune');
     await expect(failed.root).toHaveAttribute('data-state', 'failed');
-    await expect(failed.error).toContainText('needs a signed-in caller');
+    await expect(failed.error).toContainText('Research needs you to be signed in to the service');
+    await expect(failed.root.getByTestId('run-error-settings')).toBeVisible();
 
     await settings.saveCredential(await tokenFor(app, 'retry@example.com'));
     await research.goTo('research');

@@ -65,7 +65,7 @@ test('a forecast shows history, the forecast with its interval, basis and method
   await expect(citations.forecastPart('chart')).toBeVisible();
   await expect(citations.forecastPart('band')).toBeVisible();
   await expect(citations.forecastPart('value')).toContainText(/Q\d FY\d\d: [\d,.]+ INR crore/);
-  await expect(citations.forecastPart('interval')).toContainText(/80% interval [\d,.-]+ to [\d,.]+/);
+  await expect(citations.forecastPart('interval')).toContainText(/80% interval \u2212?[\d,.]+ to [\d,.]+/);
   await expect(citations.forecastPart('method')).toContainText('Damped-trend');
   await expect(citations.forecastPart('basis').locator('.sf-chip').first()).toContainText(/sig_[0-9a-f]{16}/);
   await page.screenshot({ path: testInfo.outputPath('forecast.png') });

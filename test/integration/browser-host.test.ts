@@ -140,7 +140,7 @@ describe('browser host access control', () => {
         socket.once('message', (data) => resolve(JSON.parse(data.toString())));
         socket.send(JSON.stringify(frame));
       });
-    expect((await call({ t: 'invoke', id: 1, method: 'settings.get' })).result).toEqual({ ok: true, value: { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [] } });
+    expect((await call({ t: 'invoke', id: 1, method: 'settings.get' })).result).toEqual({ ok: true, value: { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [], display: { timeZone: 'ist', costCurrency: 'usd', inrPerUsd: null } } });
     expect((await call({ t: 'invoke', id: 2, method: 'fs.readFile', args: '/etc/passwd' })).result.error?.code).toBe('unknown_method');
     expect((await call({ t: 'invoke', id: 3, method: 'service.set', args: { mode: 'remote', baseUrl: 'javascript:alert(1)' } })).result.error?.code).toBe('invalid_argument');
     expect(host.pushListenerCount).toBe(1);

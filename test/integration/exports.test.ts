@@ -4,7 +4,7 @@
  * HTML parser, JSON and CSV parsing. The item is a real cited answer from the local service.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -147,3 +147,113 @@ describe('exports keep every citation with its title and link', () => {
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
+
+/**
+ * A real research report (title heading, bullets, the "Key figures" table) exported the way a
+ * reader sees it: the PDF rendered to page images (pdftoppm) and read back with word positions
+ * (pdftotext -bbox), Markdown and DOCX opened as text and XML.
+ */
+describe('a research report exports professionally', () => {
+  let reportService: RunningService;
+  let report: ExportDocument;
+  const bboxWords = async (path: string): Promise<Array<{ page: number; x: number; y: number; word: string }>> => {
+    const { stdout } = await promisify(execFile)('pdftotext', ['-bbox', path, '-'], { maxBuffer: 32 * 1024 * 1024 });
+    const dom = new JSDOM(stdout, { contentType: 'text/html' });
+    return [...dom.window.document.querySelectorAll('page')].flatMap((page, index) =>
+      [...page.querySelectorAll('word')].map((w) => ({ page: index + 1, x: Number(w.getAttribute('xmin')), y: Number(w.getAttribute('ymin')), word: w.textContent ?? '' })),
+    );
+  };
+
+  beforeAll(async () => {
+    reportService = await startTestService({ research: { durationMs: 50, queueMs: 10 } });
+    const jwt = await reportService.idp.issueToken('exports@example.com');
+    const headers = { authorization: `Bearer ${jwt}`, 'content-type': 'application/json' };
+    const started = (await (await fetch(`${reportService.url}/api/v1/research`, { method: 'POST', headers, body: JSON.stringify({ topic: 'Zepto in Bengaluru', preset: 'standard' }) })).json()) as { report_url: string };
+    const body = (await (await fetch(new URL(started.report_url, reportService.url), { headers })).json()) as { topic: string; created_at: string; markdown: string; citations: Array<{ id: string; title: string; source_id: string; published_at: string; url: string; slug?: string; summary?: string }> };
+    report = {
+      title: body.topic,
+      kind: 'report',
+      createdAt: body.created_at,
+      markdown: body.markdown,
+      citations: body.citations.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: s.source_id, published_at: s.published_at, url: s.url, slug: s.slug, snippet: s.summary })),
+      meta: {},
+    };
+  });
+  afterAll(async () => reportService.close());
+
+  it('starts from a report with its own title heading and a Key figures table', () => {
+    expect(report.markdown).toMatch(/^# Zepto in Bengaluru\n/);
+    expect(report.markdown).toContain('| Signal | Date | Measure | Value |');
+  });
+
+  it('markdown and DOCX show the title once; DOCX has a real table', async () => {
+    const markdown = (await renderExport(report, 'markdown')).data.toString();
+    expect(markdown.match(/^# Zepto in Bengaluru$/gm)).toHaveLength(1);
+    expect(markdown).toContain('## Sources');
+    const zip = await JSZip.loadAsync((await renderExport(report, 'docx')).data);
+    const body = await zip.file('word/document.xml')!.async('string');
+    const paragraphsWithTitle = body.split('</w:p>').filter((p) => p.replace(/<[^>]+>/g, '') === 'Zepto in Bengaluru');
+    expect(paragraphsWithTitle).toHaveLength(1);
+    const table = body.slice(body.indexOf('<w:tbl>'), body.indexOf('</w:tbl>'));
+    expect(table).toContain('<w:tr>');
+    for (const header of ['Signal', 'Date', 'Measure', 'Value']) expect(table).toContain(`<w:t xml:space="preserve">${header}</w:t>`);
+    expect(table.match(/<w:tr>/g)!.length).toBeGreaterThan(2);
+  });
+
+  it('pdf: one title, the Key figures table as a grid of cells, hanging bullets, page numbers and the sources', async () => {
+    const file = await renderExport(report, 'pdf');
+    const path = join(dir, 'report.pdf');
+    await writeFile(path, file.data);
+    const words = await bboxWords(path);
+    const pages = Math.max(...words.map((w) => w.page));
+    expect(pages).toBeGreaterThanOrEqual(2);
+
+    // One title: "Zepto in Bengaluru" as a line of its own appears once (the heading in the markdown is dropped).
+    const { stdout: layout } = await promisify(execFile)('pdftotext', ['-layout', path, '-']);
+    expect(layout.split('\n').filter((line) => line.trim() === 'Zepto in Bengaluru')).toHaveLength(1);
+    expect(layout).not.toMatch(/Signal\s+\|\s+Date/); // no pipe-separated text
+
+    // The table's header cells share one line, left to right, in four columns…
+    const headerY = words.find((w) => w.word === 'Measure')!;
+    const headerRow = words.filter((w) => w.page === headerY.page && Math.abs(w.y - headerY.y) < 1);
+    const column = (word: string): number => headerRow.find((w) => w.word === word)!.x;
+    expect(column('Signal')).toBeLessThan(column('Date'));
+    expect(column('Date')).toBeLessThan(column('Measure'));
+    expect(column('Measure')).toBeLessThan(column('Value'));
+    // …and each data row puts its date in the Date column and its value in the Value column.
+    const dates = words.filter((w) => w.page === headerY.page && w.y > headerY.y && Math.abs(w.x - column('Date')) < 2 && /^\d{1,2}$/.test(w.word));
+    expect(dates.length).toBeGreaterThanOrEqual(2);
+    for (const date of dates.slice(0, 3)) {
+      const sameRow = words.filter((w) => w.page === date.page && Math.abs(w.y - date.y) < 1);
+      expect(sameRow.some((w) => w.x > column('Measure') && /^[\d,.−]+$/.test(w.word))).toBe(true);
+    }
+    // The page image (pdftoppm, 72 dpi grey) shows the grid: ruled lines across the table's width
+    // at least once per row, and a vertical rule at each column's left edge.
+    await promisify(execFile)('pdftoppm', ['-r', '72', '-gray', '-f', String(headerY.page), '-l', String(headerY.page), path, join(dir, 'grid')]);
+    const pgm = await readFile(join(dir, `grid-${String(headerY.page).padStart(String(pages).length, '0')}.pgm`));
+    const [, width, height] = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!.map(Number);
+    const pixels = pgm.subarray(pgm.length - width! * height!);
+    const dark = (x: number, y: number): boolean => pixels[Math.round(y) * width! + Math.round(x)]! < 235;
+    const tableTop = headerY.y - 6;
+    const ruled = Array.from({ length: height! }, (_, y) => y).filter((y) => y > tableTop && [0.2, 0.4, 0.6, 0.8].every((f) => dark(60 + f * (width! - 120), y)));
+    const rowLines = ruled.filter((y, i) => i === 0 || y - ruled[i - 1]! > 2);
+    expect(rowLines.length).toBeGreaterThanOrEqual(dates.length + 1);
+    for (const word of ['Date', 'Measure']) expect(dark(column(word) - 4.5, headerY.y + 20)).toBe(true);
+
+    // Bullets hang: the second line of a wrapped bullet starts where the first line's text does, right of the bullet.
+    const bullets = words.filter((w) => w.word === '•');
+    expect(bullets.length).toBeGreaterThan(3);
+    const hanging = bullets.some((bullet) => {
+      const first = words.filter((w) => w.page === bullet.page && Math.abs(w.y - bullet.y) < 1 && w.x > bullet.x).sort((a, b) => a.x - b.x)[0];
+      const next = words.filter((w) => w.page === bullet.page && w.y > bullet.y + 2 && w.y < bullet.y + 20).sort((a, b) => a.x - b.x)[0];
+      return first && next && next.word !== '•' && Math.abs(next.x - first.x) < 1 && next.x > bullet.x + 5;
+    });
+    expect(hanging).toBe(true);
+
+    // Page numbers on every page, and a sources section naming every citation.
+    for (let page = 1; page <= pages; page += 1) expect(layout).toContain(`Page ${page} of ${pages}`);
+    const flat = layout.replace(/\s+/g, ' ');
+    expect(flat).toContain('Sources');
+    for (const c of report.citations) expect(flat).toContain(c.title!.replace(/\s+/g, ' '));
+  });
+});

@@ -23,7 +23,14 @@ export interface ServiceConnectionDeps {
   stallTimeoutMs?: number;
 }
 
+/** A first look at a service, and each retry, waits this long for an answer. */
+const PROBE_TIMEOUT_MS = 8_000;
+/** While unreachable, tries again after 5 s, doubling, at most every minute. */
+const REPROBE_S = { first: 5, max: 60 } as const;
+
 export class ServiceConnection {
+  private probeTimer: NodeJS.Timeout | null = null;
+  private reachFailures = 0;
   private current: ServiceStatus;
   private activeClient: RetailSignalClient | null = null;
   private restarts: number[] = [];
@@ -40,6 +47,8 @@ export class ServiceConnection {
       synthetic: service.mode === 'local',
       rateLimitRemaining: null,
       retryAt: null,
+      lastSuccessAt: null,
+      nextAttemptAt: null,
     };
   }
 
@@ -80,11 +89,14 @@ export class ServiceConnection {
     this.rejection = null;
     const previousMode = this.current.mode;
     const previousUrl = this.current.baseUrl;
+    this.stopProbing();
     if (service.mode === 'remote') {
       await this.deps.localService?.stop();
-      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'ready', detail: undefined, rateLimitRemaining: null, retryAt: null });
+      // Not "ready" until the service has answered (issue #16): the probe below decides.
+      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'starting', detail: `Connecting to ${new URL(service.baseUrl).origin}…`, rateLimitRemaining: null, retryAt: null, lastSuccessAt: null, nextAttemptAt: null });
       this.activeClient = this.makeClient(service.baseUrl);
       if (previousMode !== 'remote' || previousUrl !== service.baseUrl) this.serviceChanged();
+      await this.probe();
       return;
     }
     if (!this.deps.localService) {
@@ -95,7 +107,7 @@ export class ServiceConnection {
     try {
       const url = await this.deps.localService.start();
       this.activeClient = this.makeClient(url);
-      this.setStatus({ baseUrl: url, state: 'ready', detail: undefined });
+      this.setStatus({ baseUrl: url, state: 'ready', detail: undefined, lastSuccessAt: new Date().toISOString(), nextAttemptAt: null });
       // Same local service, new port after a restart: the history carries on.
       if (previousMode !== 'local') this.serviceChanged();
     } catch (error) {
@@ -130,9 +142,60 @@ export class ServiceConnection {
     }
   }
 
+  /**
+   * The user's "Retry" or "Test connection": a local service that is not running is started
+   * again; any other is asked once more. Resolves with the status that results.
+   */
+  async retry(): Promise<ServiceStatus> {
+    if (this.current.mode === 'local' && !this.activeClient) {
+      this.restarts = [];
+      await this.apply({ mode: 'local' });
+      return this.current;
+    }
+    this.stopProbing();
+    if (this.current.state !== 'ready') this.setStatus({ state: 'starting', detail: `Trying ${this.current.baseUrl ?? 'the service'} again…`, nextAttemptAt: null });
+    await this.probe();
+    return this.current;
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.stopProbing();
     await this.deps.localService?.stop();
+  }
+
+  private async probe(): Promise<void> {
+    // Any answer counts, even an error status: onReach below turns it into the status.
+    await this.activeClient?.probe(PROBE_TIMEOUT_MS);
+  }
+
+  private stopProbing(): void {
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = null;
+    this.reachFailures = 0;
+  }
+
+  private observeReach(reach: { reached: true } | { reached: false; message: string }): void {
+    if (this.disposed) return;
+    if (reach.reached) {
+      const wasDown = this.current.state !== 'ready';
+      this.stopProbing();
+      // Pushed when the state changes, or at most every 10 s for the "last success" time.
+      const last = this.current.lastSuccessAt ? Date.parse(this.current.lastSuccessAt) : 0;
+      if (wasDown || Date.now() - last > 10_000) this.setStatus({ state: 'ready', detail: undefined, lastSuccessAt: new Date().toISOString(), nextAttemptAt: null });
+      return;
+    }
+    // A local service that exited is the supervisor's to report and restart (localServiceExited).
+    if (this.current.mode === 'local' && !this.deps.localService?.running) return;
+    this.reachFailures += 1;
+    const waitS = Math.min(REPROBE_S.max, REPROBE_S.first * 2 ** (this.reachFailures - 1));
+    this.setStatus({ state: 'unreachable', detail: reach.message, nextAttemptAt: new Date(Date.now() + waitS * 1000).toISOString() });
+    if (this.probeTimer) clearTimeout(this.probeTimer);
+    this.probeTimer = setTimeout(() => {
+      this.probeTimer = null;
+      void this.probe();
+    }, waitS * 1000);
+    this.probeTimer.unref?.();
   }
 
   private serviceChanged(): void {
@@ -159,6 +222,9 @@ export class ServiceConnection {
       // services) says nothing about the current one: it must not mark a restarting service ready.
       onRateLimit: (observation) => {
         if (this.activeClient === client) this.observeRateLimit(observation);
+      },
+      onReach: (reach) => {
+        if (this.activeClient === client) this.observeReach(reach);
       },
     });
     return client;

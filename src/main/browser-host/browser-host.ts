@@ -33,6 +33,8 @@ export interface BrowserHostOptions {
   rendererDir: string;
   port?: number;
   token?: string;
+  /** The session cookie's value; kept across restarts by the CLI (host-session.ts). Random if absent. */
+  session?: string;
 }
 
 export interface RunningBrowserHost {
@@ -47,7 +49,7 @@ export interface RunningBrowserHost {
 
 export async function startBrowserHost(options: BrowserHostOptions): Promise<RunningBrowserHost> {
   const token = options.token ?? randomBytes(32).toString('base64url');
-  const session = randomBytes(32).toString('base64url');
+  const session = options.session ?? randomBytes(32).toString('base64url');
   let launchUsed = false;
   const rendererRoot = await realpath(options.rendererDir);
   let port = 0;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { composeMainServices, defaultDataDir } from '../compose-services';
 import { startBrowserHost } from './browser-host';
+import { persistentSessionSecret } from './host-session';
 import { loadPolicy } from '../desktop/admin-policy';
 import { createNodeDesktopHost } from '../desktop/desktop-host';
 import { startLogFiles } from '../logging/log-files';
@@ -49,7 +50,8 @@ const services = await composeMainServices({
   paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
   serviceArgs: values['service-arg'] ?? [],
 });
-const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port) });
+// An open tab reconnects to a restarted host on the same port (the cookie stays valid).
+const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });
 console.log(services.credentialBackendLine);
 console.log('Starting the local Retail Signal service (synthetic sample data)…');
 await services.host.start();

@@ -56,6 +56,8 @@ export interface ApiClientOptions {
   stallTimeoutMs?: number;
   /** Called with every response's rate-limit headers, for the status bar. */
   onRateLimit?: (observation: RateLimitObservation) => void;
+  /** Every attempt's reach: the service answered (any HTTP status), or the network failed and why. */
+  onReach?: (reach: { reached: true } | { reached: false; message: string }) => void;
   /**
    * Origins other than the base URL's that the user allow-listed in Settings: report and status
    * URLs may point there (and get the credential). Every other origin is refused.
@@ -156,6 +158,9 @@ interface RequestOptions {
   /** GET retries on 500/503/network; 0 for callers that pace themselves (health monitor). */
   retries?: number;
 }
+
+/** Every status a probe accepts as "the service answered". */
+const PROBE_STATUSES = Array.from({ length: 500 }, (_, i) => 100 + i);
 
 export class RetailSignalClient {
   private readonly fetchImpl: typeof fetch;
@@ -335,6 +340,39 @@ export class RetailSignalClient {
     return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
   }
 
+  /** Whether a credential would be sent (for wording errors; the secret stays here). */
+  async hasCredential(): Promise<boolean> {
+    return !!(await this.options.credential?.());
+  }
+
+  /**
+   * Is anything answering at the base URL? Any HTTP status counts (the root need not exist);
+   * sent without the credential, never retried. The connection's "ready" rests on it.
+   */
+  async probe(timeoutMs = 8_000): Promise<Result<number>> {
+    const response = await this.request('GET', '/', undefined, '*/*', undefined, { timeoutMs, retries: 0, withoutCredential: true, passStatuses: PROBE_STATUSES });
+    if (!response.ok) return response.error.status !== undefined ? ok(response.error.status) : response;
+    await response.value.body?.cancel().catch(() => undefined);
+    return ok(response.value.status);
+  }
+
+  /**
+   * Whether the service accepts the stored credential (Settings › Test credential): asks for
+   * the status of a research run that cannot exist, which only a signed-in caller may do, so
+   * 404 means accepted and 401/403 refused. Never repeated anonymously, never flags it.
+   */
+  async checkCredential(): Promise<Result<{ verdict: 'accepted' | 'refused' | 'forbidden' | 'none'; message: string | null }>> {
+    if (!(await this.options.credential?.())) return ok({ verdict: 'none', message: null });
+    const response = await this.request('GET', '/api/v1/research/run_0000000000000000', undefined, 'application/json', undefined, {
+      retries: 0,
+      passStatuses: [200, 401, 403, 404],
+    });
+    if (!response.ok) return response;
+    const { status } = response.value;
+    if (status !== 401 && status !== 403) return ok({ verdict: 'accepted', message: null });
+    return ok({ verdict: status === 401 ? 'refused' : 'forbidden', message: (await this.errorFrom(response.value)).message });
+  }
+
   /**
    * The embedded local service's development identity provider (`POST /api/v1/dev/token`):
    * a bearer token for `email`. Sent without any credential (a stale one would be refused).
@@ -473,9 +511,13 @@ export class RetailSignalClient {
     } catch (error) {
       clearTimeout(timer);
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
-      if (timedOut) return fail({ code: 'timeout', message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s.` });
-      return fail({ code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` });
+      const failure: BridgeError = timedOut
+        ? { code: 'timeout', message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s.` }
+        : { code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` };
+      this.options.onReach?.({ reached: false, message: failure.message });
+      return fail(failure);
     }
+    this.options.onReach?.({ reached: true });
     // A stream's body is watched by the stall timer instead; a user's abort still applies.
     if (options.headersOnly) clearTimeout(timer);
     const redirected = refuseRedirect(response);

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { Conversation, ConversationSummary, ConversationTurn } from '../../shared/conversation';
-import { ConversationSchema } from '../../shared/conversation';
+import { ConversationSchema, titleFromQuestion } from '../../shared/conversation';
+import { CITATION_MARKER } from '../../shared/cite-format';
 
 const FILE_VERSION = 1;
 const StoredConversation = z.object({ version: z.literal(FILE_VERSION), conversation: ConversationSchema });
@@ -62,11 +63,39 @@ export class ConversationStore {
     }
   }
 
+  /** Pinned first (most recently pinned on top), then the most recently updated. */
   list(): ConversationSummary[] {
     return [...this.conversations.values()]
       .filter((conversation) => !conversation.deletedAt)
-      .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))
-      .map(({ id, title, createdAt, updatedAt, turns, publicUrl }) => ({ id, title, createdAt, updatedAt, turnCount: turns.length, shared: publicUrl !== null }));
+      .sort((a, b) => (b.pinnedAt ?? '').localeCompare(a.pinnedAt ?? '') || b.updatedAt.localeCompare(a.updatedAt))
+      .map(summaryOf);
+  }
+
+  /**
+   * Conversations whose title, questions or answers hold every word of `text` (case and accents
+   * ignored), in list order, each with where it matched.
+   */
+  search(text: string): ConversationSummary[] {
+    const words = fold(text).split(/\s+/).filter(Boolean);
+    if (words.length === 0) return this.list();
+    const found: ConversationSummary[] = [];
+    for (const summary of this.list()) {
+      const conversation = this.conversations.get(summary.id)!;
+      const parts = [conversation.title, ...conversation.turns.flatMap((turn) => [turn.question, turn.answer.text.replace(CITATION_MARKER, '')])];
+      const all = fold(parts.join('\n'));
+      if (!words.every((word) => all.includes(word))) continue;
+      const titleHit = words.every((word) => fold(conversation.title).includes(word));
+      found.push({ ...summary, match: titleHit ? 'title' : snippetAround(parts.slice(1).find((part) => fold(part).includes(words[0]!)) ?? '', words[0]!) });
+    }
+    return found;
+  }
+
+  async pin(id: string, pinned: boolean): Promise<Conversation | undefined> {
+    const conversation = this.get(id);
+    if (!conversation) return undefined;
+    conversation.pinnedAt = pinned ? new Date(this.now()).toISOString() : null;
+    await this.save(conversation);
+    return conversation;
   }
 
   get(id: string): Conversation | undefined {
@@ -140,7 +169,7 @@ export class ConversationStore {
     } else {
       turn = { id: `trn_${randomBytes(6).toString('hex')}`, question, askedAt: at, answer: freshAnswer };
       conversation.turns.push(turn);
-      if (conversation.titleIsAuto && conversation.turns.length === 1) conversation.title = question.length > 60 ? `${question.slice(0, 57)}…` : question;
+      if (conversation.titleIsAuto && conversation.turns.length === 1) conversation.title = titleFromQuestion(question);
     }
     conversation.updatedAt = at;
     await this.save(conversation);
@@ -172,4 +201,18 @@ export class ConversationStore {
   touch(conversation: Conversation): void {
     conversation.updatedAt = new Date(this.now()).toISOString();
   }
+}
+
+const summaryOf = ({ id, title, createdAt, updatedAt, turns, publicUrl, pinnedAt }: Conversation): ConversationSummary => ({
+  id, title, createdAt, updatedAt, turnCount: turns.length, shared: publicUrl !== null, pinned: !!pinnedAt,
+});
+
+const fold = (text: string): string => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+
+/** About 120 characters of `text` around the first place `word` occurs. */
+function snippetAround(text: string, word: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  const at = Math.max(0, fold(flat).indexOf(word));
+  const start = Math.max(0, at - 50);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, start + 120).replace(/[#*_|]/g, '')}${start + 120 < flat.length ? '…' : ''}`;
 }

@@ -9,24 +9,16 @@
  *   json      the complete item with its signal snapshots
  *   csv       one row per citation
  */
-import { existsSync } from 'node:fs';
 import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
-import PDFDocument from 'pdfkit';
-import type { CitationSnapshot } from '../../shared/conversation';
-import { CITATION_MARKER, formatCitationDate, orderedCitations, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
-import { LIBRARY_FORMAT_VERSION, type ExportFormat, type LibraryItem, type LibraryItemKind } from '../../shared/library';
+import { toPdf } from './export-pdf';
+import { bodyMarkdown, inlineRuns, numbering, SAFE_LINK, sourceLine, type ExportDocument, type Run } from './export-runs';
+
+export type { ExportDocument } from './export-runs';
+import { CITATION_MARKER, formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../shared/cite-format';
+import { LIBRARY_FORMAT_VERSION, type ExportFormat } from '../../shared/library';
 import { httpHref } from '../../shared/safe-href';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
-
-export interface ExportDocument {
-  title: string;
-  kind: LibraryItemKind;
-  createdAt: string;
-  markdown: string;
-  citations: CitationSnapshot[];
-  meta: LibraryItem['meta'];
-}
 
 export interface ExportFile {
   filename: string;
@@ -34,21 +26,12 @@ export interface ExportFile {
   data: Buffer;
 }
 
-const SAFE_LINK = /^(?:https?:|mailto:)/i;
-
 const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 export function exportFilename(doc: ExportDocument, extension: string): string {
   const base = doc.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'clarity-export';
   return `${base}.${extension}`;
 }
-
-function numbering(doc: ExportDocument): { ordered: Array<{ number: number; citation: CitationSnapshot }>; numberOf: Map<string, number> } {
-  const ordered = orderedCitations(doc.markdown, doc.citations);
-  return { ordered, numberOf: new Map(ordered.map(({ number, citation }) => [citation.id, number])) };
-}
-
-const sourceLine = (c: CitationSnapshot): string => `${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}`;
 
 export async function renderExport(doc: ExportDocument, format: ExportFormat): Promise<ExportFile> {
   switch (format) {
@@ -65,12 +48,12 @@ export async function renderExport(doc: ExportDocument, format: ExportFormat): P
     case 'pdf':
       return { filename: exportFilename(doc, 'pdf'), mime: 'application/pdf', data: await toPdf(doc) };
     case 'text':
-      return { filename: exportFilename(doc, 'txt'), mime: 'text/plain', data: Buffer.from(`${doc.title}\n\n${toPlainTextWithSources(doc.markdown, doc.citations)}`) };
+      return { filename: exportFilename(doc, 'txt'), mime: 'text/plain', data: Buffer.from(`${doc.title}\n\n${toPlainTextWithSources(bodyMarkdown(doc), doc.citations)}`) };
   }
 }
 
 export function toMarkdown(doc: ExportDocument): string {
-  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(doc.markdown, doc.citations)}`;
+  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(bodyMarkdown(doc), doc.citations)}`;
 }
 
 /**
@@ -105,7 +88,7 @@ const safeMarked = new Marked({
 
 export function toHtml(doc: ExportDocument): string {
   const { ordered, numberOf } = numbering(doc);
-  const body = (safeMarked.parse(doc.markdown, { async: false }) as string).replace(CITATION_MARKER, (_m, id: string) => {
+  const body = (safeMarked.parse(bodyMarkdown(doc), { async: false }) as string).replace(CITATION_MARKER, (_m, id: string) => {
     const n = numberOf.get(id)!;
     return `<sup class="cite"><a href="#source-${n}">[${n}]</a></sup>`;
   });
@@ -139,63 +122,6 @@ ${sources}
 `;
 }
 
-// ── Inline runs shared by DOCX and PDF ──────────────────────────────────────────────────
-interface Run {
-  text: string;
-  bold?: boolean;
-  italic?: boolean;
-  code?: boolean;
-  link?: string;
-  citation?: number;
-}
-
-function inlineRuns(tokens: Token[] | undefined, numberOf: Map<string, number>, style: Omit<Run, 'text'> = {}): Run[] {
-  const runs: Run[] = [];
-  for (const token of tokens ?? []) {
-    switch (token.type) {
-      case 'strong':
-        runs.push(...inlineRuns((token as Tokens.Strong).tokens, numberOf, { ...style, bold: true }));
-        break;
-      case 'em':
-        runs.push(...inlineRuns((token as Tokens.Em).tokens, numberOf, { ...style, italic: true }));
-        break;
-      case 'del':
-        runs.push(...inlineRuns((token as Tokens.Del).tokens, numberOf, style));
-        break;
-      case 'codespan':
-        runs.push({ ...style, text: (token as Tokens.Codespan).text, code: true });
-        break;
-      case 'link': {
-        const link = token as Tokens.Link;
-        runs.push(...inlineRuns(link.tokens, numberOf, SAFE_LINK.test(link.href) ? { ...style, link: link.href } : style));
-        break;
-      }
-      case 'br':
-        runs.push({ ...style, text: '\n' });
-        break;
-      default: {
-        const text = 'text' in token && typeof token.text === 'string' ? decodeEntities(token.text) : token.raw;
-        if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length > 0 && token.type !== 'text') {
-          runs.push(...inlineRuns(token.tokens as Token[], numberOf, style));
-          break;
-        }
-        let last = 0;
-        for (const match of text.matchAll(CITATION_MARKER)) {
-          if (match.index! > last) runs.push({ ...style, text: text.slice(last, match.index) });
-          runs.push({ ...style, text: '', citation: numberOf.get(match[1]!) });
-          last = match.index! + match[0].length;
-        }
-        if (last < text.length) runs.push({ ...style, text: text.slice(last) });
-      }
-    }
-  }
-  return runs;
-}
-
-function decodeEntities(text: string): string {
-  return text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
-}
-
 // ── DOCX ──────────────────────────────────────────────────────────────────────────────
 async function toDocx(doc: ExportDocument): Promise<Buffer> {
   const { ordered, numberOf } = numbering(doc);
@@ -210,7 +136,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
     new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
   ];
   const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
-  for (const token of new Lexer({ gfm: true }).lex(doc.markdown)) {
+  for (const token of new Lexer({ gfm: true }).lex(bodyMarkdown(doc))) {
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
       blocks.push(new Paragraph({ heading: headingLevels[Math.min(5, heading.depth - 1)], children: runsToDocx(inlineRuns(heading.tokens, numberOf)) }));
@@ -257,92 +183,4 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
   }
   const document = new Document({ creator: 'Clarity Desktop', title: doc.title, footnotes, sections: [{ children: blocks }] });
   return Packer.toBuffer(document);
-}
-
-// ── PDF ───────────────────────────────────────────────────────────────────────────────
-/** A Unicode font where the system has one (₹ and — are not in PDF's standard fonts). */
-const UNICODE_FONTS = [
-  ['/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf', '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf'],
-  ['/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf'],
-  ['/System/Library/Fonts/Supplemental/Arial Unicode.ttf', '/System/Library/Fonts/Supplemental/Arial Bold.ttf'],
-  ['C:\\Windows\\Fonts\\arial.ttf', 'C:\\Windows\\Fonts\\arialbd.ttf'],
-] as const;
-
-async function toPdf(doc: ExportDocument): Promise<Buffer> {
-  const { ordered, numberOf } = numbering(doc);
-  const pdf = new PDFDocument({ size: 'A4', margin: 56, info: { Title: doc.title, Creator: 'Clarity Desktop' } });
-  const chunks: Buffer[] = [];
-  pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve) => pdf.on('end', () => resolve(Buffer.concat(chunks))));
-  const fonts = UNICODE_FONTS.find(([regular, bold]) => existsSync(regular) && existsSync(bold));
-  const regular = fonts ? 'body' : 'Helvetica';
-  const bold = fonts ? 'body-bold' : 'Helvetica-Bold';
-  if (fonts) {
-    pdf.registerFont('body', fonts[0]);
-    pdf.registerFont('body-bold', fonts[1]);
-  }
-  // Without a Unicode font, keep the text readable in the standard one.
-  const text = (value: string): string => (fonts ? value : value.replace(/₹/g, 'Rs ').replace(/[^\x20-\x7e\n—–…]/g, '?'));
-  const urlOf = new Map(ordered.map(({ number, citation }) => [number, citation.url]));
-
-  const writeRuns = (runs: Run[], options: { size?: number; indent?: number } = {}): void => {
-    const visible = runs.filter((run) => run.text || run.citation !== undefined);
-    visible.forEach((run, i) => {
-      const last = i === visible.length - 1;
-      pdf.font(run.bold ? bold : regular).fontSize(options.size ?? 10.5);
-      if (run.citation !== undefined) {
-        const url = urlOf.get(run.citation);
-        pdf.fillColor('#1f5fbf').text(`[${run.citation}]`, { continued: !last, link: httpHref(url) ?? undefined, underline: false, indent: i === 0 ? options.indent : undefined });
-      } else {
-        pdf.fillColor(run.link ? '#1f5fbf' : '#1b2230').text(text(run.text), { continued: !last, link: run.link, underline: !!run.link, indent: i === 0 ? options.indent : undefined });
-      }
-    });
-    if (visible.length === 0) pdf.text('');
-    pdf.fillColor('#1b2230');
-  };
-
-  pdf.font(bold).fontSize(18).text(text(doc.title));
-  pdf.font(regular).fontSize(9).fillColor('#5d6778').text(`${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`).fillColor('#1b2230');
-  pdf.moveDown();
-  for (const token of new Lexer({ gfm: true }).lex(doc.markdown)) {
-    if (token.type === 'heading') {
-      const heading = token as Tokens.Heading;
-      pdf.moveDown(0.4);
-      writeRuns(inlineRuns(heading.tokens, numberOf, { bold: true }), { size: heading.depth <= 1 ? 15 : heading.depth === 2 ? 13 : 11.5 });
-      pdf.moveDown(0.2);
-    } else if (token.type === 'paragraph') {
-      writeRuns(inlineRuns((token as Tokens.Paragraph).tokens, numberOf));
-      pdf.moveDown(0.5);
-    } else if (token.type === 'list') {
-      for (const item of (token as Tokens.List).items) {
-        const inner = item.tokens.flatMap((t) => ('tokens' in t && Array.isArray(t.tokens) ? (t.tokens as Token[]) : [t]));
-        writeRuns([{ text: '• ' }, ...inlineRuns(inner, numberOf)], { indent: 10 });
-        pdf.moveDown(0.2);
-      }
-      pdf.moveDown(0.3);
-    } else if (token.type === 'table') {
-      const table = token as Tokens.Table;
-      writeRuns(table.header.flatMap((cell, i) => [...(i > 0 ? [{ text: '  |  ', bold: true }] : []), ...inlineRuns(cell.tokens, numberOf, { bold: true })]), { size: 9 });
-      for (const cells of table.rows) {
-        writeRuns(cells.flatMap((cell, i) => [...(i > 0 ? [{ text: '  |  ' }] : []), ...inlineRuns(cell.tokens, numberOf)]), { size: 9 });
-      }
-      pdf.moveDown(0.5);
-    } else if (token.type === 'code') {
-      pdf.font('Courier').fontSize(9).text(text((token as Tokens.Code).text));
-      pdf.moveDown(0.5);
-    }
-  }
-  pdf.moveDown();
-  pdf.font(bold).fontSize(13).text('Sources');
-  pdf.moveDown(0.3);
-  for (const { number, citation: c } of ordered) {
-    const safeUrl = httpHref(c.url) ?? undefined;
-    pdf.font(regular).fontSize(9.5).fillColor('#1b2230').text(`${number}. `, { continued: true });
-    pdf.fillColor(safeUrl ? '#1f5fbf' : '#1b2230').text(text(c.title ?? c.id), { link: safeUrl, underline: !!safeUrl, continued: true });
-    pdf.fillColor('#1b2230').text(text(` — ${sourceLine(c)}`), { link: undefined, underline: false, continued: !!safeUrl });
-    if (safeUrl) pdf.fillColor('#5d6778').text(` ${safeUrl}`, { link: safeUrl, underline: false });
-    pdf.moveDown(0.15);
-  }
-  pdf.end();
-  return done;
 }

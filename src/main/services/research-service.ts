@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { citationSnapshotOf } from '../../shared/citation';
 import type { CitationSnapshot } from '../../shared/conversation';
+import { credentialProblem } from '../../shared/plain-errors';
 import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../shared/research';
 import { ANSWER_LIMITS } from './answer-limits';
 import type { RetailSignalClient } from './api-client';
@@ -119,7 +120,7 @@ export class ResearchService {
   retry(id: string): ResearchRunSummary | null {
     const run = this.runs.get(id);
     if (!run || (run.state !== 'failed' && run.state !== 'cancelled')) return null;
-    this.update(run, { state: 'starting', error: null, startedAt: this.iso(), finishedAt: null, remoteState: null, statusUrl: null, reportUrl: null, costUsd: null, citationCount: null });
+    this.update(run, { state: 'starting', error: null, errorCode: null, startedAt: this.iso(), finishedAt: null, remoteState: null, statusUrl: null, reportUrl: null, costUsd: null, citationCount: null });
     void this.execute(run);
     return run;
   }
@@ -164,7 +165,8 @@ export class ResearchService {
     this.controllers.delete(run.id);
     if (this.runs.get(run.id)?.state === 'cancelled') return;
     if (!started.ok) {
-      this.update(run, { state: 'failed', finishedAt: this.iso(), error: started.error.message });
+      // A missing or refused credential is said in plain words, and the view links to Settings.
+      this.update(run, { state: 'failed', finishedAt: this.iso(), error: credentialProblem(started.error.code, 'Research', { credentialSet: await client.hasCredential() }) ?? started.error.message, errorCode: started.error.code });
       return;
     }
     if (started.value.kind === 'queued') {

@@ -7,7 +7,8 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CredentialPresentation, ServiceSetting, ThemeChoice, TrustedHost, type Settings } from '../../shared/bridge-contract';
+import { CredentialPresentation, DisplaySetting, ServiceSetting, ThemeChoice, TrustedHost, type Settings } from '../../shared/bridge-contract';
+import { DEFAULT_DISPLAY } from '../../shared/format';
 
 const SETTINGS_VERSION = 1;
 
@@ -19,9 +20,11 @@ const StoredSettings = z.object({
   trustedHosts: z.array(z.string()).default([]),
   // Added with issue #16; absent means "follow the system".
   theme: ThemeChoice.optional(),
+  // Added with issue #16.
+  display: DisplaySetting.default(DEFAULT_DISPLAY),
 });
 
-export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [] };
+export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [], display: DEFAULT_DISPLAY };
 
 export class SettingsStore {
   private current: Settings = DEFAULT_SETTINGS;
@@ -60,7 +63,7 @@ export class SettingsStore {
       this.current = { service: parsed.service, credentialPresentation: parsed.credentialPresentation, trustedHosts: parsed.trustedHosts.flatMap((host) => {
         const read = TrustedHost.safeParse(host);
         return read.success ? [read.data] : [];
-      }), ...(parsed.theme ? { theme: parsed.theme } : {}) };
+      }), display: parsed.display, ...(parsed.theme ? { theme: parsed.theme } : {}) };
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

@@ -21,6 +21,7 @@ import {
 } from './direct-answers';
 import { parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
+import { formatDate } from '../../shared/format';
 
 export interface ComposedAnswer {
   content: string;
@@ -43,8 +44,8 @@ export interface ComposeOptions {
 const MAX_CITED = 6;
 const MAX_PER_TYPE = 2;
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-export const formatDay = (iso: string): string => dateFormat.format(new Date(iso));
+/** "18 Nov 2026" (src/shared/format.ts; "Sep", not ICU's "Sept"), by the corpus's UTC day. */
+export const formatDay = (iso: string): string => formatDate(iso, 'UTC');
 
 /** Keeps the best hits but no more than two of one signal type, so answers cover several angles. */
 export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {

@@ -7,6 +7,7 @@
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import { metricLabel } from '../../shared/metric-labels';
+import { formatNumber } from '../../shared/format';
 import { directAnswer, diversify, formatDay, matchesFrame } from '../answers/composer';
 import { parseQuestion } from '../answers/question';
 import type { SignalFacts } from '../answers/signal-facts';
@@ -88,7 +89,7 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   lines.push('## Key figures', '', '| Signal | Date | Measure | Value |', '|---|---|---|---:|');
   for (const signal of chosen) {
     for (const [key, value] of Object.entries(signal.metrics).slice(0, 2)) {
-      lines.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at)} | ${metricLabel(key)} | ${value.toLocaleString('en-IN')} |`);
+      lines.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at)} | ${metricLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
     }
   }
   lines.push('');

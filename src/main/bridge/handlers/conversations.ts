@@ -16,6 +16,11 @@ export function conversationHandlers({ conversations, streams, connection }: Han
       const conversation = await conversations.rename(id, title);
       return conversation ? ok(conversation) : fail({ code: 'not_found', message: GONE });
     },
+    'conversations.search': ({ text }) => ok(conversations.search(text)),
+    'conversations.pin': async ({ id, pinned }) => {
+      const conversation = await conversations.pin(id, pinned);
+      return conversation ? ok(conversation) : fail({ code: 'not_found', message: GONE });
+    },
     'conversations.delete': async ({ id }) => {
       if (streams.isAnswering(id)) {
         return fail({ code: 'invalid_argument', message: 'Stop the running answer before deleting this conversation.' });

@@ -9,6 +9,13 @@ export async function credentialStatus(credentials: CredentialStore, connection:
   return { ...(await credentials.status()), rejected: connection.credentialRejection };
 }
 
+function credentialVerdict(verdict: 'accepted' | 'refused' | 'forbidden' | 'none', said: string | null): string {
+  if (verdict === 'none') return 'No credential is set: you ask anonymously, and research needs one.';
+  if (verdict === 'accepted') return 'The service accepts this credential: research and follows will work.';
+  if (verdict === 'refused') return `The service refused this credential as invalid or expired${said ? ` (“${said}”)` : ''}. Paste a new one.`;
+  return `The service knows this credential but does not allow research with it${said ? ` (“${said}”)` : ''}.`;
+}
+
 export function credentialHandlers({ settings, credentials, connection, push }: HandlerContext): HandlerMap<MethodsIn<'credentials'>> {
   return {
     'credentials.status': async () => ok(await credentialStatus(credentials, connection)),
@@ -43,6 +50,13 @@ export function credentialHandlers({ settings, credentials, connection, push }: 
       const status = await credentialStatus(credentials, connection);
       push('credentials.status', status);
       return ok(status);
+    },
+    'credentials.test': async () => {
+      const client = connection.requireClient();
+      if (!client.ok) return client;
+      const checked = await client.value.checkCredential();
+      if (!checked.ok) return fail({ ...checked.error, message: `Could not test the credential: ${checked.error.message}` });
+      return ok({ verdict: checked.value.verdict, message: credentialVerdict(checked.value.verdict, checked.value.message) });
     },
     'credentials.clear': async () => {
       await credentials.clear();

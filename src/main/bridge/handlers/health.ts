@@ -5,6 +5,10 @@ import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 export function healthHandlers({ health, conversations, research }: HandlerContext): HandlerMap<MethodsIn<'health'>> {
   return {
     'health.watch': () => ok(health.watch()),
+    'health.refresh': async () => {
+      await health.refresh();
+      return ok(health.current());
+    },
     'health.unwatch': () => {
       health.unwatch();
       return ok(null);

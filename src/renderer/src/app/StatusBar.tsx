@@ -1,9 +1,14 @@
 import { useAppStore } from '../store/app-store';
 import { clarity } from '../bridge/clarity';
+import { useDisplay } from './use-display';
 
 export function StatusBar({ retryInS }: { retryInS: number }) {
   const status = useAppStore((s) => s.serviceStatus);
   const credential = useAppStore((s) => s.credentialStatus);
+  const setServiceStatus = useAppStore((s) => s.setServiceStatus);
+  const display = useDisplay();
+  const down = status?.state === 'unreachable' || status?.state === 'error';
+  const hostLost = useAppStore((s) => s.hostLost);
   const service = !status
     ? 'Connecting…'
     : status.mode === 'local'
@@ -11,9 +16,25 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
       : `Remote: ${status.baseUrl}`;
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <span className={`dot dot-${status?.state ?? 'starting'}`} aria-hidden="true" />
+      {hostLost ? (
+        <span className="state-down" role="alert" data-testid="host-lost">
+          The app host stopped at {display.time(hostLost.since)} (it was closed or is restarting). Reconnecting…
+          {hostLost.attempts > 6 ? ' If it does not come back, start it again (npm start or npm run web) and open the address it prints.' : ''}
+        </span>
+      ) : null}
+      <span className={`dot dot-${hostLost ? 'unreachable' : (status?.state ?? 'starting')}`} aria-hidden="true" />
       <span data-testid="service-label">{service}</span>
-      <span data-testid="service-state">{status ? status.state : ''}{status?.detail ? ` — ${status.detail}` : ''}</span>
+      <span hidden={hostLost !== null} data-testid="service-state" className={down ? 'state-down' : undefined} role={down ? 'alert' : undefined}>
+        {status ? (status.state === 'starting' ? 'connecting' : status.state) : ''}
+        {status?.detail ? ` — ${status.detail}` : ''}
+        {down ? ` Last answer: ${status?.lastSuccessAt ? display.dateTime(status.lastSuccessAt) : 'never'}.` : ''}
+        {down && status?.nextAttemptAt ? ` Trying again at ${display.time(status.nextAttemptAt)}.` : ''}
+      </span>
+      {down ? (
+        <button type="button" className="link" onClick={() => void clarity().invoke('service.retry').then((r) => r.ok && setServiceStatus(r.value))} data-testid="service-retry">
+          Retry now
+        </button>
+      ) : null}
       <span className="spacer" />
       {retryInS > 0 ? (
         <span className="rate-limited" data-testid="rate-countdown">Rate limited: ask again in {retryInS} s</span>

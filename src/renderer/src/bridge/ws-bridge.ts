@@ -13,11 +13,20 @@ import type {
 } from '../../../shared/bridge-contract';
 
 const RECONNECT_MAX_MS = 5_000;
+/** Window event the page listens to: the host went away (`connected: false`) or came back. */
+export const HOST_CONNECTION_EVENT = 'clarity:host-connection';
+export interface HostConnectionDetail {
+  connected: boolean;
+  /** Failed reconnection attempts so far. */
+  attempts: number;
+}
+const announce = (detail: HostConnectionDetail): void => void window.dispatchEvent(new CustomEvent<HostConnectionDetail>(HOST_CONNECTION_EVENT, { detail }));
 
 export function createWebSocketBridge(url: string): ClarityBridge {
   let socket: WebSocket | null = null;
   let nextId = 1;
   let attempt = 0;
+  let lost = false;
   const queue: string[] = [];
   const pending = new Map<number, (result: Result<unknown>) => void>();
   const streamListeners = new Set<(message: StreamMessage) => void>();
@@ -34,6 +43,8 @@ export function createWebSocketBridge(url: string): ClarityBridge {
     socket = ws;
     ws.onopen = () => {
       attempt = 0;
+      if (lost) announce({ connected: true, attempts: 0 });
+      lost = false;
       while (queue.length > 0) ws.send(queue.shift()!);
     };
     ws.onmessage = (event) => {
@@ -58,6 +69,8 @@ export function createWebSocketBridge(url: string): ClarityBridge {
         deliverStream({ streamId, kind: 'error', incomplete: true, error: { code: 'network', message: 'Lost the connection to the app host.' } });
       }
       attempt += 1;
+      lost = true;
+      announce({ connected: false, attempts: attempt });
       setTimeout(connect, Math.min(RECONNECT_MAX_MS, 250 * 2 ** attempt));
     };
   };

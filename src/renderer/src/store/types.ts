@@ -48,10 +48,13 @@ export interface ServiceSlice {
   serviceStatus: ServiceStatus | null;
   credentialStatus: CredentialStatus | null;
   settings: Settings | null;
+  /** Browser host only: the connection to the app host dropped (it stopped or restarted). */
+  hostLost: { since: number; attempts: number } | null;
   /** Subscribes to service and credential status (and loads them); returns the unsubscribe. */
   connectService(): Unsubscribe;
   setCredentialStatus(status: CredentialStatus): void;
   setServiceStatus(status: ServiceStatus): void;
+  setSettings(settings: Settings): void;
 }
 
 export interface ResearchSlice {

@@ -1,6 +1,8 @@
 import { useState, type FocusEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
+import { useRetryAfterSeconds, withoutRetryHint } from '../../app/use-countdown';
+import { useDisplay } from '../../app/use-display';
 import { confidenceLabel } from '../../../../shared/confidence';
 import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
@@ -76,6 +78,9 @@ export function AnswerView({ turn }: { turn: TurnView }) {
     setSelectionTopic({ text, x: box.left, y: box.bottom + 6 });
   };
   const [preview, setPreview] = useState<{ id: string; left: number; top?: number; bottom?: number } | null>(null);
+  const display = useDisplay();
+  const waitS = useRetryAfterSeconds();
+  const rateLimited = answer.error?.code === 'rate_limited' || (answer.error?.retryAfterS ?? 0) > 0;
 
   const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
 
@@ -151,7 +156,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
             <div className="chip-preview" role="tooltip" data-testid="chip-preview" style={{ left: preview.left, top: preview.top, bottom: preview.bottom, width: `min(${PREVIEW_WIDTH}px, calc(100vw - 16px))` }}>
               <strong>{previewed.title ?? previewed.id}</strong>
               <span>
-                {previewed.source_name ?? previewed.source_id} · <time dateTime={previewed.published_at}>{formatCitationDate(previewed.published_at)}</time>
+                {previewed.source_name ?? previewed.source_id} · <time dateTime={previewed.published_at}>{formatCitationDate(previewed.published_at, display.zone)}</time>
               </span>
               {previewed.snippet ? <span className="hint">{previewed.snippet}</span> : null}
             </div>,
@@ -162,13 +167,18 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         <div className="answer-error" role="alert" data-testid="answer-error">
           <span>
             {answer.status === 'incomplete' ? 'The answer stopped before it finished: ' : ''}
-            {answer.error.message}
-            {answer.error.retryAfterS ? ` You can ask again in ${answer.error.retryAfterS} s.` : ''}
+            {rateLimited ? withoutRetryHint(answer.error.message) : answer.error.message}
+            {rateLimited ? <span data-testid="answer-retry-countdown">{waitS > 0 ? ` You can ask again in ${waitS} s.` : ' You can ask again now.'}</span> : null}
           </span>
-          <button type="button" onClick={() => void retry(turn.id)} disabled={busy} data-testid="retry">
-            Retry
+          <button type="button" onClick={() => void retry(turn.id)} disabled={busy || (rateLimited && waitS > 0)} data-testid="retry">
+            {rateLimited && waitS > 0 ? `Retry in ${waitS} s` : 'Retry'}
           </button>
         </div>
+      ) : null}
+      {answer.status === 'done' ? (
+        <button type="button" className="secondary regenerate" onClick={() => void retry(turn.id)} disabled={busy || waitS > 0} title="Ask the same question again for a fresh answer" data-testid="regenerate">
+          Regenerate answer
+        </button>
       ) : null}
       {answer.promotion && !streaming ? (
         <div className="promotion" data-testid="research-promotion">

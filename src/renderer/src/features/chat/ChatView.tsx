@@ -198,6 +198,20 @@ export function ChatView({ retryInS }: { retryInS: number }) {
                 <div className="question" data-testid="question">
                   {turn.question}
                 </div>
+                <div className="question-actions">
+                  <button
+                    type="button"
+                    className="link edit-question"
+                    title="Put this question in the question box to change it and ask again"
+                    onClick={() => {
+                      setDraft(turn.question);
+                      document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
+                    }}
+                    data-testid="edit-question"
+                  >
+                    Edit and resend
+                  </button>
+                </div>
                 <AnswerView turn={turn} />
               </div>
             )}

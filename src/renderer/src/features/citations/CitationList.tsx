@@ -1,9 +1,7 @@
 import type { CitationPayload } from '../../../../shared/service-schemas';
-import { formatCitationDate } from '../../../../shared/cite-format';
+import { useDisplay } from '../../app/use-display';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
-
-const formatDate = formatCitationDate;
 
 interface CitationListProps {
   citations: CitationPayload[];
@@ -15,6 +13,7 @@ interface CitationListProps {
 
 /** The cited signals of one answer: numbered ones first, in chip order, then unmarked ones. */
 export function CitationList({ citations, numbers, selectedId, onSelect }: CitationListProps) {
+  const display = useDisplay();
   if (citations.length === 0) return null;
   const numbered = citations.filter((c) => numbers.has(c.id)).sort((a, b) => numbers.get(a.id)! - numbers.get(b.id)!);
   const unmarked = citations.filter((c) => !numbers.has(c.id));
@@ -37,7 +36,7 @@ export function CitationList({ citations, numbers, selectedId, onSelect }: Citat
           <div className="citation-meta">
             <span data-testid="citation-source">{citation.source_name ?? citation.source_id ?? 'Unknown source'}</span>
             <span aria-hidden="true"> · </span>
-            <time dateTime={citation.published_at}>{formatDate(citation.published_at)}</time>
+            <time dateTime={citation.published_at}>{display.date(citation.published_at)}</time>
             {href ? (
               <>
                 <span aria-hidden="true"> · </span>

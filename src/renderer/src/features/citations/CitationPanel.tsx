@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { SignalDetails } from '../../../../shared/bridge-contract';
-import { formatCitationDate, orderedCitations } from '../../../../shared/cite-format';
+import { orderedCitations } from '../../../../shared/cite-format';
+import { calendarDaysAgo, formatNumber } from '../../../../shared/format';
+import { useDisplay } from '../../app/use-display';
 import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
 import type { CitationSnapshot } from '../../../../shared/conversation';
@@ -58,6 +60,7 @@ interface CitationPanelProps {
 export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer' }: CitationPanelProps) {
   const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   const [now, setNow] = useState<{ id: string; result: SignalDetails | string; at: number } | null>(null);
+  const display = useDisplay();
   const citation = citations.find((c) => c.id === selectedId);
   // What had focus when the panel opened (the chip): it gets focus back when the panel closes.
   const opener = useRef(document.activeElement instanceof HTMLElement ? document.activeElement : null);
@@ -101,7 +104,8 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
   const current = now?.id === selection.citationId ? now.result : null;
   const details = typeof current === 'object' && current !== null ? current : null;
   const detail = citation?.detail ?? null;
-  const ageDays = citation?.published_at ? Math.floor((Date.now() - Date.parse(citation.published_at)) / 86_400_000) : null;
+  // Calendar days in the user's zone: a signal from last evening is "yesterday", not "today".
+  const ageDays = citation?.published_at ? calendarDaysAgo(citation.published_at, Date.now(), display.zone) : null;
   const ordered = orderedCitations(text, citations);
   const marked = new Set([...text.matchAll(CITATION_MARKER)].map((m) => m[1]));
   const entities = detail?.entities ?? details?.signal.entities;
@@ -121,14 +125,14 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
         <section className="panel-signal">
           <h3 data-testid="panel-title">{citation.title ?? citation.id}</h3>
           <p className="hint">
-            <span data-testid="panel-source">{citation.source_name ?? citation.source_id}</span> · <time dateTime={citation.published_at}>{formatCitationDate(citation.published_at)}</time>
+            <span data-testid="panel-source">{citation.source_name ?? citation.source_id}</span> · <time dateTime={citation.published_at}>{display.date(citation.published_at)}</time>
             {ageDays !== null && ageDays > STALE_AFTER_DAYS ? (
               <span className="stale" data-testid="stale-flag">
                 {' '}
-                · stale: {ageDays} days old
+                · stale: {formatNumber(ageDays)} days old
               </span>
             ) : ageDays !== null ? (
-              <span className="fresh"> · {ageDays === 0 ? 'today' : `${ageDays} day${ageDays === 1 ? '' : 's'} old`}</span>
+              <span className="fresh" data-testid="panel-age"> · {display.dayAge(citation.published_at)}</span>
             ) : null}
           </p>
           {citation.snippet ? <p className="snippet" data-testid="panel-snippet">{citation.snippet}</p> : null}
@@ -153,7 +157,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
                 {Object.entries(metrics).map(([key, value]) => (
                   <tr key={key}>
                     <th>{metricLabel(key)}</th>
-                    <td>{value.toLocaleString('en-IN')}</td>
+                    <td>{formatNumber(value, { maxFractionDigits: 2 })}</td>
                   </tr>
                 ))}
               </tbody>

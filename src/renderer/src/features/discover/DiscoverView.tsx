@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { DiscoverItem } from '../../../../shared/surface-schemas';
-import { formatCitationDate } from '../../../../shared/cite-format';
+import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { SignalActions } from './SignalActions';
@@ -28,6 +28,7 @@ export function DiscoverView() {
   const [loading, setLoading] = useState(false);
   const [active, setActive] = useState(0);
   const [open, setOpen] = useState<DiscoverItem | null>(null);
+  const display = useDisplay();
   /** The filters the shown results answer (tests and screen readers wait on it). */
   const [shownFor, setShownFor] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
@@ -140,7 +141,7 @@ export function DiscoverView() {
                 >
                   <div className="sf-title">{item.title}</div>
                   <div className="hint">
-                    {item.source.name} · {formatCitationDate(item.published_at)} · {(item.type ?? '').replace(/_/g, ' ')}
+                    {item.source.name} · {display.date(item.published_at)} · {(item.type ?? '').replace(/_/g, ' ')}
                   </div>
                 </div>
               );

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { Forecast } from '../../../../shared/surface-schemas';
+import { formatNumber } from '../../../../shared/format';
 import { metricLabel } from '../../../../shared/metric-labels';
+import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 
 const HORIZONS = [
@@ -11,6 +13,7 @@ const HORIZONS = [
 /** A forecast of an entity's metric: history and forecast with its interval, basis, method and cost. */
 export function ForecastPanel({ entity, metric, onClose }: { entity: string; metric: string; onClose(): void }) {
   const [horizon, setHorizon] = useState('next_quarter');
+  const display = useDisplay();
   const [state, setState] = useState<{ key: string; forecast: Forecast | null; error: string | null } | null>(null);
   const key = `${entity}|${metric}|${horizon}`;
   useEffect(() => {
@@ -60,7 +63,7 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
             </span>
           </p>
           <p className="hint">
-            Confidence {Math.round(forecast.confidence * 100)}% · cost ${forecast.cost_usd.toFixed(4)}
+            Confidence {Math.round(forecast.confidence * 100)}% · cost {display.cost(forecast.cost_usd)}
           </p>
           <p className="sf-method" data-testid="forecast-method">
             {forecast.method}
@@ -79,7 +82,7 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
   );
 }
 
-const format = (value: number): string => value.toLocaleString('en-IN', { maximumFractionDigits: 1 });
+const format = (value: number): string => formatNumber(value, { maxFractionDigits: 1 });
 
 /** History as a line, the forecast as a point with its interval as a band. */
 function ForecastChart({ forecast }: { forecast: Forecast }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { formatCitationDate } from '../../../../shared/cite-format';
 import type { WatchlistItem } from '../../../../shared/watchlist';
+import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { CitationPanel } from '../citations/CitationPanel';
 import { SignalActions } from './SignalActions';
@@ -16,6 +16,7 @@ export function WatchlistView() {
   const refresh = useAppStore((s) => s.refreshWatchlist);
   const askAbout = useAppStore((s) => s.askAbout);
   const [open, setOpen] = useState<WatchlistItem | null>(null);
+  const display = useDisplay();
   const items = watchlist?.items ?? [];
   const unread = items.filter((item) => !item.read);
   const followName = (id: string) => watchlist?.follows.find((f) => f.id === id)?.target.value ?? 'a follow';
@@ -39,8 +40,8 @@ export function WatchlistView() {
         </div>
         <p className="hint">
           {watchlist?.tier ? `Tier ${watchlist.tier} (${watchlist.follows.length} of ${watchlist.followLimit ?? '?'} follows). ` : ''}
-          {watchlist?.lastPolledAt ? `Checked ${new Date(watchlist.lastPolledAt).toLocaleTimeString()}. ` : ''}
-          {watchlist?.nextPollAt ? `Next check ${new Date(watchlist.nextPollAt).toLocaleTimeString()}.` : ''}
+          {watchlist?.lastPolledAt ? `Checked ${display.time(watchlist.lastPolledAt)}. ` : ''}
+          {watchlist?.nextPollAt ? `Next check ${display.time(watchlist.nextPollAt)}.` : ''}
         </p>
         {watchlist?.error || watchError ? (
           <p className="notice" role="alert" data-testid="watchlist-error">
@@ -72,7 +73,7 @@ export function WatchlistView() {
               >
                 <div className="sf-title">{item.signal.title}</div>
                 <div className="hint">
-                  {item.signal.source.name} · {formatCitationDate(item.signal.published_at)} · matched {item.matched.map(followName).join(', ')}
+                  {item.signal.source.name} · {display.date(item.signal.published_at)} · matched {item.matched.map(followName).join(', ')}
                 </div>
               </button>
             </li>

@@ -1,8 +1,11 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { SOURCE_TEXT_COLLATOR, type HealthView as HealthViewData, type SourceCitingItem, type SourceRow, type StatsPoint } from '../../../../shared/health';
+import { formatCount, formatNumber, formatPercent } from '../../../../shared/format';
+import { SOURCE_TEXT_COLLATOR, sourceFiguresNote, type HealthView as HealthViewData, type SourceCitingItem, type SourceRow, type StatsPoint } from '../../../../shared/health';
 import { clarity } from '../../bridge/clarity';
+import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
+import { HealthFiguresExplained } from './health-figures';
 import { Sparkline } from './Sparkline';
 
 type SortKey = 'name' | 'kind' | 'health' | 'cadence' | 'items_24h' | 'last_item_at';
@@ -10,8 +13,11 @@ const HEALTH_ORDER = { down: 0, degraded: 1, unknown: 2, healthy: 3 } as const;
 const ROW_HEIGHT = 38;
 /** One empty list, so the memoised sort does not rerun on every render before the first snapshot. */
 const NO_ROWS: SourceRow[] = [];
-const timeFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit' });
-const when = (iso: string | null | undefined): string => (iso ? timeFormat.format(new Date(iso)) : '—');
+/** Date and time in the user's zone, "—" when there is none. */
+function useWhen(): (iso: string | null | undefined) => string {
+  const display = useDisplay();
+  return (iso) => (iso ? display.dateTime(iso) : '—');
+}
 
 /** A row with a number to sort on for every column, so that sorting compares integers. */
 type SortKeys = { row: SourceRow } & Record<SortKey, number>;
@@ -56,13 +62,13 @@ function StatCard({ label, value, series, testId }: { label: string; value: stri
 function Overview({ history, stats, missRate }: { history: StatsPoint[]; stats: NonNullable<HealthViewData['snapshot']>['stats']; missRate: number }) {
   return (
     <div className="overview" data-testid="health-overview">
-      <StatCard testId="stat-sources" label="Sources" value={`${stats.sources_total}`} series={history.map((p) => p.healthy + p.degraded + p.down)} />
-      <StatCard testId="stat-healthy" label="Healthy" value={`${stats.healthy}`} series={history.map((p) => p.healthy)} />
-      <StatCard testId="stat-degraded" label="Degraded" value={`${stats.degraded}`} series={history.map((p) => p.degraded)} />
-      <StatCard testId="stat-down" label="Down" value={`${stats.down}`} series={history.map((p) => p.down)} />
-      <StatCard testId="stat-items-per-hour" label="Items per hour" value={`${stats.items_per_hour}`} series={history.map((p) => p.itemsPerHour)} />
-      <StatCard testId="stat-signals-24h" label="Signals, 24 h" value={stats.signals_24h.toLocaleString('en-IN')} series={history.map((p) => p.signals24h)} />
-      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={`${(missRate * 100).toFixed(1)}%`} series={history.map((p) => p.missRate)} />
+      <StatCard testId="stat-sources" label="Sources" value={formatNumber(stats.sources_total)} series={history.map((p) => p.healthy + p.degraded + p.down)} />
+      <StatCard testId="stat-healthy" label="Healthy" value={formatNumber(stats.healthy)} series={history.map((p) => p.healthy)} />
+      <StatCard testId="stat-degraded" label="Degraded" value={formatNumber(stats.degraded)} series={history.map((p) => p.degraded)} />
+      <StatCard testId="stat-down" label="Down" value={formatNumber(stats.down)} series={history.map((p) => p.down)} />
+      <StatCard testId="stat-items-per-hour" label="Items per hour" value={formatNumber(stats.items_per_hour, { maxFractionDigits: 1 })} series={history.map((p) => p.itemsPerHour)} />
+      <StatCard testId="stat-signals-24h" label="Signals, 24 h" value={formatCount(stats.signals_24h)} series={history.map((p) => p.signals24h)} />
+      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={formatPercent(missRate)} series={history.map((p) => p.missRate)} />
     </div>
   );
 }
@@ -82,6 +88,8 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
   }, [onClose]);
+  const when = useWhen();
+  const note = sourceFiguresNote(row, Date.now());
   useEffect(() => {
     let live = true;
     void clarity()
@@ -105,13 +113,22 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
       </p>
       <h4>Items in the last 24 h</h4>
       <Sparkline values={row.itemsHistory} width={300} height={48} label="items_24h history" />
-      <p className="hint">Now {row.items_24h}; last item {when(row.last_item_at)}</p>
+      <p className="hint">
+        Now {formatNumber(row.items_24h)}; last item {when(row.last_item_at)}
+      </p>
+      {note ? (
+        <p className="hint figures-note" data-testid="figures-note">
+          {note}
+        </p>
+      ) : null}
       <h4>Health timeline</h4>
       <ol className="timeline" data-testid="health-timeline">
         {row.healthTimeline.length === 0 ? <li className="hint">No changes seen yet.</li> : null}
-        {[...row.healthTimeline].reverse().map((point) => (
+        {[...row.healthTimeline].reverse().map((point, i, all) => (
           <li key={point.at}>
-            <span className={`health health-${point.health}`}>{point.health}</span> since {when(point.at)}
+            {/* The first entry is the app's first look, not when the source entered that state. */}
+            <span className={`health health-${point.health}`}>{point.health}</span> since {i === all.length - 1 ? 'at least ' : ''}
+            {when(point.at)}
           </li>
         ))}
       </ol>
@@ -153,6 +170,7 @@ export function HealthView() {
   const deferredSearch = useDeferredValue(search);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const scroller = useRef<HTMLDivElement>(null);
+  const when = useWhen();
 
   useEffect(() => watch(), [watch]);
 
@@ -207,7 +225,23 @@ export function HealthView() {
             Showing the last snapshot: the service cannot be reached ({view.error}). Last success {when(view.lastSuccessAt)}.
           </p>
         ) : null}
-        {view?.snapshot ? <Overview history={view.statsHistory} stats={view.snapshot.stats} missRate={view.snapshot.oracle.miss_rate} /> : <p className="hint">Loading the health snapshot…</p>}
+        {view?.snapshot ? (
+          <>
+            <Overview history={view.statsHistory} stats={view.snapshot.stats} missRate={view.snapshot.oracle.miss_rate} />
+            <HealthFiguresExplained oracleWindow={view.snapshot.oracle.window} missRate={view.snapshot.oracle.miss_rate} />
+          </>
+        ) : view?.error ? (
+          <p className="notice" role="alert" data-testid="health-error">
+            No health snapshot yet: {view.error} The app tries again {view.nextRefreshAt ? `at ${when(view.nextRefreshAt)}` : 'soon'}.{' '}
+            <button type="button" className="link" onClick={() => void clarity().invoke('health.refresh')} data-testid="health-retry">
+              Try again now
+            </button>
+          </p>
+        ) : (
+          <p className="hint" data-testid="health-loading">
+            Loading the health snapshot…
+          </p>
+        )}
         <div className="health-filters">
           <input type="search" placeholder="Search sources by name" value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search sources" data-testid="health-search" />
           <select value={healthFilter} onChange={(event) => setHealthFilter(event.target.value as typeof healthFilter)} aria-label="Filter by health" data-testid="health-filter-health">
@@ -226,10 +260,10 @@ export function HealthView() {
             ))}
           </select>
           <span className="hint" data-testid="health-count">
-            {visible.length.toLocaleString('en-IN')} of {rows.length.toLocaleString('en-IN')} sources{changed > 0 ? ` · ${changed} changed since the last snapshot` : ''}
+            {formatNumber(visible.length)} of {formatNumber(rows.length)} sources{changed > 0 ? ` · ${changed} changed since the last snapshot` : ''}
           </span>
         </div>
-        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table">
+        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table" hidden={rows.length > 0 && visible.length === 0}>
           <div className="source-row head" role="row">
             {header('name', 'Source')}
             {header('kind', 'Kind')}
@@ -287,7 +321,7 @@ export function HealthView() {
                     <span className="cell" role="cell">
                       <Sparkline values={row.itemsHistory} label={`${row.name} items`} />
                     </span>
-                    <span className="cell" role="cell">
+                    <span className="cell" role="cell" title={sourceFiguresNote(row, Date.now()) ?? undefined}>
                       {when(row.last_item_at)}
                     </span>
                   </div>
@@ -296,6 +330,23 @@ export function HealthView() {
             </div>
           </div>
         </div>
+        {rows.length > 0 && visible.length === 0 ? (
+          <p className="empty-state" data-testid="health-no-match">
+            No source matches {[search.trim() ? `“${search.trim()}”` : '', healthFilter !== 'all' ? `health “${healthFilter}”` : '', kindFilter !== 'all' ? `kind “${kindFilter.replace(/_/g, ' ')}”` : ''].filter(Boolean).join(' and ')}.{' '}
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setSearch('');
+                setHealthFilter('all');
+                setKindFilter('all');
+              }}
+              data-testid="health-clear-filters"
+            >
+              Show all sources
+            </button>
+          </p>
+        ) : null}
       </section>
       {selected ? <Drilldown row={selected} onClose={closeDrilldown} /> : null}
     </div>

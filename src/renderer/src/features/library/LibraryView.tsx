@@ -1,10 +1,12 @@
 import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
-import { formatCitationDate } from '../../../../shared/cite-format';
+import { formatNumber } from '../../../../shared/format';
 import type { LibraryItem, LibraryItemKind, LibraryQuery, LibrarySearchResult } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml } from '../chat/markdown';
+import { useDisplay } from '../../app/use-display';
+import { DayInput } from './DayInput';
 import { ExportMenu } from './ExportMenu';
 
 const KIND_LABEL: Record<LibraryItemKind, string> = { answer: 'Answer', conversation: 'Conversation', report: 'Report' };
@@ -14,6 +16,7 @@ function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged()
   const [title, setTitle] = useState(item.title);
   const [tags, setTags] = useState(item.tags.join(', '));
   const [message, setMessage] = useState<string | null>(null);
+  const display = useDisplay();
   const html = useMemo(() => renderMarkdownHtml(item.markdown, new CitationNumbering()), [item.markdown]);
   useEffect(() => {
     setTitle(item.title);
@@ -49,7 +52,7 @@ function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged()
           {message ? <span className="hint" role="status">{message}</span> : null}
         </div>
         <p className="hint">
-          {KIND_LABEL[item.kind]} · made {formatCitationDate(item.createdAt)} · saved {formatCitationDate(item.savedAt)} · {item.citations.length} citations, snapshotted when saved
+          {KIND_LABEL[item.kind]} · made {display.dateTime(item.createdAt)} · saved {display.dateTime(item.savedAt)} · {formatNumber(item.citations.length)} citations, snapshotted when saved
         </p>
         <div className="answer-body report-body" data-testid="library-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
       </div>
@@ -74,6 +77,7 @@ export function LibraryView() {
   const [openItem, setOpenItem] = useState<LibraryItem | null>(null);
   const [deleted, setDeleted] = useState<{ id: string; title: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const display = useDisplay();
 
   const search = useCallback(async (next: LibraryQuery): Promise<void> => {
     const clean = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as LibraryQuery;
@@ -129,10 +133,10 @@ export function LibraryView() {
             </select>
           ) : null}
           <label className="hint">
-            From <input type="date" value={query.from ?? ''} onChange={(e) => set({ from: e.target.value || undefined })} data-testid="library-from" />
+            From <DayInput value={query.from} onChange={(from) => set({ from })} label="From day" testId="library-from" />
           </label>
           <label className="hint">
-            to <input type="date" value={query.to ?? ''} onChange={(e) => set({ to: e.target.value || undefined })} data-testid="library-to" />
+            to <DayInput value={query.to} onChange={(to) => set({ to })} label="To day" testId="library-to" />
           </label>
           <select value={query.sort ?? 'date'} onChange={(e) => set({ sort: e.target.value as LibraryQuery['sort'] })} aria-label="Sort" data-testid="library-sort">
             <option value="date">Newest first</option>
@@ -163,7 +167,7 @@ export function LibraryView() {
               <button type="button" className="link result" onClick={() => void open(item.id)}>
                 <span className="result-title">{item.title}</span>
                 <span className="hint">
-                  {KIND_LABEL[item.kind]} · {formatCitationDate(item.createdAt)} · {item.citationCount} citations{item.tags.length > 0 ? ` · ${item.tags.join(', ')}` : ''}
+                  {KIND_LABEL[item.kind]} · {display.date(item.createdAt)} · {formatNumber(item.citationCount)} citations{item.tags.length > 0 ? ` · ${item.tags.join(', ')}` : ''}
                 </span>
                 {item.snippet ? <span className="snippet">{item.snippet}</span> : null}
               </button>

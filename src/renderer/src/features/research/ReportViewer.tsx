@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { ResearchRunSummary, StoredReport } from '../../../../shared/research';
-import { formatCitationDate } from '../../../../shared/cite-format';
+import { formatNumber } from '../../../../shared/format';
+import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
@@ -15,6 +16,7 @@ interface Heading {
 
 /** A finished report: table of contents that follows the scroll, numbered chips, metadata. */
 export function ReportViewer({ runId, onClose }: { runId: string; onClose(): void }) {
+  const display = useDisplay();
   const [loaded, setLoaded] = useState<{ run: ResearchRunSummary; report: StoredReport } | string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [headings, setHeadings] = useState<Heading[]>([]);
@@ -109,9 +111,9 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
         <header className="report-meta" data-testid="report-meta">
           <span>Topic: <strong>{report!.topic}</strong></span>
           <span>Preset: {report!.preset}</span>
-          <span>Created: {formatCitationDate(report!.createdAt)}</span>
-          <span data-testid="report-citation-count">{report!.citationCount} citations</span>
-          <span data-testid="report-cost">{report!.costUsd !== null ? `$${report!.costUsd.toFixed(4)}` : 'cost not reported'}</span>
+          <span>Created: {display.dateTime(report!.createdAt)}</span>
+          <span data-testid="report-citation-count">{formatNumber(report!.citationCount)} citations</span>
+          <span data-testid="report-cost">{display.cost(report!.costUsd)}</span>
           <span className="hint">via {new URL(run.serviceUrl).host}</span>
           <button
             type="button"

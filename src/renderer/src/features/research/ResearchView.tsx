@@ -1,5 +1,8 @@
 import { useEffect, useState } from 'react';
+import { formatDuration } from '../../../../shared/format';
+import { needsCredential } from '../../../../shared/plain-errors';
 import type { ResearchMode, ResearchRunSummary } from '../../../../shared/research';
+import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { ReportViewer } from './ReportViewer';
 
@@ -12,14 +15,19 @@ const STATE_TEXT: Record<ResearchRunSummary['state'], string> = {
   cancelled: 'Cancelled',
 };
 
+/** The presets the interface documents; the service picks depth and length from it. */
+const PRESETS = [{ value: 'standard', label: 'Standard report' }] as const;
+
 function duration(run: ResearchRunSummary, now: number): string {
   const end = run.finishedAt ? Date.parse(run.finishedAt) : now;
-  const seconds = Math.max(0, Math.round((end - Date.parse(run.startedAt)) / 1000));
-  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return formatDuration((end - Date.parse(run.startedAt)) / 1000);
 }
 
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
-const timeFormat = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+/** A queued (v2) run's state in words: where it is, not the app's and the service's words side by side. */
+function stateText(run: ResearchRunSummary): string {
+  if (run.state !== 'queued' || !run.remoteState || run.remoteState === 'queued') return run.state === 'queued' ? 'Queued at the service' : STATE_TEXT[run.state];
+  return run.remoteState === 'running' ? 'Running at the service' : `At the service: ${run.remoteState}`;
+}
 
 export function ResearchView() {
   const runs = useAppStore((s) => s.runs);
@@ -34,6 +42,10 @@ export function ResearchView() {
   const [preset, setPreset] = useState('standard');
   const [mode, setMode] = useState<ResearchMode>('wait');
   const [now, setNow] = useState(Date.now());
+  const display = useDisplay();
+  const setView = useAppStore((s) => s.setView);
+  const credentialSet = useAppStore((s) => s.credentialStatus?.set);
+  const local = useAppStore((s) => s.serviceStatus?.mode !== 'remote');
 
   useEffect(() => {
     void loadRuns();
@@ -50,7 +62,7 @@ export function ResearchView() {
   const costByDay = new Map<string, number>();
   for (const run of runs) {
     if (run.costUsd === null) continue;
-    const day = dayFormat.format(new Date(run.startedAt));
+    const day = display.date(run.startedAt);
     costByDay.set(day, (costByDay.get(day) ?? 0) + run.costUsd);
   }
 
@@ -65,18 +77,30 @@ export function ResearchView() {
         }}
       >
         <input value={topic} onChange={(event) => setTopic(event.target.value)} placeholder="Topic, e.g. Quick commerce in Bengaluru" aria-label="Research topic" data-testid="research-topic" maxLength={500} />
-        <input value={preset} onChange={(event) => setPreset(event.target.value)} list="research-presets" aria-label="Preset" data-testid="research-preset" className="preset" />
-        <datalist id="research-presets">
-          <option value="standard" />
-        </datalist>
+        <select value={preset} onChange={(event) => setPreset(event.target.value)} aria-label="Preset" data-testid="research-preset" className="preset">
+          {PRESETS.map((p) => (
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
+          ))}
+        </select>
         <select value={mode} onChange={(event) => setMode(event.target.value as ResearchMode)} aria-label="How to run" data-testid="research-mode">
-          <option value="wait">Wait for the report (v1, 30–90 s)</option>
+          <option value="wait">{local ? 'Wait for the report (v1, a few seconds on the local service)' : 'Wait for the report (v1, usually 30–90 s)'}</option>
           <option value="queue">Queue it and notify me (v2)</option>
         </select>
         <button type="submit" disabled={topic.trim().length < 3} data-testid="research-start">
           Start research
         </button>
       </form>
+      {credentialSet === false ? (
+        <p className="hint empty-state" data-testid="research-needs-credential">
+          Research runs for signed-in users: the service needs a credential, and none is set.{' '}
+          <button type="button" className="link" onClick={() => setView('settings')}>
+            Add one in Settings
+          </button>
+          {local ? ' (with the local service, “Get a development token” there makes one).' : '.'}
+        </p>
+      ) : null}
       {error ? (
         <p className="notice" role="alert" data-testid="research-error">
           {error}
@@ -106,24 +130,33 @@ export function ResearchView() {
               <td>
                 {run.topic}
                 <div className="hint">
-                  {run.preset} · {run.mode === 'queue' ? 'queued (v2)' : 'v1'}
+                  {PRESETS.find((p) => p.value === run.preset)?.label ?? run.preset} · {run.mode === 'queue' ? 'queued (v2)' : 'v1'}
                   {run.citationCount !== null ? ` · ${run.citationCount} citations` : ''}
                 </div>
                 {run.error ? (
                   <div className="run-error" data-testid="run-error">
                     {run.error}
+                    {needsCredential(run.errorCode) ? (
+                      <>
+                        {' '}
+                        <button type="button" className="link" onClick={() => setView('settings')} data-testid="run-error-settings">
+                          Open Settings
+                        </button>
+                      </>
+                    ) : null}
                   </div>
                 ) : null}
               </td>
               <td>
                 <span className={`state state-${run.state}`} data-testid="run-state">
-                  {STATE_TEXT[run.state]}
-                  {run.state === 'queued' && run.remoteState && run.remoteState !== 'queued' ? ` (service: ${run.remoteState})` : ''}
+                  {stateText(run)}
                 </span>
               </td>
-              <td>{timeFormat.format(new Date(run.startedAt))}</td>
+              <td>
+                <time dateTime={run.startedAt}>{display.dateTime(run.startedAt)}</time>
+              </td>
               <td data-testid="run-duration">{duration(run, now)}</td>
-              <td>{run.costUsd !== null ? `$${run.costUsd.toFixed(4)}` : '—'}</td>
+              <td data-testid="run-cost">{run.costUsd !== null ? display.cost(run.costUsd) : '—'}</td>
               <td className="run-actions">
                 {run.state === 'completed' ? (
                   <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
@@ -151,7 +184,7 @@ export function ResearchView() {
           <ul>
             {[...costByDay.entries()].map(([day, cost]) => (
               <li key={day}>
-                {day}: <strong>${cost.toFixed(4)}</strong>
+                {day}: <strong>{display.cost(cost)}</strong>
               </li>
             ))}
           </ul>

@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import type { CredentialPresentation } from '../../../../shared/bridge-contract';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
+import { CredentialCheckLine, ServiceState, useCredentialCheck } from './ConnectionChecks';
 import { DeveloperKeys } from './DeveloperKeys';
 import { ThemeSettings } from './ThemeSettings';
+import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
@@ -24,6 +26,7 @@ export function SettingsView() {
   const [trustedHosts, setTrustedHosts] = useState('');
   const [trustedMessage, setTrustedMessage] = useState<string | null>(null);
   const [about, setAbout] = useState<string | null>(null);
+  const credentialCheck = useCredentialCheck();
 
   useEffect(() => {
     void clarity()
@@ -65,6 +68,8 @@ export function SettingsView() {
       setSecret('');
       setCredentialStatus(result.value);
       setCredentialMessage('Saved.');
+      // A bad credential is found now, not at the first research run.
+      await credentialCheck.run();
     } else setCredentialMessage(result.error.message);
   };
 
@@ -74,6 +79,7 @@ export function SettingsView() {
     if (result.ok) {
       setCredentialStatus(result.value);
       setCredentialMessage('A development token from the local service is saved.');
+      credentialCheck.clear();
     } else setCredentialMessage(result.error.message);
   };
 
@@ -82,6 +88,7 @@ export function SettingsView() {
     if (result.ok) {
       setCredentialStatus(result.value);
       setCredentialMessage('Cleared.');
+      credentialCheck.clear();
     } else setCredentialMessage(result.error.message);
   };
 
@@ -119,6 +126,7 @@ export function SettingsView() {
           </button>
           {serviceMessage ? <span className="hint" role="status">{serviceMessage}</span> : null}
         </div>
+        <ServiceState />
       </fieldset>
       <fieldset>
         <legend>Credential</legend>
@@ -156,8 +164,12 @@ export function SettingsView() {
           <button type="button" className="secondary" onClick={() => void clearCredential()} disabled={!credential?.set} data-testid="credential-clear">
             Clear
           </button>
+          <button type="button" className="secondary" onClick={() => void credentialCheck.run()} disabled={!credential?.set || credentialCheck.checking} data-testid="credential-test">
+            Test credential
+          </button>
           {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
         </div>
+        <CredentialCheckLine check={credentialCheck.check} checking={credentialCheck.checking} />
         {status?.mode === 'local' ? (
           <div className="row">
             <input
@@ -196,6 +208,7 @@ export function SettingsView() {
         </div>
       </fieldset>
       <ThemeSettings />
+      <DisplaySettings />
       <DeveloperKeys />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
       {about ? <p className="hint" data-testid="app-version">{about}</p> : null}

@@ -1,0 +1,57 @@
+/**
+ * Indian formats through the browser host (issue #16): costs as the user chooses (USD as sent,
+ * or rupees at their rate), dates as "18 Nov 2026", times with the zone, days typed day first.
+ */
+import { expect, saveCredential, test, tokenFor } from './fixtures';
+
+test('costs follow the display setting, and dates and times read the Indian way', async ({ page, app, chat }, testInfo) => {
+  await chat.open(app);
+  await saveCredential(page, await tokenFor(app, 'formats@example.com'));
+  await page.getByTestId('nav-research').click();
+  await page.getByTestId('research-topic').fill('Zepto in Bengaluru');
+  await page.getByTestId('research-start').click();
+  const run = page.getByTestId('research-run').first();
+  await expect(run).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  // USD as sent, no longer to four decimals.
+  await expect(run.getByTestId('run-cost')).toHaveText(/^US\$\d+(\.\d{1,6})?$/);
+  await expect(run.locator('time')).toHaveText(/^\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2} IST$/);
+
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('display-currency').selectOption('inr');
+  await page.getByTestId('display-rate').fill('84.5');
+  await page.getByTestId('display-save').click();
+  await expect(page.getByTestId('display-message')).toContainText('A cost of US$0.012 now reads ₹1.01 (US$0.012)');
+  await page.getByTestId('display-settings').screenshot({ path: testInfo.outputPath('display-settings.png') });
+
+  await page.getByTestId('nav-research').click();
+  await expect(run.getByTestId('run-cost')).toHaveText(/^₹[\d,.]+ \(US\$[\d.]+\)$/);
+  await expect(page.getByTestId('cost-per-day')).toContainText('₹');
+  await page.screenshot({ path: testInfo.outputPath('research-costs-in-rupees.png') });
+
+  // The setting is kept: a reload shows rupees still.
+  await page.reload();
+  await page.getByTestId('nav-research').click();
+  await expect(page.getByTestId('research-run').first().getByTestId('run-cost')).toHaveText(/^₹/);
+});
+
+test('the library takes days typed day first instead of the US date picker', async ({ page, app, chat }) => {
+  await chat.open(app);
+  await chat.ask('How is DMart doing in Pune?');
+  await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  await chat.lastAnswer().getByTestId('save-answer').click();
+  await page.getByTestId('nav-library').click();
+  await expect(page.getByTestId('library-item')).toHaveCount(1);
+  const from = page.getByTestId('library-from');
+  await from.fill('01/01/2099');
+  await from.press('Enter');
+  await expect(from).toHaveValue('1 Jan 2099');
+  await expect(page.getByTestId('library-item')).toHaveCount(0);
+  await from.fill('31/02/2026');
+  await from.press('Enter');
+  await expect(from).toHaveAttribute('aria-invalid', 'true');
+  await from.fill('');
+  await from.press('Enter');
+  await expect(page.getByTestId('library-item')).toHaveCount(1);
+  // Saved items carry a date like "23 Nov 2026".
+  await expect(page.getByTestId('library-item').first()).toContainText(/\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}/);
+});
