@@ -15,7 +15,8 @@ import { ServiceConnection } from './bridge/service-connection';
 import { ConversationStore } from './services/conversation-store';
 import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
 import { HealthMonitor } from './services/health-monitor';
-import { LibraryStore } from './services/library-store';
+import { LibraryHub } from './services/library-hub';
+import type { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { ResearchService } from './services/research-service';
 import { SettingsStore } from './services/settings-store';
@@ -74,7 +75,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
-  const library = await LibraryStore.open(options.dataDir);
+  // Never blocks start-up: libraries open in the background and tell the renderer when they change.
+  const library = await LibraryHub.open({ dataDir: options.dataDir });
   let fetchImpl = options.fetch;
   let desktop = options.desktop;
   if (!fetchImpl || !desktop) {
@@ -83,10 +85,15 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     fetchImpl ??= network.fetch;
     desktop ??= createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
   }
-  if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
-  notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: library.corrupt });
+  notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: [] });
+  void library.personal.ready.then(() => {
+    const skipped = library.personal.corrupt;
+    if (skipped.length === 0) return;
+    log.warn(`Library: ${skipped.length} unreadable item(s) skipped: ${skipped.join(', ')}`);
+    notices.reportStartup({ settingsSetAside: null, conversationsSetAside: [], librarySkipped: [...skipped] });
+  });
   host = await createBridgeHost({
     settings,
     credentials,
@@ -113,7 +120,8 @@ export interface BridgeHostDeps {
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
   conversations: ConversationStore;
-  library: LibraryStore;
+  /** Every library (a bare LibraryStore is taken as the personal one: tests). */
+  library: LibraryHub | LibraryStore;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
   /** Where research runs and reports are kept (`<dataDir>/research`). */
@@ -141,9 +149,11 @@ export interface BridgeHostDeps {
  * health, the ask stream runner and the handlers. `host.start()` then connects the service.
  */
 export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost> {
-  const { settings, credentials, conversations, library } = deps;
+  const { settings, credentials, conversations } = deps;
   const hub = new PushHub();
   const push = hub.push;
+  const library = deps.library instanceof LibraryHub ? deps.library : await LibraryHub.open({ dataDir: deps.dataDir, personal: deps.library });
+  library.onChange(() => push('library.changed', { locations: library.locations() }));
   const notices = deps.notices ?? new DataNotices(deps.dataDir);
   notices.onNotice((notice) => push('data.notice', notice));
   let watchlist: Watchlist | null = null;

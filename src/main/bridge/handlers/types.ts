@@ -9,7 +9,7 @@ import type { ConversationStore } from '../../services/conversation-store';
 import type { CredentialStore } from '../../services/credential-store';
 import type { DataNotices } from '../../services/data-notices';
 import type { HealthMonitor } from '../../services/health-monitor';
-import type { LibraryStore } from '../../services/library-store';
+import type { LibraryHub } from '../../services/library-hub';
 import type { ResearchService } from '../../services/research-service';
 import type { SettingsStore } from '../../services/settings-store';
 import type { DesktopHost } from '../../desktop/desktop-host';
@@ -30,7 +30,7 @@ export interface HandlerContext {
   settings: SettingsStore;
   credentials: CredentialStore;
   conversations: ConversationStore;
-  library: LibraryStore;
+  library: LibraryHub;
   research: ResearchService;
   health: HealthMonitor;
   watchlist: Watchlist;
