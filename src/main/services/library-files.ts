@@ -2,8 +2,8 @@
  * The files of one library folder (docs/library-format.md): item JSON written atomically with
  * its `.md` copy, conflict copies named the way sync services name them, content hashes.
  */
-import { createHash } from 'node:crypto';
-import { readFile, stat, unlink } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { access, constants, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER, formatCitationDate, orderedCitations } from '../../shared/cite-format';
@@ -108,4 +108,17 @@ export function humanCopy(item: LibraryItem): string {
     ({ number, citation: c }) => `${number}. ${c.title ?? c.id} — ${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}${c.url ? ` <${c.url}>` : ''}${c.detail?.healthWhenCited ? ` (source ${c.detail.healthWhenCited} when cited)` : ''}`,
   );
   return `${front}\n\n# ${item.title}\n\n${body}\n\n## Sources\n\n${sources.join('\n')}\n`;
+}
+
+/** A real write probe: permissions, read-only mounts and ACLs all answer it. */
+export async function folderWritable(dir: string): Promise<boolean> {
+  try {
+    await access(dir, constants.W_OK);
+    const probe = join(dir, `.clarity-write-test-${randomBytes(4).toString('hex')}`);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -11,7 +11,8 @@ import { isAbsolute, join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { LibraryItem, LibraryItemView, LibraryLocation, LibraryQuery, LibrarySearchResult, LibrarySummary } from '../../shared/library';
-import { finishSearch, LibraryStore, type Device, type NewLibraryItem } from './library-store';
+import { finishSearch } from './library-index';
+import { LibraryStore, type Device, type NewLibraryItem } from './library-store';
 
 const LocationsFile = z.array(z.object({ id: z.string().regex(/^team_[0-9a-f]{8}$/), name: z.string().min(1).max(80), path: z.string().min(1).max(4_000) })).max(20);
 type SavedLocation = z.infer<typeof LocationsFile>[number];
@@ -173,7 +174,7 @@ export class LibraryHub {
     const started = performance.now();
     const stores = query.location ? [this.store(query.location)] : [...this.stores.values()];
     const hits = stores.flatMap((store) => store.hits(query));
-    const indexing = stores.some((store) => store.state === 'opening' || !store.index.textReady);
+    const indexing = stores.some((store) => store.state === 'opening' || !store.index.textReady || store.index.partial);
     return finishSearch(hits, query, limit, started, this.corrupt, (hit) => hit.summary(), indexing);
   }
 

@@ -12,11 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { access, constants, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIBRARY_FORMAT_VERSION, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
-import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp } from './library-files';
-import { LibraryIndex, entryOf, snippetOf, summaryOf, type Hit } from './library-index';
+import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp } from './library-files';
+import { LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
+import { folderChanges, READ_BATCH } from './library-scan';
 
 export type NewLibraryItem = Pick<LibraryItem, 'kind' | 'title' | 'markdown' | 'citations' | 'meta' | 'createdAt'> & { tags?: string[] };
 
@@ -40,7 +41,6 @@ export interface LibraryStoreOptions {
 
 export class LibraryReadOnlyError extends Error {}
 
-const READ_BATCH = 64;
 const TOMBSTONE_DAYS = { personal: 1, team: 30 } as const;
 
 export class LibraryStore {
@@ -110,29 +110,19 @@ export class LibraryStore {
       first();
       return;
     }
-    this.readOnly = !(await this.writable());
+    this.readOnly = !(await folderWritable(this.dir));
     if (this.readOnly) this.message = 'Read-only: you can read this team library but not change it (the folder is not writable for you).';
-    const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
+    // First results from the head cache, then all entries, then the text index, then the folder.
+    const head = await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey);
     first();
+    if (head) this.emit();
+    const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
+    if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
     this.emit();
-    if (cached && !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
     await this.rescan();
     this.state = 'ready';
     this.emit();
     this.startWatching();
-  }
-
-  /** A real write probe: permissions, read-only mounts and ACLs all answer it. */
-  private async writable(): Promise<boolean> {
-    try {
-      await access(this.dir, constants.W_OK);
-      const probe = join(this.dir, `.clarity-write-test-${randomBytes(4).toString('hex')}`);
-      await writeFile(probe, '');
-      await rm(probe, { force: true });
-      return true;
-    } catch {
-      return false;
-    }
   }
 
   private startWatching(): void {
@@ -168,33 +158,20 @@ export class LibraryStore {
   }
 
   private async scan(): Promise<void> {
-    let names: string[];
-    try {
-      names = await readdir(this.dir);
-    } catch {
-      return;
-    }
+    const found = await folderChanges(this.dir, {
+      known: (name) => {
+        const id = ITEM_FILE.exec(name)?.[1];
+        return id ? this.index.entries.get(id)?.stamp : this.conflictFiles.get(name)?.stamp;
+      },
+      mustRead: (name) => {
+        const id = ITEM_FILE.exec(name)?.[1];
+        return !!id && !this.index.indexed(id) && !this.index.entries.get(id)?.deletedAt;
+      },
+      unreadable: this.unreadable,
+    });
+    if (!found) return;
+    const { names, items: seenItems, conflicts: seenConflicts, changed: todo } = found;
     let changed = false;
-    const seenItems = new Set<string>();
-    const seenConflicts = new Set<string>();
-    const todo: string[] = [];
-    for (let i = 0; i < names.length; i += READ_BATCH) {
-      const batch = names.slice(i, i + READ_BATCH).filter((name) => ITEM_FILE.test(name) || CONFLICT_FILE.test(name));
-      const stamps = await Promise.all(batch.map((name) => stat(join(this.dir, name)).then((s) => ({ mtimeMs: s.mtimeMs, size: s.size }), () => null)));
-      batch.forEach((name, j) => {
-        const stamp = stamps[j];
-        if (!stamp) return;
-        const itemMatch = ITEM_FILE.exec(name);
-        const known = itemMatch ? this.index.entries.get(itemMatch[1]!)?.stamp : this.conflictFiles.get(name)?.stamp;
-        if (itemMatch) seenItems.add(itemMatch[1]!);
-        else seenConflicts.add(name);
-        const knownUnreadable = this.unreadable.get(name);
-        const same = (a: FileStamp | undefined): boolean => !!a && a.mtimeMs === stamp.mtimeMs && a.size === stamp.size;
-        if (same(known) && (!itemMatch || this.index.indexed(itemMatch[1]!) || this.index.entries.get(itemMatch[1]!)?.deletedAt)) return;
-        if (same(knownUnreadable)) return;
-        todo.push(name);
-      });
-    }
     for (let i = 0; i < todo.length; i += READ_BATCH) {
       const batch = todo.slice(i, i + READ_BATCH);
       const results = await Promise.all(batch.map((name) => readItemFile(join(this.dir, name))));
@@ -264,10 +241,11 @@ export class LibraryStore {
 
   private scheduleCacheWrite(): void {
     if (this.cacheTimer) return;
+    // Serialising a big index takes a while: done once things are quiet, and on close.
     this.cacheTimer = setTimeout(() => {
       this.cacheTimer = null;
       void this.writeCache();
-    }, 1_000);
+    }, 5_000);
     this.cacheTimer.unref();
   }
 
@@ -424,17 +402,7 @@ export class LibraryStore {
   }
 
   facets(): { sources: string[]; entities: string[]; tags: string[] } {
-    const sources = new Set<string>();
-    const entities = new Set<string>();
-    const tags = new Set<string>();
-    for (const entry of this.index.entries.values()) {
-      if (entry.deletedAt) continue;
-      for (const tag of entry.tags) tags.add(tag);
-      for (const s of entry.sources) sources.add(s);
-      for (const e of entry.entities) entities.add(e);
-    }
-    const sorted = (set: Set<string>): string[] => [...set].sort((a, b) => a.localeCompare(b));
-    return { sources: sorted(sources), entities: sorted(entities), tags: sorted(tags) };
+    return this.index.facets();
   }
 
   async close(): Promise<void> {
@@ -449,22 +417,4 @@ export class LibraryStore {
       await this.writeCache();
     }
   }
-}
-
-/** Sorts, cuts and summarises hits; snippets only for the items shown. */
-export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limit: number, started: number, corrupt: string[], summary: (hit: H) => LibrarySummary, indexing = false): LibrarySearchResult {
-  const text = query.text?.trim() ?? '';
-  const sort = query.sort ?? (text ? undefined : 'date');
-  if (sort === 'date') hits.sort((a, b) => (a.entry.createdAt < b.entry.createdAt ? 1 : a.entry.createdAt > b.entry.createdAt ? -1 : 0));
-  else if (sort === 'title') hits.sort((a, b) => a.entry.title.localeCompare(b.entry.title));
-  else if (sort === 'citations') hits.sort((a, b) => b.entry.citationCount - a.entry.citationCount);
-  else hits.sort((a, b) => b.score - a.score);
-  const terms = text.toLowerCase().split(/\s+/).filter(Boolean);
-  return {
-    items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(hit.entry, terms) : null })),
-    total: hits.length,
-    tookMs: performance.now() - started,
-    corrupt,
-    indexing,
-  };
 }
