@@ -4,6 +4,7 @@ import { formatCitationDate } from '../../../../shared/cite-format';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
+import { SaveToLibrary } from '../library/SaveToLibrary';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
 
@@ -113,14 +114,13 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
           <span data-testid="report-citation-count">{report!.citationCount} citations</span>
           <span data-testid="report-cost">{report!.costUsd !== null ? `$${report!.costUsd.toFixed(4)}` : 'cost not reported'}</span>
           <span className="hint">via {new URL(run.serviceUrl).host}</span>
-          <button
-            type="button"
+          <SaveToLibrary
+            label="Save to library"
             className="secondary"
-            data-testid="save-report"
-            onClick={() => void clarity().invoke('library.saveReport', { runId: run.id }).then((r) => setSaved(r.ok ? 'Saved to the library.' : r.error.message))}
-          >
-            Save to library
-          </button>
+            testId="save-report"
+            save={(location) => clarity().invoke('library.saveReport', { runId: run.id, location })}
+            onResult={(r, team) => setSaved(r.ok ? `Saved to ${team ? `“${team}”` : 'the library'}.` : r.error.message)}
+          />
           <ExportMenu source={{ kind: 'report', runId: run.id }} />
           {saved ? (
             <span className="hint" role="status" data-testid="report-saved">
