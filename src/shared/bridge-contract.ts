@@ -13,7 +13,7 @@ import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
 import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
 import type { HealthView, SourceCitingItem } from './health';
-import { EXPORT_FORMATS, LibraryItemKind, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
+import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
@@ -208,7 +208,13 @@ export const BridgeMethods = {
   'library.saveConversation': defineMethod(z.object({ conversationId: ConversationId, location: LibraryLocationId.optional() })).returns<LibrarySummary>(),
   'library.saveReport': defineMethod(z.object({ runId: RunId, location: LibraryLocationId.optional() })).returns<LibrarySummary>(),
   /** `conflict`: someone else had changed it meanwhile; both versions are kept. */
-  'library.update': defineMethod(z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() })).returns<LibrarySummary & { conflict: boolean }>(),
+  'library.update': defineMethod(z.object({
+    id: LibraryId,
+    title: z.string().trim().min(1).max(300).optional(),
+    tags: z.array(z.string().trim().min(1).max(60)).max(30).optional(),
+    /** The revision the user was editing; a later one on disk makes this a conflict, not an overwrite. */
+    revision: LibraryRevision.optional(),
+  })).returns<LibrarySummary & { conflict: boolean }>(),
   'library.delete': defineMethod(z.object({ id: LibraryId })).returns<{ deleted: true }>(),
   'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
   // Team libraries (issue 19): locations, copy/move, conflicts, bundles.

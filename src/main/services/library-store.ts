@@ -339,12 +339,13 @@ export class LibraryStore {
     this.emit();
   }
 
-  private async change(id: string, edit: (item: LibraryItem) => LibraryItem, includeDeleted = false): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
+  /** `base`: the revision the user was looking at; by default the one this app last read. */
+  private async change(id: string, edit: (item: LibraryItem) => LibraryItem, includeDeleted = false, base?: LibraryRevision): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
     const entry = this.index.entries.get(id);
     const item = await this.read(id, includeDeleted);
     if (!entry || !item) return undefined;
-    // The base is the revision this app last saw, not whatever is on disk now.
-    return this.commit({ ...edit(item), updatedAt: new Date(this.now()).toISOString() }, entry.revision);
+    // Never whatever is on disk now: that would overwrite a revision the writer has not seen.
+    return this.commit({ ...edit(item), updatedAt: new Date(this.now()).toISOString() }, base ?? entry.revision);
   }
 
   async update(id: string, patch: { title?: string; tags?: string[] }): Promise<LibraryItem | undefined> {
@@ -352,12 +353,17 @@ export class LibraryStore {
     return result?.item;
   }
 
-  updateWithConflict(id: string, patch: { title?: string; tags?: string[] }): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
-    return this.change(id, (item) => ({
-      ...item,
-      ...(patch.title !== undefined ? { title: patch.title } : {}),
-      ...(patch.tags !== undefined ? { tags: [...new Set(patch.tags.map((tag) => tag.trim()).filter(Boolean))] } : {}),
-    }));
+  updateWithConflict(id: string, patch: { title?: string; tags?: string[] }, base?: LibraryRevision): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
+    return this.change(
+      id,
+      (item) => ({
+        ...item,
+        ...(patch.title !== undefined ? { title: patch.title } : {}),
+        ...(patch.tags !== undefined ? { tags: [...new Set(patch.tags.map((tag) => tag.trim()).filter(Boolean))] } : {}),
+      }),
+      false,
+      base,
+    );
   }
 
   async remove(id: string): Promise<boolean> {

@@ -43,9 +43,9 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
     'library.saveAnswer': ({ location, ...args }) => save({ kind: 'answer', ...args }, location),
     'library.saveConversation': ({ location, ...args }) => save({ kind: 'conversation', ...args }, location),
     'library.saveReport': ({ location, ...args }) => save({ kind: 'report', ...args }, location),
-    'library.update': ({ id, ...patch }) =>
+    'library.update': ({ id, revision, ...patch }) =>
       userErrors(async () => {
-        const result = await library.find(id)?.updateWithConflict(id, patch);
+        const result = await library.find(id)?.updateWithConflict(id, patch, revision);
         const summary = result && library.summary(id);
         return summary ? ok({ ...summary, conflict: result.conflict }) : fail({ code: 'not_found', message: GONE });
       }),

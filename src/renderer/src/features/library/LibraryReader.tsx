@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type MouseEvent } from 'react';
 import { formatCitationDate } from '../../../../shared/cite-format';
-import type { LibraryItemKind, LibraryItemView, LibraryLocation } from '../../../../shared/library';
+import type { LibraryItemKind, LibraryItemView, LibraryLocation, LibraryRevision } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { handleCitationClick } from '../citations/citation-clicks';
@@ -56,16 +56,31 @@ export function LibraryReader({ item, locations, onChanged, onDeleted }: { item:
   const [title, setTitle] = useState(item.title);
   const [tags, setTags] = useState(item.tags.join(', '));
   const [message, setMessage] = useState<string | null>(null);
+  /** The revision the user started editing: saved against it, so a change made meanwhile elsewhere is a conflict. */
+  const [editBase, setEditBase] = useState<LibraryRevision | undefined>(undefined);
   const html = useMemo(() => renderMarkdownHtml(item.markdown, new CitationNumbering()), [item.markdown]);
+  const [shownId, setShownId] = useState(item.id);
   useEffect(() => {
-    setTitle(item.title);
-    setTags(item.tags.join(', '));
-    setSelected(null);
-  }, [item]);
+    // Another writer's change refreshes the item; what the user is typing is kept.
+    if (item.id !== shownId || !editBase) {
+      setTitle(item.title);
+      setTags(item.tags.join(', '));
+    }
+    if (item.id !== shownId) {
+      setShownId(item.id);
+      setSelected(null);
+      setEditBase(undefined);
+    }
+  }, [item, shownId, editBase]);
+  const edit = (apply: () => void): void => {
+    if (!editBase) setEditBase(item.revision);
+    apply();
+  };
   const others = locations.filter((l) => l.id !== item.location && !l.readOnly && l.state !== 'unavailable');
 
   const save = async (): Promise<void> => {
-    const result = await clarity().invoke('library.update', { id: item.id, title, tags: tags.split(',').map((t) => t.trim()).filter(Boolean) });
+    const result = await clarity().invoke('library.update', { id: item.id, title, tags: tags.split(',').map((t) => t.trim()).filter(Boolean), revision: editBase ?? item.revision });
+    setEditBase(undefined);
     setMessage(result.ok ? (result.value.conflict ? 'Someone else changed it meanwhile: both versions are kept (see below).' : 'Saved.') : result.error.message);
     if (result.ok) onChanged();
   };
@@ -85,8 +100,8 @@ export function LibraryReader({ item, locations, onChanged, onDeleted }: { item:
     <div className={`library-reader${selected ? ' with-panel' : ''}`} data-testid="library-reader">
       <div className="reader-scroll">
         <div className="reader-head">
-          <input className="reader-title" value={title} onChange={(e) => setTitle(e.target.value)} aria-label="Title" data-testid="library-title" maxLength={300} readOnly={item.readOnly} />
-          <input className="reader-tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="Tags, comma separated" aria-label="Tags" data-testid="library-tags" readOnly={item.readOnly} />
+          <input className="reader-title" value={title} onChange={(e) => edit(() => setTitle(e.target.value))} aria-label="Title" data-testid="library-title" maxLength={300} readOnly={item.readOnly} />
+          <input className="reader-tags" value={tags} onChange={(e) => edit(() => setTags(e.target.value))} placeholder="Tags, comma separated" aria-label="Tags" data-testid="library-tags" readOnly={item.readOnly} />
           <button type="button" className="secondary" onClick={() => void save()} disabled={item.readOnly || (title === item.title && tags === item.tags.join(', '))} data-testid="library-save-meta">
             Save changes
           </button>
