@@ -69,12 +69,16 @@ export async function readItemFile(path: string): Promise<ReadResult> {
   }
 }
 
-/** Writes the authoritative JSON atomically (temp, fsync, rename), then the derived markdown copy. */
-export async function writeItemFile(dir: string, name: string, item: LibraryItem, withCopy = true): Promise<FileStamp> {
+/**
+ * Writes the authoritative JSON atomically (temp, fsync, rename), then the derived markdown copy.
+ * `shared`: a team folder, where colleagues must read the files (the umask decides, not 0600).
+ */
+export async function writeItemFile(dir: string, name: string, item: LibraryItem, withCopy = true, shared = false): Promise<FileStamp> {
   const path = join(dir, name);
-  await writeFileAtomic(path, `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600, fsync: true });
+  const mode = shared ? {} : { mode: 0o600 };
+  await writeFileAtomic(path, `${JSON.stringify(item, null, 2)}\n`, { ...mode, fsync: true });
   const info = await stat(path);
-  if (withCopy) await writeFileAtomic(join(dir, name.replace(/\.json$/, '.md')), humanCopy(item), { mode: 0o600 }).catch(() => undefined);
+  if (withCopy) await writeFileAtomic(join(dir, name.replace(/\.json$/, '.md')), humanCopy(item), mode).catch(() => undefined);
   return { mtimeMs: info.mtimeMs, size: info.size };
 }
 

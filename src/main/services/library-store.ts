@@ -87,6 +87,10 @@ export class LibraryStore {
     return this.options.location;
   }
 
+  private get shared(): boolean {
+    return this.location.kind === 'team';
+  }
+
   get size(): number {
     return this.index.liveCount;
   }
@@ -222,7 +226,7 @@ export class LibraryStore {
 
   private async migrate(item: LibraryItem): Promise<LibraryItem> {
     if (this.readOnly) return item;
-    await writeItemFile(this.dir, `${item.id}.json`, item).catch(() => undefined);
+    await writeItemFile(this.dir, `${item.id}.json`, item, true, this.shared).catch(() => undefined);
     return item;
   }
 
@@ -322,13 +326,13 @@ export class LibraryStore {
     const written: LibraryItem = { ...clean, revision: { n, device: this.options.device.id, hash: contentHash(clean) } };
     if (diverged && disk.ok) {
       const copy = conflictFileName(clean.id, this.options.device.name, this.now());
-      const stamp = await writeItemFile(this.dir, copy, written, false);
+      const stamp = await writeItemFile(this.dir, copy, written, false, this.shared);
       this.conflictFiles.set(copy, { id: clean.id, stamp, item: written });
       this.index.put(disk.item, entryOf(disk.item, diskRevision, disk.stamp));
       this.afterWrite();
       return { item: disk.item, conflict: true };
     }
-    const stamp = await writeItemFile(this.dir, name, written);
+    const stamp = await writeItemFile(this.dir, name, written, true, this.shared);
     this.index.put(written, entryOf(written, written.revision!, stamp));
     this.afterWrite();
     return { item: written, conflict: false };
