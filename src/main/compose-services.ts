@@ -36,6 +36,8 @@ export interface ComposeOptions {
   keychainService?: string;
   /** Saves an export through the system dialog (Electron only). */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder through the system dialog (Electron only): a team library's location. */
+  pickFolder?: () => Promise<string | null>;
   /** A system notification (Electron only). */
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
@@ -102,6 +104,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     localService,
     openExternal: options.openExternal,
     saveFile: options.saveFile,
+    pickFolder: options.pickFolder,
     dataDir: options.dataDir,
     notify: options.notify,
     notices,
@@ -124,6 +127,8 @@ export interface BridgeHostDeps {
   library: LibraryHub | LibraryStore;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder (Electron's dialog); absent in the browser host, where the user types a path. */
+  pickFolder?: () => Promise<string | null>;
   /** Where research runs and reports are kept (`<dataDir>/research`). */
   dataDir: string;
   /** A system notification (Electron); the browser host shows an in-app one instead. */
@@ -196,7 +201,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     notify: deps.notify,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

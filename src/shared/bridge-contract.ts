@@ -220,6 +220,8 @@ export const BridgeMethods = {
   // Team libraries (issue 19): locations, copy/move, conflicts, bundles.
   'library.locations': defineMethod(NoArgs).returns<LibraryLocation[]>(),
   'library.addLocation': defineMethod(z.object({ path: z.string().trim().min(1).max(4_000), name: z.string().trim().max(80).default('') })).returns<LibraryLocation>(),
+  /** The system folder picker (Electron); `available: false` in the browser host. */
+  'library.pickFolder': defineMethod(NoArgs).returns<{ available: boolean; path: string | null }>(),
   'library.removeLocation': defineMethod(z.object({ id: LibraryLocationId })).returns<LibraryLocation[]>(),
   'library.transfer': defineMethod(z.object({ id: LibraryId, to: LibraryLocationId, mode: z.enum(['copy', 'move']) })).returns<LibrarySummary>(),
   'library.resolveConflict': defineMethod(z.object({ id: LibraryId, file: z.string().min(1).max(300), keep: z.enum(['current', 'copy', 'both']) })).returns<LibrarySummary>(),

@@ -58,6 +58,7 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
       }),
     'library.locations': () => ok(library.locations()),
     'library.addLocation': ({ path, name }) => userErrors(async () => ok(await library.addLocation(path, name))),
+    'library.pickFolder': async () => ok(context.pickFolder ? { available: true, path: await context.pickFolder() } : { available: false, path: null }),
     'library.removeLocation': ({ id }) =>
       userErrors(async () => {
         await library.removeLocation(id);

@@ -43,6 +43,8 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<boolean>;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder through the system dialog (Electron); absent in the browser host. */
+  pickFolder?: () => Promise<string | null>;
   /** The desktop shell (Electron) or its Node stand-in (browser host). */
   desktop: DesktopHost;
 }

@@ -73,6 +73,11 @@ export function LocationsPanel({ locations, selected, onSelect }: { locations: L
           }}
         >
           <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="Folder path, e.g. /home/you/Dropbox/Team library" aria-label="Team folder path" data-testid="location-path" required />
+          {clarity().host === 'electron' ? (
+            <button type="button" className="secondary" onClick={() => void clarity().invoke('library.pickFolder').then((r) => r.ok && r.value.path && setPath(r.value.path))}>
+              Choose…
+            </button>
+          ) : null}
           <input value={name} onChange={(e) => setName(e.target.value)} placeholder="Name (optional)" aria-label="Team library name" data-testid="location-name" maxLength={80} />
           <button type="submit" data-testid="location-add">
             Add
