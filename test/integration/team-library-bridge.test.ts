@@ -96,6 +96,8 @@ describe('team library through the bridge', () => {
     const imported = await call<{ citations: unknown[] }>('library.get', { id: saved.id, location: 'personal' });
     expect(imported.citations.length).toBeGreaterThan(0);
     expect(imported.citations).toEqual(original.citations);
+    // Imported again: recognised as identical (content hashes agree after a round trip).
+    expect(await call('library.inspectBundle', { data: bundle.base64, location: 'personal' })).toMatchObject({ items: [{ id: saved.id, status: 'same' }] });
 
     const files = unzipSync(Buffer.from(bundle.base64, 'base64'));
     const traversal = Buffer.from(zipSync({ ...files, '../../../tmp/evil.json': strToU8('{}') })).toString('base64');

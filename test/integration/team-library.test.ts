@@ -61,9 +61,10 @@ describe('a team library shared by two instances', () => {
   it('keeps both versions of concurrent edits, shows the conflict, and resolves it', async () => {
     const { id } = (await a.save(newItem('Board pack'), teamId.a));
     await expect.poll(() => b.summary(id)?.title, poll).toBe('Board pack');
-    // Both change the same revision before either sees the other's change.
+    // Both change the same revision (the one each had open) before either sees the other's change.
+    const seen = b.store(teamId.b).index.entries.get(id)!.revision;
     const first = await a.find(id)!.updateWithConflict(id, { title: 'Board pack — Ann' });
-    const second = await b.find(id)!.updateWithConflict(id, { title: 'Board pack — Ravi' });
+    const second = await b.find(id)!.updateWithConflict(id, { title: 'Board pack — Ravi' }, seen);
     expect(first!.conflict).toBe(false);
     expect(second!.conflict).toBe(true);
     // Nothing lost: Ann's is the item, Ravi's a conflict copy named like a sync service's.
@@ -82,8 +83,9 @@ describe('a team library shared by two instances', () => {
   it('keeps both when asked: the copy becomes an item of its own', async () => {
     const { id } = await a.save(newItem('Quarterly view'), teamId.a);
     await expect.poll(() => b.summary(id)?.title, poll).toBe('Quarterly view');
+    const seen = b.store(teamId.b).index.entries.get(id)!.revision;
     await a.find(id)!.update(id, { tags: ['q3'] });
-    await b.find(id)!.update(id, { tags: ['q4'] });
+    await b.find(id)!.updateWithConflict(id, { tags: ['q4'] }, seen);
     await expect.poll(() => a.summary(id)?.conflicts, poll).toBe(1);
     const [copy] = (await a.view(id))!.conflicts;
     await a.find(id)!.resolveConflict(id, copy!.file, 'both');

@@ -9,7 +9,7 @@ import { strToU8, strFromU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { z } from 'zod';
 import { CitationSnapshot } from '../../shared/conversation';
 import { LibraryItemSchema, LibraryRevision, type BundlePlan, type LibraryItem } from '../../shared/library';
-import { revisionOf, sameRevision, withoutSecrets } from './library-files';
+import { contentHash, revisionOf, sameRevision, withoutSecrets } from './library-files';
 import type { LibraryStore } from './library-store';
 
 export const BUNDLE_LIMITS = { bundleBytes: 64 * 1024 * 1024, entryBytes: 8 * 1024 * 1024, totalBytes: 256 * 1024 * 1024, items: 5_000, entries: 50_000 } as const;
@@ -115,7 +115,8 @@ function statusOf(item: LibraryItem, target: LibraryStore): BundlePlan['items'][
   const local = target.index.entries.get(item.id);
   if (!local) return 'new';
   const theirs = revisionOf(item);
-  if (sameRevision(theirs, local.revision) || theirs.hash === local.revision.hash) return 'same';
+  // The content decides sameness, whatever revision either side carries.
+  if (sameRevision(theirs, local.revision) || contentHash(item) === local.revision.hash) return 'same';
   if (theirs.n > local.revision.n) return 'newer';
   if (theirs.n < local.revision.n) return 'older';
   return 'diverged';

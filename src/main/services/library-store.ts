@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LIBRARY_FORMAT_VERSION, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
+import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
 import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp } from './library-files';
 import { LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
 import { folderChanges, READ_BATCH } from './library-scan';
@@ -317,7 +317,8 @@ export class LibraryStore {
    */
   async commit(next: LibraryItem, base: LibraryRevision | null): Promise<{ item: LibraryItem; conflict: boolean }> {
     if (this.readOnly) throw new LibraryReadOnlyError(`“${this.location.name}” is read-only for you: nothing can be saved or changed there.`);
-    const clean = withoutSecrets({ ...next, formatVersion: LIBRARY_FORMAT_VERSION });
+    // Normalised by the schema first, so the hash is that of what is read back later.
+    const clean = LibraryItemSchema.parse(withoutSecrets({ ...next, formatVersion: LIBRARY_FORMAT_VERSION, revision: undefined }));
     const name = `${clean.id}.json`;
     const disk = await readItemFile(join(this.dir, name));
     const diskRevision = disk.ok ? revisionOf(disk.item) : null;
