@@ -116,7 +116,15 @@ export class LibraryIndex {
   }
 
   /** Adds or replaces an item (a tombstone leaves the text index). */
+  private byDate: LibraryEntry[] | null = null;
+
+  private newestFirst(): LibraryEntry[] {
+    this.byDate ??= [...this.entries.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return this.byDate;
+  }
+
   put(item: LibraryItem, entry: LibraryEntry): void {
+    this.byDate = null;
     this.touched.add(item.id);
     if (this.search_.has(item.id)) this.search_.discard(item.id);
     this.entries.set(item.id, entry);
@@ -124,6 +132,7 @@ export class LibraryIndex {
   }
 
   drop(id: string): void {
+    this.byDate = null;
     this.touched.add(id);
     if (this.search_.has(id)) this.search_.discard(id);
     this.entries.delete(id);
@@ -140,7 +149,8 @@ export class LibraryIndex {
       (!query.tag || e.tags.includes(query.tag)) &&
       (!query.source || e.sources.includes(query.source) || e.sourceIds.includes(query.source)) &&
       (!entity || e.entities.some((name) => name.toLowerCase() === entity));
-    if (!text) return [...this.entries.values()].filter(filter).map((entry) => ({ entry, score: 0 }));
+    // Newest first already: the usual sort then has almost nothing to do.
+    if (!text) return this.newestFirst().filter(filter).map((entry) => ({ entry, score: 0 }));
     const hits: Hit[] = [];
     for (const hit of this.search_.search(text)) {
       const entry = this.entries.get(hit.id as string);
@@ -195,6 +205,7 @@ export class LibraryIndex {
       const parsed = JSON.parse(await readFile(file, 'utf8')) as { version: number; key: string; entries: LibraryEntry[] };
       if (parsed.version !== CACHE_VERSION || parsed.key !== key || !Array.isArray(parsed.entries)) return false;
       for (const entry of parsed.entries) if (!this.touched.has(entry.id)) this.entries.set(entry.id, entry);
+      this.byDate = null;
       this.textReady = false;
       return true;
     } catch {
@@ -221,6 +232,7 @@ export class LibraryIndex {
   /** Forgets a cached index that could not be loaded: every item is then re-read. */
   reset(): void {
     for (const id of [...this.entries.keys()]) if (!this.touched.has(id)) this.entries.delete(id);
+    this.byDate = null;
     this.partial = false;
     this.search_.removeAll();
     this.textReady = true;
