@@ -61,6 +61,7 @@ export class LibraryStore {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private cacheTimer: NodeJS.Timeout | null = null;
+  private lastCacheWrite = 0;
   private scanning: Promise<void> | null = null;
   private rescanAgain = false;
   private closed = false;
@@ -245,11 +246,14 @@ export class LibraryStore {
 
   private scheduleCacheWrite(): void {
     if (this.cacheTimer) return;
-    // Serialising a big index takes a while: done once things are quiet, and on close.
+    // Serialising a big index takes a while (about a second at 10,000 items): done once things
+    // are quiet, at most once a minute (a busy team folder), and on close.
+    const delay = Math.max(5_000, 60_000 - (Date.now() - this.lastCacheWrite));
     this.cacheTimer = setTimeout(() => {
       this.cacheTimer = null;
+      this.lastCacheWrite = Date.now();
       void this.writeCache();
-    }, 5_000);
+    }, delay);
     this.cacheTimer.unref();
   }
 
