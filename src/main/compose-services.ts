@@ -15,7 +15,8 @@ import { ServiceConnection } from './bridge/service-connection';
 import { ConversationStore } from './services/conversation-store';
 import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
 import { HealthMonitor } from './services/health-monitor';
-import { LibraryStore } from './services/library-store';
+import { LibraryHub } from './services/library-hub';
+import type { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { ResearchService } from './services/research-service';
 import { SettingsStore } from './services/settings-store';
@@ -35,6 +36,8 @@ export interface ComposeOptions {
   keychainService?: string;
   /** Saves an export through the system dialog (Electron only). */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder through the system dialog (Electron only): a team library's location. */
+  pickFolder?: () => Promise<string | null>;
   /** A system notification (Electron only). */
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
@@ -74,7 +77,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
-  const library = await LibraryStore.open(options.dataDir);
+  // Never blocks start-up: libraries open in the background and tell the renderer when they change.
+  const library = await LibraryHub.open({ dataDir: options.dataDir });
   let fetchImpl = options.fetch;
   let desktop = options.desktop;
   if (!fetchImpl || !desktop) {
@@ -83,10 +87,15 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     fetchImpl ??= network.fetch;
     desktop ??= createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
   }
-  if (library.corrupt.length > 0) log.warn(`Library: ${library.corrupt.length} unreadable item(s) skipped: ${library.corrupt.join(', ')}`);
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
-  notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: library.corrupt });
+  notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: [] });
+  void library.personal.ready.then(() => {
+    const skipped = library.personal.corrupt;
+    if (skipped.length === 0) return;
+    log.warn(`Library: ${skipped.length} unreadable item(s) skipped: ${skipped.join(', ')}`);
+    notices.reportStartup({ settingsSetAside: null, conversationsSetAside: [], librarySkipped: [...skipped] });
+  });
   host = await createBridgeHost({
     settings,
     credentials,
@@ -95,6 +104,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     localService,
     openExternal: options.openExternal,
     saveFile: options.saveFile,
+    pickFolder: options.pickFolder,
     dataDir: options.dataDir,
     notify: options.notify,
     notices,
@@ -113,9 +123,12 @@ export interface BridgeHostDeps {
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
   conversations: ConversationStore;
-  library: LibraryStore;
+  /** Every library (a bare LibraryStore is taken as the personal one: tests). */
+  library: LibraryHub | LibraryStore;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder (Electron's dialog); absent in the browser host, where the user types a path. */
+  pickFolder?: () => Promise<string | null>;
   /** Where research runs and reports are kept (`<dataDir>/research`). */
   dataDir: string;
   /** A system notification (Electron); the browser host shows an in-app one instead. */
@@ -141,9 +154,11 @@ export interface BridgeHostDeps {
  * health, the ask stream runner and the handlers. `host.start()` then connects the service.
  */
 export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost> {
-  const { settings, credentials, conversations, library } = deps;
+  const { settings, credentials, conversations } = deps;
   const hub = new PushHub();
   const push = hub.push;
+  const library = deps.library instanceof LibraryHub ? deps.library : await LibraryHub.open({ dataDir: deps.dataDir, personal: deps.library });
+  library.onChange(() => push('library.changed', { locations: library.locations() }));
   const notices = deps.notices ?? new DataNotices(deps.dataDir);
   notices.onNotice((notice) => push('data.notice', notice));
   let watchlist: Watchlist | null = null;
@@ -186,7 +201,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     notify: deps.notify,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

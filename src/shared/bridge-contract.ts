@@ -14,7 +14,7 @@ import { defineMethod, type MethodResult } from './define-method';
 import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
 import type { DisplayPreferences } from './format';
 import type { HealthView, SourceCitingItem } from './health';
-import { EXPORT_FORMATS, LibraryItemKind, type LibraryItem, type LibrarySearchResult, type LibrarySummary } from './library';
+import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
@@ -123,6 +123,10 @@ const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
 const RunId = z.string().regex(/^run_[0-9a-f]{16}$/, 'Not a research run id.');
 const LibraryId = z.string().regex(/^lib_[0-9a-f]{16}$/, 'Not a library item id.');
+/** `personal`, or a team library (`team_` + 8 hex). */
+const LibraryLocationId = z.string().regex(/^(?:personal|team_[0-9a-f]{8})$/, 'Not a library.');
+/** A `.clarity` bundle as base64 (64 MB at most once decoded). */
+const BundleData = z.string().max(90_000_000).regex(/^[A-Za-z0-9+/=]*$/, 'Not a bundle file.');
 export const ExportSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('library'), id: LibraryId }),
   z.object({ kind: z.literal('answer'), conversationId: ConversationId, turnId: z.string().max(64) }),
@@ -230,16 +234,37 @@ export const BridgeMethods = {
     source: z.string().max(200).optional(),
     entity: z.string().max(200).optional(),
     tag: z.string().max(60).optional(),
+    location: LibraryLocationId.optional(),
     sort: z.enum(['date', 'title', 'citations']).optional(),
   })).returns<LibrarySearchResult>(),
   'library.facets': defineMethod(NoArgs).returns<{ sources: string[]; entities: string[]; tags: string[] }>(),
-  'library.get': defineMethod(z.object({ id: LibraryId })).returns<LibraryItem>(),
-  'library.saveAnswer': defineMethod(z.object({ conversationId: ConversationId, turnId: z.string().max(64) })).returns<LibrarySummary>(),
-  'library.saveConversation': defineMethod(z.object({ conversationId: ConversationId })).returns<LibrarySummary>(),
-  'library.saveReport': defineMethod(z.object({ runId: RunId })).returns<LibrarySummary>(),
-  'library.update': defineMethod(z.object({ id: LibraryId, title: z.string().trim().min(1).max(300).optional(), tags: z.array(z.string().trim().min(1).max(60)).max(30).optional() })).returns<LibrarySummary>(),
+  'library.get': defineMethod(z.object({ id: LibraryId, location: LibraryLocationId.optional() })).returns<LibraryItemView>(),
+  'library.saveAnswer': defineMethod(z.object({ conversationId: ConversationId, turnId: z.string().max(64), location: LibraryLocationId.optional() })).returns<LibrarySummary>(),
+  'library.saveConversation': defineMethod(z.object({ conversationId: ConversationId, location: LibraryLocationId.optional() })).returns<LibrarySummary>(),
+  'library.saveReport': defineMethod(z.object({ runId: RunId, location: LibraryLocationId.optional() })).returns<LibrarySummary>(),
+  /** `conflict`: someone else had changed it meanwhile; both versions are kept. */
+  'library.update': defineMethod(z.object({
+    id: LibraryId,
+    title: z.string().trim().min(1).max(300).optional(),
+    tags: z.array(z.string().trim().min(1).max(60)).max(30).optional(),
+    /** The revision the user was editing; a later one on disk makes this a conflict, not an overwrite. */
+    revision: LibraryRevision.optional(),
+  })).returns<LibrarySummary & { conflict: boolean }>(),
   'library.delete': defineMethod(z.object({ id: LibraryId })).returns<{ deleted: true }>(),
   'library.restore': defineMethod(z.object({ id: LibraryId })).returns<LibrarySummary>(),
+  // Team libraries (issue 19): locations, copy/move, conflicts, bundles.
+  'library.locations': defineMethod(NoArgs).returns<LibraryLocation[]>(),
+  'library.addLocation': defineMethod(z.object({ path: z.string().trim().min(1).max(4_000), name: z.string().trim().max(80).default('') })).returns<LibraryLocation>(),
+  /** The system folder picker (Electron); `available: false` in the browser host. */
+  'library.pickFolder': defineMethod(NoArgs).returns<{ available: boolean; path: string | null }>(),
+  'library.removeLocation': defineMethod(z.object({ id: LibraryLocationId })).returns<LibraryLocation[]>(),
+  'library.transfer': defineMethod(z.object({ id: LibraryId, to: LibraryLocationId, mode: z.enum(['copy', 'move']) })).returns<LibrarySummary>(),
+  'library.resolveConflict': defineMethod(z.object({ id: LibraryId, file: z.string().min(1).max(300), keep: z.enum(['current', 'copy', 'both']) })).returns<LibrarySummary>(),
+  /** A selection as one `.clarity` file: given items, or every item with a tag. */
+  'library.exportBundle': defineMethod(z.object({ ids: z.array(LibraryId).max(5_000).optional(), tag: z.string().trim().min(1).max(60).optional() })).returns<ExportResult>(),
+  'library.inspectBundle': defineMethod(z.object({ data: BundleData, location: LibraryLocationId.default('personal') })).returns<BundlePlan>(),
+  /** Writes new items; replaces only the newer revisions listed in `replace`; a diverged one becomes a conflict copy. */
+  'library.importBundle': defineMethod(z.object({ data: BundleData, location: LibraryLocationId.default('personal'), replace: z.array(LibraryId).max(5_000).default([]) })).returns<{ added: number; replaced: number; conflicts: number; skipped: number }>(),
   'discover.search': defineMethod(z.object({
     q: z.string().trim().max(500).optional(),
     ids: z.array(z.string().regex(/^sig_[0-9a-f]{16}$/)).max(100).optional(),
@@ -332,6 +357,8 @@ export interface PushEvents {
   /** A menu command or a validated deep link, for the renderer to act on. */
   'desktop.command': DesktopCommand;
   'desktop.update': UpdateState;
+  /** A library changed (this app, or another writer in a team folder). */
+  'library.changed': { locations: LibraryLocation[] };
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

@@ -10,6 +10,17 @@ export const LIBRARY_FORMAT_VERSION = 2;
 export const LibraryItemKind = z.enum(['answer', 'conversation', 'report']);
 export type LibraryItemKind = z.infer<typeof LibraryItemKind>;
 
+/**
+ * Who wrote an item last, and what: a counter, the writer's device id and a hash of the
+ * content. A write never replaces a revision its writer has not seen (docs/library-format.md).
+ */
+export const LibraryRevision = z.object({
+  n: z.number().int().min(0),
+  device: z.string().max(80),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type LibraryRevision = z.infer<typeof LibraryRevision>;
+
 export const LibraryItemSchema = z.object({
   formatVersion: z.literal(LIBRARY_FORMAT_VERSION),
   id: z.string().regex(/^lib_[0-9a-f]{16}$/),
@@ -35,6 +46,8 @@ export const LibraryItemSchema = z.object({
     runId: z.string().optional(),
   }),
   deletedAt: z.string().nullable(),
+  /** Absent in items written before revisions existed (read as revision 0). */
+  revision: LibraryRevision.optional(),
 });
 export type LibraryItem = z.infer<typeof LibraryItemSchema>;
 
@@ -81,6 +94,42 @@ export interface LibrarySummary {
   savedAt: string;
   citationCount: number;
   sources: string[];
+  /** The library it lives in (`personal` or a team library's id). */
+  location: string;
+  /** Conflict copies waiting for the user to choose. */
+  conflicts: number;
+}
+
+/** The personal library, or a team library: a folder, typically in a synced drive or a share. */
+export interface LibraryLocation {
+  id: string;
+  name: string;
+  kind: 'personal' | 'team';
+  path: string;
+  readOnly: boolean;
+  state: 'opening' | 'ready' | 'unavailable';
+  items: number;
+  /** Why it is unavailable or read-only, in words. */
+  message: string | null;
+}
+
+/** An item as the reader shows it: where it lives, and its conflict copies, if any. */
+export type LibraryItemView = LibraryItem & {
+  location: string;
+  readOnly: boolean;
+  conflicts: Array<{ file: string; item: LibraryItem }>;
+};
+
+/** What importing a bundle would do, item by item; nothing is written before the user agrees. */
+export interface BundlePlan {
+  items: Array<{
+    id: string;
+    title: string;
+    kind: LibraryItemKind;
+    /** new: not here; same: identical; newer: the bundle's is a later revision; older: ours is; diverged: both changed. */
+    status: 'new' | 'same' | 'newer' | 'older' | 'diverged';
+  }>;
+  citations: number;
 }
 
 export interface LibraryQuery {
@@ -91,6 +140,7 @@ export interface LibraryQuery {
   source?: string;
   entity?: string;
   tag?: string;
+  location?: string;
   sort?: 'date' | 'title' | 'citations';
 }
 
@@ -100,6 +150,8 @@ export interface LibrarySearchResult {
   tookMs: number;
   /** Files that could not be read, reported and skipped. */
   corrupt: string[];
+  /** A library is still opening: results so far, more to come. */
+  indexing?: boolean;
 }
 
 /** `text` is plain text with a numbered sources list (the plain half of copying as rich text). */

@@ -20,6 +20,7 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i += 1) {
     await store.save({ kind: 'report', title: `Seed report ${i}`, markdown: `Seed ${i} [sig_0123456789abcdef]`, citations: [{ id: 'sig_0123456789abcdef', title: 'A signal' }], createdAt: new Date().toISOString(), meta: {} });
   }
+  await store.close();
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
@@ -49,6 +50,7 @@ describe('library crash safety', () => {
       for (const [id] of seenTitles) expect(titles.has(id), `item ${id} survived kill ${kill + 1}`).toBe(true);
       for (const item of items) expect(item.title).toMatch(/^(Seed report \d|Crash-test answer #\d+)( #\d+)?$/);
       seenTitles = titles;
+      await store.close();
     }
     // Leftover temp files from interrupted writes are never mistaken for items.
     const names = await readdir(join(dataDir, 'library'));
@@ -68,10 +70,11 @@ describe('library crash safety', () => {
       const reopened = await LibraryStore.open(dir);
       expect(reopened.corrupt).toEqual(['lib_00000000000000aa.json']);
       expect(reopened.search({}).items.map((i) => i.title).sort()).toEqual(['Good item', 'Old report']);
-      const migrated = reopened.get('lib_00000000000000bb')!;
+      const migrated = (await reopened.get('lib_00000000000000bb'))!;
       expect(migrated.formatVersion).toBe(2);
       expect(migrated.citations[0]).toMatchObject({ title: 'Old signal', source_name: 'Mint', url: 'https://mint.example/x' });
       expect(reopened.search({ text: 'Mint' }).items.map((i) => i.id)).toEqual(['lib_00000000000000bb']);
+      await Promise.all([store.close(), reopened.close()]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -127,6 +127,12 @@ async function main(): Promise<void> {
       await writeFile(result.filePath, data);
       return result.filePath;
     },
+    pickFolder: async () => {
+      const window = BrowserWindow.getFocusedWindow();
+      const options = { title: 'Choose the team library folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
     notify: (title, body) => {
       if (Notification.isSupported()) new Notification({ title, body }).show();
     },

@@ -6,12 +6,12 @@ import type { ExportSource } from '../../shared/bridge-contract';
 import type { CitationSnapshot, Conversation } from '../../shared/conversation';
 import type { ConversationStore } from './conversation-store';
 import type { ExportDocument } from './exporter';
-import type { LibraryStore } from './library-store';
+import type { LibraryHub } from './library-hub';
 import type { ResearchService } from './research-service';
 
 export interface DocumentSources {
   conversations: ConversationStore;
-  library: LibraryStore;
+  library: Pick<LibraryHub, 'get'>;
   research: ResearchService | null;
   serviceUrl: () => string | null;
 }
@@ -38,7 +38,7 @@ export function conversationDocument(conversation: Conversation): ExportDocument
 export async function buildDocument(source: ExportSource, from: DocumentSources): Promise<ExportDocument | null> {
   switch (source.kind) {
     case 'library': {
-      const item = from.library.get(source.id);
+      const item = await from.library.get(source.id);
       return item ? { title: item.title, kind: item.kind, createdAt: item.createdAt, markdown: item.markdown, citations: item.citations, meta: item.meta } : null;
     }
     case 'answer': {

@@ -1,86 +1,298 @@
 /**
- * The offline library: saved answers, conversations and reports in `<dataDir>/library/`, in
- * the open format of docs/library-format.md. Each item is one JSON file (authoritative,
- * written atomically: temp file, fsync, rename) and a derived `.md` copy for people. Items
- * of an older format version are migrated on read; a corrupt file is reported and skipped.
- * Search is full-text (MiniSearch) over titles, text and cited signals, with filters.
+ * One library folder: the personal library (`<dataDir>/library/`) or a team library (a folder
+ * in a synced drive or on a share), in the open format of docs/library-format.md.
+ *
+ * - Opening never blocks: entries come from a cache at once, then the folder is compared with
+ *   it and only what changed is read again (`ready` resolves then).
+ * - Every write carries a revision; a write never replaces a revision its writer has not seen:
+ *   if the file changed underneath, ours is kept beside it as a conflict copy.
+ * - A team folder is watched (fs.watch, plus polling for shares where events do not arrive);
+ *   a file that does not parse yet (half-synced) is ignored until it does.
+ * - Deletion writes a tombstone (`deletedAt`), so it syncs and can be undone.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import MiniSearch from 'minisearch';
-import writeFileAtomic from 'write-file-atomic';
-import { CITATION_MARKER, formatCitationDate, orderedCitations } from '../../shared/cite-format';
-import {
-  LIBRARY_FORMAT_VERSION,
-  migrateLibraryItem,
-  type LibraryItem,
-  type LibraryQuery,
-  type LibrarySearchResult,
-  type LibrarySummary,
-} from '../../shared/library';
-
-const PURGE_AFTER_MS = 24 * 3600_000;
-
-interface IndexedDoc {
-  id: string;
-  title: string;
-  text: string;
-  citations: string;
-  sources: string;
-  entities: string;
-  tags: string;
-}
+import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
+import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp } from './library-files';
+import { LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
+import { folderChanges, READ_BATCH } from './library-scan';
 
 export type NewLibraryItem = Pick<LibraryItem, 'kind' | 'title' | 'markdown' | 'citations' | 'meta' | 'createdAt'> & { tags?: string[] };
 
-export class LibraryStore {
-  private readonly items = new Map<string, LibraryItem>();
-  private readonly index = new MiniSearch<IndexedDoc>({
-    fields: ['title', 'text', 'citations', 'sources', 'entities', 'tags'],
-    storeFields: [],
-    searchOptions: { prefix: true, fuzzy: 0.15, boost: { title: 3, sources: 2, citations: 1.5, tags: 2 }, combineWith: 'AND' },
-  });
-  readonly corrupt: string[] = [];
-  readonly dir: string;
+export interface Device {
+  id: string;
+  /** Shown in conflict copy names: the host name and a short id. */
+  name: string;
+}
 
-  private constructor(
-    dataDir: string,
-    private readonly now: () => number,
-  ) {
-    this.dir = join(dataDir, 'library');
+export interface LibraryStoreOptions {
+  dir: string;
+  location: { id: string; name: string; kind: 'personal' | 'team' };
+  device: Device;
+  /** Where the entries and index cache live (outside a team folder, so it never syncs). */
+  cacheBase: string;
+  now?: () => number;
+  /** Watch the folder for other writers (team libraries); 0 disables polling. */
+  watch?: boolean;
+  pollMs?: number;
+}
+
+export class LibraryReadOnlyError extends Error {}
+
+const TOMBSTONE_DAYS = { personal: 1, team: 30 } as const;
+
+export class LibraryStore {
+  readonly dir: string;
+  readonly index = new LibraryIndex();
+  /** Files that do not parse (yet): reported and skipped, read again when they change. */
+  readonly corrupt: string[] = [];
+  /** Conflict copies by file name, with the item they hold. */
+  private readonly conflictFiles = new Map<string, { id: string; stamp: FileStamp; item: LibraryItem | null }>();
+  private readonly unreadable = new Map<string, FileStamp>();
+  readOnly = false;
+  state: LibraryLocation['state'] = 'opening';
+  message: string | null = null;
+  readonly ready: Promise<void>;
+  /** Resolves as soon as the list can show something (cached entries, or the folder read). */
+  readonly firstResults: Promise<void>;
+  private readonly listeners = new Set<() => void>();
+  private watcher: FSWatcher | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private cacheTimer: NodeJS.Timeout | null = null;
+  private lastCacheWrite = 0;
+  private scanning: Promise<void> | null = null;
+  private rescanAgain = false;
+  private closed = false;
+  private readonly now: () => number;
+  private cacheKey: string;
+
+  constructor(private readonly options: LibraryStoreOptions) {
+    this.dir = options.dir;
+    this.now = options.now ?? Date.now;
+    this.cacheKey = options.dir;
+    let first!: () => void;
+    this.firstResults = new Promise((resolve) => (first = resolve));
+    this.ready = this.load(first);
   }
 
+  /** The personal library of a data directory, opened completely (tests, benchmarks). */
   static async open(dataDir: string, now: () => number = Date.now): Promise<LibraryStore> {
-    const store = new LibraryStore(dataDir, now);
-    await mkdir(store.dir, { recursive: true, mode: 0o700 });
-    for (const name of await readdir(store.dir)) {
-      if (!/^lib_[0-9a-f]{16}\.json$/.test(name)) continue;
-      try {
-        const raw: unknown = JSON.parse(await readFile(join(store.dir, name), 'utf8'));
-        const item = migrateLibraryItem(raw);
-        if (item.deletedAt && now() - Date.parse(item.deletedAt) > PURGE_AFTER_MS) {
-          await store.purge(item.id);
-          continue;
-        }
-        if ((raw as { formatVersion?: number }).formatVersion !== LIBRARY_FORMAT_VERSION) await store.write(item);
-        store.items.set(item.id, item);
-        if (!item.deletedAt) store.index.add(store.toDoc(item));
-      } catch {
-        // SECURITY/robustness: one bad file never stops the library from opening.
-        store.corrupt.push(name);
-      }
-    }
+    const store = new LibraryStore({ dir: join(dataDir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: { id: 'local', name: 'this-device' }, cacheBase: join(dataDir, 'library-cache', 'personal'), now });
+    await store.ready;
     return store;
   }
 
-  get size(): number {
-    return this.index.documentCount;
+  get location(): LibraryStoreOptions['location'] {
+    return this.options.location;
   }
 
-  get(id: string): LibraryItem | undefined {
-    const item = this.items.get(id);
-    return item && !item.deletedAt ? item : undefined;
+  private get shared(): boolean {
+    return this.location.kind === 'team';
+  }
+
+  get size(): number {
+    return this.index.liveCount;
+  }
+
+  describe(): LibraryLocation {
+    return { ...this.options.location, path: this.dir, readOnly: this.readOnly, state: this.state, items: this.size, message: this.message };
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private async load(first: () => void): Promise<void> {
+    try {
+      if (this.location.kind === 'personal') await mkdir(this.dir, { recursive: true, mode: 0o700 });
+      else if (!(await stat(this.dir)).isDirectory()) throw new Error('not a folder');
+    } catch {
+      this.state = 'unavailable';
+      this.message = `The folder ${this.dir} cannot be opened. Is the drive connected?`;
+      first();
+      return;
+    }
+    this.readOnly = !(await folderWritable(this.dir));
+    if (this.readOnly) this.message = 'Read-only: you can read this team library but not change it (the folder is not writable for you).';
+    // First results from the head cache, then all entries, then the text index, then the folder.
+    const head = await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey);
+    first();
+    if (head) this.emit();
+    const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
+    if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
+    this.emit();
+    await this.rescan();
+    this.state = 'ready';
+    this.emit();
+    this.startWatching();
+  }
+
+  private startWatching(): void {
+    if (!this.options.watch || this.closed) return;
+    try {
+      this.watcher = watch(this.dir, { persistent: false }, () => this.scheduleRescan(150));
+      this.watcher.on('error', () => undefined);
+    } catch {
+      this.watcher = null; // Some shares do not report changes: polling covers them.
+    }
+    const pollMs = this.options.pollMs ?? 3_000;
+    if (pollMs > 0) this.timer = setInterval(() => this.scheduleRescan(0), pollMs).unref();
+  }
+
+  private scheduleRescan(delayMs: number): void {
+    setTimeout(() => void this.rescan(), delayMs).unref();
+  }
+
+  /** Compares the folder with what is known and reads only what changed. */
+  rescan(): Promise<void> {
+    if (this.scanning) {
+      this.rescanAgain = true;
+      return this.scanning;
+    }
+    this.scanning = this.scan().finally(() => {
+      this.scanning = null;
+      if (this.rescanAgain && !this.closed) {
+        this.rescanAgain = false;
+        void this.rescan();
+      }
+    });
+    return this.scanning;
+  }
+
+  private async scan(): Promise<void> {
+    const found = await folderChanges(this.dir, {
+      known: (name) => {
+        const id = ITEM_FILE.exec(name)?.[1];
+        return id ? this.index.entries.get(id)?.stamp : this.conflictFiles.get(name)?.stamp;
+      },
+      mustRead: (name) => {
+        const id = ITEM_FILE.exec(name)?.[1];
+        return !!id && !this.index.indexed(id) && !this.index.entries.get(id)?.deletedAt;
+      },
+      unreadable: this.unreadable,
+    });
+    if (!found) return;
+    const { names, items: seenItems, conflicts: seenConflicts, changed: todo } = found;
+    let changed = false;
+    for (let i = 0; i < todo.length; i += READ_BATCH) {
+      const batch = todo.slice(i, i + READ_BATCH);
+      const results = await Promise.all(batch.map((name) => readItemFile(join(this.dir, name))));
+      for (const [j, name] of batch.entries()) {
+        const result = results[j]!;
+        if (!result.ok) {
+          if (result.missing) continue;
+          // Half-synced or foreign: ignored until it parses (the next change re-reads it).
+          const info = await stat(join(this.dir, name)).catch(() => null);
+          if (info) this.unreadable.set(name, { mtimeMs: info.mtimeMs, size: info.size });
+          continue;
+        }
+        this.unreadable.delete(name);
+        changed = true;
+        const itemMatch = ITEM_FILE.exec(name);
+        if (itemMatch && result.item.id === itemMatch[1]) {
+          const item = result.migrated ? await this.migrate(result.item) : result.item;
+          this.index.put(item, entryOf(item, revisionOf(item), result.stamp));
+        } else {
+          const id = CONFLICT_FILE.exec(name)?.[1] ?? '';
+          this.conflictFiles.set(name, { id, stamp: result.stamp, item: result.item.id === id ? result.item : null });
+        }
+      }
+      if (todo.length > READ_BATCH) await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const id of [...this.index.entries.keys()]) {
+      if (seenItems.has(id)) continue;
+      this.index.drop(id);
+      changed = true;
+    }
+    for (const name of [...this.conflictFiles.keys()]) {
+      if (seenConflicts.has(name)) continue;
+      this.conflictFiles.delete(name);
+      changed = true;
+    }
+    for (const name of [...this.unreadable.keys()]) if (!names.includes(name)) this.unreadable.delete(name);
+    const corrupt = [...this.unreadable.keys()].sort();
+    if (corrupt.join('\n') !== this.corrupt.join('\n')) {
+      this.corrupt.splice(0, this.corrupt.length, ...corrupt);
+      changed = true;
+    }
+    changed = (await this.purgeOldTombstones()) || changed;
+    if (changed) {
+      this.scheduleCacheWrite();
+      this.emit();
+    }
+  }
+
+  private async migrate(item: LibraryItem): Promise<LibraryItem> {
+    if (this.readOnly) return item;
+    await writeItemFile(this.dir, `${item.id}.json`, item, true, this.shared).catch(() => undefined);
+    return item;
+  }
+
+  private async purgeOldTombstones(): Promise<boolean> {
+    if (this.readOnly) return false;
+    const limit = TOMBSTONE_DAYS[this.location.kind] * 24 * 3600_000;
+    let purged = false;
+    for (const entry of [...this.index.entries.values()]) {
+      if (!entry.deletedAt || this.now() - Date.parse(entry.deletedAt) <= limit) continue;
+      await removeItemFiles(this.dir, `${entry.id}.json`);
+      this.index.drop(entry.id);
+      purged = true;
+    }
+    return purged;
+  }
+
+  private scheduleCacheWrite(): void {
+    if (this.cacheTimer) return;
+    // Serialising a big index takes a while (about a second at 10,000 items): done once things
+    // are quiet, at most once a minute (a busy team folder), and on close.
+    const delay = Math.max(5_000, 60_000 - (Date.now() - this.lastCacheWrite));
+    this.cacheTimer = setTimeout(() => {
+      this.cacheTimer = null;
+      this.lastCacheWrite = Date.now();
+      void this.writeCache();
+    }, delay);
+    this.cacheTimer.unref();
+  }
+
+  async writeCache(): Promise<void> {
+    // Not recursive: a data directory that is gone (removed meanwhile) is not recreated.
+    await mkdir(join(this.options.cacheBase, '..'), { mode: 0o700 }).catch(() => undefined);
+    await this.index.saveCache(this.options.cacheBase, this.cacheKey).catch(() => undefined);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  conflictsOf(id: string): Array<{ file: string; item: LibraryItem }> {
+    const out: Array<{ file: string; item: LibraryItem }> = [];
+    for (const [file, copy] of this.conflictFiles) if (copy.id === id && copy.item) out.push({ file, item: copy.item });
+    return out.sort((a, b) => a.file.localeCompare(b.file));
+  }
+
+  summary(id: string): LibrarySummary | undefined {
+    const entry = this.index.entries.get(id);
+    return entry && !entry.deletedAt ? summaryOf(entry, this.location.id, this.conflictsOf(id).length) : undefined;
+  }
+
+  /** The whole item, read from its file (items are not all kept in memory). */
+  async read(id: string, includeDeleted = false): Promise<LibraryItem | undefined> {
+    const entry = this.index.entries.get(id);
+    if (!entry || (entry.deletedAt && !includeDeleted)) return undefined;
+    const result = await readItemFile(join(this.dir, `${id}.json`));
+    return result.ok && (includeDeleted || !result.item.deletedAt) ? result.item : undefined;
+  }
+
+  async get(id: string): Promise<LibraryItem | undefined> {
+    return this.read(id);
+  }
+
+  async view(id: string): Promise<LibraryItemView | undefined> {
+    const item = await this.read(id);
+    return item ? { ...item, location: this.location.id, readOnly: this.readOnly, conflicts: this.conflictsOf(id) } : undefined;
   }
 
   async save(input: NewLibraryItem): Promise<LibraryItem> {
@@ -99,169 +311,125 @@ export class LibraryStore {
       meta: input.meta,
       deletedAt: null,
     };
-    await this.write(item);
-    this.items.set(item.id, item);
-    this.index.add(this.toDoc(item));
-    return item;
+    return (await this.commit(item, null)).item;
+  }
+
+  /**
+   * Writes `next` as the successor of `base` (the revision the writer saw; null for a new item).
+   * If the file on disk is not `base`, someone else wrote it: theirs stays, ours becomes a
+   * conflict copy, and `conflict` is true.
+   */
+  async commit(next: LibraryItem, base: LibraryRevision | null): Promise<{ item: LibraryItem; conflict: boolean }> {
+    if (this.readOnly) throw new LibraryReadOnlyError(`“${this.location.name}” is read-only for you: nothing can be saved or changed there.`);
+    // Normalised by the schema first, so the hash is that of what is read back later.
+    const clean = LibraryItemSchema.parse(withoutSecrets({ ...next, formatVersion: LIBRARY_FORMAT_VERSION, revision: undefined }));
+    const name = `${clean.id}.json`;
+    const disk = await readItemFile(join(this.dir, name));
+    const diskRevision = disk.ok ? revisionOf(disk.item) : null;
+    const diverged = diskRevision !== null && (base === null || !sameRevision(diskRevision, base)) && diskRevision.hash !== contentHash(clean);
+    const n = Math.max(base?.n ?? 0, diskRevision?.n ?? 0) + 1;
+    const written: LibraryItem = { ...clean, revision: { n, device: this.options.device.id, hash: contentHash(clean) } };
+    if (diverged && disk.ok) {
+      const copy = conflictFileName(clean.id, this.options.device.name, this.now());
+      const stamp = await writeItemFile(this.dir, copy, written, false, this.shared);
+      this.conflictFiles.set(copy, { id: clean.id, stamp, item: written });
+      this.index.put(disk.item, entryOf(disk.item, diskRevision, disk.stamp));
+      this.afterWrite();
+      return { item: disk.item, conflict: true };
+    }
+    const stamp = await writeItemFile(this.dir, name, written, true, this.shared);
+    this.index.put(written, entryOf(written, written.revision!, stamp));
+    this.afterWrite();
+    return { item: written, conflict: false };
+  }
+
+  private afterWrite(): void {
+    this.scheduleCacheWrite();
+    this.emit();
+  }
+
+  /** `base`: the revision the user was looking at; by default the one this app last read. */
+  private async change(id: string, edit: (item: LibraryItem) => LibraryItem, includeDeleted = false, base?: LibraryRevision): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
+    const entry = this.index.entries.get(id);
+    const item = await this.read(id, includeDeleted);
+    if (!entry || !item) return undefined;
+    // Never whatever is on disk now: that would overwrite a revision the writer has not seen.
+    return this.commit({ ...edit(item), updatedAt: new Date(this.now()).toISOString() }, base ?? entry.revision);
   }
 
   async update(id: string, patch: { title?: string; tags?: string[] }): Promise<LibraryItem | undefined> {
-    const item = this.get(id);
-    if (!item) return undefined;
-    const next: LibraryItem = {
-      ...item,
-      ...(patch.title !== undefined ? { title: patch.title } : {}),
-      ...(patch.tags !== undefined ? { tags: [...new Set(patch.tags.map((tag) => tag.trim()).filter(Boolean))] } : {}),
-      updatedAt: new Date(this.now()).toISOString(),
-    };
-    await this.write(next);
-    this.items.set(id, next);
-    this.index.replace(this.toDoc(next));
-    return next;
+    const result = await this.updateWithConflict(id, patch);
+    return result?.item;
+  }
+
+  updateWithConflict(id: string, patch: { title?: string; tags?: string[] }, base?: LibraryRevision): Promise<{ item: LibraryItem; conflict: boolean } | undefined> {
+    return this.change(
+      id,
+      (item) => ({
+        ...item,
+        ...(patch.title !== undefined ? { title: patch.title } : {}),
+        ...(patch.tags !== undefined ? { tags: [...new Set(patch.tags.map((tag) => tag.trim()).filter(Boolean))] } : {}),
+      }),
+      false,
+      base,
+    );
   }
 
   async remove(id: string): Promise<boolean> {
-    const item = this.get(id);
-    if (!item) return false;
-    const next = { ...item, deletedAt: new Date(this.now()).toISOString() };
-    await this.write(next);
-    this.items.set(id, next);
-    this.index.discard(id);
-    return true;
+    return !!(await this.change(id, (item) => ({ ...item, deletedAt: new Date(this.now()).toISOString() })));
   }
 
   async restore(id: string): Promise<LibraryItem | undefined> {
-    const item = this.items.get(id);
-    if (!item?.deletedAt) return undefined;
-    const next = { ...item, deletedAt: null };
-    await this.write(next);
-    this.items.set(id, next);
-    this.index.add(this.toDoc(next));
-    return next;
+    if (!this.index.entries.get(id)?.deletedAt) return undefined;
+    return (await this.change(id, (item) => ({ ...item, deletedAt: null }), true))?.item;
+  }
+
+  /** The user's choice for one conflict copy: keep the current version, the copy, or both. */
+  async resolveConflict(id: string, file: string, keep: 'current' | 'copy' | 'both'): Promise<LibraryItem | undefined> {
+    const copy = this.conflictFiles.get(file);
+    const entry = this.index.entries.get(id);
+    if (!copy?.item || copy.id !== id || !entry) return undefined;
+    if (this.readOnly) throw new LibraryReadOnlyError(`“${this.location.name}” is read-only for you.`);
+    let result: LibraryItem | undefined = await this.read(id, true);
+    if (keep === 'copy') result = (await this.commit({ ...copy.item, updatedAt: new Date(this.now()).toISOString() }, entry.revision)).item;
+    if (keep === 'both') await this.save({ ...copy.item, title: `${copy.item.title} (conflicted copy)`.slice(0, 300), tags: copy.item.tags });
+    await removeItemFiles(this.dir, file);
+    this.conflictFiles.delete(file);
+    this.afterWrite();
+    return result;
   }
 
   search(query: LibraryQuery, limit = 200): LibrarySearchResult {
     const started = performance.now();
-    const text = query.text?.trim() ?? '';
-    const filter = (item: LibraryItem): boolean =>
-      (!query.kind || item.kind === query.kind) &&
-      (!query.from || item.createdAt >= query.from) &&
-      (!query.to || item.createdAt <= `${query.to}\uffff`) &&
-      (!query.tag || item.tags.includes(query.tag)) &&
-      (!query.source || item.citations.some((c) => c.source_name === query.source || c.source_id === query.source)) &&
-      (!query.entity ||
-        item.citations.some((c) => {
-          const e = c.detail?.entities;
-          return !!e && [...e.retailers, ...e.segments, ...e.cities, ...e.states].some((name) => name.toLowerCase() === query.entity!.toLowerCase());
-        }));
-    let matches: Array<{ item: LibraryItem; score: number }>;
-    if (text) {
-      matches = this.index
-        .search(text)
-        .map((hit) => ({ item: this.items.get(hit.id as string)!, score: hit.score }))
-        .filter(({ item }) => item && !item.deletedAt && filter(item));
-    } else {
-      matches = [...this.items.values()].filter((item) => !item.deletedAt && filter(item)).map((item) => ({ item, score: 0 }));
-    }
-    const sort = query.sort ?? (text ? undefined : 'date');
-    if (sort === 'date') matches.sort((a, b) => b.item.createdAt.localeCompare(a.item.createdAt));
-    else if (sort === 'title') matches.sort((a, b) => a.item.title.localeCompare(b.item.title));
-    else if (sort === 'citations') matches.sort((a, b) => b.item.citations.length - a.item.citations.length);
-    const terms = text.toLowerCase().split(/\s+/).filter(Boolean);
-    return {
-      items: matches.slice(0, limit).map(({ item }) => ({ ...summarize(item), snippet: terms.length > 0 ? snippetOf(item, terms) : null })),
-      total: matches.length,
-      tookMs: performance.now() - started,
-      corrupt: this.corrupt,
-    };
+    const hits = this.index.search(query);
+    return finishSearch(hits, query, limit, started, this.corrupt, (hit) => this.summaryWith(hit));
   }
 
-  /** Every source and entity named by saved items, for the filter menus. */
+  /** Summaries of hits, conflicts counted (for merging results across libraries). */
+  hits(query: LibraryQuery): Array<Hit & { summary: () => LibrarySummary }> {
+    return this.index.search(query).map((hit) => ({ ...hit, summary: () => this.summaryWith(hit) }));
+  }
+
+  private summaryWith(hit: Hit): LibrarySummary {
+    let conflicts = 0;
+    if (this.conflictFiles.size > 0) conflicts = this.conflictsOf(hit.entry.id).length;
+    return summaryOf(hit.entry, this.location.id, conflicts);
+  }
+
   facets(): { sources: string[]; entities: string[]; tags: string[] } {
-    const sources = new Set<string>();
-    const entities = new Set<string>();
-    const tags = new Set<string>();
-    for (const item of this.items.values()) {
-      if (item.deletedAt) continue;
-      for (const tag of item.tags) tags.add(tag);
-      for (const c of item.citations) {
-        if (c.source_name) sources.add(c.source_name);
-        const e = c.detail?.entities;
-        if (e) for (const name of [...e.retailers, ...e.segments, ...e.cities, ...e.states]) entities.add(name);
-      }
-    }
-    const sorted = (set: Set<string>): string[] => [...set].sort((a, b) => a.localeCompare(b));
-    return { sources: sorted(sources), entities: sorted(entities), tags: sorted(tags) };
+    return this.index.facets();
   }
 
-  /** Writes the authoritative JSON atomically, then the derived markdown copy. */
-  private async write(item: LibraryItem): Promise<void> {
-    await writeFileAtomic(join(this.dir, `${item.id}.json`), `${JSON.stringify(item, null, 2)}\n`, { mode: 0o600, fsync: true });
-    await writeFileAtomic(join(this.dir, `${item.id}.md`), humanCopy(item), { mode: 0o600 }).catch(() => undefined);
-  }
-
-  private async purge(id: string): Promise<void> {
-    await unlink(join(this.dir, `${id}.json`)).catch(() => undefined);
-    await unlink(join(this.dir, `${id}.md`)).catch(() => undefined);
-  }
-
-  private toDoc(item: LibraryItem): IndexedDoc {
-    return {
-      id: item.id,
-      title: item.title,
-      text: item.markdown.replace(CITATION_MARKER, ' '),
-      citations: item.citations.map((c) => `${c.title ?? ''} ${c.snippet ?? ''}`).join(' '),
-      sources: item.citations.map((c) => c.source_name ?? c.source_id ?? '').join(' '),
-      entities: item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])).join(' '),
-      tags: item.tags.join(' '),
-    };
-  }
-}
-
-export function summarize(item: LibraryItem): LibrarySummary {
-  return {
-    id: item.id,
-    kind: item.kind,
-    title: item.title,
-    tags: item.tags,
-    createdAt: item.createdAt,
-    savedAt: item.savedAt,
-    citationCount: item.citations.length,
-    sources: [...new Set(item.citations.map((c) => c.source_name ?? c.source_id ?? '').filter(Boolean))],
-  };
-}
-
-function snippetOf(item: LibraryItem, terms: string[]): string | null {
-  const haystacks = [item.markdown.replace(CITATION_MARKER, ''), ...item.citations.map((c) => `${c.title ?? ''} — ${c.source_name ?? ''}`)];
-  for (const text of haystacks) {
-    const lower = text.toLowerCase();
-    for (const term of terms) {
-      const at = lower.indexOf(term);
-      if (at < 0) continue;
-      const start = Math.max(0, at - 60);
-      return `${start > 0 ? '…' : ''}${text.slice(start, at + term.length + 80).replace(/\s+/g, ' ').trim()}…`;
+  async close(): Promise<void> {
+    this.closed = true;
+    this.watcher?.close();
+    if (this.timer) clearInterval(this.timer);
+    await this.ready.catch(() => undefined);
+    await this.scanning;
+    if (this.cacheTimer) {
+      clearTimeout(this.cacheTimer);
+      this.cacheTimer = null;
+      await this.writeCache();
     }
   }
-  return null;
-}
-
-/** The `.md` copy a person can read without the app: front matter, text, sources. */
-function humanCopy(item: LibraryItem): string {
-  const ordered = orderedCitations(item.markdown, item.citations);
-  const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
-  const front = [
-    '---',
-    `id: ${item.id}`,
-    `kind: ${item.kind}`,
-    `title: ${JSON.stringify(item.title)}`,
-    `saved: ${item.savedAt}`,
-    `tags: [${item.tags.map((t) => JSON.stringify(t)).join(', ')}]`,
-    `format: clarity-library/${item.formatVersion} (authoritative data in ${item.id}.json)`,
-    '---',
-  ].join('\n');
-  const body = item.markdown.replace(CITATION_MARKER, (_m, id: string) => `[${numbers.get(id)}]`);
-  const sources = ordered.map(
-    ({ number, citation: c }) => `${number}. ${c.title ?? c.id} — ${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}${c.url ? ` <${c.url}>` : ''}${c.detail?.healthWhenCited ? ` (source ${c.detail.healthWhenCited} when cited)` : ''}`,
-  );
-  return `${front}\n\n# ${item.title}\n\n${body}\n\n## Sources\n\n${sources.join('\n')}\n`;
 }

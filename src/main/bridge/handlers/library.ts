@@ -1,38 +1,96 @@
-/** The library: saved answers, conversations and reports; search, tags, delete/restore. */
+/** The library: saved answers, conversations and reports; search, tags, delete/restore; team libraries and bundles. */
 import { fail, ok, type ExportSource } from '../../../shared/bridge-contract';
 import { buildDocument } from '../../services/documents';
-import { summarize } from '../../services/library-store';
+import { applyImport, BundleError, exportBundle, planImport, readBundle } from '../../services/library-bundle';
+import { LibraryError } from '../../services/library-hub';
+import { LibraryReadOnlyError } from '../../services/library-store';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 const GONE = 'That saved item no longer exists.';
 
+/** Errors the user can act on become values; anything else stays an internal error. */
+async function userErrors<T>(run: () => Promise<T>): Promise<T | ReturnType<typeof fail>> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof LibraryError || error instanceof LibraryReadOnlyError) return fail({ code: 'invalid_request', message: error.message });
+    if (error instanceof BundleError) return fail({ code: 'invalid_request', message: `This bundle was refused and nothing was written: ${error.message}` });
+    throw error;
+  }
+}
+
 export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'library'>> {
   const { library } = context;
-  const save = async (source: ExportSource) => {
-    const doc = await buildDocument(source, documentSources(context));
-    if (!doc) return fail({ code: 'not_found', message: 'There is nothing to save yet: the answer or report has no text.' });
-    const item = await library.save({ kind: doc.kind, title: doc.title, markdown: doc.markdown, citations: doc.citations, createdAt: doc.createdAt, meta: doc.meta });
-    return ok(summarize(item));
+  const save = (source: ExportSource, location: string | undefined) =>
+    userErrors(async () => {
+      const doc = await buildDocument(source, documentSources(context));
+      if (!doc) return fail({ code: 'not_found', message: 'There is nothing to save yet: the answer or report has no text.' });
+      const item = await library.save({ kind: doc.kind, title: doc.title, markdown: doc.markdown, citations: doc.citations, createdAt: doc.createdAt, meta: doc.meta }, location);
+      return ok(library.summary(item.id, location)!);
+    });
+  const summaryOr = (id: string, message = GONE) => {
+    const summary = library.summary(id);
+    return summary ? ok(summary) : fail({ code: 'not_found', message });
   };
   return {
-    'library.search': (query) => ok(library.search(query)),
+    'library.search': (query) => userErrors(async () => ok(library.search(query))),
     'library.facets': () => ok(library.facets()),
-    'library.get': ({ id }) => {
-      const item = library.get(id);
+    'library.get': async ({ id, location }) => {
+      const item = await library.view(id, location);
       return item ? ok(item) : fail({ code: 'not_found', message: GONE });
     },
-    'library.saveAnswer': (args) => save({ kind: 'answer', ...args }),
-    'library.saveConversation': (args) => save({ kind: 'conversation', ...args }),
-    'library.saveReport': (args) => save({ kind: 'report', ...args }),
-    'library.update': async ({ id, ...patch }) => {
-      const item = await library.update(id, patch);
-      return item ? ok(summarize(item)) : fail({ code: 'not_found', message: GONE });
-    },
-    'library.delete': async ({ id }) => ((await library.remove(id)) ? ok({ deleted: true }) : fail({ code: 'not_found', message: GONE })),
-    'library.restore': async ({ id }) => {
-      const item = await library.restore(id);
-      return item ? ok(summarize(item)) : fail({ code: 'not_found', message: 'Nothing to restore.' });
-    },
+    'library.saveAnswer': ({ location, ...args }) => save({ kind: 'answer', ...args }, location),
+    'library.saveConversation': ({ location, ...args }) => save({ kind: 'conversation', ...args }, location),
+    'library.saveReport': ({ location, ...args }) => save({ kind: 'report', ...args }, location),
+    'library.update': ({ id, revision, ...patch }) =>
+      userErrors(async () => {
+        const result = await library.find(id)?.updateWithConflict(id, patch, revision);
+        const summary = result && library.summary(id);
+        return summary ? ok({ ...summary, conflict: result.conflict }) : fail({ code: 'not_found', message: GONE });
+      }),
+    'library.delete': ({ id }) => userErrors(async () => ((await library.find(id)?.remove(id)) ? ok({ deleted: true as const }) : fail({ code: 'not_found', message: GONE }))),
+    'library.restore': ({ id }) =>
+      userErrors(async () => {
+        const store = [...library.locations()].map((l) => library.store(l.id)).find((s) => s.index.entries.get(id)?.deletedAt);
+        const item = await store?.restore(id);
+        return item ? summaryOr(id) : fail({ code: 'not_found', message: 'Nothing to restore.' });
+      }),
+    'library.locations': () => ok(library.locations()),
+    'library.addLocation': ({ path, name }) => userErrors(async () => ok(await library.addLocation(path, name))),
+    'library.pickFolder': async () => ok(context.pickFolder ? { available: true, path: await context.pickFolder() } : { available: false, path: null }),
+    'library.removeLocation': ({ id }) =>
+      userErrors(async () => {
+        await library.removeLocation(id);
+        return ok(library.locations());
+      }),
+    'library.transfer': ({ id, to, mode }) =>
+      userErrors(async () => {
+        const item = await library.transfer(id, to, mode);
+        return ok(library.summary(item.id, to)!);
+      }),
+    'library.resolveConflict': ({ id, file, keep }) =>
+      userErrors(async () => {
+        const item = await library.find(id)?.resolveConflict(id, file, keep);
+        return item ? summaryOr(id) : fail({ code: 'not_found', message: 'That conflict has already been resolved.' });
+      }),
+    'library.exportBundle': ({ ids, tag }) =>
+      userErrors(async () => {
+        const wanted = new Set(ids ?? []);
+        if (tag) for (const hit of library.search({ tag }, 5_000).items) wanted.add(hit.id);
+        const items = (await Promise.all([...wanted].map((id) => library.get(id)))).filter((item) => item !== undefined);
+        if (items.length === 0) return fail({ code: 'not_found', message: 'Nothing to put in a bundle: choose saved items or a tag.' });
+        const data = exportBundle(items, tag ? `tag: ${tag}` : items.length === 1 ? items[0]!.title : `${items.length} items`);
+        const base = (tag ?? items[0]!.title).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'library';
+        const filename = `${base}.clarity`;
+        if (context.saveFile) return ok({ filename, mime: 'application/zip', savedPath: await context.saveFile(filename, data), base64: null });
+        return ok({ filename, mime: 'application/zip', savedPath: null, base64: data.toString('base64') });
+      }),
+    'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport(readBundle(Buffer.from(data, 'base64')).items, library.store(location)))),
+    'library.importBundle': ({ data, location, replace }) =>
+      userErrors(async () => {
+        const { items } = readBundle(Buffer.from(data, 'base64'));
+        return ok(await applyImport(items, library.store(location), replace));
+      }),
   };
 }

@@ -9,7 +9,7 @@ import type { ConversationStore } from '../../services/conversation-store';
 import type { CredentialStore } from '../../services/credential-store';
 import type { DataNotices } from '../../services/data-notices';
 import type { HealthMonitor } from '../../services/health-monitor';
-import type { LibraryStore } from '../../services/library-store';
+import type { LibraryHub } from '../../services/library-hub';
 import type { ResearchService } from '../../services/research-service';
 import type { SettingsStore } from '../../services/settings-store';
 import type { DesktopHost } from '../../desktop/desktop-host';
@@ -30,7 +30,7 @@ export interface HandlerContext {
   settings: SettingsStore;
   credentials: CredentialStore;
   conversations: ConversationStore;
-  library: LibraryStore;
+  library: LibraryHub;
   research: ResearchService;
   health: HealthMonitor;
   watchlist: Watchlist;
@@ -43,6 +43,8 @@ export interface HandlerContext {
   openExternal: (url: string) => Promise<boolean>;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
   saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
+  /** Picks a folder through the system dialog (Electron); absent in the browser host. */
+  pickFolder?: () => Promise<string | null>;
   /** The desktop shell (Electron) or its Node stand-in (browser host). */
   desktop: DesktopHost;
 }

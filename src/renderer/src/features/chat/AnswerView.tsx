@@ -9,6 +9,8 @@ import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { ExportMenu } from '../library/ExportMenu';
+import { SaveToLibrary } from '../library/SaveToLibrary';
+import type { Result } from '../../../../shared/bridge-contract';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
 
@@ -53,10 +55,8 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const [copied, setCopied] = useState<string | null>(null);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   const stored = turn.id.startsWith('trn_') && conversationId !== null;
-  const saveToLibrary = async (): Promise<void> => {
-    if (!conversationId) return;
-    const result = await clarity().invoke('library.saveAnswer', { conversationId, turnId: turn.id });
-    setCopied(result.ok ? 'Saved to the library' : result.error.message);
+  const savedToLibrary = (result: Result<unknown>, team: string | null): void => {
+    setCopied(result.ok ? (team ? `Saved to “${team}”` : 'Saved to the library') : result.error.message);
     setTimeout(() => setCopied(null), 3_000);
   };
   const [selectionTopic, setSelectionTopic] = useState<{ text: string; x: number; y: number } | null>(null);
@@ -130,9 +130,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
             </button>
             {stored ? (
               <>
-                <button type="button" className="ghost" onClick={() => void saveToLibrary()} data-testid="save-answer">
-                  Save
-                </button>
+                <SaveToLibrary label="Save" testId="save-answer" save={(location) => clarity().invoke('library.saveAnswer', { conversationId: conversationId!, turnId: turn.id, location })} onResult={savedToLibrary} />
                 <ExportMenu source={{ kind: 'answer', conversationId: conversationId!, turnId: turn.id }} />
               </>
             ) : null}

@@ -6,6 +6,7 @@ import { useAppStore } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
+import { SaveToLibrary } from '../library/SaveToLibrary';
 import { AnswerView } from './AnswerView';
 import { Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
@@ -22,10 +23,6 @@ function ShareButton() {
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
   if (!conversation || !hasTurns) return null;
-  const saveConversation = async (): Promise<void> => {
-    const result = await clarity().invoke('library.saveConversation', { conversationId: conversation.id });
-    setMessage(result.ok ? 'Conversation saved to the library.' : result.error.message);
-  };
   const onShare = async (): Promise<void> => {
     const result = await share(true);
     if (!result.ok) {
@@ -43,9 +40,12 @@ function ShareButton() {
   };
   return (
     <span className="share">
-      <button type="button" className="ghost" onClick={() => void saveConversation()} data-testid="save-conversation">
-        Save conversation
-      </button>
+      <SaveToLibrary
+        label="Save conversation"
+        testId="save-conversation"
+        save={(location) => clarity().invoke('library.saveConversation', { conversationId: conversation.id, location })}
+        onResult={(result, team) => setMessage(result.ok ? `Conversation saved to ${team ? `“${team}”` : 'the library'}.` : result.error.message)}
+      />
       <ExportMenu source={{ kind: 'conversation', conversationId: conversation.id }} label="Export conversation" />
       {conversation.publicUrl ? (
         <span className="hint" data-testid="public-url">

@@ -1,80 +1,24 @@
-import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { formatNumber } from '../../../../shared/format';
-import type { LibraryItem, LibraryItemKind, LibraryQuery, LibrarySearchResult } from '../../../../shared/library';
+import type { LibraryItemKind, LibraryItemView, LibraryQuery, LibrarySearchResult } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
-import { CitationPanel } from '../citations/CitationPanel';
-import { handleCitationClick } from '../citations/citation-clicks';
-import { CitationNumbering, renderMarkdownHtml } from '../chat/markdown';
 import { useDisplay } from '../../app/use-display';
+import { BundleImport } from './BundleImport';
+import { downloadFile } from './bundle-files';
 import { DayInput } from './DayInput';
-import { ExportMenu } from './ExportMenu';
-
-const KIND_LABEL: Record<LibraryItemKind, string> = { answer: 'Answer', conversation: 'Conversation', report: 'Report' };
-
-function Reader({ item, onChanged, onDeleted }: { item: LibraryItem; onChanged(): void; onDeleted(title: string): void }) {
-  const [selected, setSelected] = useState<string | null>(null);
-  const [title, setTitle] = useState(item.title);
-  const [tags, setTags] = useState(item.tags.join(', '));
-  const [message, setMessage] = useState<string | null>(null);
-  const display = useDisplay();
-  const html = useMemo(() => renderMarkdownHtml(item.markdown, new CitationNumbering()), [item.markdown]);
-  useEffect(() => {
-    setTitle(item.title);
-    setTags(item.tags.join(', '));
-    setSelected(null);
-  }, [item]);
-
-  const save = async (): Promise<void> => {
-    const result = await clarity().invoke('library.update', { id: item.id, title, tags: tags.split(',').map((t) => t.trim()).filter(Boolean) });
-    setMessage(result.ok ? 'Saved.' : result.error.message);
-    if (result.ok) onChanged();
-  };
-  const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, setSelected);
-
-  return (
-    <div className={`library-reader${selected ? ' with-panel' : ''}`} data-testid="library-reader">
-      <div className="reader-scroll">
-        <div className="reader-head">
-          <input className="reader-title" value={title} onChange={(e) => setTitle(e.target.value)} aria-label="Title" data-testid="library-title" maxLength={300} />
-          <input className="reader-tags" value={tags} onChange={(e) => setTags(e.target.value)} placeholder="Tags, comma separated" aria-label="Tags" data-testid="library-tags" />
-          <button type="button" className="secondary" onClick={() => void save()} disabled={title === item.title && tags === item.tags.join(', ')} data-testid="library-save-meta">
-            Save changes
-          </button>
-          <ExportMenu source={{ kind: 'library', id: item.id }} />
-          <button
-            type="button"
-            className="ghost"
-            data-testid="library-delete"
-            onClick={() => void clarity().invoke('library.delete', { id: item.id }).then((r) => (r.ok ? onDeleted(item.title) : setMessage(r.error.message)))}
-          >
-            Delete
-          </button>
-          {message ? <span className="hint" role="status">{message}</span> : null}
-        </div>
-        <p className="hint">
-          {KIND_LABEL[item.kind]} · made {display.dateTime(item.createdAt)} · saved {display.dateTime(item.savedAt)} · {formatNumber(item.citations.length)} citations, snapshotted when saved
-        </p>
-        <div className="answer-body report-body" data-testid="library-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
-      </div>
-      {selected ? (
-        <CitationPanel
-          citations={item.citations}
-          text={item.markdown}
-          selectedId={selected}
-          onSelect={setSelected}
-          onClose={() => setSelected(null)}
-          listTitle={item.kind === 'report' ? 'Sources cited in this report' : item.kind === 'conversation' ? 'All citations of this conversation' : undefined}
-        />
-      ) : null}
-    </div>
-  );
-}
+import { KIND_LABEL, LibraryReader } from './LibraryReader';
+import { locationName, useLibraryChanges, useLibraryLocations } from './library-locations';
+import { LocationsPanel } from './LocationsPanel';
+import './team-library.css';
 
 export function LibraryView() {
   const [query, setQuery] = useState<LibraryQuery>({ sort: 'date' });
   const [result, setResult] = useState<LibrarySearchResult | null>(null);
   const [facets, setFacets] = useState<{ sources: string[]; entities: string[]; tags: string[] }>({ sources: [], entities: [], tags: [] });
-  const [openItem, setOpenItem] = useState<LibraryItem | null>(null);
+  const [openItem, setOpenItem] = useState<LibraryItemView | null>(null);
+  const locations = useLibraryLocations();
+  const changes = useLibraryChanges();
+  const [bundleStatus, setBundleStatus] = useState<string | null>(null);
   const [deleted, setDeleted] = useState<{ id: string; title: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const display = useDisplay();
@@ -90,13 +34,24 @@ export function LibraryView() {
     void clarity().invoke('library.facets').then((r) => r.ok && setFacets(r.value));
   }, [query, search]);
 
-  // Results as you type: every change of the query searches again (it takes milliseconds).
-  useEffect(() => refresh(), [refresh]);
+  // Results as you type: every change of the query searches again (it takes milliseconds), and
+  // so does every change main reports (another writer in a team folder, a library opening).
+  useEffect(() => refresh(), [refresh, changes]);
 
-  const open = async (id: string): Promise<void> => {
-    const response = await clarity().invoke('library.get', { id });
+  const open = useCallback(async (id: string, location?: string): Promise<void> => {
+    const response = await clarity().invoke('library.get', { id, location });
     if (response.ok) setOpenItem(response.value);
     else setError(response.error.message);
+  }, []);
+  // The open item follows changes too: a conflict appears, another writer renames it.
+  const openId = openItem?.id;
+  const openLocation = openItem?.location;
+  useEffect(() => {
+    if (openId && changes > 0) void open(openId, openLocation);
+  }, [changes, openId, openLocation, open]);
+  const exportTag = async (tag: string): Promise<void> => {
+    const result = await clarity().invoke('library.exportBundle', { tag });
+    setBundleStatus(result.ok ? downloadFile(result.value) : result.error.message);
   };
   const set = (patch: Partial<LibraryQuery>): void => setQuery((q) => ({ ...q, ...patch }));
 
@@ -104,6 +59,7 @@ export function LibraryView() {
     <div className="library-layout">
       <section className="library-list" aria-label="Library">
         <h1>Library</h1>
+        <LocationsPanel locations={locations} selected={query.location} onSelect={(location) => set({ location })} />
         <input type="search" placeholder="Search titles, text and cited sources" value={query.text ?? ''} onChange={(e) => set({ text: e.target.value })} aria-label="Search the library" data-testid="library-search" />
         <div className="library-filters">
           <select value={query.kind ?? ''} onChange={(e) => set({ kind: (e.target.value || undefined) as LibraryItemKind | undefined })} aria-label="Kind" data-testid="library-filter-kind">
@@ -144,6 +100,15 @@ export function LibraryView() {
             <option value="citations">Most citations</option>
           </select>
         </div>
+        <div className="library-bundles">
+          <BundleImport locations={locations} onImported={refresh} />
+          {query.tag ? (
+            <button type="button" className="ghost" onClick={() => void exportTag(query.tag!)} data-testid="library-export-tag">
+              Export “{query.tag}” as a bundle
+            </button>
+          ) : null}
+          {bundleStatus ? <span className="hint" role="status">{bundleStatus}</span> : null}
+        </div>
         {error ? <p className="notice">{error}</p> : null}
         {result && result.corrupt.length > 0 ? (
           <p className="notice" data-testid="library-corrupt">
@@ -151,7 +116,7 @@ export function LibraryView() {
           </p>
         ) : null}
         <p className="hint" data-testid="library-count">
-          {result ? `${result.total} item${result.total === 1 ? '' : 's'}` : 'Loading…'}
+          {result ? `${result.total} item${result.total === 1 ? '' : 's'}${result.indexing ? ' · opening the library, more to come…' : ''}` : 'Loading…'}
         </p>
         {deleted ? (
           <div className="toast inline" role="status" data-testid="library-undo">
@@ -163,11 +128,19 @@ export function LibraryView() {
         ) : null}
         <ul className="library-results" data-testid="library-results">
           {result?.items.map((item) => (
-            <li key={item.id} className={openItem?.id === item.id ? 'active' : ''} data-testid="library-item" data-id={item.id}>
-              <button type="button" className="link result" onClick={() => void open(item.id)}>
-                <span className="result-title">{item.title}</span>
+            <li key={`${item.location}:${item.id}`} className={openItem?.id === item.id ? 'active' : ''} data-testid="library-item" data-id={item.id} data-location={item.location}>
+              <button type="button" className="link result" onClick={() => void open(item.id, item.location)}>
+                <span className="result-title">
+                  {item.title}
+                  {item.conflicts > 0 ? (
+                    <span className="badge warn" data-testid="library-item-conflict">
+                      conflict
+                    </span>
+                  ) : null}
+                </span>
                 <span className="hint">
-                  {KIND_LABEL[item.kind]} · {display.date(item.createdAt)} · {formatNumber(item.citationCount)} citations{item.tags.length > 0 ? ` · ${item.tags.join(', ')}` : ''}
+                  {KIND_LABEL[item.kind]} · {display.date(item.createdAt)} · {formatNumber(item.citationCount)} citations{item.tags.length > 0 ? ` · ${item.tags.join(', ')}` : ''} ·{' '}
+                  <span data-testid="library-item-location">{locationName(locations, item.location)}</span>
                 </span>
                 {item.snippet ? <span className="snippet">{item.snippet}</span> : null}
               </button>
@@ -177,11 +150,12 @@ export function LibraryView() {
         </ul>
       </section>
       {openItem ? (
-        <Reader
+        <LibraryReader
           item={openItem}
+          locations={locations}
           onChanged={() => {
             refresh();
-            void open(openItem.id);
+            void open(openItem.id, openItem.location);
           }}
           onDeleted={(title) => {
             setDeleted({ id: openItem.id, title });

@@ -5,6 +5,7 @@ import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
+import { SaveToLibrary } from '../library/SaveToLibrary';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
 
@@ -115,14 +116,13 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
           <span data-testid="report-citation-count">{formatNumber(report!.citationCount)} citations</span>
           <span data-testid="report-cost">{display.cost(report!.costUsd)}</span>
           <span className="hint">via {new URL(run.serviceUrl).host}</span>
-          <button
-            type="button"
+          <SaveToLibrary
+            label="Save to library"
             className="secondary"
-            data-testid="save-report"
-            onClick={() => void clarity().invoke('library.saveReport', { runId: run.id }).then((r) => setSaved(r.ok ? 'Saved to the library.' : r.error.message))}
-          >
-            Save to library
-          </button>
+            testId="save-report"
+            save={(location) => clarity().invoke('library.saveReport', { runId: run.id, location })}
+            onResult={(r, team) => setSaved(r.ok ? `Saved to ${team ? `“${team}”` : 'the library'}.` : r.error.message)}
+          />
           <ExportMenu source={{ kind: 'report', runId: run.id }} />
           {saved ? (
             <span className="hint" role="status" data-testid="report-saved">

@@ -1,0 +1,50 @@
+/**
+ * Comparing a library folder with what is known: which item and conflict files exist, and
+ * which of them changed (size or mtime) since they were last read. Only those are read again.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CONFLICT_FILE, ITEM_FILE, type FileStamp } from './library-files';
+
+export const READ_BATCH = 64;
+
+export interface FolderState {
+  /** The stamp an item or conflict file had when last read; undefined if never read. */
+  known(name: string): FileStamp | undefined;
+  /** True when a file must be read even though its stamp is unchanged (not in the text index). */
+  mustRead(name: string): boolean;
+  /** Files that did not parse, by the stamp they had then. */
+  unreadable: Map<string, FileStamp>;
+}
+
+export interface FolderChanges {
+  names: string[];
+  items: Set<string>;
+  conflicts: Set<string>;
+  changed: string[];
+}
+
+export async function folderChanges(dir: string, state: FolderState): Promise<FolderChanges | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  const out: FolderChanges = { names, items: new Set(), conflicts: new Set(), changed: [] };
+  for (let i = 0; i < names.length; i += READ_BATCH) {
+    const batch = names.slice(i, i + READ_BATCH).filter((name) => ITEM_FILE.test(name) || CONFLICT_FILE.test(name));
+    const stamps = await Promise.all(batch.map((name) => stat(join(dir, name)).then((s) => ({ mtimeMs: s.mtimeMs, size: s.size }), () => null)));
+    batch.forEach((name, j) => {
+      const stamp = stamps[j];
+      if (!stamp) return;
+      const item = ITEM_FILE.exec(name)?.[1];
+      if (item) out.items.add(item);
+      else out.conflicts.add(name);
+      const same = (a: FileStamp | undefined): boolean => !!a && a.mtimeMs === stamp.mtimeMs && a.size === stamp.size;
+      if ((same(state.known(name)) && !state.mustRead(name)) || same(state.unreadable.get(name))) return;
+      out.changed.push(name);
+    });
+  }
+  return out;
+}
