@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
-import { AnswerView } from './AnswerView';
+import { AnswerView } from './LazyAnswerView';
 import { Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
 
