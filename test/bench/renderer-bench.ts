@@ -30,7 +30,7 @@ interface BenchWindow {
   };
 }
 export const RENDERERS: RendererName[] = ['clarity', 'react-markdown', 'streamdown'];
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--enable-precise-memory-info', '--js-flags=--expose-gc'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--enable-precise-memory-info', '--js-flags=--expose-gc'];
 const RUNS = 3;
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -45,7 +45,7 @@ const TOPICS = ['store openings in', 'prices in', 'hiring in', 'growth in', 'mar
  * each from the local service for a different question (brand × topic × city). Identical
  * answers are dropped, so `count` distinct ones come back.
  */
-async function answers(count: number): Promise<string[]> {
+export async function answers(count: number): Promise<string[]> {
   const service = await startService({ paceMs: 0, liveFeed: false, limits: { ...LIMIT_TABLE, ask: { limit: 1_000_000, windowMs: LIMIT_TABLE.ask.windowMs } } });
   const questions: string[] = [];
   for (const city of CITIES) for (const brand of BRANDS) for (const topic of TOPICS) questions.push(`${brand} ${topic} ${city}`);
@@ -65,7 +65,7 @@ async function answers(count: number): Promise<string[]> {
   return [...out];
 }
 
-async function serveHarness(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveHarness(): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = resolve('bench/harness-dist');
   await build({ root: resolve('test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true }, base: './' });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
