@@ -64,7 +64,7 @@ const print = (title: string, rows: Array<[string, number]>, per: number): void 
 };
 
 const texts = await answers(120);
-const harness = await serveHarness();
+const harness = await serveHarness(true);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 try {
   type Bench = { bench: { mountHistory(r: string, h: string[]): Promise<number>; append(m: string): Promise<number>; renderCost(r: string, s: string, sizes: number[]): unknown } };

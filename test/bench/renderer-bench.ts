@@ -65,9 +65,10 @@ export async function answers(count: number): Promise<string[]> {
   return [...out];
 }
 
-export async function serveHarness(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveHarness(readable = false): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = resolve('bench/harness-dist');
-  await build({ root: resolve('test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true }, base: './' });
+  // Minified as the app ships; bench:profile builds it readable (function names in the profile).
+  await build({ root: resolve('test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !readable }, base: './' });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createServer((request, response) => {
     const path = join(outDir, (request.url ?? '/').split('?')[0] === '/' ? 'index.html' : (request.url ?? '').split('?')[0]!);
