@@ -4,7 +4,6 @@
  * so it reads completely later, offline.
  */
 import { z } from 'zod';
-import type { AskEvent } from './ask-event';
 import { CitationSnapshot } from './citation';
 
 export { CitationDetail, CitationSnapshot } from './citation';
@@ -67,40 +66,5 @@ export function titleFromQuestion(question: string): string {
 
 export type TurnAnswerState = z.infer<typeof TurnAnswer>;
 
-/**
- * The answer when its stream ends: done, or (on an error) cancelled by the user, incomplete
- * with the text that arrived, or failed with none. Main persists it, the renderer shows it.
- */
-export function endAnswer(answer: TurnAnswerState, error: z.infer<typeof StoredError> | null): TurnAnswerState {
-  if (!error) return { ...answer, status: 'done', error: null };
-  const cancelled = error.code === 'aborted';
-  return { ...answer, status: cancelled ? 'cancelled' : answer.text.length > 0 ? 'incomplete' : 'failed', error: cancelled ? null : error };
-}
-
-export function emptyAnswer(): TurnAnswerState {
-  return { text: '', status: 'waiting', error: null, citations: [], confidence: null, confidenceTrace: [], promotion: null };
-}
-
-/**
- * Applies one normalised ask event to an answer, returning a new answer (main persists with
- * it, the renderer displays with it: one rule for both). Session and turn events do not
- * change the answer.
- */
-export function applyAskEvent(answer: TurnAnswerState, event: AskEvent): TurnAnswerState {
-  switch (event.type) {
-    case 'text':
-      return { ...answer, text: answer.text + event.text, status: 'streaming' };
-    case 'citation':
-      if (answer.citations.some((c) => c.id === event.citation.id)) return answer;
-      return { ...answer, citations: [...answer.citations, event.citation] };
-    case 'citation_detail':
-      return { ...answer, citations: answer.citations.map((c) => (c.id === event.id ? { ...c, detail: event.detail } : c)) };
-    case 'confidence':
-      return { ...answer, confidence: event.value, confidenceTrace: [...answer.confidenceTrace, event.value] };
-    case 'promotion':
-      return { ...answer, promotion: { topic: event.topic, preset: event.preset, ...(event.reason ? { reason: event.reason } : {}) } };
-    case 'meta':
-    case 'turn':
-      return answer;
-  }
-}
+// The answer rules live in a zod-free module so the renderer can use them without shipping zod.
+export { applyAskEvent, emptyAnswer, endAnswer } from './answer-rules';

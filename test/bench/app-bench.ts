@@ -1,34 +1,62 @@
 /**
  * Figures measured on the real app through the browser host (real main-process services, real
  * renderer, real local service) in Debian's Chromium:
- *   1. client-added latency: main receiving an SSE event's bytes → its text painted
- *   6. health table with 5,000 sources: mount, sort, filter
- *   7. start-up of the browser host: shell painted, interactive
+ *   1. client-added latency: main receiving an SSE event's bytes → its text painted, the two
+ *      processes' clocks calibrated against the benchmark's own (never two timeOrigins subtracted)
+ *   5. keystroke → next paint on the app's own zustand-controlled Composer while an answer streams
+ *   6. health table with 5,000 sources: mount, sort (worst of 12 clicks), filter
+ *   7. cold start from the host process's spawn: service ready, shell painted, composer accepts
+ *      a key, page ready to ask
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
 const round = (n: number): number => Math.round(n * 100) / 100;
+/** The benchmark's clock, as epoch milliseconds (the same form the app's marks use). */
+const nowEpoch = (): number => performance.timeOrigin + performance.now();
 
-async function startHost(args: string[]): Promise<{ url: string; child: ChildProcess; dataDir: string }> {
+interface Host {
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** Benchmark-clock instant of the spawn; the host's "Service:" line, resolved when printed. */
+  spawnedAt: number;
+  serviceReady: Promise<number>;
+  /** Reads the host process's clock (test/bench/clock-probe.ts). */
+  clock(): Promise<number>;
+}
+
+/** Starts a browser host; resolves once its page can load (`early`) or once its service is ready too. */
+async function startHost(args: string[], early = false): Promise<Host> {
   const dataDir = await mkdtemp(join(tmpdir(), 'clarity-appbench-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/browser-host/cli.ts', '--port', '0', '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const spawnedAt = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/bench/clock-probe.ts', 'src/main/browser-host/cli.ts', '--port', '0', '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const clockWaiters: Array<(now: number) => void> = [];
+  let serviceReadyAt: (at: number) => void = () => undefined;
+  const serviceReady = new Promise<number>((resolve) => (serviceReadyAt = resolve));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{"event":"browser-host-ready"')) resolve((JSON.parse(line) as { url: string }).url);
+      if (line.startsWith('Service: ')) serviceReadyAt(performance.now());
+      if (line.startsWith(early ? '{"event":"browser-host-listening"' : '{"event":"browser-host-ready"')) resolve((JSON.parse(line) as { url: string }).url);
+      if (line.startsWith('{"event":"clock"')) clockWaiters.shift()?.((JSON.parse(line) as { now: number }).now);
     });
     child.once('exit', (code) => reject(new Error(`browser host exited ${code}`)));
   });
-  return { url, child, dataDir };
+  const clock = (): Promise<number> =>
+    new Promise((resolve) => {
+      clockWaiters.push(resolve);
+      child.stdin!.write('\n');
+    });
+  return { url, child, dataDir, spawnedAt, serviceReady, clock };
 }
 
-async function stopHost(host: { child: ChildProcess; dataDir: string }): Promise<void> {
+async function stopHost(host: Host): Promise<void> {
   await new Promise<void>((resolve) => {
     host.child.once('exit', () => resolve());
     host.child.kill('SIGTERM');
@@ -36,8 +64,24 @@ async function stopHost(host: { child: ChildProcess; dataDir: string }): Promise
   await rm(host.dataDir, { recursive: true, force: true });
 }
 
+/**
+ * Offset of another process's epoch clock from the benchmark's: read it between two readings
+ * of our own, 30 times, and keep the reading with the shortest round trip (its midpoint is off
+ * by at most half that round trip, reported as the uncertainty).
+ */
+async function clockOffset(read: () => Promise<number>): Promise<{ offsetMs: number; uncertaintyMs: number }> {
+  let best = { offsetMs: 0, uncertaintyMs: Infinity };
+  for (let i = 0; i < 30; i += 1) {
+    const before = nowEpoch();
+    const theirs = await read();
+    const after = nowEpoch();
+    if ((after - before) / 2 < best.uncertaintyMs) best = { offsetMs: theirs - (before + after) / 2, uncertaintyMs: (after - before) / 2 };
+  }
+  return best;
+}
+
 // Mount and filter: from the click to the next frame showing the rows. Sort: the work of one
-// click (sorting, rendering the rows, laying them out), each column both ways, median.
+// click (sorting, rendering the rows, laying them out), each column both ways: 12 clicks.
 const HEALTH_TABLE_SCRIPT = `(async () => {
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve(performance.now())));
   const until = async (check) => { while (!check()) await frame(); return frame(); };
@@ -67,90 +111,151 @@ const HEALTH_TABLE_SCRIPT = `(async () => {
   Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(select, 'down');
   select.dispatchEvent(new Event('change', { bubbles: true }));
   const filterMs = (await until(() => count() !== beforeCount)) - started;
-  return { mountMs, sortMs: sorts[Math.floor(sorts.length / 2)], sortP95Ms: sorts[sorts.length - 1], filterMs };
+  return { mountMs, sortMedianMs: sorts[Math.floor(sorts.length / 2)], sortWorstMs: sorts[sorts.length - 1], sortClicks: sorts.length, filterMs };
+})()`;
+
+// Keystroke → next paint on the Composer: from the key event's own timestamp to a message
+// posted from the next frame callback after React handled the input (it runs after that paint).
+const KEYSTROKE_PROBE = `(() => {
+  window.__keystrokes = [];
+  const input = document.querySelector('[data-testid="composer-input"]');
+  input.addEventListener('keydown', (event) => {
+    const streaming = document.querySelector('[data-testid="answer"][data-status="streaming"]') !== null;
+    const sent = event.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { window.__keystrokes.push({ ms: performance.now() - sent, streaming }); channel.port1.close(); };
+      channel.port2.postMessage(null);
+    });
+  });
 })()`;
 
 export interface AppBenchResult {
-  latencyMs: { median: number; p95: number; n: number };
-  startup: { shellPaintedMs: { median: number; p95: number }; interactiveMs: { median: number; p95: number } };
-  healthTable: { mountMs: number; sortMs: number; sortP95Ms: number; filterMs: number };
+  latencyMs: { median: number; p95: number; n: number; calibrationUncertaintyMs: number };
+  keystrokeMs: { median: number; p95: number; n: number };
+  coldStart: {
+    runs: number;
+    serviceReadyMs: { median: number; worst: number };
+    shellPaintedMs: { median: number; worst: number };
+    composerReadyMs: { median: number; worst: number };
+    askReadyMs: { median: number; worst: number };
+  };
+  healthTable: { mountMs: number; sortMedianMs: number; sortWorstMs: number; sortClicks: number; filterMs: number };
 }
 
-async function measureStartup(browser: Browser, url: string): Promise<{ painted: number; interactive: number }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.addInitScript(() => {
-    new MutationObserver((_m, observer) => {
-      if (document.querySelector('[data-testid="composer-input"]')) {
-        (window as unknown as { __interactiveAt: number }).__interactiveAt = performance.now();
-        observer.disconnect();
-      }
-    }).observe(document, { childList: true, subtree: true });
-  });
-  await page.goto(url);
-  await page.waitForFunction(() => (window as unknown as { __interactiveAt?: number }).__interactiveAt !== undefined);
-  const result = await page.evaluate(() => ({
-    painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
-    interactive: (window as unknown as { __interactiveAt: number }).__interactiveAt,
-  }));
-  await context.close();
-  return result;
+const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'));
+const waitForAnswerDone = (page: Page) => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'));
+
+/**
+ * One cold start: a new host process, its page opened as soon as it is served (the Electron
+ * window likewise loads while the service starts), in a new browser context.
+ */
+async function coldStart(browser: Browser): Promise<{ serviceReady: number; shellPainted: number; composerReady: number; askReady: number }> {
+  const host = await startHost(['--service-arg=--no-live'], true);
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const navigatedAt = performance.now();
+    await page.goto(host.url);
+    const input = page.getByTestId('composer-input');
+    await input.waitFor();
+    // Accepting a keystroke: the key typed shows in the (zustand-controlled) composer.
+    await input.press('x');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === 'x');
+    const composerReady = performance.now() - host.spawnedAt;
+    // Ready to ask: the page shows the service ready (the Ask button then takes the question).
+    await waitForReady(page);
+    const askReady = performance.now() - host.spawnedAt;
+    // First contentful paint, on the page's clock from its own navigation start.
+    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1);
+    await context.close();
+    return { serviceReady: (await host.serviceReady) - host.spawnedAt, shellPainted: navigatedAt - host.spawnedAt + fcp, composerReady, askReady };
+  } finally {
+    await stopHost(host);
+  }
 }
 
 export async function benchApp(): Promise<AppBenchResult> {
   execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    // 1 and 7: a host whose local service streams 200 deltas per second.
+    // 7: cold starts.
+    const starts: Array<{ serviceReady: number; shellPainted: number; composerReady: number; askReady: number }> = [];
+    for (let run = 0; run < 5; run += 1) starts.push(await coldStart(browser));
+    const summary = (values: number[]) => ({ median: round(percentile(values, 0.5)), worst: round(Math.max(...values)) });
+
+    // 1 and 5: a host whose local service streams 200 deltas per second.
     const host = await startHost(['--pace-ms', '5']);
-    const startups: Array<{ painted: number; interactive: number }> = [];
+    let latency: AppBenchResult['latencyMs'];
+    let keystrokeMs: AppBenchResult['keystrokeMs'];
     try {
-      for (let run = 0; run < 5; run += 1) startups.push(await measureStartup(browser, host.url));
       const page = await browser.newPage();
       // The app records its stream-painted marks only when asked (src/renderer/src/bridge/latency-mark.ts).
       await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
       await page.goto(host.url);
-      await page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'));
+      await waitForReady(page);
+      const hostClock = await clockOffset(host.clock);
+      const pageClock = await clockOffset(() => page.evaluate(() => performance.timeOrigin + performance.now()));
       const latencies: number[] = [];
-      for (const question of ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune']) {
+      for (const question of ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad']) {
         await page.evaluate(() => performance.clearMarks('stream-painted'));
         await page.getByTestId('composer-input').fill(question);
         await page.getByTestId('send').click();
-        await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'));
-        latencies.push(...(await page.evaluate(() => performance.getEntriesByName('stream-painted').map((entry) => (entry as PerformanceMark).detail.latencyMs as number))));
+        await waitForAnswerDone(page);
+        const marks = await page.evaluate(() => performance.getEntriesByName('stream-painted').map((entry) => (entry as PerformanceMark).detail as { receivedAt: number; paintedAt: number }));
+        // Both instants moved onto the benchmark's clock before subtracting.
+        for (const mark of marks) latencies.push(mark.paintedAt - pageClock.offsetMs - (mark.receivedAt - hostClock.offsetMs));
       }
-      await page.close();
-      const latency = { median: round(percentile(latencies, 0.5)), p95: round(percentile(latencies, 0.95)), n: latencies.length };
+      latency = { median: round(percentile(latencies, 0.5)), p95: round(percentile(latencies, 0.95)), n: latencies.length, calibrationUncertaintyMs: round(hostClock.uncertaintyMs + pageClock.uncertaintyMs) };
 
-      // 6: a host with 5,000 sources.
-      const big = await startHost(['--service-arg=--sources=5000', '--service-arg=--no-live']);
-      let healthTable: AppBenchResult['healthTable'];
-      try {
-        const healthPage = await browser.newPage({ viewport: { width: 1280, height: 860 } });
-        await healthPage.goto(big.url);
-        await healthPage.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'));
-        // Load the snapshot once, then time the view's mount with the data in hand.
-        await healthPage.getByTestId('nav-health').click();
-        await healthPage.waitForSelector('[data-testid="health-row"]');
-        await healthPage.getByTestId('nav-chat').click();
-        // Plain JavaScript: the TypeScript runner would wrap named functions in helpers the page lacks.
-        healthTable = (await healthPage.evaluate(HEALTH_TABLE_SCRIPT)) as AppBenchResult['healthTable'];
-        healthTable = { mountMs: round(healthTable.mountMs), sortMs: round(healthTable.sortMs), sortP95Ms: round(healthTable.sortP95Ms), filterMs: round(healthTable.filterMs) };
-        await healthPage.close();
-      } finally {
-        await stopHost(big);
+      // Keystrokes into the real Composer while answers stream: only those typed mid-stream count.
+      await page.evaluate(KEYSTROKE_PROBE);
+      const samples: number[] = [];
+      for (let round_ = 0; round_ < 8 && samples.length < 60; round_ += 1) {
+        await page.getByTestId('composer-input').fill(`Quick commerce growth in Bengaluru, question ${round_}`);
+        await page.getByTestId('send').click();
+        await page.waitForSelector('[data-testid="answer"][data-status="streaming"]');
+        while ((await page.locator('[data-testid="answer"][data-status="streaming"]').count()) > 0) await page.getByTestId('composer-input').press('a');
+        await waitForAnswerDone(page);
+        const typed = await page.evaluate(() => (window as unknown as { __keystrokes: Array<{ ms: number; streaming: boolean }> }).__keystrokes.splice(0));
+        samples.push(...typed.filter((k) => k.streaming).map((k) => k.ms));
       }
-      return {
-        latencyMs: latency,
-        startup: {
-          shellPaintedMs: { median: round(percentile(startups.map((s) => s.painted), 0.5)), p95: round(percentile(startups.map((s) => s.painted), 0.95)) },
-          interactiveMs: { median: round(percentile(startups.map((s) => s.interactive), 0.5)), p95: round(percentile(startups.map((s) => s.interactive), 0.95)) },
-        },
-        healthTable,
-      };
+      keystrokeMs = { median: round(percentile(samples, 0.5)), p95: round(percentile(samples, 0.95)), n: samples.length };
+      await page.close();
     } finally {
       await stopHost(host);
     }
+
+    // 6: a host with 5,000 sources.
+    const big = await startHost(['--service-arg=--sources=5000', '--service-arg=--no-live']);
+    let healthTable: AppBenchResult['healthTable'];
+    try {
+      const healthPage = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+      await healthPage.goto(big.url);
+      await waitForReady(healthPage);
+      // Load the snapshot (and the view's code) once, then time the view's mount with both in hand.
+      await healthPage.getByTestId('nav-health').click();
+      await healthPage.waitForSelector('[data-testid="health-row"]');
+      await healthPage.getByTestId('nav-chat').click();
+      // Plain JavaScript: the TypeScript runner would wrap named functions in helpers the page lacks.
+      const raw = (await healthPage.evaluate(HEALTH_TABLE_SCRIPT)) as AppBenchResult['healthTable'];
+      healthTable = { mountMs: round(raw.mountMs), sortMedianMs: round(raw.sortMedianMs), sortWorstMs: round(raw.sortWorstMs), sortClicks: raw.sortClicks, filterMs: round(raw.filterMs) };
+      await healthPage.close();
+    } finally {
+      await stopHost(big);
+    }
+    return {
+      latencyMs: latency,
+      keystrokeMs,
+      coldStart: {
+        runs: starts.length,
+        serviceReadyMs: summary(starts.map((s) => s.serviceReady)),
+        shellPaintedMs: summary(starts.map((s) => s.shellPainted)),
+        composerReadyMs: summary(starts.map((s) => s.composerReady)),
+        askReadyMs: summary(starts.map((s) => s.askReady)),
+      },
+      healthTable,
+    };
   } finally {
     await browser.close();
   }

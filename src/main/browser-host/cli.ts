@@ -52,6 +52,9 @@ const services = await composeMainServices({
 });
 // An open tab reconnects to a restarted host on the same port (the cookie stays valid).
 const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });
+// The page can load while the service starts (as the Electron window does); the benchmark's
+// cold start opens it from here. Tests and people wait for browser-host-ready below.
+console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
 console.log(services.credentialBackendLine);
 console.log('Starting the local Retail Signal service (synthetic sample data)…');
 await services.host.start();

@@ -1,16 +1,12 @@
 import { Activity, Compass, Eye, FlaskConical, Library, MessageSquare, Settings, type LucideIcon } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
-import { DiscoverView } from '../features/discover/DiscoverView';
-import { WatchlistNotice, WatchlistView } from '../features/discover/WatchlistView';
-import { HealthView } from '../features/health/HealthView';
-import { LibraryView } from '../features/library/LibraryView';
-import { ResearchView } from '../features/research/ResearchView';
-import { SettingsView } from '../features/settings/SettingsView';
+import { WatchlistNotice } from '../features/discover/WatchlistView';
 import { useAppStore, type View } from '../store/app-store';
 import { StatusBar } from './StatusBar';
 import { useDesktopCommands } from './desktop-commands';
 import { useTheme } from './theme';
+import { DiscoverView, HealthView, LibraryView, ResearchView, SettingsView, WatchlistView } from './lazy-views';
 
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
@@ -132,7 +128,9 @@ export function App() {
         <WatchlistNotice />
       </div>
       <main className="content">
+        <Suspense fallback={null}>
         {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
+        </Suspense>
       </main>
       <StatusBar retryInS={retryInS} />
     </div>

@@ -3,7 +3,8 @@
  * shows the open one. The stream itself is read by ../bridge/stream-client.ts.
  */
 import type { BridgeError, StreamMessage } from '../../../shared/bridge-contract';
-import { applyAskEvent, emptyAnswer, endAnswer, type Conversation } from '../../../shared/conversation';
+import { applyAskEvent, emptyAnswer, endAnswer } from '../../../shared/answer-rules';
+import type { Conversation } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';

@@ -7,7 +7,7 @@ import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
 import { SaveToLibrary } from '../library/SaveToLibrary';
-import { AnswerView } from './AnswerView';
+import { AnswerView } from './LazyAnswerView';
 import { Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
 
