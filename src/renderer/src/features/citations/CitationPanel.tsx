@@ -8,6 +8,7 @@ import { useAppStore } from '../../store/app-store';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
+import { CitationActions } from '../discover/CitationActions';
 
 const STALE_AFTER_DAYS = 90;
 
@@ -43,10 +44,12 @@ interface CitationPanelProps {
   selectedId: string;
   onSelect(citationId: string): void;
   onClose(): void;
+  /** Follow and forecast buttons for the signal (off where the view shows its own, as Discover does). */
+  signalActions?: boolean;
 }
 
 /** The side panel of one cited signal, with every citation of its answer or report below. */
-export function CitationPanel({ citations, text, selectedId, onSelect, onClose }: CitationPanelProps) {
+export function CitationPanel({ citations, text, selectedId, onSelect, onClose, signalActions = true }: CitationPanelProps) {
   const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   const [now, setNow] = useState<{ id: string; result: SignalDetails | string } | null>(null);
   const citation = citations.find((c) => c.id === selectedId);
@@ -123,6 +126,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose }
               </tbody>
             </table>
           ) : null}
+          {signalActions ? <CitationActions entities={entities} metrics={metrics} source={citation.source_id ? { id: citation.source_id, name: citation.source_name ?? citation.source_id } : null} /> : null}
           {pageUrl ? (
             <a
               href={pageUrl}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Forecast } from '../../../../shared/surface-schemas';
 import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
+import { ForecastSave } from './ForecastSave';
 
 const HORIZONS = [
   { value: 'next_quarter', label: 'Next quarter' },
@@ -73,6 +74,7 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
               </span>
             ))}
           </div>
+          <ForecastSave entity={entity} metric={metric} horizon={horizon} forecast={forecast} />
         </>
       ) : null}
     </section>

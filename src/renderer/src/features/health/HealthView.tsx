@@ -4,6 +4,7 @@ import { SOURCE_TEXT_COLLATOR, type HealthView as HealthViewData, type SourceCit
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import { Sparkline } from './Sparkline';
+import { FollowChips } from '../discover/FollowChips';
 
 type SortKey = 'name' | 'kind' | 'health' | 'cadence' | 'items_24h' | 'last_item_at';
 const HEALTH_ORDER = { down: 0, degraded: 1, unknown: 2, healthy: 3 } as const;
@@ -93,6 +94,7 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
       <p className="hint">
         {row.kind.replace(/_/g, ' ')} · {row.cadence} · <span className={`health health-${row.health}`}>{row.health}</span>
       </p>
+      <FollowChips targets={[{ label: row.name, target: { type: 'source', value: row.id } }]} />
       <h4>Items in the last 24 h</h4>
       <Sparkline values={row.itemsHistory} width={300} height={48} label="items_24h history" />
       <p className="hint">Now {row.items_24h}; last item {when(row.last_item_at)}</p>
