@@ -53,7 +53,7 @@ export function forecastMarkdown(source: ForecastSource): string {
   const level = `${Math.round(interval.level * 100)}%`;
   const history = f.history.map((h) => `| ${h.period} | ${number(h.value)} | [${h.signal}] |`);
   const basis = f.basis.map((id) => `[${id}]`).join(' ');
-  const series = { entity, metric, horizon, unit, forecast: { period, value, interval }, history: f.history, basis: f.basis, method: f.method, confidence: f.confidence, cost_usd: f.cost_usd };
+  const series = { entity, metric, horizon, forecast: f.forecast, history: f.history, basis: f.basis, method: f.method, confidence: f.confidence, cost_usd: f.cost_usd };
   return [
     `**${metricLabel(metric)} of ${entity}, ${period} (${horizonWords(horizon)}): ${number(value)} ${unit}**, ${level} interval ${number(interval.low)} to ${number(interval.high)} ${unit}.`,
     '',
