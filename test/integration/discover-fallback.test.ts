@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskEvent, SignalDetails, StreamMessage } from '../../src/shared/bridge-contract';
+import type { Conversation } from '../../src/shared/conversation';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { CredentialStore } from '../../src/main/services/credential-store';
@@ -73,8 +74,9 @@ afterAll(async () => {
 
 /** Asks through the bridge and returns the ids the answer cited. */
 async function citedIds(question: string): Promise<string[]> {
-  const created = await host.invoke('conversations.create', undefined);
-  if (!created.ok) throw new Error(created.error.message);
+  const result = await host.invoke('conversations.create', undefined);
+  if (!result.ok) throw new Error(result.error.message);
+  const created = result as { ok: true; value: Conversation };
   const events: AskEvent[] = [];
   const final = await new Promise<StreamMessage>((resolve, reject) => {
     const started = host.startStream('fallback_ask', 'ask', { question, conversationId: created.value.id }, (message) => {
