@@ -52,7 +52,9 @@ export function forecastMarkdown(source: ForecastSource): string {
   const { value, unit, period, interval } = f.forecast;
   const level = `${Math.round(interval.level * 100)}%`;
   const history = f.history.map((h) => `| ${h.period} | ${number(h.value)} | [${h.signal}] |`);
-  const basis = f.basis.map((id) => `[${id}]`).join(' ');
+  // The history's signals first, so the basis reads in the same numbering as the table above.
+  const shown = new Set(f.history.map((h) => h.signal));
+  const basis = [...f.basis.filter((id) => shown.has(id)), ...f.basis.filter((id) => !shown.has(id))].map((id) => `[${id}]`).join(' ');
   const series = { entity, metric, horizon, forecast: f.forecast, history: f.history, basis: f.basis, method: f.method, confidence: f.confidence, cost_usd: f.cost_usd };
   return [
     `**${metricLabel(metric)} of ${entity}, ${period} (${horizonWords(horizon)}): ${number(value)} ${unit}**, ${level} interval ${number(interval.low)} to ${number(interval.high)} ${unit}.`,
