@@ -4,6 +4,9 @@ import { metricLabel } from '../../../../shared/metric-labels';
 import { useAppStore } from '../../store/app-store';
 import { ForecastPanel } from './ForecastPanel';
 
+/** One shared empty list: a selector returning a fresh `[]` would re-render without end. */
+const NO_FOLLOWS: never[] = [];
+
 export interface FollowChoice {
   label: string;
   target: FollowTargetArgs;
@@ -12,7 +15,7 @@ export interface FollowChoice {
 /** Follow buttons for what a signal, source or search names; a followed target shows ✓. */
 export function FollowChips({ targets, title = 'Follow:' }: { targets: FollowChoice[]; title?: string }) {
   const follow = useAppStore((s) => s.follow);
-  const follows = useAppStore((s) => s.watchlist?.follows ?? []);
+  const follows = useAppStore((s) => s.watchlist?.follows ?? NO_FOLLOWS);
   const [message, setMessage] = useState<string | null>(null);
   const followed = (target: FollowTargetArgs) => follows.some((f) => f.target.type === target.type && f.target.value.toLowerCase() === target.value.toLowerCase());
   if (targets.length === 0) return null;
