@@ -62,3 +62,29 @@ test('from a cited signal: follow its retailer, forecast its revenue, save the f
   expect(await reader.getByTestId('citation-chip').count()).toBeGreaterThanOrEqual(4);
   await page.screenshot({ path: testInfo.outputPath('library-forecast.png') });
 });
+
+test('follow a source from the health drill-down and a search from Discover; both are on the watchlist', async ({ app, page }) => {
+  const chat = new ChatPage(page);
+  await chat.open(app);
+  await saveCredential(page, await tokenFor(app, 'watcher@example.com'));
+
+  await page.getByTestId('nav-health').click();
+  await page.getByTestId('health-row').first().click();
+  const drilldown = page.getByTestId('source-drilldown');
+  const sourceName = (await drilldown.locator('h3').innerText()).trim();
+  await drilldown.getByTestId('follow-source').click();
+  await expect(drilldown.getByTestId('follow-message')).toHaveText(`Following ${sourceName}.`);
+  await expect(drilldown.getByTestId('follow-source')).toHaveText(`✓ ${sourceName}`);
+
+  await page.getByTestId('nav-discover').click();
+  await page.getByTestId('discover-query').fill('quick commerce Bengaluru');
+  await page.getByTestId('discover-search').click();
+  await expect(page.getByTestId('discover-results')).toHaveAttribute('data-shown-for', 'quick commerce Bengaluru');
+  await page.getByTestId('follow-query').click();
+  await expect(page.getByTestId('follow-message')).toHaveText('Following “quick commerce Bengaluru”.');
+
+  await page.getByTestId('nav-watchlist').click();
+  const follows = page.getByTestId('watchlist-follows');
+  await expect(follows).toContainText('query: quick commerce Bengaluru');
+  await expect(follows).toContainText('source: ');
+});
