@@ -1,13 +1,15 @@
 /**
  * `npm run eval` — starts the real local service (fixed corpus anchor and clock, so the run is
  * reproducible), asks every golden question over HTTP, and writes eval/results/latest.{json,md}.
- * Exits non-zero when a metric misses its target. `--subset N` asks every N-th question only.
+ * Exits non-zero when a metric misses its target (the forecast backtest's interval coverage
+ * included). `--subset N` asks every N-th question only.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startEvalService } from './service';
+import { evaluateForecasts } from './forecast';
+import { EVAL_NOW, startEvalService } from './service';
 import { evaluate, markdownTable } from './evaluate';
 import { buildGoldenSet } from './golden';
 
@@ -20,13 +22,17 @@ try {
   const items = golden.filter((_, index) => index % every === 0);
   const report = await evaluate(service.url, items, (id) => service.store.getSignal(id), service.store.truth.anchor);
   const table = markdownTable(report);
+  // The backtest runs on the same corpus, in process: it needs no HTTP and takes a second.
+  const forecasts = evaluateForecasts(service.store, EVAL_NOW);
   const failures = report.items.filter((item) => item.problems.length > 0);
   const markdown = [
     '# Answer evaluation — latest run',
     '',
-    `${report.questions} golden questions against the local service over HTTP (corpus anchor ${report.anchor.slice(0, 10)}, seed ${service.store.truth.seed}), ${report.passed ? 'every target met' : 'SOME TARGETS MISSED'}.`,
+    `${report.questions} golden questions against the local service over HTTP (corpus anchor ${report.anchor.slice(0, 10)}, seed ${service.store.truth.seed}), ${report.passed && forecasts.passed ? 'every target met' : 'SOME TARGETS MISSED'}.`,
     '',
     table,
+    '',
+    forecasts.line,
     '',
     `Questions by kind: ${Object.entries(countBy(report.items.map((item) => item.category))).map(([kind, n]) => `${kind} ${n}`).join(', ')}.`,
     '',
@@ -40,7 +46,7 @@ try {
     await writeFile(join(dir, 'latest.md'), markdown);
   }
   process.stdout.write(`${markdown}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  process.exitCode = report.passed ? 0 : 1;
+  process.exitCode = report.passed && forecasts.passed ? 0 : 1;
 } finally {
   await service.close();
 }

@@ -127,11 +127,32 @@ const LibraryId = z.string().regex(/^lib_[0-9a-f]{16}$/, 'Not a library item id.
 const LibraryLocationId = z.string().regex(/^(?:personal|team_[0-9a-f]{8})$/, 'Not a library.');
 /** A `.clarity` bundle as base64 (64 MB at most once decoded). */
 const BundleData = z.string().max(90_000_000).regex(/^[A-Za-z0-9+/=]*$/, 'Not a bundle file.');
+const ForecastSignalId = z.string().regex(SIGNAL_ID_PATTERN);
+/**
+ * A forecast as the renderer shows it, to save or export (the service charges per forecast, so
+ * main does not ask again). Bounded; unknown fields are dropped.
+ */
+export const ForecastSource = z.object({
+  kind: z.literal('forecast'),
+  entity: z.string().trim().min(1).max(120),
+  metric: z.string().trim().min(1).max(80),
+  horizon: z.string().trim().max(20),
+  forecast: z.object({
+    forecast: z.object({ value: z.number(), unit: z.string().max(40), period: z.string().max(20), interval: z.object({ low: z.number(), high: z.number(), level: z.number() }) }),
+    method: z.string().max(2_000),
+    basis: z.array(ForecastSignalId).max(5_000),
+    history: z.array(z.object({ period: z.string().max(20), value: z.number(), signal: ForecastSignalId })).max(64),
+    confidence: z.number(),
+    cost_usd: z.number(),
+  }),
+});
+export type ForecastSource = z.infer<typeof ForecastSource>;
 export const ExportSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('library'), id: LibraryId }),
   z.object({ kind: z.literal('answer'), conversationId: ConversationId, turnId: z.string().max(64) }),
   z.object({ kind: z.literal('conversation'), conversationId: ConversationId }),
   z.object({ kind: z.literal('report'), runId: RunId }),
+  ForecastSource,
 ]);
 export type ExportSource = z.infer<typeof ExportSource>;
 
@@ -288,6 +309,8 @@ export const BridgeMethods = {
     metric: z.string().trim().min(1).max(80),
     horizon: z.string().trim().regex(HORIZON_PATTERN, 'Use next_quarter, next_year or a fiscal quarter such as "Q3 FY27".').default('next_quarter'),
   })).returns<Forecast>(),
+  /** Saves a shown forecast to the library as an answer stating it (see docs/service-extensions.md). */
+  'forecast.save': defineMethod(ForecastSource).returns<LibrarySummary>(),
   'developer.listKeys': defineMethod(NoArgs).returns<ApiKeySummary[]>(),
   'developer.issueKey': defineMethod(z.object({ storeInKeychain: z.boolean().default(false) })).returns<IssuedApiKey>(),
   'developer.revokeKey': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<ApiKeySummary[]>(),

@@ -11,7 +11,7 @@ const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   service = await startTestService({ now: () => now });
-  for (const [name, tier] of [['free', undefined], ['pro', 'pro'], ['limits', undefined], ['feedfree', undefined], ['feedpro', 'pro']] as const) {
+  for (const [name, tier] of [['free', undefined], ['pro', 'pro'], ['limits', undefined], ['feedfree', undefined], ['feedpro', 'pro'], ['team', 'team'], ['feedteam', 'team']] as const) {
     tokens[name] = await service.idp.issueToken(`${name}@example.com`, 24 * 3600, now, { tier });
   }
 });
@@ -167,6 +167,37 @@ describe('Follow', () => {
     now += 3_601_000;
     expect((await get('/api/v1/follow/feed', bearer('feedfree'))).status).toBe(200);
   });
+});
+
+describe('Follow on the team tier', () => {
+  it('holds a team caller to 1,000 follows (403 limit_reached naming the tier); a team claim is honoured, not read as free', async () => {
+    for (let i = 0; i < 1_000; i += 1) {
+      const created = await postJson(`${service.url}/api/v1/follow`, { target: { type: 'query', value: `zudio store ${i}` } }, bearer('team'));
+      expect(created.status).toBe(201);
+    }
+    const listed = (await (await get('/api/v1/follow', bearer('team'))).json()) as { follows: Follow[]; tier: string; limit: number };
+    expect(listed).toMatchObject({ tier: 'team', limit: 1_000 });
+    expect(listed.follows).toHaveLength(1_000);
+    const over = await postJson(`${service.url}/api/v1/follow`, { target: { type: 'query', value: 'zudio store 1000' } }, bearer('team'));
+    expect(await expectError(over, 403, 'limit_reached')).toMatch(/team tier allows 1,?000 follows/);
+    // Following one it already has is still the existing follow, not a new one over the limit.
+    expect((await postJson(`${service.url}/api/v1/follow`, { target: { type: 'query', value: 'zudio store 7' } }, bearer('team'))).status).toBe(200);
+  }, 60_000);
+
+  it('allows 6,000 feed reads an hour on team, then 429 with Retry-After; the next hour reads again', async () => {
+    expect((await get('/api/v1/follow/feed', bearer('feedteam'))).headers.get('x-rate-limit-remaining')).toBe('5999');
+    for (let i = 5998; i >= 0; i -= 1) {
+      const read = await get('/api/v1/follow/feed', bearer('feedteam'));
+      expect(read.status).toBe(200);
+      if (i % 1000 === 0) expect(read.headers.get('x-rate-limit-remaining')).toBe(String(i));
+    }
+    const refused = await get('/api/v1/follow/feed', bearer('feedteam'));
+    expect(await expectError(refused, 429, 'rate_limited')).toMatch(/6,?000 requests per hour/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(60);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    now += 3_601_000;
+    expect((await get('/api/v1/follow/feed', bearer('feedteam'))).status).toBe(200);
+  }, 120_000);
 });
 
 describe('Predict', () => {

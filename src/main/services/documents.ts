@@ -1,11 +1,13 @@
 /**
  * Builds the one document shape that saving and exporting work on, from what main keeps:
- * an answer (one turn), a whole conversation, a research report, or a library item.
+ * an answer (one turn), a whole conversation, a research report, a library item, or a forecast.
  */
 import type { ExportSource } from '../../shared/bridge-contract';
 import type { CitationSnapshot, Conversation } from '../../shared/conversation';
+import type { RetailSignalClient } from './api-client';
 import type { ConversationStore } from './conversation-store';
 import type { ExportDocument } from './exporter';
+import { forecastDocument } from './forecast-document';
 import type { LibraryHub } from './library-hub';
 import type { ResearchService } from './research-service';
 
@@ -14,6 +16,8 @@ export interface DocumentSources {
   library: Pick<LibraryHub, 'get'>;
   research: ResearchService | null;
   serviceUrl: () => string | null;
+  /** The service's client, to look up a forecast's basis signals (null when not connected). */
+  client?: () => RetailSignalClient | null;
 }
 
 function mergeCitations(lists: CitationSnapshot[][]): CitationSnapshot[] {
@@ -70,5 +74,7 @@ export async function buildDocument(source: ExportSource, from: DocumentSources)
         meta: { topic: report.topic, preset: report.preset, costUsd: report.costUsd, runId: report.runId, serviceUrl: from.serviceUrl() },
       };
     }
+    case 'forecast':
+      return forecastDocument(source, from.client?.() ?? null, from.serviceUrl());
   }
 }

@@ -3,5 +3,14 @@ import type { DocumentSources } from '../../services/documents';
 import type { HandlerContext } from './types';
 
 export function documentSources({ conversations, library, research, connection }: HandlerContext): DocumentSources {
-  return { conversations, library, research, serviceUrl: () => connection.status.baseUrl };
+  return {
+    conversations,
+    library,
+    research,
+    serviceUrl: () => connection.status.baseUrl,
+    client: () => {
+      const client = connection.requireClient();
+      return client.ok ? client.value : null;
+    },
+  };
 }

@@ -1,13 +1,25 @@
-/** Forecasts of an entity's metric from the service's predict surface. */
+/** Forecasts of an entity's metric from the service's predict surface; saving one to the library. */
+import { fail, ok } from '../../../shared/bridge-contract';
 import { Forecast } from '../../../shared/surface-schemas';
+import { forecastDocument } from '../../services/forecast-document';
+import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
-export function forecastHandlers({ connection }: HandlerContext): HandlerMap<MethodsIn<'forecast'>> {
+export function forecastHandlers(context: HandlerContext): HandlerMap<MethodsIn<'forecast'>> {
+  const { connection, library } = context;
   return {
     'forecast.get': async (request) => {
       const client = connection.requireClient();
       if (!client.ok) return client;
       return client.value.callJson('POST', '/api/v1/predict', request, Forecast, 'a forecast');
+    },
+    // Saved as an answer through the library's ordinary save: the store needs no forecast kind.
+    'forecast.save': async (source) => {
+      const sources = documentSources(context);
+      const doc = await forecastDocument(source, sources.client?.() ?? null, sources.serviceUrl());
+      const item = await library.save({ kind: doc.kind, title: doc.title, markdown: doc.markdown, citations: doc.citations, createdAt: doc.createdAt, meta: doc.meta });
+      const summary = library.summary(item.id);
+      return summary ? ok(summary) : fail({ code: 'internal', message: 'The forecast was saved but could not be listed.' });
     },
   };
 }

@@ -10,6 +10,7 @@ import { useAppStore } from '../../store/app-store';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
+import { CitationActions } from '../discover/CitationActions';
 
 const STALE_AFTER_DAYS = 90;
 /** How often the panel asks again for the source's health "now" while it stays open. */
@@ -54,10 +55,12 @@ interface CitationPanelProps {
   onClose(): void;
   /** The heading of the list of every citation (a report's differs from an answer's). */
   listTitle?: string;
+  /** Follow and forecast buttons for the signal (off where the view shows its own, as Discover does). */
+  signalActions?: boolean;
 }
 
 /** The side panel of one cited signal, with every citation of its answer or report below. */
-export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer' }: CitationPanelProps) {
+export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer', signalActions = true }: CitationPanelProps) {
   const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   const [now, setNow] = useState<{ id: string; result: SignalDetails | string; at: number } | null>(null);
   const display = useDisplay();
@@ -163,6 +166,7 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
               </tbody>
             </table>
           ) : null}
+          {signalActions ? <CitationActions entities={entities} metrics={metrics} source={citation.source_id ? { id: citation.source_id, name: citation.source_name ?? citation.source_id } : null} /> : null}
           {pageUrl ? (
             <a
               href={pageUrl}

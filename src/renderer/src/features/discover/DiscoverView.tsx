@@ -4,6 +4,7 @@ import type { DiscoverItem } from '../../../../shared/surface-schemas';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
+import { FollowChips } from './FollowChips';
 import { SignalActions } from './SignalActions';
 import { snapshotOf } from './signal-snapshot';
 import './surfaces.css';
@@ -31,6 +32,8 @@ export function DiscoverView() {
   const display = useDisplay();
   /** The filters the shown results answer (tests and screen readers wait on it). */
   const [shownFor, setShownFor] = useState('');
+  /** The search text the shown results answer: what "follow this search" follows. */
+  const [shownQuery, setShownQuery] = useState('');
   const scroller = useRef<HTMLDivElement>(null);
 
   const load = useCallback(async (wanted: Filters, after: string | null) => {
@@ -45,6 +48,7 @@ export function DiscoverView() {
     setError(null);
     setItems((previous) => (after ? [...previous, ...result.value.items] : result.value.items));
     setShownFor(Object.values(args).join(' '));
+    setShownQuery(wanted.q.trim());
     setCursor(result.value.next_cursor);
     if (!after) setActive(0);
   }, []);
@@ -98,6 +102,7 @@ export function DiscoverView() {
             Search
           </button>
         </form>
+        {shownQuery ? <FollowChips title="Follow this search:" targets={[{ label: `“${shownQuery}”`, target: { type: 'query', value: shownQuery } }]} /> : null}
         {error ? (
           <p className="notice" role="alert" data-testid="discover-error">
             {error}
@@ -153,7 +158,7 @@ export function DiscoverView() {
       </div>
       {open ? (
         <div className="sf-side">
-          <CitationPanel citations={[snapshotOf(open)]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} />
+          <CitationPanel citations={[snapshotOf(open)]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} />
           <SignalActions item={open} />
         </div>
       ) : null}

@@ -4,6 +4,7 @@ import { formatNumber } from '../../../../shared/format';
 import { metricLabel } from '../../../../shared/metric-labels';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
+import { ForecastSave } from './ForecastSave';
 
 const HORIZONS = [
   { value: 'next_quarter', label: 'Next quarter' },
@@ -76,6 +77,7 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
               </span>
             ))}
           </div>
+          <ForecastSave entity={entity} metric={metric} horizon={horizon} forecast={forecast} />
         </>
       ) : null}
     </section>

@@ -7,6 +7,7 @@ import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { HealthFiguresExplained } from './health-figures';
 import { Sparkline } from './Sparkline';
+import { FollowChips } from '../discover/FollowChips';
 
 type SortKey = 'name' | 'kind' | 'health' | 'cadence' | 'items_24h' | 'last_item_at';
 const HEALTH_ORDER = { down: 0, degraded: 1, unknown: 2, healthy: 3 } as const;
@@ -123,6 +124,7 @@ function Drilldown({ row, onClose }: { row: SourceRow; onClose(): void }) {
       <p className="hint">
         {row.kind.replace(/_/g, ' ')} · {row.cadence} · <span className={`health health-${row.health}`}>{row.health}</span>
       </p>
+      <FollowChips targets={[{ label: row.name, target: { type: 'source', value: row.id } }]} />
       <h4>Items in the last 24 h</h4>
       <Sparkline values={row.itemsHistory} width={300} height={48} label="items_24h history" />
       <p className="hint">
