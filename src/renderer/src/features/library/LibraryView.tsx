@@ -88,12 +88,13 @@ export function LibraryView() {
               ))}
             </select>
           ) : null}
-          <label className="hint">
+          {/* Not <label>s: each DayInput names itself (aria-label). */}
+          <span className="hint">
             From <DayInput value={query.from} onChange={(from) => set({ from })} label="From day" testId="library-from" />
-          </label>
-          <label className="hint">
+          </span>
+          <span className="hint">
             to <DayInput value={query.to} onChange={(to) => set({ to })} label="To day" testId="library-to" />
-          </label>
+          </span>
           <select value={query.sort ?? 'date'} onChange={(e) => set({ sort: e.target.value as LibraryQuery['sort'] })} aria-label="Sort" data-testid="library-sort">
             <option value="date">Newest first</option>
             <option value="title">Title</option>

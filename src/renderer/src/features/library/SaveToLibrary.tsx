@@ -23,7 +23,7 @@ export function SaveToLibrary({ label, className = 'ghost', testId, save, onResu
       {asking ? (
         <span className="save-targets" role="menu" aria-label="Save where">
           {[{ id: 'personal', name: 'Personal library' }, ...teams].map((l) => (
-            <button key={l.id} type="button" role="menuitem" className="link" data-testid={`save-target-${l.id}`} autoFocus={l.id === 'personal'} onClick={() => void run(l.id)}>
+            <button key={l.id} type="button" role="menuitem" className="link" data-testid={`save-target-${l.id}`} ref={l.id === 'personal' ? (button) => button?.focus() : undefined} onClick={() => void run(l.id)}>
               {l.name}
             </button>
           ))}
