@@ -126,3 +126,24 @@ export async function folderWritable(dir: string): Promise<boolean> {
     return false;
   }
 }
+
+export type NewLibraryItem = Pick<LibraryItem, 'kind' | 'title' | 'markdown' | 'citations' | 'meta' | 'createdAt'> & { tags?: string[] };
+
+/** A new item with a fresh id; its revision is given when it is written. */
+export function newLibraryItem(input: NewLibraryItem, now: number): LibraryItem {
+  const at = new Date(now).toISOString();
+  return {
+    formatVersion: LIBRARY_FORMAT_VERSION,
+    id: `lib_${randomBytes(8).toString('hex')}`,
+    kind: input.kind,
+    title: input.title.slice(0, 300) || 'Untitled',
+    tags: input.tags ?? [],
+    createdAt: input.createdAt,
+    savedAt: at,
+    updatedAt: at,
+    markdown: input.markdown,
+    citations: input.citations,
+    meta: input.meta,
+    deletedAt: null,
+  };
+}

@@ -4,7 +4,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONFLICT_FILE, ITEM_FILE, type FileStamp } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, removeItemFiles, type FileStamp } from './library-files';
+import type { LibraryIndex } from './library-index';
 
 export const READ_BATCH = 64;
 
@@ -47,4 +48,16 @@ export async function folderChanges(dir: string, state: FolderState): Promise<Fo
     });
   }
   return out;
+}
+
+/** Removes tombstones older than `limitMs` from disk and the index; true if any went. */
+export async function purgeTombstones(dir: string, index: LibraryIndex, limitMs: number, now: number): Promise<boolean> {
+  let purged = false;
+  for (const entry of [...index.entries.values()]) {
+    if (!entry.deletedAt || now - Date.parse(entry.deletedAt) <= limitMs) continue;
+    await removeItemFiles(dir, `${entry.id}.json`);
+    index.drop(entry.id);
+    purged = true;
+  }
+  return purged;
 }

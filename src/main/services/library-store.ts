@@ -10,16 +10,15 @@
  *   a file that does not parse yet (half-synced) is ignored until it does.
  * - Deletion writes a tombstone (`deletedAt`), so it syncs and can be undone.
  */
-import { randomBytes } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
-import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, newLibraryItem, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp, type NewLibraryItem } from './library-files';
 import { LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
-import { folderChanges, READ_BATCH } from './library-scan';
+import { folderChanges, purgeTombstones, READ_BATCH } from './library-scan';
 
-export type NewLibraryItem = Pick<LibraryItem, 'kind' | 'title' | 'markdown' | 'citations' | 'meta' | 'createdAt'> & { tags?: string[] };
+export type { NewLibraryItem } from './library-files';
 
 export interface Device {
   id: string;
@@ -232,16 +231,7 @@ export class LibraryStore {
   }
 
   private async purgeOldTombstones(): Promise<boolean> {
-    if (this.readOnly) return false;
-    const limit = TOMBSTONE_DAYS[this.location.kind] * 24 * 3600_000;
-    let purged = false;
-    for (const entry of [...this.index.entries.values()]) {
-      if (!entry.deletedAt || this.now() - Date.parse(entry.deletedAt) <= limit) continue;
-      await removeItemFiles(this.dir, `${entry.id}.json`);
-      this.index.drop(entry.id);
-      purged = true;
-    }
-    return purged;
+    return this.readOnly ? false : purgeTombstones(this.dir, this.index, TOMBSTONE_DAYS[this.location.kind] * 24 * 3600_000, this.now());
   }
 
   private scheduleCacheWrite(): void {
@@ -296,22 +286,7 @@ export class LibraryStore {
   }
 
   async save(input: NewLibraryItem): Promise<LibraryItem> {
-    const at = new Date(this.now()).toISOString();
-    const item: LibraryItem = {
-      formatVersion: LIBRARY_FORMAT_VERSION,
-      id: `lib_${randomBytes(8).toString('hex')}`,
-      kind: input.kind,
-      title: input.title.slice(0, 300) || 'Untitled',
-      tags: input.tags ?? [],
-      createdAt: input.createdAt,
-      savedAt: at,
-      updatedAt: at,
-      markdown: input.markdown,
-      citations: input.citations,
-      meta: input.meta,
-      deletedAt: null,
-    };
-    return (await this.commit(item, null)).item;
+    return (await this.commit(newLibraryItem(input, this.now()), null)).item;
   }
 
   /**
