@@ -104,7 +104,10 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   const undoDelete = useAppStore((s) => s.undoDelete);
   const panelOpen = useAppStore((s) => s.selectedCitation !== null);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
-  const lastLength = turns.length > 0 ? turns[turns.length - 1]!.answer.text.length : 0;
+  // The last answer's length and status: its action row appears when it finishes, and the list
+  // follows that too when the reader is at the bottom.
+  const lastTurn = turns.at(-1);
+  const lastLength = lastTurn ? `${lastTurn.answer.text.length}:${lastTurn.answer.status}` : '';
   // Below 1200 px the conversation list is a drawer (layout.css); this opens it.
   const [drawerOpen, setDrawerOpen] = useState(false);
   const drawerToggle = useRef<HTMLButtonElement>(null);
