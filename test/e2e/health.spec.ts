@@ -11,7 +11,7 @@ test('the table sorts, filters and searches 5,000 sources, rendering only what i
     await new ChatPage(page).open(app);
     await page.getByTestId('nav-health').click();
     await expect(page.getByTestId('health-count')).toHaveText(/^5,000 of 5,000 sources/);
-    await expect(page.getByTestId('stat-sources')).toContainText('5000');
+    await expect(page.getByTestId('stat-sources')).toContainText('5,000');
     const rows = page.getByTestId('health-row');
     expect(await rows.count()).toBeLessThan(80); // virtualised: a screenful, not 5,000
 
