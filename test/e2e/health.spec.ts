@@ -12,7 +12,7 @@ test.describe(() => {
     await health.open(app);
     await health.goTo('health');
     await expect(health.count).toHaveText(/^5,000 of 5,000 sources/);
-    await expect(health.stat('sources')).toContainText('5000');
+    await expect(health.stat('sources')).toContainText('5,000');
     const rows = health.rows;
     expect(await rows.count()).toBeLessThan(80); // virtualised: a screenful, not 5,000
 

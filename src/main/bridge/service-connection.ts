@@ -175,7 +175,7 @@ export class ServiceConnection {
     this.reachFailures = 0;
   }
 
-  private observeReach(reach: { reached: true } | { reached: false; message: string }): void {
+  private observeReach(reach: { reached: true } | { reached: false; message: string; timedOut: boolean }): void {
     if (this.disposed) return;
     if (reach.reached) {
       const wasDown = this.current.state !== 'ready';
@@ -185,8 +185,9 @@ export class ServiceConnection {
       if (wasDown || Date.now() - last > 10_000) this.setStatus({ state: 'ready', detail: undefined, lastSuccessAt: new Date().toISOString(), nextAttemptAt: null });
       return;
     }
-    // A local service that exited is the supervisor's to report and restart (localServiceExited).
-    if (this.current.mode === 'local' && !this.deps.localService?.running) return;
+    // A local service that refuses connections has exited: the supervisor reports and restarts
+    // it (localServiceExited). Only one that hangs (a timeout) is marked here.
+    if (this.current.mode === 'local' && (!reach.timedOut || !this.deps.localService?.running)) return;
     this.reachFailures += 1;
     const waitS = Math.min(REPROBE_S.max, REPROBE_S.first * 2 ** (this.reachFailures - 1));
     this.setStatus({ state: 'unreachable', detail: reach.message, nextAttemptAt: new Date(Date.now() + waitS * 1000).toISOString() });

@@ -57,7 +57,7 @@ export interface ApiClientOptions {
   /** Called with every response's rate-limit headers, for the status bar. */
   onRateLimit?: (observation: RateLimitObservation) => void;
   /** Every attempt's reach: the service answered (any HTTP status), or the network failed and why. */
-  onReach?: (reach: { reached: true } | { reached: false; message: string }) => void;
+  onReach?: (reach: { reached: true } | { reached: false; message: string; timedOut: boolean }) => void;
   /**
    * Origins other than the base URL's that the user allow-listed in Settings: report and status
    * URLs may point there (and get the credential). Every other origin is refused.
@@ -514,7 +514,7 @@ export class RetailSignalClient {
       const failure: BridgeError = timedOut
         ? { code: 'timeout', message: `The service did not answer within ${Math.round(timeoutMs / 1000)} s.` }
         : { code: 'network', message: `Could not reach the service at ${new URL(this.options.baseUrl).origin}${describeCause(error)}.` };
-      this.options.onReach?.({ reached: false, message: failure.message });
+      this.options.onReach?.({ reached: false, message: failure.message, timedOut });
       return fail(failure);
     }
     this.options.onReach?.({ reached: true });

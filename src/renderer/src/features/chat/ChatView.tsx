@@ -103,6 +103,8 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   const recentlyDeleted = useAppStore((s) => s.recentlyDeleted);
   const undoDelete = useAppStore((s) => s.undoDelete);
   const panelOpen = useAppStore((s) => s.selectedCitation !== null);
+  const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
+  const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   // The last answer's length and status: its action row appears when it finishes, and the list
   // follows that too when the reader is at the bottom.
@@ -183,6 +185,12 @@ export function ChatView({ retryInS }: { retryInS: number }) {
                   </li>
                 ))}
               </ul>
+              {serviceDown ? (
+                <p className="notice" role="status" data-testid="chat-service-down">
+                  The service cannot be reached right now{serviceDetail ? ` (${serviceDetail})` : ''}. You can still read saved conversations and the library; asking works again when it is back. The
+                  status bar retries on its own, or check Settings › Service.
+                </p>
+              ) : null}
               <p className="hint">Keys: Enter asks · Shift+Enter new line · Esc stops an answer · Alt+N new conversation · / focuses the question box</p>
             </div>
           </div>

@@ -152,7 +152,7 @@ export function DiscoverView() {
               );
             })}
           </div>
-          {!loading && items.length === 0 && !error ? <p className="hint">No signals match.</p> : null}
+          {!loading && items.length === 0 && !error ? <p className="hint empty-state" data-testid="discover-no-match">No signals match these words and filters. Try fewer filters or another spelling.</p> : null}
         </div>
         <p className="hint">{loading ? 'Loading…' : `${items.length} shown${cursor ? ' · scroll for more' : ''} · ↑ ↓ to move, Enter to open`}</p>
       </div>

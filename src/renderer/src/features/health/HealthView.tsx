@@ -290,7 +290,7 @@ export function HealthView() {
             {formatNumber(visible.length)} of {formatNumber(rows.length)} sources{changed > 0 ? ` · ${changed} changed since the last snapshot` : ''}
           </span>
         </div>
-        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table" hidden={rows.length > 0 && visible.length === 0}>
+        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table" hidden={rows.length > 0 ? visible.length === 0 : !!view?.error}>
           <div className="source-row head" role="row">
             {header('name', 'Source')}
             {header('kind', 'Kind')}

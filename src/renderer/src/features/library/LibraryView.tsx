@@ -54,6 +54,7 @@ export function LibraryView() {
     setBundleStatus(result.ok ? downloadFile(result.value) : result.error.message);
   };
   const set = (patch: Partial<LibraryQuery>): void => setQuery((q) => ({ ...q, ...patch }));
+  const filtered = Object.entries(query).some(([key, value]) => key !== 'sort' && value !== undefined && value !== '');
 
   return (
     <div className="library-layout">
@@ -147,7 +148,19 @@ export function LibraryView() {
               </button>
             </li>
           ))}
-          {result?.total === 0 ? <li className="hint">Nothing saved matches. Save answers and reports with their Save buttons.</li> : null}
+          {result?.total === 0 && filtered ? (
+            <li className="hint empty-state" data-testid="library-no-match">
+              Nothing saved matches these filters.{' '}
+              <button type="button" className="link" onClick={() => setQuery({ sort: query.sort })} data-testid="library-clear-filters">
+                Clear the filters
+              </button>
+            </li>
+          ) : null}
+          {result?.total === 0 && !filtered ? (
+            <li className="hint empty-state" data-testid="library-empty">
+              Nothing saved yet. Save answers, conversations and reports with their Save buttons; they are kept here with every citation and read offline.
+            </li>
+          ) : null}
         </ul>
       </section>
       {openItem ? (
