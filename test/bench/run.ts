@@ -6,15 +6,17 @@
  * and regenerates the README's table between <!-- bench-table --> markers. Figures, never assertions.
  */
 import { readFile, readdir, stat, mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { benchApp } from './app-bench';
-import { benchLibrary } from './library-bench';
-import { benchRenderer } from './renderer-bench';
-import { benchService } from './service-bench';
+import { benchApp, type AppBenchResult } from './app-bench';
+import { benchLibrary, type LibraryBenchResult } from './library-bench';
+import { benchRenderer, type RendererBenchResult } from './renderer-bench';
+import { benchService, type ServiceBenchResult } from './service-bench';
 
-const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium (Debian)`;
-const measuredAt = new Date().toISOString();
+let machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium (Debian)`;
+let measuredAt = new Date().toISOString();
+// The machine is shared: its load before and after the run says how far to trust the figures.
+const loadBefore = loadavg()[0]!.toFixed(1);
 
 /** What start-up loads of the built renderer (entry chunk, and with what it preloads), in KB. */
 async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; lazyKb: number }> {
@@ -30,15 +32,30 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
   return { mainChunkKb: round1(await kb(entry)), startupKb: round1(startupKb), lazyKb: round1(lazyKb) };
 }
 
-console.log('Service benchmark…');
-const service = await benchService();
-console.log('Library benchmark…');
-const library = await benchLibrary();
-console.log('Renderer benchmark (harness, three renderers)…');
-const renderer = await benchRenderer();
-console.log('App benchmark (browser host)…');
-const app = await benchApp();
-const bundle = await bundleSize();
+// `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
+// from a saved run, measuring nothing.
+const fromIndex = process.argv.indexOf('--from');
+type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult };
+const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
+const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
+  console.log('Service benchmark…');
+  const serviceRun = await benchService();
+  console.log('Library benchmark…');
+  const libraryRun = await benchLibrary();
+  console.log('Renderer benchmark (harness, three renderers)…');
+  const rendererRun = await benchRenderer();
+  console.log('App benchmark (browser host)…');
+  const appRun = await benchApp();
+  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun };
+};
+const { renderer, app, bundle, library, serviceTable, service: serviceResult } = saved ?? (await measure());
+if (saved) {
+  measuredAt = saved.measured_at;
+  machine = saved.machine;
+} else {
+  machine += `; load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
+}
+const service = { result: serviceResult, table: serviceTable };
 
 const verdict = (value: number, target: number): string => (value <= target ? 'met' : `missed by ${(value - target).toFixed(1)}`);
 const pct = (share: number): string => `${(share * 100).toFixed(1)} %`;
@@ -89,7 +106,7 @@ const how = [
   `- 6, health table: a click's work (sort, render, forced layout) over 12 clicks, each column both ways; judged on the worst.`,
   `- 7, cold start: the benchmark's clock from spawning the browser host process (tsx, as \`npm run web\` runs it, local service included); the page is opened as soon as the host serves it (its browser-host-listening line; the Electron window too loads while the service starts); milestones: the host's "Service:" line, the page's first contentful paint (navigation start + FCP), a key typed into the composer showing in it, and the page showing the service ready (Ask then works); a new browser context each run.`,
   `- 8, bundle: sizes of the built files in out/renderer (electron-vite build, minified); "start-up" is the entry chunk with the chunks index.html preloads.`,
-  `- 9, service: ${s.streams} asks sent at once to the service in its own process (pace 0), each read to its end; an error is a rejected request or an answer under 1,000 bytes.`,
+  `- 9, service: ${s.streams} asks sent at once to the service in its own process (pace 0), each read to its end over node:http; first byte from sending the request to the first body chunk; an error is a rejected request or an answer under 1,000 bytes.`,
   `- 10, library: 10,000 item files written beforehand; LibraryStore.open, then to the first search's results; each query 40 times. The baseline scans a corpus tokenised beforehand with the store's semantics (same fields, prefix and fuzzy 0.15, AND); result counts for both.`,
 ].join('\n');
 
@@ -102,7 +119,7 @@ try {
 const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${rows.join('\n')}`;
 const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, library }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).

@@ -29,27 +29,16 @@ const PURIFY_CONFIG = {
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
 };
 
-/**
- * The same config, sanitising a tree in place, so chips can be added to it structurally. In
- * place, because DOMPurify otherwise builds a new document per call (DOMParser), which was
- * most of the cost of rendering a finished answer block by block (bench/notes.md).
- */
-const PURIFY_IN_PLACE = { ...PURIFY_CONFIG, IN_PLACE: true } as const;
-
-/**
- * SECURITY: hostile HTML is parsed only into this document, which has no browsing context: it
- * runs no script and loads nothing (as DOMPurify's own DOMParser documents), then is sanitised
- * in it before anything reads it. Made once, reused by every call.
- */
-let inertDocument: Document | null = null;
+/** The same config, returning the tree itself, so chips can be added to it structurally. */
+const PURIFY_FRAGMENT = { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true } as const;
 
 let configured = false;
 /** Hooks and config are set once: DOMPurify otherwise re-parses its config on every call. */
 function configurePurifier(): void {
   if (configured) return;
   configured = true;
-  // Set once (DOMPurify otherwise re-parses its config per call); sanitize() works in place.
-  DOMPurify.setConfig(PURIFY_IN_PLACE);
+  // Set once (DOMPurify otherwise re-parses its config per call); sanitize() returns a fragment.
+  DOMPurify.setConfig(PURIFY_FRAGMENT);
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? '';
@@ -102,25 +91,26 @@ const LITERAL_TEXT = new Set(['CODE', 'PRE']);
  */
 export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
   configurePurifier();
-  inertDocument ??= document.implementation.createHTMLDocument('');
-  // A span (an allowed tag) holds the tree: DOMPurify refuses a root it would remove.
-  const holder = inertDocument.createElement('span');
-  holder.innerHTML = html;
-  try {
-    DOMPurify.sanitize(holder);
-  } catch {
-    // DOMPurify could not clean it in place: show the markup as text, never the markup.
-    return escapeText(html);
+  const fragment = DOMPurify.sanitize(html) as unknown as DocumentFragment;
+  if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
+  return serialize(fragment);
+}
+
+/** The fragment as HTML, without moving its nodes into a container first (cheaper). */
+function serialize(fragment: DocumentFragment): string {
+  let out = '';
+  for (const node of fragment.childNodes) {
+    if (node.nodeType === Node.ELEMENT_NODE) out += (node as Element).outerHTML;
+    else if (node.nodeType === Node.TEXT_NODE) out += escapeText(node.nodeValue ?? '');
   }
-  if (holder.textContent?.includes('[sig_')) addChips(holder, numbering);
-  return holder.innerHTML;
+  return out;
 }
 
 function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;');
 }
 
-function addChips(root: Element, numbering: CitationNumbering): void {
+function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
   const doc = root.ownerDocument;
   const walker = doc.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const found: Text[] = [];
