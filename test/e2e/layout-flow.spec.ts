@@ -200,6 +200,10 @@ test('the keyboard alone renames a conversation and opens and closes a source dr
   await chat.open(app);
   const item = page.getByTestId('conversation-item').first();
   await item.locator('.conversation-title').focus();
+  // The row's tools in order: pin, rename, delete.
+  await page.keyboard.press('Tab');
+  await expect(item.getByTestId('pin-conversation')).toBeFocused();
+  await expect(item.getByTestId('pin-conversation')).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(item.getByTestId('rename-conversation')).toBeFocused();
   await expect(item.getByTestId('rename-conversation')).toBeVisible();
