@@ -158,7 +158,7 @@ export function DiscoverView() {
       </div>
       {open ? (
         <div className="sf-side">
-          <CitationPanel citations={[snapshotOf(open)]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} />
+          <CitationPanel citations={[snapshotOf(open)]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
           <SignalActions item={open} />
         </div>
       ) : null}

@@ -82,7 +82,7 @@ export function WatchlistView() {
       </div>
       {open ? (
         <div className="sf-side">
-          <CitationPanel citations={[snapshotOf(open.signal)]} text="" selectedId={open.signal.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} />
+          <CitationPanel citations={[snapshotOf(open.signal)]} text="" selectedId={open.signal.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
           <SignalActions item={open.signal} />
         </div>
       ) : null}
