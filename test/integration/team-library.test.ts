@@ -179,3 +179,42 @@ describe('.clarity bundles', () => {
     for (const data of Object.values(unzipSync(bundle))) expect(strFromU8(data)).not.toContain(secret);
   });
 });
+
+describe('purging old tombstones', () => {
+  it('never removes a file a colleague restored (or changed) after the last scan; removes a tombstone still on disk', async () => {
+    const { LibraryIndex, entryOf } = await import('../../src/main/services/library-index');
+    const { purgeTombstones } = await import('../../src/main/services/library-scan');
+    const { id } = await a.save(newItem('Old tombstone'), 'personal');
+    await a.find(id)!.remove(id);
+    const dir = await mkdtemp(join(tmpdir(), 'clarity-purge-'));
+    const tombstone = JSON.parse(await readFile(join(root, 'a', 'library', `${id}.json`), 'utf8')) as Parameters<typeof entryOf>[0];
+    const index = new LibraryIndex();
+    index.put(tombstone, entryOf(tombstone, tombstone.revision!, { mtimeMs: 0, size: 0 }));
+    const later = Date.parse(tombstone.deletedAt!) + 60 * 86_400_000;
+    // Synced in since the scan: the colleague's restore, one revision on.
+    const restored = { ...tombstone, deletedAt: null, revision: { ...tombstone.revision!, n: tombstone.revision!.n + 1 } };
+    await writeFile(join(dir, `${id}.json`), JSON.stringify(restored));
+    await purgeTombstones(dir, index, 1_000, later);
+    expect(JSON.parse(await readFile(join(dir, `${id}.json`), 'utf8')).deletedAt).toBeNull();
+    // The tombstone itself, unchanged on disk, goes.
+    index.put(tombstone, entryOf(tombstone, tombstone.revision!, { mtimeMs: 0, size: 0 }));
+    await writeFile(join(dir, `${id}.json`), JSON.stringify(tombstone));
+    expect(await purgeTombstones(dir, index, 1_000, later)).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe('links in a synced folder', () => {
+  it('an item-named link to a file elsewhere on this machine is not read', async () => {
+    const { readItemFile } = await import('../../src/main/services/library-files');
+    const { symlink } = await import('node:fs/promises');
+    const { id } = await a.save(newItem('Private elsewhere'), 'personal');
+    const outside = join(root, 'a', 'library', `${id}.json`);
+    expect((await readItemFile(outside)).ok).toBe(true);
+    const dir = await mkdtemp(join(tmpdir(), 'clarity-links-'));
+    await symlink(outside, join(dir, `${id}.json`));
+    expect(await readItemFile(join(dir, `${id}.json`))).toEqual({ ok: false, missing: false });
+    await rm(dir, { recursive: true, force: true });
+  });
+});

@@ -3,7 +3,7 @@
  * its `.md` copy, conflict copies named the way sync services name them, content hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { access, constants, lstat, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER, formatCitationDate, orderedCitations } from '../../shared/cite-format';
@@ -60,7 +60,11 @@ export type ReadResult = { ok: true; item: LibraryItem; stamp: FileStamp; migrat
 /** Reads and validates one item file; a half-written or foreign file is `ok: false`. */
 export async function readItemFile(path: string): Promise<ReadResult> {
   try {
-    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    // SECURITY: a synced folder may hold a link named like an item that points elsewhere on this
+    // machine; only a regular file is read (writes already replace a link, never follow it).
+    const info = await lstat(path);
+    if (!info.isFile()) return { ok: false, missing: false };
+    const text = await readFile(path, 'utf8');
     const raw: unknown = JSON.parse(text);
     const item = migrateLibraryItem(raw);
     return { ok: true, item, stamp: { mtimeMs: info.mtimeMs, size: info.size }, migrated: (raw as { formatVersion?: number }).formatVersion !== LIBRARY_FORMAT_VERSION };

@@ -4,7 +4,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CONFLICT_FILE, ITEM_FILE, removeItemFiles, type FileStamp } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, readItemFile, removeItemFiles, type FileStamp } from './library-files';
 import type { LibraryIndex } from './library-index';
 
 export const READ_BATCH = 64;
@@ -55,6 +55,10 @@ export async function purgeTombstones(dir: string, index: LibraryIndex, limitMs:
   let purged = false;
   for (const entry of [...index.entries.values()]) {
     if (!entry.deletedAt || now - Date.parse(entry.deletedAt) <= limitMs) continue;
+    // The index may be behind the folder: a colleague's restore (or a newer revision) can have
+    // synced in since the scan. Remove the file only if it is still this very tombstone.
+    const onDisk = await readItemFile(join(dir, `${entry.id}.json`));
+    if (onDisk.ok && (!onDisk.item.deletedAt || onDisk.item.revision?.hash !== entry.revision.hash || onDisk.item.revision?.n !== entry.revision.n)) continue;
     await removeItemFiles(dir, `${entry.id}.json`);
     index.drop(entry.id);
     purged = true;
