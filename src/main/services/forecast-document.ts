@@ -5,11 +5,11 @@
  * and the series as a fenced JSON block a reader or a script can take back out.
  */
 import type { ForecastSource } from '../../shared/bridge-contract';
-import type { CitationSnapshot } from '../../shared/conversation';
 import { metricLabel } from '../../shared/metric-labels';
 import { DiscoverPage, type DiscoverItem } from '../../shared/surface-schemas';
 import type { RetailSignalClient } from './api-client';
 import type { ExportDocument } from './exporter';
+import { snapshotOfDiscoverItem } from '../../shared/discover-snapshot';
 
 /** Discover's page limit: basis ids are looked up in batches of this many. */
 const LOOKUP_BATCH = 100;
@@ -27,20 +27,6 @@ export async function lookupSignals(client: RetailSignalClient, ids: string[]): 
     if (page.ok) found.push(...page.value.items);
   }
   return found;
-}
-
-function snapshotOf(item: DiscoverItem, citedAt: string): CitationSnapshot {
-  return {
-    id: item.id,
-    title: item.title,
-    source_id: item.source.id,
-    source_name: item.source.name,
-    published_at: item.published_at,
-    url: item.url,
-    slug: item.slug,
-    snippet: item.summary,
-    detail: { type: item.type ?? 'signal', body: item.summary, entities: item.entities, metrics: item.metrics, sourceKind: null, healthWhenCited: null, itemsWhenCited: null, citedAt },
-  };
 }
 
 export function forecastTitle({ entity, metric, forecast }: ForecastSource): string {
@@ -87,7 +73,7 @@ export async function forecastDocument(source: ForecastSource, client: RetailSig
     markdown: forecastMarkdown(source),
     citations: ids.map((id) => {
       const item = known.get(id);
-      return item ? snapshotOf(item, at) : { id };
+      return item ? snapshotOfDiscoverItem(item, at) : { id };
     }),
     meta: { question: forecastTitle(source), confidence: source.forecast.confidence, costUsd: source.forecast.cost_usd, serviceUrl },
   };

@@ -6,7 +6,7 @@ import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
 import { FollowChips } from './FollowChips';
 import { SignalActions } from './SignalActions';
-import { snapshotOf } from './signal-snapshot';
+import { snapshotOfDiscoverItem } from '../../../../shared/discover-snapshot';
 import './surfaces.css';
 
 const SEGMENTS = ['', 'grocery', 'quick commerce', 'fashion', 'electronics', 'beauty', 'jewellery', 'pharmacy'];
@@ -158,7 +158,7 @@ export function DiscoverView() {
       </div>
       {open ? (
         <div className="sf-side">
-          <CitationPanel citations={[snapshotOf(open)]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
+          <CitationPanel citations={[snapshotOfDiscoverItem(open, new Date().toISOString())]} text="" selectedId={open.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
           <SignalActions item={open} />
         </div>
       ) : null}

@@ -4,7 +4,7 @@ import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { CitationPanel } from '../citations/CitationPanel';
 import { SignalActions } from './SignalActions';
-import { snapshotOf } from './signal-snapshot';
+import { snapshotOfDiscoverItem } from '../../../../shared/discover-snapshot';
 import './surfaces.css';
 
 /** The watchlist: what you follow, new matches (kept offline), unread counts, "ask about these". */
@@ -82,7 +82,7 @@ export function WatchlistView() {
       </div>
       {open ? (
         <div className="sf-side">
-          <CitationPanel citations={[snapshotOf(open.signal)]} text="" selectedId={open.signal.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
+          <CitationPanel citations={[snapshotOfDiscoverItem(open.signal, new Date().toISOString())]} text="" selectedId={open.signal.id} onSelect={() => undefined} onClose={() => setOpen(null)} signalActions={false} listTitle="This signal" />
           <SignalActions item={open.signal} />
         </div>
       ) : null}
