@@ -3,7 +3,8 @@
  * renderer, real local service) in Debian's Chromium:
  *   1. client-added latency: main receiving an SSE event's bytes → its text painted, the two
  *      processes' clocks calibrated against the benchmark's own (never two timeOrigins subtracted)
- *   5. keystroke → next paint on the app's own zustand-controlled Composer while an answer streams
+ *   5. keystroke → next paint on the app's own zustand-controlled Composer while an answer streams,
+ *      beside a plain textarea in the same page during the same streams
  *   6. health table with 5,000 sources: mount, sort (worst of 12 clicks), filter
  *   7. cold start from the host process's spawn: service ready, shell painted, composer accepts
  *      a key, page ready to ask
@@ -114,25 +115,38 @@ const HEALTH_TABLE_SCRIPT = `(async () => {
   return { mountMs, sortMedianMs: sorts[Math.floor(sorts.length / 2)], sortWorstMs: sorts[sorts.length - 1], sortClicks: sorts.length, filterMs };
 })()`;
 
-// Keystroke → next paint on the Composer: from the key event's own timestamp to a message
-// posted from the next frame callback after React handled the input (it runs after that paint).
+// Keystroke → next paint: from the key event's own timestamp to a message posted from the next
+// frame callback after the input was handled (it runs after that frame's paint). The same probe
+// watches the app's Composer and a plain, uncontrolled <textarea> the benchmark adds to the same
+// page: keys go to each in turn during the same streams, so the plain one is the floor that this
+// browser, machine and stream impose on any text box, and the difference is what the Composer adds.
 const KEYSTROKE_PROBE = `(() => {
   window.__keystrokes = [];
-  const input = document.querySelector('[data-testid="composer-input"]');
-  input.addEventListener('keydown', (event) => {
+  const plain = document.createElement('textarea');
+  plain.dataset.benchPlain = '';
+  plain.setAttribute('aria-label', 'benchmark baseline');
+  plain.style.cssText = 'position:fixed;left:8px;bottom:8px;width:160px;height:32px;z-index:9';
+  document.body.appendChild(plain);
+  const watch = (input, target) => input.addEventListener('keydown', (event) => {
     const streaming = document.querySelector('[data-testid="answer"][data-status="streaming"]') !== null;
     const sent = event.timeStamp;
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
-      channel.port1.onmessage = () => { window.__keystrokes.push({ ms: performance.now() - sent, streaming }); channel.port1.close(); };
+      channel.port1.onmessage = () => { window.__keystrokes.push({ ms: performance.now() - sent, streaming, target }); channel.port1.close(); };
       channel.port2.postMessage(null);
     });
   });
+  watch(document.querySelector('[data-testid="composer-input"]'), 'composer');
+  watch(plain, 'plain');
 })()`;
 
 export interface AppBenchResult {
   latencyMs: { median: number; p95: number; n: number; calibrationUncertaintyMs: number };
   keystrokeMs: { median: number; p95: number; n: number };
+  /** The same keys into a plain <textarea> in the same page during the same streams (baseline). */
+  keystrokePlainMs?: { median: number; p95: number; n: number };
+  /** Both with no answer streaming: the vsync floor of this browser and machine. */
+  keystrokeIdleMs?: { composer: { median: number; p95: number; n: number }; plain: { median: number; p95: number; n: number } };
   coldStart: {
     runs: number;
     serviceReadyMs: { median: number; worst: number };
@@ -188,6 +202,8 @@ export async function benchApp(): Promise<AppBenchResult> {
     const host = await startHost(['--pace-ms', '5']);
     let latency: AppBenchResult['latencyMs'];
     let keystrokeMs: AppBenchResult['keystrokeMs'];
+    let keystrokePlainMs: AppBenchResult['keystrokePlainMs'];
+    let keystrokeIdleMs: AppBenchResult['keystrokeIdleMs'];
     try {
       const page = await browser.newPage();
       // The app records its stream-painted marks only when asked (src/renderer/src/bridge/latency-mark.ts).
@@ -208,19 +224,31 @@ export async function benchApp(): Promise<AppBenchResult> {
       }
       latency = { median: round(percentile(latencies, 0.5)), p95: round(percentile(latencies, 0.95)), n: latencies.length, calibrationUncertaintyMs: round(hostClock.uncertaintyMs + pageClock.uncertaintyMs) };
 
-      // Keystrokes into the real Composer while answers stream: only those typed mid-stream count.
+      // Keystrokes into the real Composer and into the plain textarea, in turn, while answers
+      // stream (only keys typed mid-stream count), then both with nothing streaming.
       await page.evaluate(KEYSTROKE_PROBE);
-      const samples: number[] = [];
-      for (let round_ = 0; round_ < 8 && samples.length < 60; round_ += 1) {
-        await page.getByTestId('composer-input').fill(`Quick commerce growth in Bengaluru, question ${round_}`);
+      type Key = { ms: number; streaming: boolean; target: 'composer' | 'plain' };
+      const composer = page.getByTestId('composer-input');
+      const plain = page.locator('textarea[data-bench-plain]');
+      const keys: Key[] = [];
+      const streamingKeys = (target: Key['target']): number[] => keys.filter((k) => k.streaming && k.target === target).map((k) => k.ms);
+      for (let round_ = 0; round_ < 12 && Math.min(streamingKeys('composer').length, streamingKeys('plain').length) < 60; round_ += 1) {
+        await composer.fill(`Quick commerce growth in Bengaluru, question ${round_}`);
         await page.getByTestId('send').click();
         await page.waitForSelector('[data-testid="answer"][data-status="streaming"]');
-        while ((await page.locator('[data-testid="answer"][data-status="streaming"]').count()) > 0) await page.getByTestId('composer-input').press('a');
+        for (let key = 0; (await page.locator('[data-testid="answer"][data-status="streaming"]').count()) > 0; key += 1) await (key % 2 === 0 ? composer : plain).press('a');
         await waitForAnswerDone(page);
-        const typed = await page.evaluate(() => (window as unknown as { __keystrokes: Array<{ ms: number; streaming: boolean }> }).__keystrokes.splice(0));
-        samples.push(...typed.filter((k) => k.streaming).map((k) => k.ms));
+        keys.push(...(await page.evaluate(() => (window as unknown as { __keystrokes: Key[] }).__keystrokes.splice(0))));
       }
-      keystrokeMs = { median: round(percentile(samples, 0.5)), p95: round(percentile(samples, 0.95)), n: samples.length };
+      await composer.fill('');
+      for (let key = 0; key < 80; key += 1) await (key % 2 === 0 ? composer : plain).press('a');
+      // The last key's frame message arrives after its paint: wait for all 80 to be in.
+      await page.waitForFunction(() => (window as unknown as { __keystrokes: unknown[] }).__keystrokes.length >= 80);
+      const idleKeys = (await page.evaluate(() => (window as unknown as { __keystrokes: Key[] }).__keystrokes.splice(0))).filter((k) => !k.streaming);
+      const stats = (samples: number[]) => ({ median: round(percentile(samples, 0.5)), p95: round(percentile(samples, 0.95)), n: samples.length });
+      keystrokeMs = stats(streamingKeys('composer'));
+      keystrokePlainMs = stats(streamingKeys('plain'));
+      keystrokeIdleMs = { composer: stats(idleKeys.filter((k) => k.target === 'composer').map((k) => k.ms)), plain: stats(idleKeys.filter((k) => k.target === 'plain').map((k) => k.ms)) };
       await page.close();
     } finally {
       await stopHost(host);
@@ -247,6 +275,8 @@ export async function benchApp(): Promise<AppBenchResult> {
     return {
       latencyMs: latency,
       keystrokeMs,
+      keystrokePlainMs,
+      keystrokeIdleMs,
       coldStart: {
         runs: starts.length,
         serviceReadyMs: summary(starts.map((s) => s.serviceReady)),
