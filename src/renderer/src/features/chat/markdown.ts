@@ -52,14 +52,22 @@ function configurePurifier(): void {
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
   private readonly numbers = new Map<string, number>();
+  private copy: Map<string, number> | null = null;
 
   numberFor(id: string): number {
     let n = this.numbers.get(id);
     if (n === undefined) {
       n = this.numbers.size + 1;
       this.numbers.set(id, n);
+      this.copy = null;
     }
     return n;
+  }
+
+  /** The numbers so far: the same Map object until a number is added (views compare it). */
+  snapshot(): Map<string, number> {
+    this.copy ??= new Map(this.numbers);
+    return this.copy;
   }
 
   get(id: string): number | undefined {
