@@ -33,6 +33,7 @@ const Row = memo(
  */
 export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey, className, testId, footer }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
+  const sizer = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const followed = useRef(followKey);
   /** Set when a new item was brought into view from higher up: it stays put (no following) until the reader scrolls. */
@@ -114,14 +115,18 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       }
     }
     if (!element || pinned.current || !atBottom.current || items.length === 0) return;
-    virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    // One forced layout: the new last row is rendered (it is within the overscan of the end the
+    // reader was at) and was measured as it mounted; the total height is set to include that
+    // measure now, not one commit later. Rows still at their estimated size when a long
+    // conversation opens are followed from onChange as they are measured.
+    if (sizer.current) sizer.current.style.height = `${virtualizer.getTotalSize()}px`;
     element.scrollTop = element.scrollHeight;
     followedTo.current = element.scrollTop;
   }, [items.length, followKey, virtualizer]);
 
   return (
     <div ref={scroller} className={className} data-testid={testId}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <div ref={sizer} style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {virtualizer.getVirtualItems().map((row) => (
           <div
             key={row.key}
