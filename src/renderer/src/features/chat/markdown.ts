@@ -207,6 +207,43 @@ export class RenderedBlock {
   }
 }
 
+/** Closing tags and whitespace at the end of a block's HTML: what follows its last text. */
+const CLOSERS_AT_END = /(?:\s*<\/[a-z][a-z0-9]*>)*\s*$/;
+/** Text that is text wherever it lands: no markup, entity, carriage return, NUL or marker bracket. */
+const PLAIN_TEXT = /^[^<>&[\]\r\0]+$/;
+
+/**
+ * The usual delta: the tail block grew by plain text at the end of its last text. Then what
+ * DOMPurify would make of the new HTML is the previous sanitised tree with that text appended,
+ * so it is copied and appended to instead of building a document and walking it again (issue
+ * 18). Anything else (a tag, an entity, a marker bracket, text elsewhere) returns null and is
+ * sanitised. The new HTML must equal the old with the text inserted before the closing tags,
+ * and the tree's last elements must be those the closing tags close, in order.
+ */
+function grownByText(previous: RenderedBlock, html: string): DocumentFragment | null {
+  const old = previous.rawHtml;
+  const end = CLOSERS_AT_END.exec(old)!.index;
+  const before = old.slice(0, end);
+  const closers = old.slice(end);
+  if (html.length <= old.length || !html.startsWith(before) || !html.endsWith(closers)) return null;
+  const added = html.slice(end, html.length - closers.length);
+  // The text the addition continues, as written in the HTML (entities would need decoding: none).
+  const lastText = before.slice(before.lastIndexOf('>') + 1);
+  if (!PLAIN_TEXT.test(added) || lastText === '' || lastText.includes('&')) return null;
+  const copy = previous.source.cloneNode(true) as DocumentFragment;
+  let node: ParentNode = copy;
+  for (const [, tag] of [...closers.matchAll(/<\/([a-z][a-z0-9]*)>/g)].reverse()) {
+    let child = node.lastChild;
+    while (child instanceof Text && child.data.trim() === '') child = child.previousSibling;
+    if (!(child instanceof Element) || child.tagName !== tag!.toUpperCase()) return null;
+    node = child;
+  }
+  const text = node.lastChild;
+  if (!(text instanceof Text) || !text.data.endsWith(lastText)) return null;
+  text.appendData(added);
+  return copy;
+}
+
 /** True when a token, or any inside it, is raw HTML written by the service. */
 function hasRawHtml(token: Token): boolean {
   if (token.type === 'html') return true;
@@ -254,7 +291,8 @@ export class IncrementalMarkdown {
   /**
    * Blocks for tokens, keyed from `firstKey`. A block whose HTML equals that of the previous
    * update's tail at the same key is that block again (a tail that froze unchanged, or a delta
-   * of whitespace): not sanitised again. Several new blocks (a whole answer) are sanitised in
+   * of whitespace): not sanitised again; one that only grew by plain text is the previous tree
+   * with the text appended (grownByText). Several new blocks (a whole answer) are sanitised in
    * one call, except blocks with raw HTML, each alone, so one cannot reach into the next.
    */
   private renderBlocks(tokens: Token[], links: Lexer['tokens']['links'], firstKey: number, previousTail: readonly RenderedBlock[]): RenderedBlock[] {
@@ -269,9 +307,12 @@ export class IncrementalMarkdown {
     tokens.forEach((token, i) => {
       const key = firstKey + i;
       const html = Parser.parse(withLinks([token], links), { gfm: true, async: false });
-      const same = previousTail.find((block) => block.key === key && block.rawHtml === html);
-      if (same || hasRawHtml(token)) flush();
+      const previous = previousTail.find((block) => block.key === key);
+      const same = previous?.rawHtml === html ? previous : undefined;
+      const grown = !same && previous && !hasRawHtml(token) ? grownByText(previous, html) : null;
+      if (same || grown || hasRawHtml(token)) flush();
       if (same) blocks.push(same);
+      else if (grown) blocks.push(new RenderedBlock(key, grown, html));
       else if (hasRawHtml(token)) blocks.push(new RenderedBlock(key, sanitizeToFragment(html, this.numbering), html));
       else run.push({ key, html });
     });
