@@ -48,7 +48,6 @@ function Page({ renderer }: { renderer: RendererName }) {
         items={items}
         keyOf={(item) => item.key}
         estimateHeight={700}
-        tailVersion={text.length}
         render={(item) => (
           <div className="answer">
             <Answer renderer={renderer} text={item.text} streaming={item.streaming} />

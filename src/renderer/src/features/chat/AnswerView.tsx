@@ -1,4 +1,4 @@
-import { useState, type FocusEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useState, type FocusEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { useRetryAfterSeconds, withoutRetryHint } from '../../app/use-countdown';
@@ -22,6 +22,9 @@ const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
   failed: 'No answer',
   cancelled: 'Stopped — partial answer',
 };
+
+/** The citation list re-renders when its citations, numbers or selection change, not per streamed batch. */
+const Citations = memo(CitationList);
 
 /** The chip preview's width (px): about 45 characters a line. */
 const PREVIEW_WIDTH = 340;
@@ -47,7 +50,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const { answer } = turn;
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
   const { frozen, tail, markdown } = useStreamingMarkdown(answer.text, streaming);
-  const numbers = new Map(markdown.numbering.entries());
+  const numbers = markdown.numbering.snapshot();
   const selected = useAppStore((s) => (s.selectedCitation?.turnId === turn.id ? s.selectedCitation.citationId : null));
   const selectCitation = useAppStore((s) => s.selectCitation);
   const retry = useAppStore((s) => s.retry);
@@ -82,7 +85,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const waitS = useRetryAfterSeconds();
   const rateLimited = answer.error?.code === 'rate_limited' || (answer.error?.retryAfterS ?? 0) > 0;
 
-  const select = (citationId: string): void => selectCitation({ turnId: turn.id, citationId });
+  const select = useCallback((citationId: string): void => selectCitation({ turnId: turn.id, citationId }), [selectCitation, turn.id]);
 
   const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, select);
   // A chip previews its signal when the pointer is over it or it has the keyboard focus.
@@ -189,7 +192,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
           </button>
         </div>
       ) : null}
-      <CitationList citations={answer.citations} numbers={numbers} selectedId={selected} onSelect={select} />
+      <Citations citations={answer.citations} numbers={numbers} selectedId={selected} onSelect={select} />
     </article>
   );
 }

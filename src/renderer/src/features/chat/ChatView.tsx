@@ -106,10 +106,6 @@ export function ChatView({ retryInS }: { retryInS: number }) {
   const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
   const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
-  // The last answer's length and status: its action row appears when it finishes, and the list
-  // follows that too when the reader is at the bottom.
-  const lastTurn = turns.at(-1);
-  const lastLength = lastTurn ? `${lastTurn.answer.text.length}:${lastTurn.answer.status}` : '';
   // Below 1200 px the conversation list is a drawer (layout.css); this opens it.
   const [drawerOpen, setDrawerOpen] = useState(false);
   const drawerToggle = useRef<HTMLButtonElement>(null);
@@ -202,7 +198,6 @@ export function ChatView({ retryInS }: { retryInS: number }) {
             items={turns}
             keyOf={(turn) => turn.id}
             estimateHeight={700}
-            tailVersion={lastLength}
             followKey={`${conversationId}:${turns.length}`}
             render={(turn) => (
               <div className="turn">

@@ -1,10 +1,6 @@
-import { memo, useMemo, useRef } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
+import { BlockDom } from './block-dom';
 import { IncrementalMarkdown, type RenderedBlock } from './markdown';
-
-/** A finished block: its HTML never changes, so React never touches it again. */
-const FrozenBlock = memo(function FrozenBlock({ html }: { html: string }) {
-  return <div className="md-block" dangerouslySetInnerHTML={{ __html: html }} />;
-});
 
 /**
  * Incremental markdown for one answer: finished blocks are frozen, only the tail re-renders
@@ -18,24 +14,16 @@ export function useStreamingMarkdown(text: string, streaming: boolean): { frozen
 }
 
 /**
- * The frozen blocks as one unit: while the tail streams, React skips them all at once instead
- * of comparing each of a long answer's blocks on every update. The renderer only ever appends
- * to its frozen list, so its length says whether anything changed.
+ * The blocks, shown by BlockDom rather than by React: frozen blocks are inserted once, the
+ * streaming tail is morphed in place (only its new part changes), and sanitised nodes are
+ * copied in instead of HTML being parsed again. React renders only the empty host.
  */
-const FrozenBlocks = memo(
-  function FrozenBlocks({ blocks }: { blocks: readonly RenderedBlock[]; count: number }) {
-    return blocks.map((block) => <FrozenBlock key={block.key} html={block.html} />);
-  },
-  (before, after) => before.blocks === after.blocks && before.count === after.count,
-);
-
 export function MarkdownBlocks({ frozen, tail }: { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] }) {
-  return (
-    <>
-      <FrozenBlocks blocks={frozen} count={frozen.length} />
-      {tail.map((block) => (
-        <div key={block.key} className="md-block md-tail" dangerouslySetInnerHTML={{ __html: block.html }} />
-      ))}
-    </>
-  );
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<BlockDom | null>(null);
+  useLayoutEffect(() => {
+    view.current ??= new BlockDom(host.current!);
+    view.current.show(frozen, tail);
+  }, [frozen, tail]);
+  return <div ref={host} className="md-blocks" />;
 }

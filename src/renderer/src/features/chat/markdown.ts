@@ -52,14 +52,22 @@ function configurePurifier(): void {
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
   private readonly numbers = new Map<string, number>();
+  private copy: Map<string, number> | null = null;
 
   numberFor(id: string): number {
     let n = this.numbers.get(id);
     if (n === undefined) {
       n = this.numbers.size + 1;
       this.numbers.set(id, n);
+      this.copy = null;
     }
     return n;
+  }
+
+  /** The numbers so far: the same Map object until a number is added (views compare it). */
+  snapshot(): Map<string, number> {
+    this.copy ??= new Map(this.numbers);
+    return this.copy;
   }
 
   get(id: string): number | undefined {
@@ -90,14 +98,43 @@ const LITERAL_TEXT = new Set(['CODE', 'PRE']);
  * each marker with a chip element the app builds, whose only attributes are its own.
  */
 export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering): string {
+  return serialize(sanitizeToFragment(html, numbering));
+}
+
+/** The same, as the sanitised tree itself (in DOMPurify's inert document). */
+export function sanitizeToFragment(html: string, numbering: CitationNumbering): DocumentFragment {
   configurePurifier();
   const fragment = DOMPurify.sanitize(html) as unknown as DocumentFragment;
   if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
-  return serialize(fragment);
+  return fragment;
+}
+
+/**
+ * Sanitises several blocks' HTML in ONE DOMPurify call (one inert document instead of one per
+ * block), each block kept apart in a wrapper only this call can emit: its title holds a random
+ * nonce the service cannot guess. Only marked's own output goes in, which is balanced: blocks
+ * with raw HTML from the service are sanitised alone by the caller (an inline tag left open
+ * would be reopened by the parser inside the next wrapper). The result is checked too: unless
+ * its top level is exactly the wrappers, in order, each block is sanitised alone instead.
+ */
+function sanitizeBlocksTogether(htmls: string[], numbering: CitationNumbering): DocumentFragment[] {
+  configurePurifier();
+  const nonce = `clarity-block-${crypto.getRandomValues(new Uint32Array(4)).join('-')}`;
+  const fragment = DOMPurify.sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join('')) as unknown as DocumentFragment;
+  const wrappers = [...fragment.childNodes];
+  const isolated = wrappers.length === htmls.length && wrappers.every((node, i) => node instanceof Element && node.tagName === 'BLOCKQUOTE' && node.getAttribute('title') === `${nonce}-${i}`);
+  if (!isolated) return htmls.map((html) => sanitizeToFragment(html, numbering));
+  // Chips in one walk, before splitting: numbers follow the blocks' order as one at a time would.
+  if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
+  return wrappers.map((wrapper) => {
+    const block = fragment.ownerDocument.createDocumentFragment();
+    block.append(...wrapper.childNodes);
+    return block;
+  });
 }
 
 /** The fragment as HTML, without moving its nodes into a container first (cheaper). */
-function serialize(fragment: DocumentFragment): string {
+function serialize(fragment: ParentNode): string {
   let out = '';
   for (const node of fragment.childNodes) {
     if (node.nodeType === Node.ELEMENT_NODE) out += (node as Element).outerHTML;
@@ -144,9 +181,76 @@ function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
   }
 }
 
-export interface RenderedBlock {
-  key: number;
-  html: string;
+/**
+ * One rendered block: its sanitised nodes, kept pristine (the view shows copies), and its HTML
+ * only when asked (tests, exports): the view never serialises or re-parses it.
+ */
+export class RenderedBlock {
+  private serialized: string | undefined;
+
+  constructor(
+    readonly key: number,
+    /** The sanitised tree, in DOMPurify's inert document. Never attach it: copy it (`content()`). */
+    readonly source: DocumentFragment,
+    /** marked's HTML before sanitising: the same string means the same block. */
+    readonly rawHtml: string,
+  ) {}
+
+  get html(): string {
+    this.serialized ??= serialize(this.source);
+    return this.serialized;
+  }
+
+  /** A copy of the sanitised nodes, owned by the live document. */
+  content(): DocumentFragment {
+    return document.importNode(this.source, true);
+  }
+}
+
+/** Closing tags and whitespace at the end of a block's HTML: what follows its last text. */
+const CLOSERS_AT_END = /(?:\s*<\/[a-z][a-z0-9]*>)*\s*$/;
+/** Text that is text wherever it lands: no markup, entity, carriage return, NUL or marker bracket. */
+const PLAIN_TEXT = /^[^<>&[\]\r\0]+$/;
+
+/**
+ * The usual delta: the tail block grew by plain text at the end of its last text. Then what
+ * DOMPurify would make of the new HTML is the previous sanitised tree with that text appended,
+ * so it is copied and appended to instead of building a document and walking it again (issue
+ * 18). Anything else (a tag, an entity, a marker bracket, text elsewhere) returns null and is
+ * sanitised. The new HTML must equal the old with the text inserted before the closing tags,
+ * and the tree's last elements must be those the closing tags close, in order.
+ */
+function grownByText(previous: RenderedBlock, html: string): DocumentFragment | null {
+  const old = previous.rawHtml;
+  const end = CLOSERS_AT_END.exec(old)!.index;
+  const before = old.slice(0, end);
+  const closers = old.slice(end);
+  if (html.length <= old.length || !html.startsWith(before) || !html.endsWith(closers)) return null;
+  const added = html.slice(end, html.length - closers.length);
+  // The text the addition continues, as written in the HTML (entities would need decoding: none).
+  const lastText = before.slice(before.lastIndexOf('>') + 1);
+  if (!PLAIN_TEXT.test(added) || lastText === '' || lastText.includes('&')) return null;
+  const copy = previous.source.cloneNode(true) as DocumentFragment;
+  let node: ParentNode = copy;
+  for (const [, tag] of [...closers.matchAll(/<\/([a-z][a-z0-9]*)>/g)].reverse()) {
+    let child = node.lastChild;
+    while (child instanceof Text && child.data.trim() === '') child = child.previousSibling;
+    if (!(child instanceof Element) || child.tagName !== tag!.toUpperCase()) return null;
+    node = child;
+  }
+  const text = node.lastChild;
+  if (!(text instanceof Text) || !text.data.endsWith(lastText)) return null;
+  text.appendData(added);
+  return copy;
+}
+
+/** True when a token, or any inside it, is raw HTML written by the service. */
+function hasRawHtml(token: Token): boolean {
+  if (token.type === 'html') return true;
+  const inner = token as { tokens?: Token[]; items?: Token[]; header?: Array<{ tokens: Token[] }>; rows?: Array<Array<{ tokens: Token[] }>> };
+  if (inner.tokens?.some(hasRawHtml) || inner.items?.some(hasRawHtml)) return true;
+  if (inner.header?.some((cell) => cell.tokens.some(hasRawHtml))) return true;
+  return inner.rows?.some((row) => row.some((cell) => cell.tokens.some(hasRawHtml))) ?? false;
 }
 
 /**
@@ -172,17 +276,48 @@ export class IncrementalMarkdown {
     const links = tokens.links;
     // While streaming, the last block may still change; everything before it is final.
     const finalCount = streaming ? Math.max(0, tokens.length - 1) : tokens.length;
+    const finals: Token[] = [];
     for (let i = 0; i < finalCount; i += 1) {
-      const token = tokens[i]!;
-      this.frozenLength += token.raw.length;
-      if (token.type === 'space') continue;
-      this.frozen.push({ key: this.frozen.length, html: renderBlockHtml(withLinks([token], links), this.numbering) });
+      this.frozenLength += tokens[i]!.raw.length;
+      if (tokens[i]!.type !== 'space') finals.push(tokens[i]!);
     }
-    this.tail = tokens
-      .slice(finalCount)
-      .filter((token) => token.type !== 'space')
-      .map((token, i) => ({ key: this.frozen.length + i, html: renderBlockHtml(withLinks([token], links), this.numbering) }));
+    const previousTail = this.tail;
+    this.frozen.push(...this.renderBlocks(finals, links, this.frozen.length, previousTail));
+    const live = tokens.slice(finalCount).filter((token) => token.type !== 'space');
+    this.tail = this.renderBlocks(live, links, this.frozen.length, previousTail);
     return { frozen: this.frozen, tail: this.tail };
+  }
+
+  /**
+   * Blocks for tokens, keyed from `firstKey`. A block whose HTML equals that of the previous
+   * update's tail at the same key is that block again (a tail that froze unchanged, or a delta
+   * of whitespace): not sanitised again; one that only grew by plain text is the previous tree
+   * with the text appended (grownByText). Several new blocks (a whole answer) are sanitised in
+   * one call, except blocks with raw HTML, each alone, so one cannot reach into the next.
+   */
+  private renderBlocks(tokens: Token[], links: Lexer['tokens']['links'], firstKey: number, previousTail: readonly RenderedBlock[]): RenderedBlock[] {
+    const blocks: RenderedBlock[] = [];
+    let run: Array<{ key: number; html: string }> = [];
+    // In order, so citation numbers still follow first appearance.
+    const flush = (): void => {
+      if (run.length > 1) sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
+      else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, sanitizeToFragment(run[0]!.html, this.numbering), run[0]!.html));
+      run = [];
+    };
+    tokens.forEach((token, i) => {
+      const key = firstKey + i;
+      const html = Parser.parse(withLinks([token], links), { gfm: true, async: false });
+      const previous = previousTail.find((block) => block.key === key);
+      const same = previous?.rawHtml === html ? previous : undefined;
+      const grown = !same && previous && !hasRawHtml(token) ? grownByText(previous, html) : null;
+      if (same || grown || hasRawHtml(token)) flush();
+      if (same) blocks.push(same);
+      else if (grown) blocks.push(new RenderedBlock(key, grown, html));
+      else if (hasRawHtml(token)) blocks.push(new RenderedBlock(key, sanitizeToFragment(html, this.numbering), html));
+      else run.push({ key, html });
+    });
+    flush();
+    return blocks;
   }
 
   private reset(): void {

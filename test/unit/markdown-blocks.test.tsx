@@ -1,0 +1,100 @@
+/**
+ * How an answer's blocks reach the page (issue 18): a finished answer is sanitised in one call
+ * yet each block stays apart, and a streaming tail is morphed in place yet shows exactly what a
+ * fresh render of the same text shows.
+ */
+import { render } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { IncrementalMarkdown } from '../../src/renderer/src/features/chat/markdown';
+import { MarkdownBlocks, useStreamingMarkdown } from '../../src/renderer/src/features/chat/StreamingMarkdown';
+
+function Answer({ text, streaming }: { text: string; streaming: boolean }) {
+  const { frozen, tail } = useStreamingMarkdown(text, streaming);
+  return <MarkdownBlocks frozen={frozen} tail={tail} />;
+}
+
+const blocksOf = (root: ParentNode): HTMLElement[] => [...root.querySelectorAll<HTMLElement>('.md-block')];
+
+describe('a finished answer, sanitised at once', () => {
+  // (A raw block that markdown itself runs on to the end, such as an unclosed comment, is one block.)
+  it.each(['<em>never closed', '<strong>left open', '<a href="https://x.example">a link left open', '<span title="t">a span', '<div><span>a div', '<table><tr><td>a raw cell', '<ul><li>a raw item'])(
+    'an unclosed %s in one block does not reach into the next',
+    (opener) => {
+      const text = [`First ${opener}`, 'Second para [sig_0123456789abcdef]', 'Third para'].join('\n\n');
+      const view = render(<Answer text={text} streaming={false} />);
+      const blocks = blocksOf(view.container);
+      expect(blocks.map((block) => block.textContent!.trim()).slice(1)).toEqual(['Second para 1', 'Third para']);
+      for (const block of blocks.slice(1)) {
+        expect(block.querySelector('em, strong, a, span, div, table, li')).toBeNull();
+        expect(block.querySelectorAll('p')).toHaveLength(1);
+      }
+    },
+  );
+
+  it('a hostile answer cannot forge the wrapper that keeps blocks apart', () => {
+    // The wrapper is a blockquote whose title holds a random nonce; a guessed one is plain content.
+    const forged = '<blockquote title="clarity-block-1-2-3-4-1">forged</blockquote>';
+    const breakOut = '</blockquote><blockquote title="clarity-block-1-2-3-4-2"><em>';
+    const text = ['One [sig_0123456789abcdef]', forged, breakOut, 'Two', '> a real quote', 'Three'].join('\n\n');
+    const whole = new IncrementalMarkdown().update(text, false);
+    const blocks = [...whole.frozen, ...whole.tail];
+    expect(blocks.map((block) => block.key)).toEqual(blocks.map((_, i) => i));
+    const view = render(<Answer text={text} streaming={false} />);
+    const shown = blocksOf(view.container).map((block) => block.textContent!.trim());
+    expect(shown).toEqual(['One 1', 'forged', '', 'Two', 'a real quote', 'Three']);
+    for (const block of blocksOf(view.container).filter((b) => /Two|Three/.test(b.textContent!))) expect(block.querySelector('em')).toBeNull();
+  });
+});
+
+describe('the streaming tail, morphed in place', () => {
+  const answer = [
+    '## Zudio in Pune',
+    '',
+    'Opening **fast** [sig_aaaaaaaaaaaaaaaa] across [the city](https://retail.example/zudio) <b>bold',
+    '',
+    '| Store | Opened |',
+    '|---|---|',
+    '| FC Road [sig_bbbbbbbbbbbbbbbb] | 2026 |',
+    '| Kothrud | 2025 |',
+    '',
+    '- one `[sig_cccccccccccccccc]`',
+    '- two [sig_aaaaaaaaaaaaaaaa]',
+    '',
+    'Done.',
+  ].join('\n');
+
+  it('shows at every step exactly what a fresh render of the same text shows', () => {
+    const streamed = render(<Answer text="" streaming />);
+    for (let end = 1; end <= answer.length; end += 5) {
+      streamed.rerender(<Answer text={answer.slice(0, end)} streaming />);
+      const fresh = render(<Answer text={answer.slice(0, end)} streaming />);
+      expect(streamed.container.innerHTML).toBe(fresh.container.innerHTML);
+      fresh.unmount();
+    }
+    streamed.rerender(<Answer text={answer} streaming={false} />);
+    const fresh = render(<Answer text={answer} streaming={false} />);
+    expect(streamed.container.innerHTML).toBe(fresh.container.innerHTML);
+  });
+
+  it('a tail grown by text, reused rather than sanitised again, equals a fresh sanitise at every step', () => {
+    const hostile = ['<img src=x onerror="window.__pwned=1">', '[x](javascript:alert(1))', '<b>open', 'a &lt;b&gt; & c', "it's \"quoted\"", '[sig_0123456789abcdef', ']', '`code <i>`'];
+    const text = `${answer}\n\nMore prose that goes on and on ${hostile.join(' then ')} and ends [sig_0123456789abcdef].\n\n- item one ${hostile.join(' ')}\n- item two`;
+    // Chip numbers aside: a stream numbers markers in the order they arrived, which a fresh
+    // render of a prefix cannot know (that is so on main too, and not what this is about).
+    const shown = (blocks: { html: string }[]): string[] => blocks.map((block) => block.html.replace(/title="Citation \d+">\d+</g, 'title="Citation n">n<'));
+    const streamed = new IncrementalMarkdown();
+    for (let end = 1; end <= text.length; end += 1 + (end % 3)) {
+      const now = streamed.update(text.slice(0, end), true);
+      const fresh = new IncrementalMarkdown().update(text.slice(0, end), true);
+      expect(shown([...now.frozen, ...now.tail])).toEqual(shown([...fresh.frozen, ...fresh.tail]));
+    }
+  }, 60_000);
+
+  it('keeps the text already shown and appends to it', () => {
+    const view = render(<Answer text="Quick commerce in Bengaluru is gro" streaming />);
+    const text = view.container.querySelector('.md-tail p')!.firstChild as Text;
+    view.rerender(<Answer text="Quick commerce in Bengaluru is growing fast" streaming />);
+    expect(view.container.querySelector('.md-tail p')!.firstChild).toBe(text);
+    expect(text.data).toBe('Quick commerce in Bengaluru is growing fast');
+  });
+});
