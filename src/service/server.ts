@@ -20,7 +20,8 @@ import { registerPageRoutes } from './routes/pages';
 import { registerSourceRoutes } from './routes/sources';
 import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
-import { SignalStore, startOfUtcDay } from './signal-store';
+import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
+import type { CorpusCacheOptions } from './corpus/corpus-cache';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   liveIntervalMs?: number;
   /** Share a store between instances (tests) instead of generating one. */
   store?: SignalStore;
+  /** Keep the generated corpus and its index in this cache (the CLI: its data directory); none by default. */
+  corpusCache?: CorpusCacheOptions;
   /** Research timing; the real standard preset takes 30–90 s, the local default is short. */
   research?: Partial<ResearchTiming>;
   /** Fault injection, off unless enabled here (never by a request alone). */
@@ -82,9 +85,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount'> = {}): SignalStore {
+export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount' | 'corpusCache'> = {}): SignalStore {
   const now = options.now ?? Date.now;
-  return new SignalStore({ seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) });
+  const corpusOptions = { seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) };
+  return options.corpusCache ? openCachedSignalStore(corpusOptions, options.corpusCache).store : new SignalStore(corpusOptions);
 }
 
 /** The limit a route declared in its config, else ask (also for requests that matched no route). */
@@ -237,14 +241,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerDeveloperRoutes(app, context);
   const extensions = await registerExtensions(app, context, { ...options.extensions, dataDir: options.dataDir ?? null });
   await context.research.restore();
-  let openApi = '';
-  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
+  // Written on first request (stringifying the document takes a noticeable part of a start).
+  let openApi: string | null = null;
+  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(url))));
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  openApi = openApiYaml(url);
 
   let liveTimer: NodeJS.Timeout | null = null;
   if (options.liveFeed ?? true) {

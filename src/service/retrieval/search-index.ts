@@ -69,6 +69,15 @@ const B = 0.75;
 const TITLE_WEIGHT = 3;
 const RECENCY_HALF_LIFE_DAYS = 45;
 
+/**
+ * The index as plain JSON (the corpus cache): each term's postings flattened to
+ * [doc, tf, doc, tf, …], docs numbered in the order of the signals it was built from.
+ */
+export interface IndexSnapshot {
+  lengths: number[];
+  postings: Record<string, number[]>;
+}
+
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
@@ -78,6 +87,39 @@ export class SignalSearchIndex {
 
   constructor(signals: Iterable<CorpusSignal> = []) {
     for (const signal of signals) this.add(signal);
+  }
+
+  /** The index over `signals` (in that order) from a snapshot of it, without tokenizing again. */
+  static fromSnapshot(signals: CorpusSignal[], snapshot: IndexSnapshot): SignalSearchIndex {
+    if (snapshot.lengths.length !== signals.length) throw new Error('index snapshot does not match its signals');
+    const index = new SignalSearchIndex();
+    for (const [doc, signal] of signals.entries()) {
+      index.docs.push(signal);
+      index.byId.set(signal.id, doc);
+      const length = snapshot.lengths[doc]!;
+      index.lengths.push(length);
+      index.totalLength += length;
+    }
+    for (const [term, flat] of Object.entries(snapshot.postings)) {
+      const list: Posting[] = new Array(flat.length / 2);
+      for (let at = 0; at < flat.length; at += 2) {
+        const doc = flat[at]!;
+        if (!(doc >= 0 && doc < signals.length)) throw new Error('index snapshot names a missing document');
+        list[at / 2] = { doc, tf: flat[at + 1]! };
+      }
+      index.postings.set(term, list);
+    }
+    return index;
+  }
+
+  snapshot(): IndexSnapshot {
+    const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+    for (const [term, list] of this.postings) {
+      const flat: number[] = [];
+      for (const { doc, tf } of list) flat.push(doc, tf);
+      postings[term] = flat;
+    }
+    return { lengths: [...this.lengths], postings };
   }
 
   get size(): number {
