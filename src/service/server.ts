@@ -85,10 +85,16 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount' | 'corpusCache'> = {}): SignalStore {
-  const now = options.now ?? Date.now;
-  const corpusOptions = { seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) };
-  return options.corpusCache ? openCachedSignalStore(corpusOptions, options.corpusCache).store : new SignalStore(corpusOptions);
+type StoreOptions = Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount'>;
+const corpusOptions = (options: StoreOptions) => ({
+  seed: options.seed,
+  signalCount: options.signalCount,
+  sourceCount: options.sourceCount,
+  anchor: options.anchor ?? startOfUtcDay((options.now ?? Date.now)()),
+});
+
+export function createSignalStore(options: StoreOptions = {}): SignalStore {
+  return new SignalStore(corpusOptions(options));
 }
 
 /** The limit a route declared in its config, else ask (also for requests that matched no route). */
@@ -115,7 +121,8 @@ function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
-  const store = options.store ?? createSignalStore(options);
+  const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
+  const store = options.store ?? cached?.store ?? createSignalStore(options);
   const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -271,7 +278,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
-      await app.close();
+      // A start that generated the corpus lets its cache write finish (the next start reads it).
+      await Promise.all([app.close(), cached?.written]);
     },
   };
 }

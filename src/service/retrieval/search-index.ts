@@ -68,6 +68,8 @@ const K1 = 1.2;
 const B = 0.75;
 const TITLE_WEIGHT = 3;
 const RECENCY_HALF_LIFE_DAYS = 45;
+/** The recency factor of a signal published now (written as the factor is, so it rounds alike). */
+const MAX_RECENCY = 1 + 0.6 * 0.5 ** 0;
 
 /**
  * The index as plain JSON (the corpus cache): each term's postings flattened to
@@ -81,6 +83,9 @@ export interface IndexSnapshot {
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
+  /** Publication times (ms), parsed once rather than at every search. */
+  private readonly published: number[] = [];
+  private scratch = new Float64Array(0);
   private readonly postings = new Map<string, Posting[]>();
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
@@ -96,6 +101,7 @@ export class SignalSearchIndex {
     for (const [doc, signal] of signals.entries()) {
       index.docs.push(signal);
       index.byId.set(signal.id, doc);
+      index.published.push(Date.parse(signal.published_at));
       const length = snapshot.lengths[doc]!;
       index.lengths.push(length);
       index.totalLength += length;
@@ -144,6 +150,7 @@ export class SignalSearchIndex {
     const doc = this.docs.length;
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
+    this.published.push(Date.parse(signal.published_at));
     const counts = new Map<string, number>();
     const addTokens = (text: string, weight: number): number => {
       const tokens = tokenize(text);
@@ -171,28 +178,42 @@ export class SignalSearchIndex {
     const limit = options.limit ?? 8;
     const now = options.now ?? Date.now();
     const terms = [...new Set(tokenize(query))];
-    if (terms.length === 0 || this.docs.length === 0) return [];
+    const count = this.docs.length;
+    if (terms.length === 0 || count === 0) return [];
     const entities = extractEntities(query);
-    const avgLength = this.totalLength / this.docs.length;
-    const scores = new Map<number, number>();
+    const avgLength = this.totalLength / count;
+    // Scores in a reused array, with the documents in the order first scored (the order ties
+    // keep); a search runs synchronously, so one scratch array serves them all.
+    if (this.scratch.length < count) this.scratch = new Float64Array(count + 1_024);
+    const scores = this.scratch;
+    const scored: number[] = [];
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = Math.log(1 + (this.docs.length - list.length + 0.5) / (list.length + 0.5));
+      const idf = Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5));
       for (const { doc, tf } of list) {
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
-        scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
+        // Every term's share is above 0, so 0 means "not scored yet".
+        if (scores[doc] === 0) scored.push(doc);
+        scores[doc] = scores[doc]! + idf * norm;
       }
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+    // The most any boost can multiply a text score by: the newest signal naming every entity.
+    const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
     // A bounded top-K kept sorted as we go: no sort of every scored document.
     const top: SearchHit[] = [];
     const better = (a: SearchHit, b: SearchHit): boolean =>
       a.score > b.score || (a.score === b.score && a.signal.published_at > b.signal.published_at);
-    for (const [doc, textScore] of scores) {
+    for (const doc of scored) {
+      const textScore = scores[doc]!;
+      scores[doc] = 0;
       const signal = this.docs[doc];
       if (!signal) continue;
-      const published = Date.parse(signal.published_at);
+      // A document that cannot beat the last of a full top-K even with every boost is skipped
+      // before its recency and entities are worked out (the ranking is the same).
+      if (top.length === limit && textScore * MAX_RECENCY * maxBoost < top[limit - 1]!.score) continue;
+      const published = this.published[doc]!;
       if (options.until !== undefined && published > options.until) continue;
       const ageDays = Math.max(0, (now - published) / 86_400_000);
       const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
