@@ -66,4 +66,6 @@ await runBrowserHost({
   serviceArgs: extraServiceArgs,
   serviceLaunch: prestart ? { ...serviceLaunch, start: prestart.starter(serviceLaunch.command) } : serviceLaunch,
   prestart,
+  print: (line) => console.log(line),
+  warn: (line) => console.warn(line),
 });
