@@ -64,6 +64,7 @@ export interface SearchOptions {
   until?: number;
 }
 
+const ENTITY_KINDS = ['retailers', 'segments', 'cities', 'states'] as const;
 const K1 = 1.2;
 const B = 0.75;
 const TITLE_WEIGHT = 3;
@@ -86,6 +87,9 @@ export class SignalSearchIndex {
   /** Publication times (ms), parsed once rather than at every search. */
   private readonly published: number[] = [];
   private scratch = new Float64Array(0);
+  private matchScratch = new Uint8Array(0);
+  /** The documents naming each entity (kind and name): entity matches are counted from these. */
+  private readonly entityDocs = new Map<string, number[]>();
   private readonly postings = new Map<string, Posting[]>();
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
@@ -105,6 +109,7 @@ export class SignalSearchIndex {
       const length = snapshot.lengths[doc]!;
       index.lengths.push(length);
       index.totalLength += length;
+      index.addEntities(signal, doc);
     }
     for (const [term, flat] of Object.entries(snapshot.postings)) {
       const list: Posting[] = new Array(flat.length / 2);
@@ -172,6 +177,21 @@ export class SignalSearchIndex {
     }
     this.lengths.push(length);
     this.totalLength += length;
+    this.addEntities(signal, doc);
+  }
+
+  private addEntities(signal: CorpusSignal, doc: number): void {
+    for (const kind of ENTITY_KINDS) {
+      for (const name of new Set(signal.entities[kind])) {
+        const key = `${kind}:${name}`;
+        let list = this.entityDocs.get(key);
+        if (!list) {
+          list = [];
+          this.entityDocs.set(key, list);
+        }
+        list.push(doc);
+      }
+    }
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
@@ -199,6 +219,11 @@ export class SignalSearchIndex {
       }
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+    // How many of the named entities each document names, counted from the entity lists.
+    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs.get(`${kind}:${name}`) ?? []));
+    if (this.matchScratch.length < count) this.matchScratch = new Uint8Array(count + 1_024);
+    const matches = this.matchScratch;
+    for (const list of entityLists) for (const doc of list) matches[doc] = matches[doc]! + 1;
     // The most any boost can multiply a text score by: the newest signal naming every entity.
     const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
     // A bounded top-K kept sorted as we go: no sort of every scored document.
@@ -217,25 +242,19 @@ export class SignalSearchIndex {
       if (options.until !== undefined && published > options.until) continue;
       const ageDays = Math.max(0, (now - published) / 86_400_000);
       const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-      const entityMatches = wanted === 0 ? 0 : countEntityMatches(signal, entities);
+      const entityMatches = matches[doc]!;
       // A signal missing an entity the question names ranks well below one that has it.
       const entityBoost = wanted === 0 ? 1 : ((1 + entityMatches) / (1 + wanted)) * (1 + 0.5 * entityMatches);
-      const hit: SearchHit = { signal, textScore, score: textScore * recency * entityBoost, entityMatches };
-      if (top.length === limit && !better(hit, top[top.length - 1]!)) continue;
+      const score = textScore * recency * entityBoost;
+      const last = top.length === limit ? top[limit - 1]! : null;
+      if (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at))) continue;
+      const hit: SearchHit = { signal, textScore, score, entityMatches };
       let at = top.length;
       while (at > 0 && better(hit, top[at - 1]!)) at -= 1;
       top.splice(at, 0, hit);
       if (top.length > limit) top.pop();
     }
+    for (const list of entityLists) for (const doc of list) matches[doc] = 0;
     return top;
   }
-}
-
-function countEntityMatches(signal: CorpusSignal, wanted: QueryEntities): number {
-  let matches = 0;
-  for (const retailer of wanted.retailers) if (signal.entities.retailers.includes(retailer)) matches += 1;
-  for (const segment of wanted.segments) if (signal.entities.segments.includes(segment)) matches += 1;
-  for (const city of wanted.cities) if (signal.entities.cities.includes(city)) matches += 1;
-  for (const state of wanted.states) if (signal.entities.states.includes(state)) matches += 1;
-  return matches;
 }
