@@ -158,7 +158,14 @@ export function openCachedSignalStore(
   cache: CorpusCacheOptions,
   warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): OpenedSignalStore {
-  const key = corpusCacheKey(options, cache.codeDir);
+  let key: string;
+  try {
+    key = corpusCacheKey(options, cache.codeDir);
+  } catch (error) {
+    // Code that cannot be read back (an unusual packaging) only means no cache.
+    warn(`The corpus cache is off: its code could not be hashed (${error instanceof Error ? error.message : String(error)}).`);
+    return { store: new SignalStore(options), from: 'generated', written: null };
+  }
   const { cached, problem } = readCorpusCache(cache.dir, key);
   if (problem) warn(`The corpus cache could not be used (${problem}); generating the corpus again.`);
   if (cached) return { store: new SignalStore(options, cached), from: 'cache', written: null };

@@ -100,6 +100,14 @@ describe('corpus cache', () => {
     }
   });
 
+  it('a code directory that cannot be read turns the cache off instead of failing the start', () => {
+    const opened = open(OPTIONS, join(codeDir, 'missing'));
+    expect(opened.from).toBe('generated');
+    expect(opened.written).toBeNull();
+    expect(hits(opened.store)).toEqual(hits(new SignalStore(OPTIONS)));
+    expect(warnings[0]).toMatch(/corpus cache is off/);
+  });
+
   it('a damaged cache file is regenerated with a warning, not fatal, and rewritten', async () => {
     await open().written;
     const [file] = await cacheFiles();
