@@ -190,22 +190,38 @@ async function coldStart(browser: Browser, dataDir: string): Promise<ColdStart> 
   }
 }
 
+/**
+ * 7: cold starts of one app, as a user starts it: the first on a new data directory (the local
+ * service generates its corpus and caches it there), reported apart; then 5 more. Needs a build.
+ */
+export async function benchColdStarts(browser: Browser): Promise<AppBenchResult['coldStart']> {
+  const coldDir = await mkdtemp(join(tmpdir(), 'clarity-appbench-cold-'));
+  const starts: ColdStart[] = [];
+  let firstStart: ColdStart;
+  try {
+    firstStart = await coldStart(browser, coldDir);
+    for (let run = 0; run < 5; run += 1) starts.push(await coldStart(browser, coldDir));
+  } finally {
+    await rm(coldDir, { recursive: true, force: true });
+  }
+  const summary = (values: number[]) => ({ median: round(percentile(values, 0.5)), worst: round(Math.max(...values)) });
+  const rounded = (start: ColdStart): ColdStart => ({ serviceReady: round(start.serviceReady), shellPainted: round(start.shellPainted), composerReady: round(start.composerReady), askReady: round(start.askReady) });
+  return {
+    runs: starts.length,
+    serviceReadyMs: summary(starts.map((s) => s.serviceReady)),
+    shellPaintedMs: summary(starts.map((s) => s.shellPainted)),
+    composerReadyMs: summary(starts.map((s) => s.composerReady)),
+    askReadyMs: summary(starts.map((s) => s.askReady)),
+    firstStart: rounded(firstStart),
+  };
+}
+
 export async function benchApp(): Promise<AppBenchResult> {
   execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
-    // 7: cold starts of one app, as a user starts it: the first on a new data directory (the
-    // local service generates its corpus and caches it there), reported apart; then 5 more.
-    const coldDir = await mkdtemp(join(tmpdir(), 'clarity-appbench-cold-'));
-    const starts: ColdStart[] = [];
-    let firstStart: ColdStart;
-    try {
-      firstStart = await coldStart(browser, coldDir);
-      for (let run = 0; run < 5; run += 1) starts.push(await coldStart(browser, coldDir));
-    } finally {
-      await rm(coldDir, { recursive: true, force: true });
-    }
-    const summary = (values: number[]) => ({ median: round(percentile(values, 0.5)), worst: round(Math.max(...values)) });
+    // 7: cold starts.
+    const coldStarts = await benchColdStarts(browser);
 
     // 1 and 5: a host whose local service streams 200 deltas per second.
     const host = await startHost(['--pace-ms', '5'], { withClock: true });
@@ -270,14 +286,7 @@ export async function benchApp(): Promise<AppBenchResult> {
     return {
       latencyMs: latency,
       keystrokeMs,
-      coldStart: {
-        runs: starts.length,
-        serviceReadyMs: summary(starts.map((s) => s.serviceReady)),
-        shellPaintedMs: summary(starts.map((s) => s.shellPainted)),
-        composerReadyMs: summary(starts.map((s) => s.composerReady)),
-        askReadyMs: summary(starts.map((s) => s.askReady)),
-        firstStart: { serviceReady: round(firstStart.serviceReady), shellPainted: round(firstStart.shellPainted), composerReady: round(firstStart.composerReady), askReady: round(firstStart.askReady) },
-      },
+      coldStart: coldStarts,
       healthTable,
     };
   } finally {
