@@ -66,6 +66,4 @@ await runBrowserHost({
   serviceArgs: extraServiceArgs,
   serviceLaunch: prestart ? { ...serviceLaunch, start: prestart.starter(serviceLaunch.command) } : serviceLaunch,
   prestart,
-  print: (line) => console.log(line),
-  warn: (line) => console.warn(line),
 });

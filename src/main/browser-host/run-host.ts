@@ -20,19 +20,16 @@ export interface BrowserHostOptions {
   serviceLaunch: LocalServiceLaunch;
   /** The service process cli.ts started early; stopped here if nothing adopted it. */
   prestart: PrestartedService | null;
-  /** The terminal (only the CLI prints; main code logs through the redacting logger). */
-  print: (line: string) => void;
-  warn: (line: string) => void;
 }
 
 export async function runBrowserHost(options: BrowserHostOptions): Promise<void> {
-  const { dataDir, print, warn } = options;
+  const { dataDir } = options;
   const logFiles = await startLogFiles(dataDir);
   // Service requests honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS.
   const network = createNetworkFetch(process.env);
-  for (const warning of network.certificates.warnings) warn(`Network: ${warning}`);
+  for (const warning of network.certificates.warnings) console.warn(`Network: ${warning}`);
   const policy = await loadPolicy();
-  if (policy.state === 'invalid') warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
+  if (policy.state === 'invalid') console.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
   const services = await composeMainServices({
     dataDir,
     fetch: network.fetch,
@@ -48,16 +45,16 @@ export async function runBrowserHost(options: BrowserHostOptions): Promise<void>
   const web = await startBrowserHost({ host: services.host, rendererDir: options.rendererDir, port: options.port, session: await persistentSessionSecret(dataDir) });
   // The page can load while the service starts (as the Electron window does); the benchmark's
   // cold start opens it from here. Tests and people wait for browser-host-ready below.
-  print(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
-  print(services.credentialBackendLine);
-  print('Starting the local Retail Signal service (synthetic sample data)…');
+  console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
+  console.log(services.credentialBackendLine);
+  console.log('Starting the local Retail Signal service (synthetic sample data)…');
   await services.host.start();
   // Settings chose a remote service after all: the early local one is not needed.
   options.prestart?.discard();
   const status = services.host.serviceStatus();
-  print(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
-  print(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
-  print(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
+  console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
+  console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
+  console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
 
   let closing = false;
   const shutdown = (): void => {
