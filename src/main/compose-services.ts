@@ -2,6 +2,7 @@
  * Wires the main-process services together. Used by the Electron entry and the browser host
  * alike, so both run exactly the same services behind the same bridge host.
  */
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { AskStreamRunner } from './bridge/ask-stream';
 import type { AnswerLimits } from './services/answer-limits';
@@ -208,4 +209,11 @@ function defaultDesktop(fetchImpl: typeof fetch | undefined): DesktopHost {
   const network = createNetworkFetch({});
   if (fetchImpl) network.fetch = fetchImpl;
   return createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
+}
+
+/** Same place Electron's userData resolves to on Linux, so both hosts share settings. */
+export function defaultDataDir(): string {
+  if (process.env.CLARITY_DATA_DIR) return process.env.CLARITY_DATA_DIR;
+  const base = process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config');
+  return join(base, 'Clarity Desktop');
 }

@@ -2,17 +2,17 @@
  * `npm run web` — the browser host. Runs the main-process services and the embedded local
  * service, serves the renderer build on 127.0.0.1 and prints the one URL to open.
  *   --port N (default 5178; 0 = free port)  --data-dir DIR  --pace-ms N
- *
- * This entry imports only Node built-ins: it starts the local service's process first, then
- * loads the rest of the host (run-host.ts), so the service reads its corpus while the host
- * loads its code, on the second core.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../data-dir';
-import { PrestartedService, serviceArgs } from '../services/local-service-supervisor';
+import { composeMainServices, defaultDataDir } from '../compose-services';
+import { startBrowserHost } from './browser-host';
+import { persistentSessionSecret } from './host-session';
+import { loadPolicy } from '../desktop/admin-policy';
+import { createNodeDesktopHost } from '../desktop/desktop-host';
+import { startLogFiles } from '../logging/log-files';
+import { createNetworkFetch } from '../network/network-fetch';
 
 const { values } = parseArgs({
   options: {
@@ -29,41 +29,53 @@ const { values } = parseArgs({
 // renderer build and the service entry sit at different places relative to this file.
 const fromSource = import.meta.url.endsWith('.ts');
 const rendererDir = values.renderer ?? fileURLToPath(new URL(fromSource ? '../../../out/renderer' : '../renderer', import.meta.url));
+const serviceEntry = fileURLToPath(new URL(fromSource ? '../../service/cli.ts' : './service.js', import.meta.url));
 if (!existsSync(rendererDir)) {
   console.error(`No renderer build at ${rendererDir}. Run \`npm run build\` first (npm run web does it for you).`);
   process.exit(1);
 }
 
 const dataDir = values['data-dir'] ?? defaultDataDir();
-const paceMs = values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined;
-const extraServiceArgs = values['service-arg'] ?? [];
-// The local service runs in its own Node process: built JS beside us, or its source under the
-// same TypeScript loader as us.
-const serviceLaunch = { command: process.execPath, args: [...process.execArgv, fileURLToPath(new URL(fromSource ? '../../service/cli.ts' : './service.js', import.meta.url))] };
-
-/** Whether the saved settings choose a remote service (then no local one is started early). */
-function remoteChosen(): boolean {
-  try {
-    return (JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { service?: { mode?: string } }).service?.mode === 'remote';
-  } catch {
-    return false;
-  }
-}
-
-// The arguments composeMainServices and the supervisor will ask for (compose-services.ts adds
-// the data directory and the extra flags, the supervisor the port and pace); if they differ,
-// the supervisor starts another process and says so on stderr.
-const prestart = remoteChosen()
-  ? null
-  : new PrestartedService(serviceLaunch.command, serviceArgs([...serviceLaunch.args, '--data-dir', join(dataDir, 'local-service'), ...extraServiceArgs], paceMs));
-
-const { runBrowserHost } = await import('./run-host');
-await runBrowserHost({
+const logFiles = await startLogFiles(dataDir);
+// Service requests honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY and NODE_EXTRA_CA_CERTS.
+const network = createNetworkFetch(process.env);
+for (const warning of network.certificates.warnings) console.warn(`Network: ${warning}`);
+const policy = await loadPolicy();
+if (policy.state === 'invalid') console.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
+const services = await composeMainServices({
   dataDir,
-  rendererDir,
-  port: Number(values.port),
-  paceMs,
-  serviceArgs: extraServiceArgs,
-  serviceLaunch: prestart ? { ...serviceLaunch, start: prestart.starter(serviceLaunch.command) } : serviceLaunch,
-  prestart,
+  fetch: network.fetch,
+  desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir }),
+  // The local service runs in its own Node process: built JS beside us, or its source under
+  // the same TypeScript loader as us.
+  serviceLaunch: { command: process.execPath, args: [...process.execArgv, serviceEntry] },
+  // A browser host has no shell to open links with; the renderer opens them in a new tab
+  // after this process has allow-listed them.
+  openExternal: async () => false,
+  paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
+  serviceArgs: values['service-arg'] ?? [],
 });
+// An open tab reconnects to a restarted host on the same port (the cookie stays valid).
+const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });
+// The page can load while the service starts (as the Electron window does); the benchmark's
+// cold start opens it from here. Tests and people wait for browser-host-ready below.
+console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
+console.log(services.credentialBackendLine);
+console.log('Starting the local Retail Signal service (synthetic sample data)…');
+await services.host.start();
+const status = services.host.serviceStatus();
+console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
+console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
+console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
+
+let closing = false;
+const shutdown = (): void => {
+  if (closing) return;
+  closing = true;
+  void Promise.allSettled([web.close(), services.host.dispose(), network.close()]).finally(() => {
+    logFiles.close();
+    process.exit(0);
+  });
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

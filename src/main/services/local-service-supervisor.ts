@@ -38,64 +38,6 @@ function spawnProcess(command: string, args: string[], env: Record<string, strin
   return child;
 }
 
-/** The environment every service process gets (the supervisor's start() passes it too). */
-export function serviceEnv(launchEnv: Record<string, string> = {}): Record<string, string> {
-  return { ...(process.env as Record<string, string>), ...launchEnv, CLARITY_SUPERVISED: '1' };
-}
-
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item, i) => item === b[i]);
-const sameEnv = (a: Record<string, string>, b: Record<string, string>): boolean =>
-  sameList(Object.keys(a), Object.keys(b)) && Object.keys(a).every((key) => a[key] === b[key]);
-
-/**
- * The service's first process, started before the app has composed the supervisor that will
- * run it (the browser host does so first thing, so the service loads its corpus while the host
- * loads its own code). The supervisor's first start adopts it if it asks for exactly this
- * command, arguments and environment and the process is still running; otherwise that process
- * is stopped and a new one spawned, so a mismatch costs time, never correctness.
- */
-export class PrestartedService {
-  private child: ServiceProcess | null;
-  private exited = false;
-  /** The prestarted process's id (whether or not it was adopted). */
-  readonly pid: number | undefined;
-
-  constructor(
-    private readonly command: string,
-    private readonly args: string[],
-    private readonly env: Record<string, string> = serviceEnv(),
-  ) {
-    this.child = spawnProcess(command, args, env);
-    this.pid = this.child.pid;
-    this.child.once('exit', () => (this.exited = true));
-  }
-
-  /** A LocalServiceLaunch['start'] for `command`: hands the prestarted process over once. */
-  starter(command: string): NonNullable<LocalServiceLaunch['start']> {
-    return (args, env) => {
-      const child = this.child;
-      this.child = null;
-      if (child && !this.exited && command === this.command && sameList(args, this.args) && sameEnv(env, this.env)) return child;
-      if (child && !this.exited) {
-        process.stderr.write('The prestarted local service did not match the launch asked for; starting another.\n');
-        child.kill('SIGTERM');
-      }
-      return spawnProcess(command, args, env);
-    };
-  }
-
-  /** Stops the prestarted process if nothing adopted it (the app uses a remote service). */
-  discard(): void {
-    if (this.child && !this.exited) this.child.kill('SIGTERM');
-    this.child = null;
-  }
-}
-
-/** The arguments the supervisor starts the service with: a free port, and its pace if set. */
-export function serviceArgs(launchArgs: string[], paceMs: number | undefined): string[] {
-  return [...launchArgs, '--port', '0', ...(paceMs !== undefined ? ['--pace-ms', String(paceMs)] : [])];
-}
-
 export interface SupervisorOptions {
   paceMs?: number;
   startTimeoutMs?: number;
@@ -123,8 +65,9 @@ export class LocalServiceSupervisor {
   async start(): Promise<string> {
     if (this.url && this.child) return this.url;
     this.stopping = false;
-    const args = serviceArgs(this.launch.args, this.options.paceMs);
-    const env = serviceEnv(this.launch.env);
+    const args = [...this.launch.args, '--port', '0'];
+    if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
+    const env = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1' };
     const child = this.launch.start ? this.launch.start(args, env) : spawnProcess(this.launch.command, args, env);
     this.child = child;
     let stderr = '';
