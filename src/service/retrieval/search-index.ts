@@ -44,11 +44,6 @@ export function extractEntities(question: string): QueryEntities {
   return { retailers, segments, cities, states };
 }
 
-interface Posting {
-  doc: number;
-  tf: number;
-}
-
 export interface SearchHit {
   signal: CorpusSignal;
   score: number;
@@ -73,7 +68,7 @@ const RECENCY_HALF_LIFE_DAYS = 45;
 const MAX_RECENCY = 1 + 0.6 * 0.5 ** 0;
 
 /**
- * The index as plain JSON (the corpus cache): each term's postings flattened to
+ * The index as plain JSON (the corpus cache): each term's postings as the index keeps them,
  * [doc, tf, doc, tf, …], docs numbered in the order of the signals it was built from.
  */
 export interface IndexSnapshot {
@@ -90,7 +85,8 @@ export class SignalSearchIndex {
   private matchScratch = new Uint8Array(0);
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
   private readonly entityDocs = new Map<string, number[]>();
-  private readonly postings = new Map<string, Posting[]>();
+  /** Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read). */
+  private readonly postings = new Map<string, number[]>();
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
 
@@ -111,12 +107,11 @@ export class SignalSearchIndex {
       index.totalLength += length;
       index.addEntities(signal, doc);
     }
-    for (const [term, flat] of Object.entries(snapshot.postings)) {
-      const list: Posting[] = new Array(flat.length / 2);
-      for (let at = 0; at < flat.length; at += 2) {
-        const doc = flat[at]!;
-        if (!(doc >= 0 && doc < signals.length)) throw new Error('index snapshot names a missing document');
-        list[at / 2] = { doc, tf: flat[at + 1]! };
+    for (const [term, list] of Object.entries(snapshot.postings)) {
+      if (!Array.isArray(list) || list.length % 2 !== 0) throw new Error('index snapshot has a malformed posting list');
+      for (let at = 0; at < list.length; at += 2) {
+        const doc = list[at]!;
+        if (!(doc >= 0 && doc < signals.length && list[at + 1]! > 0)) throw new Error('index snapshot names a missing document');
       }
       index.postings.set(term, list);
     }
@@ -125,11 +120,7 @@ export class SignalSearchIndex {
 
   snapshot(): IndexSnapshot {
     const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.postings) {
-      const flat: number[] = [];
-      for (const { doc, tf } of list) flat.push(doc, tf);
-      postings[term] = flat;
-    }
+    for (const [term, list] of this.postings) postings[term] = list.slice();
     return { lengths: [...this.lengths], postings };
   }
 
@@ -173,7 +164,7 @@ export class SignalSearchIndex {
         list = [];
         this.postings.set(token, list);
       }
-      list.push({ doc, tf });
+      list.push(doc, tf);
     }
     this.lengths.push(length);
     this.totalLength += length;
@@ -210,8 +201,11 @@ export class SignalSearchIndex {
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = Math.log(1 + (count - list.length + 0.5) / (list.length + 0.5));
-      for (const { doc, tf } of list) {
+      const documents = list.length / 2;
+      const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
+      for (let at = 0; at < list.length; at += 2) {
+        const doc = list[at]!;
+        const tf = list[at + 1]!;
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
         // Every term's share is above 0, so 0 means "not scored yet".
         if (scores[doc] === 0) scored.push(doc);
