@@ -4,16 +4,21 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * Three builds, one per process. The main build also emits the local service as its own
- * entry so the supervisor can run it in a separate process (ELECTRON_RUN_AS_NODE).
+ * entry so the supervisor can run it in a separate process (an Electron utility process, or
+ * Node under the browser host), and the browser host (`npm run web`), so neither transpiles
+ * TypeScript at every start.
  */
 export default defineConfig({
   main: {
     build: {
-      externalizeDeps: true,
+      // keytar is an optional dependency (not externalized by default): bundled, it could not
+      // find its native addon, and the keychain would silently fall back to session-only.
+      externalizeDeps: { include: ['@github/keytar'] },
       rollupOptions: {
         input: {
           index: resolve('src/main/electron/main.ts'),
           service: resolve('src/service/cli.ts'),
+          'browser-host': resolve('src/main/browser-host/cli.ts'),
         },
       },
     },

@@ -14,6 +14,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
@@ -94,6 +95,9 @@ const service = await startService({
   signalCount: integer('signals', values.signals),
   liveFeed: !values['no-live'],
   dataDir,
+  // The corpus and its index, kept beside the signing key for the next start; the key covers
+  // this code's files (src/service, or the build in out/main).
+  corpusCache: { dir: dataDir, codeDir: fileURLToPath(new URL('.', import.meta.url)) },
   faults: { enabled: values['enable-faults'] ?? false },
   // The app's embedded service offers "Get a development token" (POST /api/v1/dev/token).
   devTokens: (values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1',

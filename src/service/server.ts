@@ -20,7 +20,8 @@ import { registerPageRoutes } from './routes/pages';
 import { registerSourceRoutes } from './routes/sources';
 import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
-import { SignalStore, startOfUtcDay } from './signal-store';
+import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
+import type { CorpusCacheOptions } from './corpus/corpus-cache';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -42,6 +43,8 @@ export interface ServiceOptions {
   liveIntervalMs?: number;
   /** Share a store between instances (tests) instead of generating one. */
   store?: SignalStore;
+  /** Keep the generated corpus and its index in this cache (the CLI: its data directory); none by default. */
+  corpusCache?: CorpusCacheOptions;
   /** Research timing; the real standard preset takes 30–90 s, the local default is short. */
   research?: Partial<ResearchTiming>;
   /** Fault injection, off unless enabled here (never by a request alone). */
@@ -82,9 +85,16 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export function createSignalStore(options: Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount'> = {}): SignalStore {
-  const now = options.now ?? Date.now;
-  return new SignalStore({ seed: options.seed, signalCount: options.signalCount, sourceCount: options.sourceCount, anchor: options.anchor ?? startOfUtcDay(now()) });
+type StoreOptions = Pick<ServiceOptions, 'seed' | 'signalCount' | 'anchor' | 'now' | 'sourceCount'>;
+const corpusOptions = (options: StoreOptions) => ({
+  seed: options.seed,
+  signalCount: options.signalCount,
+  sourceCount: options.sourceCount,
+  anchor: options.anchor ?? startOfUtcDay((options.now ?? Date.now)()),
+});
+
+export function createSignalStore(options: StoreOptions = {}): SignalStore {
+  return new SignalStore(corpusOptions(options));
 }
 
 /** The limit a route declared in its config, else ask (also for requests that matched no route). */
@@ -111,7 +121,8 @@ function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
-  const store = options.store ?? createSignalStore(options);
+  const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
+  const store = options.store ?? cached?.store ?? createSignalStore(options);
   const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
@@ -237,14 +248,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerDeveloperRoutes(app, context);
   const extensions = await registerExtensions(app, context, { ...options.extensions, dataDir: options.dataDir ?? null });
   await context.research.restore();
-  let openApi = '';
-  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send(openApi));
+  // Written on first request (stringifying the document takes a noticeable part of a start).
+  let openApi: string | null = null;
+  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(url))));
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  openApi = openApiYaml(url);
 
   let liveTimer: NodeJS.Timeout | null = null;
   if (options.liveFeed ?? true) {
@@ -267,7 +278,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
-      await app.close();
+      // A start that generated the corpus lets its cache write finish (the next start reads it).
+      await Promise.all([app.close(), cached?.written]);
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   generateCorpus,
   groupSourcesByKind,
   makeSignal,
+  type Corpus,
   type CorpusOptions,
   type CorpusSignal,
   type CorpusSource,
@@ -14,6 +15,7 @@ import {
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
 import { SignalSearchIndex } from './retrieval/search-index';
+import { corpusCacheKey, corpusCacheText, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
 import type { HealthSnapshot, SourceEntry } from '../shared/service-schemas';
@@ -40,13 +42,14 @@ export class SignalStore {
   oracleMissRate = 0.042;
   oracleUpdatedAt: string;
 
-  constructor(options: CorpusOptions & { now?: () => number } = {}) {
-    const corpus = generateCorpus(options);
+  /** `built`: the corpus these options generate and its index, read from the corpus cache. */
+  constructor(options: CorpusOptions & { now?: () => number } = {}, built?: { corpus: Corpus; index: SignalSearchIndex }) {
+    const corpus = built?.corpus ?? generateCorpus(options);
     this.seed = options.seed ?? 0;
     this.sources = corpus.sources;
     this.sourcesById = new Map(corpus.sources.map((source) => [source.id, source]));
     this.byKind = groupSourcesByKind(corpus.sources);
-    this.index = new SignalSearchIndex(corpus.signals);
+    this.index = built?.index ?? new SignalSearchIndex(corpus.signals);
     this.truth = corpus.truth;
     this.anchor = options.anchor ?? DEFAULT_ANCHOR;
     for (const signal of corpus.signals) {
@@ -137,6 +140,43 @@ export class SignalStore {
     this.oracleMissRate = Math.round(Math.min(0.3, Math.max(0.005, this.oracleMissRate + (random.next() - 0.5) * 0.01)) * 1000) / 1000;
     this.oracleUpdatedAt = new Date(now).toISOString();
   }
+}
+
+/** Where a store's corpus came from, and the cache write still under way (tests wait for it). */
+export interface OpenedSignalStore {
+  store: SignalStore;
+  from: 'cache' | 'generated';
+  written: Promise<void> | null;
+}
+
+/**
+ * A store over the corpus these options generate, read from the corpus cache when it holds it;
+ * else generated and indexed, and the cache written in the background for the next start.
+ */
+export function openCachedSignalStore(
+  options: CorpusOptions,
+  cache: CorpusCacheOptions,
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): OpenedSignalStore {
+  let key: string;
+  try {
+    key = corpusCacheKey(options, cache.codeDir);
+  } catch (error) {
+    // Code that cannot be read back (an unusual packaging) only means no cache.
+    warn(`The corpus cache is off: its code could not be hashed (${error instanceof Error ? error.message : String(error)}).`);
+    return { store: new SignalStore(options), from: 'generated', written: null };
+  }
+  const { cached, problem } = readCorpusCache(cache.dir, key);
+  if (problem) warn(`The corpus cache could not be used (${problem}); generating the corpus again.`);
+  if (cached) return { store: new SignalStore(options, cached), from: 'cache', written: null };
+  const corpus = generateCorpus(options);
+  const built = { corpus, index: new SignalSearchIndex(corpus.signals) };
+  // The text now, before the live feed changes anything; the write itself is not waited for.
+  const text = corpusCacheText(key, built);
+  const written = writeCorpusCache(cache.dir, key, text).catch((error: unknown) =>
+    warn(`The corpus cache could not be written (${error instanceof Error ? error.message : String(error)}).`),
+  );
+  return { store: new SignalStore(options, built), from: 'generated', written };
 }
 
 export function startOfUtcDay(ms: number): Date {

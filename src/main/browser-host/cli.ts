@@ -25,7 +25,11 @@ const { values } = parseArgs({
   },
 });
 
-const rendererDir = values.renderer ?? fileURLToPath(new URL('../../../out/renderer', import.meta.url));
+// Built (`npm run web`: out/main/browser-host.js) or from source under tsx (tests): the
+// renderer build and the service entry sit at different places relative to this file.
+const fromSource = import.meta.url.endsWith('.ts');
+const rendererDir = values.renderer ?? fileURLToPath(new URL(fromSource ? '../../../out/renderer' : '../renderer', import.meta.url));
+const serviceEntry = fileURLToPath(new URL(fromSource ? '../../service/cli.ts' : './service.js', import.meta.url));
 if (!existsSync(rendererDir)) {
   console.error(`No renderer build at ${rendererDir}. Run \`npm run build\` first (npm run web does it for you).`);
   process.exit(1);
@@ -42,8 +46,9 @@ const services = await composeMainServices({
   dataDir,
   fetch: network.fetch,
   desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir }),
-  // The local service runs in its own Node process, under the same TypeScript loader as us.
-  serviceLaunch: { command: process.execPath, args: [...process.execArgv, fileURLToPath(new URL('../../service/cli.ts', import.meta.url))] },
+  // The local service runs in its own Node process: built JS beside us, or its source under
+  // the same TypeScript loader as us.
+  serviceLaunch: { command: process.execPath, args: [...process.execArgv, serviceEntry] },
   // A browser host has no shell to open links with; the renderer opens them in a new tab
   // after this process has allow-listed them.
   openExternal: async () => false,

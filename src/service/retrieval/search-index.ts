@@ -44,11 +44,6 @@ export function extractEntities(question: string): QueryEntities {
   return { retailers, segments, cities, states };
 }
 
-interface Posting {
-  doc: number;
-  tf: number;
-}
-
 export interface SearchHit {
   signal: CorpusSignal;
   score: number;
@@ -64,20 +59,69 @@ export interface SearchOptions {
   until?: number;
 }
 
+const ENTITY_KINDS = ['retailers', 'segments', 'cities', 'states'] as const;
 const K1 = 1.2;
 const B = 0.75;
 const TITLE_WEIGHT = 3;
 const RECENCY_HALF_LIFE_DAYS = 45;
+/** The recency factor of a signal published now (written as the factor is, so it rounds alike). */
+const MAX_RECENCY = 1 + 0.6 * 0.5 ** 0;
+
+/**
+ * The index as plain JSON (the corpus cache): each term's postings as the index keeps them,
+ * [doc, tf, doc, tf, …], docs numbered in the order of the signals it was built from.
+ */
+export interface IndexSnapshot {
+  lengths: number[];
+  postings: Record<string, number[]>;
+}
 
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
-  private readonly postings = new Map<string, Posting[]>();
+  /** Publication times (ms), parsed once rather than at every search. */
+  private readonly published: number[] = [];
+  private scratch = new Float64Array(0);
+  private matchScratch = new Uint8Array(0);
+  /** The documents naming each entity (kind and name): entity matches are counted from these. */
+  private readonly entityDocs = new Map<string, number[]>();
+  /** Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read). */
+  private readonly postings = new Map<string, number[]>();
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
 
   constructor(signals: Iterable<CorpusSignal> = []) {
     for (const signal of signals) this.add(signal);
+  }
+
+  /** The index over `signals` (in that order) from a snapshot of it, without tokenizing again. */
+  static fromSnapshot(signals: CorpusSignal[], snapshot: IndexSnapshot): SignalSearchIndex {
+    if (snapshot.lengths.length !== signals.length) throw new Error('index snapshot does not match its signals');
+    const index = new SignalSearchIndex();
+    for (const [doc, signal] of signals.entries()) {
+      index.docs.push(signal);
+      index.byId.set(signal.id, doc);
+      index.published.push(Date.parse(signal.published_at));
+      const length = snapshot.lengths[doc]!;
+      index.lengths.push(length);
+      index.totalLength += length;
+      index.addEntities(signal, doc);
+    }
+    for (const [term, list] of Object.entries(snapshot.postings)) {
+      if (!Array.isArray(list) || list.length % 2 !== 0) throw new Error('index snapshot has a malformed posting list');
+      for (let at = 0; at < list.length; at += 2) {
+        const doc = list[at]!;
+        if (!(doc >= 0 && doc < signals.length && list[at + 1]! > 0)) throw new Error('index snapshot names a missing document');
+      }
+      index.postings.set(term, list);
+    }
+    return index;
+  }
+
+  snapshot(): IndexSnapshot {
+    const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
+    for (const [term, list] of this.postings) postings[term] = list.slice();
+    return { lengths: [...this.lengths], postings };
   }
 
   get size(): number {
@@ -102,6 +146,7 @@ export class SignalSearchIndex {
     const doc = this.docs.length;
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
+    this.published.push(Date.parse(signal.published_at));
     const counts = new Map<string, number>();
     const addTokens = (text: string, weight: number): number => {
       const tokens = tokenize(text);
@@ -119,60 +164,91 @@ export class SignalSearchIndex {
         list = [];
         this.postings.set(token, list);
       }
-      list.push({ doc, tf });
+      list.push(doc, tf);
     }
     this.lengths.push(length);
     this.totalLength += length;
+    this.addEntities(signal, doc);
+  }
+
+  private addEntities(signal: CorpusSignal, doc: number): void {
+    for (const kind of ENTITY_KINDS) {
+      for (const name of new Set(signal.entities[kind])) {
+        const key = `${kind}:${name}`;
+        let list = this.entityDocs.get(key);
+        if (!list) {
+          list = [];
+          this.entityDocs.set(key, list);
+        }
+        list.push(doc);
+      }
+    }
   }
 
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 8;
     const now = options.now ?? Date.now();
     const terms = [...new Set(tokenize(query))];
-    if (terms.length === 0 || this.docs.length === 0) return [];
+    const count = this.docs.length;
+    if (terms.length === 0 || count === 0) return [];
     const entities = extractEntities(query);
-    const avgLength = this.totalLength / this.docs.length;
-    const scores = new Map<number, number>();
+    const avgLength = this.totalLength / count;
+    // Scores in a reused array, with the documents in the order first scored (the order ties
+    // keep); a search runs synchronously, so one scratch array serves them all.
+    if (this.scratch.length < count) this.scratch = new Float64Array(count + 1_024);
+    const scores = this.scratch;
+    const scored: number[] = [];
     for (const term of terms) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const idf = Math.log(1 + (this.docs.length - list.length + 0.5) / (list.length + 0.5));
-      for (const { doc, tf } of list) {
+      const documents = list.length / 2;
+      const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
+      for (let at = 0; at < list.length; at += 2) {
+        const doc = list[at]!;
+        const tf = list[at + 1]!;
         const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
-        scores.set(doc, (scores.get(doc) ?? 0) + idf * norm);
+        // Every term's share is above 0, so 0 means "not scored yet".
+        if (scores[doc] === 0) scored.push(doc);
+        scores[doc] = scores[doc]! + idf * norm;
       }
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
+    // How many of the named entities each document names, counted from the entity lists.
+    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs.get(`${kind}:${name}`) ?? []));
+    if (this.matchScratch.length < count) this.matchScratch = new Uint8Array(count + 1_024);
+    const matches = this.matchScratch;
+    for (const list of entityLists) for (const doc of list) matches[doc] = matches[doc]! + 1;
+    // The most any boost can multiply a text score by: the newest signal naming every entity.
+    const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
     // A bounded top-K kept sorted as we go: no sort of every scored document.
     const top: SearchHit[] = [];
     const better = (a: SearchHit, b: SearchHit): boolean =>
       a.score > b.score || (a.score === b.score && a.signal.published_at > b.signal.published_at);
-    for (const [doc, textScore] of scores) {
+    for (const doc of scored) {
+      const textScore = scores[doc]!;
+      scores[doc] = 0;
       const signal = this.docs[doc];
       if (!signal) continue;
-      const published = Date.parse(signal.published_at);
+      // A document that cannot beat the last of a full top-K even with every boost is skipped
+      // before its recency and entities are worked out (the ranking is the same).
+      if (top.length === limit && textScore * MAX_RECENCY * maxBoost < top[limit - 1]!.score) continue;
+      const published = this.published[doc]!;
       if (options.until !== undefined && published > options.until) continue;
       const ageDays = Math.max(0, (now - published) / 86_400_000);
       const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-      const entityMatches = wanted === 0 ? 0 : countEntityMatches(signal, entities);
+      const entityMatches = matches[doc]!;
       // A signal missing an entity the question names ranks well below one that has it.
       const entityBoost = wanted === 0 ? 1 : ((1 + entityMatches) / (1 + wanted)) * (1 + 0.5 * entityMatches);
-      const hit: SearchHit = { signal, textScore, score: textScore * recency * entityBoost, entityMatches };
-      if (top.length === limit && !better(hit, top[top.length - 1]!)) continue;
+      const score = textScore * recency * entityBoost;
+      const last = top.length === limit ? top[limit - 1]! : null;
+      if (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at))) continue;
+      const hit: SearchHit = { signal, textScore, score, entityMatches };
       let at = top.length;
       while (at > 0 && better(hit, top[at - 1]!)) at -= 1;
       top.splice(at, 0, hit);
       if (top.length > limit) top.pop();
     }
+    for (const list of entityLists) for (const doc of list) matches[doc] = 0;
     return top;
   }
-}
-
-function countEntityMatches(signal: CorpusSignal, wanted: QueryEntities): number {
-  let matches = 0;
-  for (const retailer of wanted.retailers) if (signal.entities.retailers.includes(retailer)) matches += 1;
-  for (const segment of wanted.segments) if (signal.entities.segments.includes(segment)) matches += 1;
-  for (const city of wanted.cities) if (signal.entities.cities.includes(city)) matches += 1;
-  for (const state of wanted.states) if (signal.entities.states.includes(state)) matches += 1;
-  return matches;
 }
