@@ -1,7 +1,6 @@
 /** Exports: Electron saves through the system dialog; the browser host downloads the file. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import { buildDocument } from '../../services/documents';
-import { renderExport } from '../../services/exporter';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -10,6 +9,9 @@ export function exportHandlers(context: HandlerContext): HandlerMap<MethodsIn<'e
     'export.render': async ({ source, format }) => {
       const doc = await buildDocument(source, documentSources(context));
       if (!doc) return fail({ code: 'not_found', message: 'There is nothing to export yet.' });
+      // Loaded on first export: the PDF and Word writers (pdfkit, docx) would otherwise add
+      // about a tenth of a second to every start for a feature used now and then.
+      const { renderExport } = await import('../../services/exporter');
       const file = await renderExport(doc, format);
       if (context.saveFile) {
         const savedPath = await context.saveFile(file.filename, file.data);
