@@ -15,8 +15,8 @@ import type { FileStamp } from './library-files';
 const CACHE_VERSION = 1;
 /** Enough text around a match for a snippet; the whole text is searched through the index. */
 const SNIPPET_TEXT_CHARS = 600;
-/** How many of the newest entries the head cache holds: the first page the list shows. */
-const HEAD_SIZE = 200;
+/** How many of the newest entries the head cache holds (and a first open reads first): the list's first page. */
+export const HEAD_SIZE = 200;
 
 export interface LibraryEntry {
   id: string;
