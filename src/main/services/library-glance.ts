@@ -61,7 +61,8 @@ export function glanceText(name: string, text: string): Glance {
   return { name, newest: plain ? newest[key] : UNKNOWN, maybeLive: deletedKeys === 0 || liveMark };
 }
 
-let buffer = Buffer.allocUnsafe(64 * 1024);
+/** Reused for every file; a bigger one (unusual) gets its own, so none is kept alive. */
+const buffer = Buffer.allocUnsafe(64 * 1024);
 
 function readRegularSync(path: string): string | null {
   let fd: number | null = null;
@@ -69,10 +70,10 @@ function readRegularSync(path: string): string | null {
     fd = openSync(path, FLAGS);
     const info = fstatSync(fd);
     if (!info.isFile()) return null;
-    if (info.size > buffer.length) buffer = Buffer.allocUnsafe(info.size);
+    const into = info.size <= buffer.length ? buffer : Buffer.allocUnsafe(info.size);
     let length = 0;
-    for (let n = -1; n !== 0 && length < info.size; length += n) n = readSync(fd, buffer, length, info.size - length, length);
-    return buffer.toString('latin1', 0, length);
+    for (let n = -1; n !== 0 && length < info.size; length += n) n = readSync(fd, into, length, info.size - length, length);
+    return into.toString('latin1', 0, length);
   } catch {
     return null;
   } finally {

@@ -3,7 +3,8 @@
  * in a synced drive or on a share), in the open format of docs/library-format.md.
  *
  * - Opening never blocks: entries come from a cache at once, then the folder is compared with
- *   it and only what changed is read again (`ready` resolves then).
+ *   it and only what changed is read again (`ready` resolves then). With no cache yet, the
+ *   newest items are read first (library-glance.ts), then the rest.
  * - Every write carries a revision; a write never replaces a revision its writer has not seen:
  *   if the file changed underneath, ours is kept beside it as a conflict copy.
  * - A team folder is watched (fs.watch, plus polling for shares where events do not arrive);
