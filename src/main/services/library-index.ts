@@ -279,14 +279,17 @@ export class LibraryIndex {
   }
 }
 
-/** A snippet around the first query term found in the entry's text. */
-export function snippetOf(entry: LibraryEntry, terms: string[]): string | null {
-  const lower = entry.text.toLowerCase();
+/**
+ * A snippet around the first query term found in the entry's text. `terms`: one case-blind
+ * pattern per term (no lower-cased copy of every shown item's text to throw away per search).
+ */
+export function snippetOf(entry: LibraryEntry, terms: RegExp[]): string | null {
   for (const term of terms) {
-    const at = lower.indexOf(term);
-    if (at < 0) continue;
+    const found = term.exec(entry.text);
+    if (!found) continue;
+    const at = found.index;
     const start = Math.max(0, at - 60);
-    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + term.length + 80).replace(/\s+/g, ' ').trim()}…`;
+    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + found[0].length + 80).replace(/\s+/g, ' ').trim()}…`;
   }
   return null;
 }
@@ -299,7 +302,7 @@ export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limi
   else if (sort === 'title') hits.sort((a, b) => a.entry.title.localeCompare(b.entry.title));
   else if (sort === 'citations') hits.sort((a, b) => b.entry.citationCount - a.entry.citationCount);
   else hits.sort((a, b) => b.score - a.score);
-  const terms = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const terms = text.split(/\s+/).filter(Boolean).map((term) => new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
   return {
     items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(hit.entry, terms) : null })),
     total: hits.length,
