@@ -3,7 +3,9 @@
  * its `.md` copy, conflict copies named the way sync services name them, content hashes.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { access, constants, lstat, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { lstatSync, readFile as readFileCallback, readFileSync, type Stats } from 'node:fs';
+import { access, constants, lstat, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER, formatCitationDate, orderedCitations } from '../../shared/cite-format';
@@ -55,6 +57,9 @@ export function withoutSecrets(item: LibraryItem): LibraryItem {
   return clean === url ? item : { ...item, meta: { ...item.meta, serviceUrl: clean } };
 }
 
+// The callback readFile: fs/promises' readFile is several times slower on many small files.
+const readFile = promisify(readFileCallback);
+
 export type ReadResult = { ok: true; item: LibraryItem; stamp: FileStamp; migrated: boolean } | { ok: false; missing: boolean };
 
 /** Reads and validates one item file; a half-written or foreign file is `ok: false`. */
@@ -64,13 +69,27 @@ export async function readItemFile(path: string): Promise<ReadResult> {
     // machine; only a regular file is read (writes already replace a link, never follow it).
     const info = await lstat(path);
     if (!info.isFile()) return { ok: false, missing: false };
-    const text = await readFile(path, 'utf8');
-    const raw: unknown = JSON.parse(text);
-    const item = migrateLibraryItem(raw);
-    return { ok: true, item, stamp: { mtimeMs: info.mtimeMs, size: info.size }, migrated: (raw as { formatVersion?: number }).formatVersion !== LIBRARY_FORMAT_VERSION };
+    return parsed(await readFile(path, 'utf8'), info);
   } catch (error) {
     return { ok: false, missing: (error as NodeJS.ErrnoException).code === 'ENOENT' };
   }
+}
+
+/** The same, synchronously: for a folder on this machine's disk, a few files at a time. */
+export function readItemFileSync(path: string): ReadResult {
+  try {
+    const info = lstatSync(path);
+    if (!info.isFile()) return { ok: false, missing: false };
+    return parsed(readFileSync(path, 'utf8'), info);
+  } catch (error) {
+    return { ok: false, missing: (error as NodeJS.ErrnoException).code === 'ENOENT' };
+  }
+}
+
+function parsed(text: string, info: Stats): ReadResult {
+  const raw: unknown = JSON.parse(text);
+  const item = migrateLibraryItem(raw);
+  return { ok: true, item, stamp: { mtimeMs: info.mtimeMs, size: info.size }, migrated: (raw as { formatVersion?: number }).formatVersion !== LIBRARY_FORMAT_VERSION };
 }
 
 /**

@@ -5,7 +5,7 @@
  * shows its first results from the cache and then updates only what changed on disk.
  */
 import { readFile } from 'node:fs/promises';
-import MiniSearch from 'minisearch';
+import MiniSearch, { type SearchOptions } from 'minisearch';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import type { LibraryItem, LibraryItemKind, LibraryQuery, LibraryRevision, LibrarySearchResult, LibrarySummary } from '../../shared/library';
@@ -15,8 +15,8 @@ import type { FileStamp } from './library-files';
 const CACHE_VERSION = 1;
 /** Enough text around a match for a snippet; the whole text is searched through the index. */
 const SNIPPET_TEXT_CHARS = 600;
-/** How many of the newest entries the head cache holds: the first page the list shows. */
-const HEAD_SIZE = 200;
+/** How many of the newest entries the head cache holds (and a first open reads first): the list's first page. */
+export const HEAD_SIZE = 200;
 
 export interface LibraryEntry {
   id: string;
@@ -46,13 +46,48 @@ interface IndexedDoc {
   tags: string;
 }
 
+// Typos are forgiven (one edit) in the last, longer term only: fuzzy matching of every term
+// of a query is what made searches over 10,000 items slow.
+const fuzzyFor = (term: string, i: number, terms: string[]): number => (i === terms.length - 1 && term.length > 5 ? 1 : 0);
+
 const INDEX_OPTIONS = {
   fields: ['title', 'text', 'citations', 'sources', 'entities', 'tags'],
   storeFields: [],
-  // Typos are forgiven (one edit) in the last, longer term only: fuzzy matching of every term
-  // of a query is what made searches over 10,000 items slow.
-  searchOptions: { prefix: true, fuzzy: (term: string, i: number, terms: string[]) => (i === terms.length - 1 && term.length > 5 ? 1 : 0), maxFuzzy: 1, boost: { title: 3, sources: 2, citations: 1.5, tags: 2 }, combineWith: 'AND' },
+  searchOptions: { prefix: true, fuzzy: fuzzyFor, maxFuzzy: 1, boost: { title: 3, sources: 2, citations: 1.5, tags: 2 }, combineWith: 'AND' } satisfies SearchOptions,
 };
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => string | null | undefined | false;
+
+/**
+ * MiniSearch's AND query, term by term, with the same matches and the same order of results.
+ * MiniSearch scores every item holding any query term before it intersects: thousands of items
+ * for common words ("quick", "commerce"). Here the term held by the fewest items is scored
+ * first, and each further term only for the items still in (the others are skipped before any
+ * scoring). An item's score is the sum of its per-term scores, as in MiniSearch's AND (which
+ * also multiplies every result by the number of query terms: the same for all, so left out).
+ */
+function matchAll(index: MiniSearch<IndexedDoc>, text: string): Array<{ id: string; score: number }> {
+  const terms = tokenize(text).map((term) => processTerm(term)).filter((term): term is string => !!term);
+  if (terms.length <= 1) return index.search(text).map((hit) => ({ id: hit.id as string, score: hit.score }));
+  const options = (i: number): SearchOptions => ({ ...INDEX_OPTIONS.searchOptions, fuzzy: fuzzyFor(terms[i]!, i, terms) });
+  // How many postings each term has: counted, nothing scored or kept.
+  const postings = terms.map((term, i) => {
+    let n = 0;
+    index.search(term, { ...options(i), boostDocument: () => ((n += 1), 0) });
+    return n;
+  });
+  let scores: Map<string, number> | null = null;
+  for (const i of terms.map((_, i) => i).sort((a, b) => postings[a]! - postings[b]!)) {
+    const kept: Map<string, number> | null = scores;
+    const next = new Map<string, number>();
+    const hits = index.search(terms[i]!, kept ? { ...options(i), boostDocument: (id) => (kept.has(id as string) ? 1 : 0) } : options(i));
+    for (const hit of hits) next.set(hit.id as string, (kept?.get(hit.id as string) ?? 0) + hit.score);
+    scores = next;
+    if (next.size === 0) break;
+  }
+  return [...scores!].map(([id, score]) => ({ id, score }));
+}
 
 function entitiesOf(item: LibraryItem): string[] {
   return [...new Set(item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])))];
@@ -152,8 +187,8 @@ export class LibraryIndex {
     // Newest first already: the usual sort then has almost nothing to do.
     if (!text) return this.newestFirst().filter(filter).map((entry) => ({ entry, score: 0 }));
     const hits: Hit[] = [];
-    for (const hit of this.search_.search(text)) {
-      const entry = this.entries.get(hit.id as string);
+    for (const hit of matchAll(this.search_, text)) {
+      const entry = this.entries.get(hit.id);
       if (entry && filter(entry)) hits.push({ entry, score: hit.score });
     }
     return hits;
@@ -244,14 +279,17 @@ export class LibraryIndex {
   }
 }
 
-/** A snippet around the first query term found in the entry's text. */
-export function snippetOf(entry: LibraryEntry, terms: string[]): string | null {
-  const lower = entry.text.toLowerCase();
+/**
+ * A snippet around the first query term found in the entry's text. `terms`: one case-blind
+ * pattern per term (no lower-cased copy of every shown item's text to throw away per search).
+ */
+export function snippetOf(entry: LibraryEntry, terms: RegExp[]): string | null {
   for (const term of terms) {
-    const at = lower.indexOf(term);
-    if (at < 0) continue;
+    const found = term.exec(entry.text);
+    if (!found) continue;
+    const at = found.index;
     const start = Math.max(0, at - 60);
-    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + term.length + 80).replace(/\s+/g, ' ').trim()}…`;
+    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + found[0].length + 80).replace(/\s+/g, ' ').trim()}…`;
   }
   return null;
 }
@@ -264,7 +302,7 @@ export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limi
   else if (sort === 'title') hits.sort((a, b) => a.entry.title.localeCompare(b.entry.title));
   else if (sort === 'citations') hits.sort((a, b) => b.entry.citationCount - a.entry.citationCount);
   else hits.sort((a, b) => b.score - a.score);
-  const terms = text.toLowerCase().split(/\s+/).filter(Boolean);
+  const terms = text.split(/\s+/).filter(Boolean).map((term) => new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
   return {
     items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(hit.entry, terms) : null })),
     total: hits.length,

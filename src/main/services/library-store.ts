@@ -3,7 +3,8 @@
  * in a synced drive or on a share), in the open format of docs/library-format.md.
  *
  * - Opening never blocks: entries come from a cache at once, then the folder is compared with
- *   it and only what changed is read again (`ready` resolves then).
+ *   it and only what changed is read again (`ready` resolves then). With no cache yet, the
+ *   newest items are read first (library-glance.ts), then the rest.
  * - Every write carries a revision; a write never replaces a revision its writer has not seen:
  *   if the file changed underneath, ours is kept beside it as a conflict copy.
  * - A team folder is watched (fs.watch, plus polling for shares where events do not arrive);
@@ -14,9 +15,10 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../shared/library';
-import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, newLibraryItem, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp, type NewLibraryItem } from './library-files';
-import { LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
-import { folderChanges, purgeTombstones, READ_BATCH } from './library-scan';
+import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, newLibraryItem, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp, type NewLibraryItem, type ReadResult } from './library-files';
+import { readFirstPage } from './library-glance';
+import { HEAD_SIZE, LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
+import { folderChanges, purgeTombstones, readChanged } from './library-scan';
 
 export type { NewLibraryItem } from './library-files';
 
@@ -117,13 +119,20 @@ export class LibraryStore {
     this.readOnly = !(await folderWritable(this.dir));
     if (this.readOnly) this.message = 'Read-only: you can read this team library but not change it (the folder is not writable for you).';
     // First results from the head cache, then all entries, then the text index, then the folder.
-    const head = await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey);
-    first();
-    if (head) this.emit();
-    const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
-    if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
+    // No cache (the very first open): the newest items first (library-glance.ts), then the folder.
+    if (await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey)) {
+      first();
+      this.emit();
+      const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
+      if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
+    } else {
+      this.index.partial = true; // until the scan has read the rest
+      await readFirstPage(this.dir, HEAD_SIZE, !this.shared, (name, result) => this.ingest(name, result));
+      first();
+    }
     this.emit();
     await this.rescan();
+    this.index.partial = false;
     this.state = 'ready';
     this.emit();
     this.startWatching();
@@ -175,32 +184,7 @@ export class LibraryStore {
     });
     if (!found) return;
     const { names, items: seenItems, conflicts: seenConflicts, changed: todo } = found;
-    let changed = false;
-    for (let i = 0; i < todo.length; i += READ_BATCH) {
-      const batch = todo.slice(i, i + READ_BATCH);
-      const results = await Promise.all(batch.map((name) => readItemFile(join(this.dir, name))));
-      for (const [j, name] of batch.entries()) {
-        const result = results[j]!;
-        if (!result.ok) {
-          if (result.missing) continue;
-          // Half-synced or foreign: ignored until it parses (the next change re-reads it).
-          const info = await stat(join(this.dir, name)).catch(() => null);
-          if (info) this.unreadable.set(name, { mtimeMs: info.mtimeMs, size: info.size });
-          continue;
-        }
-        this.unreadable.delete(name);
-        changed = true;
-        const itemMatch = ITEM_FILE.exec(name);
-        if (itemMatch && result.item.id === itemMatch[1]) {
-          const item = result.migrated ? await this.migrate(result.item) : result.item;
-          this.index.put(item, entryOf(item, revisionOf(item), result.stamp));
-        } else {
-          const id = CONFLICT_FILE.exec(name)?.[1] ?? '';
-          this.conflictFiles.set(name, { id, stamp: result.stamp, item: result.item.id === id ? result.item : null });
-        }
-      }
-      if (todo.length > READ_BATCH) await new Promise((resolve) => setImmediate(resolve));
-    }
+    let changed = await readChanged(this.dir, todo, this.unreadable, (name, result) => this.ingest(name, result));
     for (const id of [...this.index.entries.keys()]) {
       if (seenItems.has(id)) continue;
       this.index.drop(id);
@@ -221,6 +205,18 @@ export class LibraryStore {
     if (changed) {
       this.scheduleCacheWrite();
       this.emit();
+    }
+  }
+
+  /** Takes in a file that parsed: an item (into the index) or a conflict copy. */
+  private async ingest(name: string, result: ReadResult & { ok: true }): Promise<void> {
+    const itemMatch = ITEM_FILE.exec(name);
+    if (itemMatch && result.item.id === itemMatch[1]) {
+      const item = result.migrated ? await this.migrate(result.item) : result.item;
+      this.index.put(item, entryOf(item, revisionOf(item), result.stamp));
+    } else {
+      const id = CONFLICT_FILE.exec(name)?.[1] ?? '';
+      this.conflictFiles.set(name, { id, stamp: result.stamp, item: result.item.id === id ? result.item : null });
     }
   }
 
