@@ -97,4 +97,38 @@ describe('the streaming tail, morphed in place', () => {
     expect(view.container.querySelector('.md-tail p')!.firstChild).toBe(text);
     expect(text.data).toBe('Quick commerce in Bengaluru is growing fast');
   });
+
+  it('a tail holding a long run of spaces still grows text by text (the end of its HTML is found in one pass)', () => {
+    // A hostile service can send tens of thousands of spaces; finding where the closing tags
+    // begin by a regular expression backtracked over them at every delta (seconds each).
+    const start = `a${' '.repeat(60_000)}b`;
+    const streamed = new IncrementalMarkdown();
+    streamed.update(start, true);
+    let text = start;
+    for (const delta of ['c', 'c', ' and more', ' text']) {
+      text += delta;
+      const now = streamed.update(text, true);
+      const fresh = new IncrementalMarkdown().update(text, true);
+      expect([...now.frozen, ...now.tail].map((block) => block.html)).toEqual([...fresh.frozen, ...fresh.tail].map((block) => block.html));
+    }
+  });
+});
+
+describe("answers' sanitiser", () => {
+  it('is their own: a hook or config set on the shared DOMPurify instance does not change what answers keep', async () => {
+    const { default: DOMPurify } = await import('dompurify');
+    DOMPurify.setConfig({ ADD_ATTR: ['onclick'], ALLOWED_URI_REGEXP: /^javascript:/ });
+    DOMPurify.addHook('uponSanitizeAttribute', (_node, data) => {
+      data.forceKeepAttr = true;
+    });
+    try {
+      const view = render(<Answer text={'<b onclick="x()">bold</b> [link](javascript:alert(1)) [sig_0123456789abcdef]'} streaming={false} />);
+      expect(view.container.querySelector('[onclick]')).toBeNull();
+      expect(view.container.querySelector('a[href^="javascript"]')).toBeNull();
+      expect(view.container.textContent).toContain('bold');
+    } finally {
+      DOMPurify.removeAllHooks();
+      DOMPurify.clearConfig();
+    }
+  });
 });

@@ -32,14 +32,18 @@ const PURIFY_CONFIG = {
 /** The same config, returning the tree itself, so chips can be added to it structurally. */
 const PURIFY_FRAGMENT = { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true } as const;
 
-let configured = false;
-/** Hooks and config are set once: DOMPurify otherwise re-parses its config on every call. */
-function configurePurifier(): void {
-  if (configured) return;
-  configured = true;
-  // Set once (DOMPurify otherwise re-parses its config per call); sanitize() returns a fragment.
-  DOMPurify.setConfig(PURIFY_FRAGMENT);
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+let purify: ReturnType<typeof DOMPurify> | null = null;
+/**
+ * Answers' own DOMPurify instance, configured once (DOMPurify otherwise re-parses its config on
+ * every call). Its own, so that no other code's setConfig/clearConfig or hooks on the shared
+ * default instance can change what answers are sanitised with.
+ */
+function configurePurifier(): ReturnType<typeof DOMPurify> {
+  if (purify) return purify;
+  purify = DOMPurify(window);
+  // sanitize() returns a fragment.
+  purify.setConfig(PURIFY_FRAGMENT);
+  purify.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? '';
       if (!SAFE_LINK.test(href)) node.removeAttribute('href');
@@ -47,6 +51,7 @@ function configurePurifier(): void {
       node.setAttribute('rel', 'noopener noreferrer');
     }
   });
+  return purify;
 }
 
 /** Numbers citations in order of first appearance; a signal keeps its number. */
@@ -103,8 +108,7 @@ export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering
 
 /** The same, as the sanitised tree itself (in DOMPurify's inert document). */
 export function sanitizeToFragment(html: string, numbering: CitationNumbering): DocumentFragment {
-  configurePurifier();
-  const fragment = DOMPurify.sanitize(html) as unknown as DocumentFragment;
+  const fragment = configurePurifier().sanitize(html) as unknown as DocumentFragment;
   if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
   return fragment;
 }
@@ -118,9 +122,8 @@ export function sanitizeToFragment(html: string, numbering: CitationNumbering): 
  * its top level is exactly the wrappers, in order, each block is sanitised alone instead.
  */
 function sanitizeBlocksTogether(htmls: string[], numbering: CitationNumbering): DocumentFragment[] {
-  configurePurifier();
   const nonce = `clarity-block-${crypto.getRandomValues(new Uint32Array(4)).join('-')}`;
-  const fragment = DOMPurify.sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join('')) as unknown as DocumentFragment;
+  const fragment = configurePurifier().sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join('')) as unknown as DocumentFragment;
   const wrappers = [...fragment.childNodes];
   const isolated = wrappers.length === htmls.length && wrappers.every((node, i) => node instanceof Element && node.tagName === 'BLOCKQUOTE' && node.getAttribute('title') === `${nonce}-${i}`);
   if (!isolated) return htmls.map((html) => sanitizeToFragment(html, numbering));
@@ -207,8 +210,26 @@ export class RenderedBlock {
   }
 }
 
-/** Closing tags and whitespace at the end of a block's HTML: what follows its last text. */
-const CLOSERS_AT_END = /(?:\s*<\/[a-z][a-z0-9]*>)*\s*$/;
+const CLOSING_TAG = /^<\/[a-z][a-z0-9]*>$/;
+const SPACE = /\s/;
+
+/**
+ * Where the closing tags and whitespace at the end of a block's HTML begin: what follows its
+ * last text. A scan back from the end, linear in what it passes: a regular expression for the
+ * same thing backtracked quadratically over a long run of spaces (30,000 spaces cost over a
+ * second per delta).
+ */
+function closersStart(html: string): number {
+  let end = html.length;
+  for (;;) {
+    let i = end;
+    while (i > 0 && SPACE.test(html[i - 1]!)) i -= 1;
+    if (html[i - 1] !== '>') return i;
+    const open = html.lastIndexOf('</', i - 1);
+    if (open < 0 || !CLOSING_TAG.test(html.slice(open, i))) return i;
+    end = open;
+  }
+}
 /** Text that is text wherever it lands: no markup, entity, carriage return, NUL or marker bracket. */
 const PLAIN_TEXT = /^[^<>&[\]\r\0]+$/;
 
@@ -222,7 +243,7 @@ const PLAIN_TEXT = /^[^<>&[\]\r\0]+$/;
  */
 function grownByText(previous: RenderedBlock, html: string): DocumentFragment | null {
   const old = previous.rawHtml;
-  const end = CLOSERS_AT_END.exec(old)!.index;
+  const end = closersStart(old);
   const before = old.slice(0, end);
   const closers = old.slice(end);
   if (html.length <= old.length || !html.startsWith(before) || !html.endsWith(closers)) return null;
