@@ -2,8 +2,9 @@
  * `npm run bench:service` — the local service on this machine, beside a baseline in the same
  * run: a plain Node HTTP server streaming the identical SSE bytes. Figures, not assertions.
  *   1. time to first SSE byte (pace 0), p50/p99, service vs baseline
- *   2. 200 concurrent streaming asks (pace 0, all sent at once): errors, first byte p50/p95, wall
- *      time; then the same burst against the baseline (the floor this machine and client set)
+ *   2. 200 concurrent streaming asks (pace 0, all sent at once), 5 bursts: errors, first byte
+ *      p50/p95 of the median burst and the worst burst's p95, wall time; each burst followed by
+ *      the same against the baseline (the floor this machine and client set)
  *   3. corpus generation and indexing time (a first start), and reading them from the corpus
  *      cache (every later start)
  */
@@ -54,6 +55,7 @@ const QUESTIONS = [
 ];
 const RUNS = 200;
 const CONCURRENT = 200;
+const BURSTS = 5;
 
 const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -102,7 +104,7 @@ export interface ServiceBenchResult {
   measured_at: string;
   machine: string;
   ttfb_ms: { service: { p50: number; p99: number }; baseline_plain_node: { p50: number; p99: number }; ratio_p50: number };
-  concurrent: { streams: number; errors: number; ttfb_p50_ms: number; ttfb_p95_ms: number; wall_ms: number; baseline_plain_node: { errors: number; ttfb_p50_ms: number; ttfb_p95_ms: number; wall_ms: number } };
+  concurrent: { streams: number; bursts?: number; errors: number; ttfb_p50_ms: number; ttfb_p95_ms: number; worst_burst_p95_ms?: number; wall_ms: number; baseline_plain_node: { errors: number; ttfb_p50_ms: number; ttfb_p95_ms: number; worst_burst_p95_ms?: number; wall_ms: number } };
   corpus: { signals: number; sources: number; generate_ms: number; index_ms: number; cache_read_ms: number };
 }
 
@@ -142,18 +144,30 @@ export async function benchService(): Promise<{ table: string; result: ServiceBe
     baselineTtfb.push((await timeToFirstByte(baselineUrl, body(i))).ttfb);
   }
 
-  // 2. 200 concurrent streaming asks: an error is a rejected request or a stream without a whole answer.
-  t = performance.now();
-  const concurrent = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(`${service.url}/api/v1/ask`, body(i))));
-  const concurrentMs = performance.now() - t;
-  const failures = concurrent.filter((r) => r.status === 'rejected' || r.value.bytes < 1000).length;
-  const concurrentTtfb = concurrent.flatMap((r) => (r.status === 'fulfilled' ? [r.value.ttfb] : []));
-  // The same burst against the baseline: the client, the sockets and this machine's share of it.
-  t = performance.now();
-  const baselineBurst = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(baselineUrl, body(i))));
-  const baselineBurstMs = performance.now() - t;
-  const baselineFailures = baselineBurst.filter((r) => r.status === 'rejected' || r.value.bytes < 1000).length;
-  const baselineBurstTtfb = baselineBurst.flatMap((r) => (r.status === 'fulfilled' ? [r.value.ttfb] : []));
+  // 2. 200 concurrent streaming asks: an error is a rejected request or a stream without a whole
+  // answer. One burst's p95 swings by a factor of two from run to run on a shared 2-core machine,
+  // so there are BURSTS of them, each followed by the same burst against the baseline (the
+  // client, the sockets and this machine's share of it); reported: the median burst by p95, and
+  // the worst burst's p95.
+  type Burst = { errors: number; p50: number; p95: number; wallMs: number };
+  const burst = async (url: string, round: number): Promise<Burst> => {
+    const started = performance.now();
+    const settled = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(url, body(round * CONCURRENT + i))));
+    const wallMs = performance.now() - started;
+    const ttfb = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.ttfb] : []));
+    return { errors: settled.filter((r) => r.status === 'rejected' || r.value.bytes < 1000).length, p50: percentile(ttfb, 50), p95: percentile(ttfb, 95), wallMs };
+  };
+  const serviceBursts: Burst[] = [];
+  const baselineBursts: Burst[] = [];
+  for (let round = 0; round < BURSTS; round += 1) {
+    serviceBursts.push(await burst(`${service.url}/api/v1/ask`, round));
+    baselineBursts.push(await burst(baselineUrl, round));
+  }
+  const medianBurst = (bursts: Burst[]): Burst => [...bursts].sort((x, y) => x.p95 - y.p95)[Math.floor(bursts.length / 2)]!;
+  const summary = (bursts: Burst[]) => {
+    const median = medianBurst(bursts);
+    return { errors: bursts.reduce((n, b) => n + b.errors, 0), ttfb_p50_ms: round(median.p50), ttfb_p95_ms: round(median.p95), worst_burst_p95_ms: round(Math.max(...bursts.map((b) => b.p95))), wall_ms: round(median.wallMs) };
+  };
 
   const serviceExited = new Promise((resolve) => service.child.once('exit', resolve));
   service.child.kill();
@@ -170,9 +184,7 @@ export async function benchService(): Promise<{ table: string; result: ServiceBe
       baseline_plain_node: { p50: round(percentile(baselineTtfb, 50)), p99: round(percentile(baselineTtfb, 99)) },
       ratio_p50: round(percentile(serviceTtfb, 50) / percentile(baselineTtfb, 50)),
     },
-    concurrent: { streams: CONCURRENT, errors: failures, ttfb_p50_ms: round(percentile(concurrentTtfb, 50)), ttfb_p95_ms: round(percentile(concurrentTtfb, 95)), wall_ms: round(concurrentMs),
-      baseline_plain_node: { errors: baselineFailures, ttfb_p50_ms: round(percentile(baselineBurstTtfb, 50)), ttfb_p95_ms: round(percentile(baselineBurstTtfb, 95)), wall_ms: round(baselineBurstMs) },
-    },
+    concurrent: { streams: CONCURRENT, bursts: BURSTS, ...summary(serviceBursts), baseline_plain_node: summary(baselineBursts) },
     corpus: { signals: corpus.signals.length, sources: corpus.sources.length, generate_ms: round(generateMs), index_ms: round(indexMs), cache_read_ms: round(cacheReadMs) },
   };
   await mkdir('bench/results', { recursive: true });
@@ -184,7 +196,7 @@ export async function benchService(): Promise<{ table: string; result: ServiceBe
     '|---|---:|---:|---:|',
     `| Time to first SSE byte p50 (ms) | ${result.ttfb_ms.service.p50} | ${result.ttfb_ms.baseline_plain_node.p50} | ${result.ttfb_ms.ratio_p50} |`,
     `| Time to first SSE byte p99 (ms) | ${result.ttfb_ms.service.p99} | ${result.ttfb_ms.baseline_plain_node.p99} | ${round(result.ttfb_ms.service.p99 / result.ttfb_ms.baseline_plain_node.p99)} |`,
-    `| ${result.concurrent.streams} concurrent streaming asks: errors / first byte p50, p95 (ms) / wall (ms) | ${result.concurrent.errors} / ${result.concurrent.ttfb_p50_ms}, ${result.concurrent.ttfb_p95_ms} / ${result.concurrent.wall_ms} | ${result.concurrent.baseline_plain_node.errors} / ${result.concurrent.baseline_plain_node.ttfb_p50_ms}, ${result.concurrent.baseline_plain_node.ttfb_p95_ms} / ${result.concurrent.baseline_plain_node.wall_ms} | ${round(result.concurrent.ttfb_p95_ms / result.concurrent.baseline_plain_node.ttfb_p95_ms)} (p95) |`,
+    `| ${result.concurrent.streams} concurrent streaming asks, ${result.concurrent.bursts ?? 1} bursts: errors in all / first byte p50, p95 of the median burst; worst burst's p95 (ms) / wall (ms) | ${result.concurrent.errors} / ${result.concurrent.ttfb_p50_ms}, ${result.concurrent.ttfb_p95_ms}; ${result.concurrent.worst_burst_p95_ms ?? '–'} / ${result.concurrent.wall_ms} | ${result.concurrent.baseline_plain_node.errors} / ${result.concurrent.baseline_plain_node.ttfb_p50_ms}, ${result.concurrent.baseline_plain_node.ttfb_p95_ms}; ${result.concurrent.baseline_plain_node.worst_burst_p95_ms ?? '–'} / ${result.concurrent.baseline_plain_node.wall_ms} | ${round(result.concurrent.ttfb_p95_ms / result.concurrent.baseline_plain_node.ttfb_p95_ms)} (p95) |`,
     `| Corpus generation (${result.corpus.signals} signals, ${result.corpus.sources} sources) | ${result.corpus.generate_ms} ms | | |`,
     `| Indexing | ${result.corpus.index_ms} ms | | |`,
     `| Both read from the corpus cache instead (later starts) | ${result.corpus.cache_read_ms} ms | | |`,
