@@ -5,7 +5,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, startApp, stopApp, test, type RunningApp } from './fixtures';
+import { expect, oneAppForThisFile, test } from './fixtures';
 import { FAST_RESEARCH, openView, prepareData, VIEWS } from './views';
 
 /** Critical and serious findings, one line each with where they are. */
@@ -16,20 +16,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((violation) => violation.nodes.slice(0, 5).map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
 }
 
-let app: RunningApp;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  app = await startApp({ serviceArgs: FAST_RESEARCH });
-});
-test.afterAll(async () => {
-  await stopApp(app);
-});
+const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe finds nothing critical or serious on any view in the ${theme} theme`, async ({ page, chat }, testInfo) => {
     test.setTimeout(300_000);
     await page.setViewportSize({ width: 1280, height: 860 });
-    await chat.open(app);
+    await chat.open(app());
     if (theme === 'light') await prepareData(page, chat);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId(`theme-${theme}`).check();
@@ -55,8 +48,8 @@ test('the theme follows the system until one is chosen', async ({ browser }) => 
   const context = await browser.newContext({ colorScheme: 'dark' });
   const page = await context.newPage();
   try {
-    await page.context().addCookies([{ ...app.session!, url: app.origin }]);
-    await page.goto(app.origin);
+    await page.context().addCookies([{ ...app().session!, url: app().origin }]);
+    await page.goto(app().origin);
     await page.getByTestId('nav-settings').click();
     await page.getByTestId('theme-system').check();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'system');

@@ -107,4 +107,23 @@ export const test = base.extend<AppOptions & AppFixtures>({
   statusBar: async ({ page }, use) => use(new StatusBar(page)),
 });
 
+/**
+ * One app for all the tests of a spec file (they run in order, on one worker): for specs that
+ * look at many views of the same app and need no fresh data per test. Returns the running app.
+ */
+export function oneAppForThisFile(options: StartOptions): () => RunningApp {
+  let app: RunningApp | null = null;
+  test.describe.configure({ mode: 'serial' });
+  test.beforeAll(async () => {
+    app = await startApp(options);
+  });
+  test.afterAll(async () => {
+    if (app) await stopApp(app);
+  });
+  return () => {
+    if (!app) throw new Error('The app for this file has not started.');
+    return app;
+  };
+}
+
 export { expect };

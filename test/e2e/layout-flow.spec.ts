@@ -7,17 +7,10 @@
  * debug timing; the report's contents marker and citation list read right.
  */
 import type { Locator } from '@playwright/test';
-import { expect, startApp, stopApp, test, type RunningApp } from './fixtures';
+import { expect, oneAppForThisFile, test } from './fixtures';
 import { FAST_RESEARCH } from './views';
 
-let app: RunningApp;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  app = await startApp({ serviceArgs: FAST_RESEARCH });
-});
-test.afterAll(async () => {
-  await stopApp(app);
-});
+const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
 
 async function box(locator: Locator) {
   const found = await locator.boundingBox();
@@ -26,7 +19,7 @@ async function box(locator: Locator) {
 }
 
 test('a follow-up asked while scrolled up comes into view, and so does its answer', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   await chat.ask('How fast is quick commerce growing in Bengaluru?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
   const messages = page.getByTestId('messages');
@@ -44,7 +37,7 @@ test('a follow-up asked while scrolled up comes into view, and so does its answe
 });
 
 test('a question asked at the bottom of the list is followed to the end of its answer, as before', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   const messages = page.getByTestId('messages');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
   await messages.evaluate((element) => (element.scrollTop = element.scrollHeight));
@@ -55,7 +48,7 @@ test('a question asked at the bottom of the list is followed to the end of its a
 });
 
 test('the chip preview sits by its chip, is readable and gives a human date', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   const chip = chat.lastAnswer().getByTestId('citation-chip').first();
   await chip.hover();
   const preview = page.getByTestId('chip-preview');
@@ -74,7 +67,7 @@ test('the chip preview sits by its chip, is readable and gives a human date', as
 });
 
 test('Esc closes the citation panel and gives the focus back to the chip; the keyboard alone opens it', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   const chip = chat.lastAnswer().getByTestId('citation-chip').first();
   const panel = page.getByTestId('citation-panel');
   await chip.focus();
@@ -94,7 +87,7 @@ test('Esc closes the citation panel and gives the focus back to the chip; the ke
 
 test('at 760 px, Esc closes the toolbar menu and the conversation drawer, focus back on their buttons', async ({ page, chat }) => {
   await page.setViewportSize({ width: 760, height: 700 });
-  await chat.open(app);
+  await chat.open(app());
   const more = page.getByTestId('toolbar-more');
   await expect(more).toBeVisible();
   await expect(page.getByTestId('save-conversation')).toBeHidden();
@@ -127,7 +120,7 @@ test('at 760 px, Esc closes the toolbar menu and the conversation drawer, focus 
 
 test('the panel asks for the source health "now" again while it stays open', async ({ page, chat }) => {
   await page.clock.install();
-  await chat.open(app);
+  await chat.open(app());
   await chat.lastAnswer().getByTestId('citation-chip').first().click();
   const now = page.getByTestId('citation-panel').getByTestId('health-now');
   await expect(now).toHaveAttribute('data-checked-at', /\d+/);
@@ -138,7 +131,7 @@ test('the panel asks for the source health "now" again while it stays open', asy
 });
 
 test('a stale notice about a rename goes away with Esc and with the next action', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   const item = page.getByTestId('conversation-item').first();
   await item.hover();
   await item.getByTestId('rename-conversation').click();
@@ -162,7 +155,7 @@ test('a stale notice about a rename goes away with Esc and with the next action'
 });
 
 test('report: the ready notice leaves the metadata visible; the contents marker and the source list read right; the library shows no timing', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('dev-token-email').fill('analyst@example.com');
   await page.getByTestId('dev-token-get').click();
@@ -197,7 +190,7 @@ test('report: the ready notice leaves the metadata visible; the contents marker 
 });
 
 test('the keyboard alone renames a conversation and opens and closes a source drill-down', async ({ page, chat }) => {
-  await chat.open(app);
+  await chat.open(app());
   const item = page.getByTestId('conversation-item').first();
   await item.locator('.conversation-title').focus();
   // The row's tools in order: pin, rename, delete.

@@ -5,7 +5,7 @@
  * Screenshots of each are attached to the run.
  */
 import type { Page } from '@playwright/test';
-import { expect, startApp, stopApp, test, type RunningApp } from './fixtures';
+import { expect, oneAppForThisFile, test } from './fixtures';
 import { FAST_RESEARCH, openView, prepareData, VIEWS } from './views';
 
 const WIDTHS = [760, 1024, 1440];
@@ -57,19 +57,12 @@ async function fitsWidth(page: Page): Promise<{ scrollWidth: number; clientWidth
   });
 }
 
-let app: RunningApp;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  app = await startApp({ serviceArgs: FAST_RESEARCH });
-});
-test.afterAll(async () => {
-  await stopApp(app);
-});
+const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
 
 test('every view fits at 760, 1024 and 1440 px: no overlap, no horizontal scroll', async ({ page, chat }, testInfo) => {
   test.setTimeout(420_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await chat.open(app);
+  await chat.open(app());
   await prepareData(page, chat);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width < 1000 ? 700 : 900 });

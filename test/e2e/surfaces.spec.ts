@@ -3,20 +3,13 @@
  * host and the real local service (live feed sped up with --live-ms). One app for the file: the
  * tests run in order on it (the team-tier credential saved first is the one later tests use).
  */
-import { expect, signalTitle, startApp, stopApp, test, tokenFor, type RunningApp } from './fixtures';
+import { expect, signalTitle, oneAppForThisFile, test, tokenFor } from './fixtures';
 
-let app: RunningApp;
-test.describe.configure({ mode: 'serial' });
-test.beforeAll(async () => {
-  app = await startApp({ serviceArgs: ['--live-ms=400'] });
-});
-test.afterAll(async () => {
-  await stopApp(app);
-});
+const app = oneAppForThisFile({ serviceArgs: ['--live-ms=400'] });
 
 test('discover → follow → a live signal appears in the watchlist with a notice → open it → ask about it', async ({ page, chat, discover, watchlist, settings, citations }, testInfo) => {
-  await chat.open(app);
-  await settings.saveCredential(await tokenFor(app, 'watcher@example.com', { tier: 'team' }));
+  await chat.open(app());
+  await settings.saveCredential(await tokenFor(app(), 'watcher@example.com', { tier: 'team' }));
 
   await discover.goTo('discover');
   await discover.search({ query: 'grocery prices', segment: 'grocery' });
@@ -55,7 +48,7 @@ test('discover → follow → a live signal appears in the watchlist with a noti
 });
 
 test('a forecast shows history, the forecast with its interval, basis and method', async ({ page, chat, discover, citations }, testInfo) => {
-  await chat.open(app);
+  await chat.open(app());
   await discover.goTo('discover');
   await discover.search({ entity: 'DMart', kind: 'results' });
   await expect(discover.results).toHaveAttribute('data-shown-for', 'DMart results');
@@ -72,7 +65,7 @@ test('a forecast shows history, the forecast with its interval, basis and method
 });
 
 test('an API key issued in Settings → Developer works for an ask', async ({ chat, settings, statusBar, watchlist }) => {
-  await chat.open(app);
+  await chat.open(app());
   // The grocery segment followed in the first test brings a notice every few seconds, and the
   // notice sits over the Send button: stop following it and close the notice first.
   await watchlist.unfollow('grocery');

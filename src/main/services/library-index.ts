@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER } from '../../shared/cite-format';
-import type { LibraryItem, LibraryItemKind, LibraryQuery, LibraryRevision, LibrarySearchResult, LibrarySummary } from '../../shared/library';
+import type { LibraryItem, LibraryQuery, LibraryRevision, LibrarySearchResult, LibrarySummary } from '../../shared/library';
 import type { FileStamp } from './library-files';
 
 /** Bumped when the entry or index shape changes: an old cache is then ignored and rebuilt. */
@@ -18,15 +18,8 @@ const SNIPPET_TEXT_CHARS = 600;
 /** How many of the newest entries the head cache holds (and a first open reads first): the list's first page. */
 export const HEAD_SIZE = 200;
 
-export interface LibraryEntry {
-  id: string;
-  kind: LibraryItemKind;
-  title: string;
-  tags: string[];
-  createdAt: string;
-  savedAt: string;
-  citationCount: number;
-  sources: string[];
+/** What the list shows of an item (its summary, less where it lives), and what search needs. */
+export interface LibraryEntry extends Omit<LibrarySummary, 'location' | 'conflicts'> {
   sourceIds: string[];
   entities: string[];
   deletedAt: string | null;
