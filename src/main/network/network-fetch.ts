@@ -4,20 +4,16 @@
  * adds. (In Electron, requests go through Chromium's net.fetch instead: system proxy, PAC, the OS
  * certificate store.)
  *
- * Certificates on Node 20 (what this project runs on):
+ * Certificates (Node 24, as in Electron 45's main process):
  * - NODE_EXTRA_CA_CERTS=<pem file> is read by Node at start-up; we read it here too, because an
  *   explicit CA list replaces Node's default one.
- * - NODE_USE_SYSTEM_CA=1 is only understood by Node ≥ 22.15 / 23.8. On Node 20 we honour it
- *   ourselves on Linux by reading the distribution's bundle (SSL_CERT_FILE or the usual paths,
- *   where `update-ca-certificates` puts a company's root). Node 20 cannot read the Windows or
- *   macOS store: there, export the company root to PEM and use NODE_EXTRA_CA_CERTS.
+ * - NODE_USE_SYSTEM_CA=1 adds the operating system's store (Windows, macOS, and the Linux bundle
+ *   where `update-ca-certificates` puts a company's root), read with tls.getCACertificates.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
 import { proxyForUrl, proxySettingsFromEnv, validateProxyUrl, type ProxyEnv, type ProxySettings } from './proxy-env';
-
-const LINUX_BUNDLES = ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt', '/etc/ssl/ca-bundle.pem', '/etc/ssl/cert.pem'];
 
 export interface TrustedCertificates {
   /** Explicit CA list, or undefined to keep Node's default store. */
@@ -28,9 +24,7 @@ export interface TrustedCertificates {
   warnings: string[];
 }
 
-type CaFunctions = { getCACertificates?: (kind: 'system' | 'bundled' | 'extra' | 'default') => string[] };
-
-export function trustedCertificates(env: ProxyEnv, platform: NodeJS.Platform = process.platform): TrustedCertificates {
+export function trustedCertificates(env: ProxyEnv): TrustedCertificates {
   const extraFile = env.NODE_EXTRA_CA_CERTS?.trim();
   const useSystem = env.NODE_USE_SYSTEM_CA === '1';
   const warnings: string[] = [];
@@ -38,19 +32,11 @@ export function trustedCertificates(env: ProxyEnv, platform: NodeJS.Platform = p
   const ca = [...tls.rootCertificates];
   const sources = ["Node's bundled roots"];
   if (useSystem) {
-    const getCACertificates = (tls as CaFunctions).getCACertificates;
-    if (getCACertificates) {
-      ca.push(...getCACertificates('system'));
+    const system = tls.getCACertificates('system');
+    if (system.length > 0) {
+      ca.push(...system);
       sources.push('the operating system store');
-    } else if (platform === 'linux') {
-      const bundle = [env.SSL_CERT_FILE, ...LINUX_BUNDLES].find((file): file is string => Boolean(file) && existsSync(file!));
-      if (bundle) {
-        ca.push(readFileSync(bundle, 'utf8'));
-        sources.push(`the system bundle ${bundle}`);
-      } else warnings.push('NODE_USE_SYSTEM_CA=1, but no system certificate bundle was found.');
-    } else {
-      warnings.push(`NODE_USE_SYSTEM_CA=1 needs Node 22.15 or later on ${platform}; export the company root certificate to PEM and set NODE_EXTRA_CA_CERTS.`);
-    }
+    } else warnings.push('NODE_USE_SYSTEM_CA=1, but the operating system store has no certificates Node can read.');
   }
   if (extraFile) {
     try {
