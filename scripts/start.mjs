@@ -80,7 +80,8 @@ if (!binary) {
   const lines = createInterface({ input: child.stdout });
   let browser = null;
   lines.on('line', (line) => {
-    console.log(line);
+    // The host's JSON lines are for us; the person sees its words (the launch URL once).
+    if (!line.startsWith('{"event":')) console.log(line);
     if (browser || !line.startsWith('{"event":"browser-host-ready"')) return;
     try {
       browser = openAppWindow(JSON.parse(line).url);

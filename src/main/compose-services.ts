@@ -2,11 +2,13 @@
  * Wires the main-process services together. Used by the Electron entry and the browser host
  * alike, so both run exactly the same services behind the same bridge host.
  */
-import { homedir } from 'node:os';
+import { mkdtemp } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AskStreamRunner } from './bridge/ask-stream';
 import type { AnswerLimits } from './services/answer-limits';
-import { DataNotices } from './services/data-notices';
+import { DataNotices, ensureDataFolder } from './services/data-notices';
+import { folderWritable } from './services/library-files';
 import { BridgeHost } from './bridge/bridge-host';
 import { createHandlers } from './bridge/handlers';
 import { credentialStatus } from './bridge/handlers/credentials';
@@ -29,6 +31,8 @@ const log = loggerFor('startup');
 
 export interface ComposeOptions {
   dataDir: string;
+  /** Why main's log lines could not go to files (startLogFiles), to tell the user. */
+  logFilesProblem?: string | null;
   serviceLaunch: LocalServiceLaunch;
   openExternal: (url: string) => Promise<boolean>;
   /** SSE pace of the embedded local service (ms per delta). */
@@ -59,6 +63,21 @@ export interface MainServices {
   credentialBackendLine: string;
 }
 
+/**
+ * Where the embedded service keeps its state: `<data>/local-service`, or, when the data
+ * directory cannot be written, a temporary folder for this run (and the user is told), so a
+ * read-only data directory still gives a working app.
+ */
+async function embeddedServiceDataDir(dataDir: string): Promise<{ dir: string; problem: string | null }> {
+  const dir = join(dataDir, 'local-service');
+  if ((await ensureDataFolder(dir)) && (await folderWritable(dir))) return { dir, problem: null };
+  const temporary = await mkdtemp(join(tmpdir(), 'clarity-local-service-'));
+  return {
+    dir: temporary,
+    problem: `The local service cannot keep its data in ${dir} (the folder cannot be written), so it uses ${temporary} for this run: its API keys, shared answers and research runs last until the app closes.`,
+  };
+}
+
 export async function composeMainServices(options: ComposeOptions): Promise<MainServices> {
   const settings = await SettingsStore.open(options.dataDir);
   // Tests point the app at a keychain entry of their own so they never touch a real one.
@@ -66,10 +85,11 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const probe = await probeKeychain(keychainService);
   const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, keychainService);
   let host: BridgeHost | null = null;
+  const serviceData = await embeddedServiceDataDir(options.dataDir);
   const launch = {
     ...options.serviceLaunch,
     // The embedded service keeps its identity provider key beside the app's data.
-    args: [...options.serviceLaunch.args, '--data-dir', join(options.dataDir, 'local-service'), ...(options.serviceArgs ?? [])],
+    args: [...options.serviceLaunch.args, '--data-dir', serviceData.dir, ...(options.serviceArgs ?? [])],
   };
   const localService = new LocalServiceSupervisor(launch, {
     paceMs: options.paceMs,
@@ -90,6 +110,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
   notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: [] });
+  if (options.logFilesProblem) notices.reportLogFilesProblem(options.logFilesProblem);
+  if (serviceData.problem) notices.reportServiceDataProblem(serviceData.problem);
   void library.personal.ready.then(() => {
     const skipped = library.personal.corrupt;
     if (skipped.length === 0) return;

@@ -4,7 +4,7 @@
  * two apps or a restart on the same data directory call them directly.
  */
 import type { Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,11 @@ export interface StartOptions {
   keychainService?: string;
   /** The browser host's port (e.g. the same one again after a restart); any free one unless set. */
   port?: number;
+  /**
+   * Runs the host as this system user (via runuser; the tests run as root, which ignores file
+   * permissions), e.g. to try a data directory the user may not write to.
+   */
+  runAsUser?: string;
 }
 
 export interface RunningApp {
@@ -37,22 +42,28 @@ export interface RunningApp {
 export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
   const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'src/main/browser-host/cli.ts',
-      '--port',
-      String(options.port ?? 0),
-      '--data-dir',
-      dataDir,
-      '--pace-ms',
-      String(options.paceMs ?? 12),
-      ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
-    ],
-    { env: { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const hostArgs = [
+    '--import',
+    'tsx',
+    'src/main/browser-host/cli.ts',
+    '--port',
+    String(options.port ?? 0),
+    '--data-dir',
+    dataDir,
+    '--pace-ms',
+    String(options.paceMs ?? 12),
+    ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
+  ];
+  const env = { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService };
+  let child: ChildProcess;
+  if (options.runAsUser) {
+    // The other user gets a HOME of its own, so nothing of root's (keychain, caches) is reached.
+    const home = await mkdtemp(join(tmpdir(), 'clarity-e2e-home-'));
+    execFileSync('chown', [options.runAsUser, home]);
+    child = spawn('runuser', ['-u', options.runAsUser, '--', 'env', `HOME=${home}`, process.execPath, ...hostArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  } else {
+    child = spawn(process.execPath, hostArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {

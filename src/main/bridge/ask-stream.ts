@@ -96,7 +96,8 @@ export class AskStreamRunner {
     // With a conversation, main keeps the turn: history and session come from it, and every
     // event is applied to the stored answer, so nothing is lost if the renderer goes away.
     const conversation = args.conversationId ? conversations.get(args.conversationId) : undefined;
-    const turn = conversation ? await conversations.beginTurn(conversation.id, args.question, args.retryTurnId) : undefined;
+    const begun = conversation ? await conversations.beginTurn(conversation.id, args.question, args.retryTurnId) : undefined;
+    const turn = begun?.turn;
     const history = conversation && turn ? conversation.turns.filter((t) => t.id !== turn.id && t.askedAt <= turn.askedAt).map((t) => t.question).slice(-49) : args.history;
     const sessionId = conversation?.sessionId ?? args.sessionId;
     let lastSave = Date.now();
@@ -110,6 +111,11 @@ export class AskStreamRunner {
         this.deps.onSaveFailure?.(error);
       });
     };
+    // A folder that refuses the write does not stop the answer: the user is told (onSaveFailure).
+    begun?.saved.catch((error: unknown) => {
+      log.error('conversation save failed', error);
+      this.deps.onSaveFailure?.(error);
+    });
     const details: Array<Promise<void>> = [];
     // SECURITY: every event from the service is counted against the answer's limits first.
     const limiter = new AnswerLimiter(this.deps.answerLimits);

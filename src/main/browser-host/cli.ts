@@ -44,6 +44,7 @@ const policy = await loadPolicy();
 if (policy.state === 'invalid') console.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
 const services = await composeMainServices({
   dataDir,
+  logFilesProblem: logFiles.problem,
   fetch: network.fetch,
   desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir }),
   // The local service runs in its own Node process: built JS beside us, or its source under
@@ -57,16 +58,19 @@ const services = await composeMainServices({
 });
 // An open tab reconnects to a restarted host on the same port (the cookie stays valid).
 const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });
+// Supervisors (npm start, tests, the benchmark) read JSON lines from a pipe; a person at a
+// terminal gets the launch URL once, in the ready message below, not also as JSON.
+const machineLines = !process.stdout.isTTY;
 // The page can load while the service starts (as the Electron window does); the benchmark's
 // cold start opens it from here. Tests and people wait for browser-host-ready below.
-console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
+if (machineLines) console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
 console.log(services.credentialBackendLine);
 console.log('Starting the local Retail Signal service (synthetic sample data)…');
 await services.host.start();
 const status = services.host.serviceStatus();
 console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
 console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
-console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
+if (machineLines) console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
 
 let closing = false;
 const shutdown = (): void => {

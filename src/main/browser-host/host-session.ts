@@ -25,10 +25,15 @@ export async function persistentSessionSecret(dataDir: string): Promise<string> 
     // first start: make one below
   }
   const secret = randomBytes(32).toString('base64url');
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  // mkdir's mode does not tighten a directory that already exists.
-  if (process.platform !== 'win32') await chmod(dataDir, 0o700).catch(() => undefined);
-  await writeFileAtomic(file, `${secret}\n`, { mode: 0o600, fsync: true });
+  try {
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    // mkdir's mode does not tighten a directory that already exists.
+    if (process.platform !== 'win32') await chmod(dataDir, 0o700).catch(() => undefined);
+    await writeFileAtomic(file, `${secret}\n`, { mode: 0o600, fsync: true });
+  } catch {
+    // A data directory that cannot be written: the secret lasts this run only, so an open tab
+    // signs in again after a restart (the app tells the user the folder is not writable).
+  }
   return secret;
 }
 

@@ -15,7 +15,8 @@ import type { Updates } from './updates';
 export interface ElectronDesktopOptions {
   policy: LoadedPolicy;
   state: DesktopStateStore;
-  logsDir: string;
+  /** Null when log files could not be written (lines go to stderr only). */
+  logsDir: string | null;
   dumpsDir: string;
   updates: () => Updates;
 }
@@ -78,6 +79,7 @@ export function createElectronDesktopHost(options: ElectronDesktopOptions): Desk
     },
     testConnection: testWithNet,
     async openLogsFolder() {
+      if (!options.logsDir) return { opened: false, path: null };
       const problem = await shell.openPath(options.logsDir);
       return { opened: problem === '', path: options.logsDir };
     },

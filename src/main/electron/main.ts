@@ -108,6 +108,7 @@ async function main(): Promise<void> {
   const desktop = createElectronDesktopHost({ policy, state, logsDir: logFiles.dir, dumpsDir, updates: () => updates! });
   const services = await composeMainServices({
     dataDir,
+    logFilesProblem: logFiles.problem,
     // The embedded service runs as an Electron utility process: no ELECTRON_RUN_AS_NODE.
     serviceLaunch: {
       command: process.execPath,
@@ -169,7 +170,9 @@ async function main(): Promise<void> {
       ...(command
         ? {
             click: () => {
-              if (command === 'open-logs-folder') void shell.openPath(logFiles.dir);
+              if (command === 'open-logs-folder') {
+                if (logFiles.dir) void shell.openPath(logFiles.dir);
+              }
               else if (command === 'check-for-updates') void updates?.check();
               else send({ command });
             },

@@ -6,7 +6,8 @@
  * renderer can offer undo.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { ensureDataFolder } from './data-notices';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -32,14 +33,19 @@ export class ConversationStore {
 
   static async open(dataDir: string, now: () => number = Date.now): Promise<ConversationStore> {
     const dir = join(dataDir, 'conversations');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await ensureDataFolder(dir);
     const store = new ConversationStore(dir, now);
     await store.load();
     return store;
   }
 
   private async load(): Promise<void> {
-    for (const name of await readdir(this.dir)) {
+    // A folder that could not be made (read-only data directory) holds no conversations yet.
+    const names = await readdir(this.dir).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    for (const name of names) {
       if (!name.endsWith('.json')) continue;
       const file = join(this.dir, name);
       try {
@@ -149,7 +155,11 @@ export class ConversationStore {
   }
 
   /** Adds a turn (or resets one for retry) and returns it; the caller fills the answer. */
-  async beginTurn(id: string, question: string, retryTurnId?: string): Promise<ConversationTurn | undefined> {
+  /**
+   * Starts (or restarts) a turn in memory and saves it. The turn is returned even when the save
+   * fails (an unwritable data folder): the answer still streams, `saved` says what happened.
+   */
+  async beginTurn(id: string, question: string, retryTurnId?: string): Promise<{ turn: ConversationTurn; saved: Promise<void> } | undefined> {
     const conversation = this.get(id);
     if (!conversation) return undefined;
     const at = new Date(this.now()).toISOString();
@@ -172,8 +182,10 @@ export class ConversationStore {
       if (conversation.titleIsAuto && conversation.turns.length === 1) conversation.title = titleFromQuestion(question);
     }
     conversation.updatedAt = at;
-    await this.save(conversation);
-    return turn;
+    const saved = this.save(conversation);
+    // Wait for the write as before, but let the caller decide what a failed one means.
+    await saved.catch(() => undefined);
+    return { turn, saved };
   }
 
   /** Persists the current state of a conversation (coalesced: one write at a time per file). */

@@ -3,6 +3,7 @@
  * conversations, saved items) and where they are, and a data folder that cannot be written.
  * Main keeps the list (the renderer may connect after start-up) and pushes each new notice.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BridgeError, DataNotice } from '../../shared/bridge-contract';
 
@@ -12,6 +13,21 @@ const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 export function isUnwritableError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && UNWRITABLE.has(code);
+}
+
+/**
+ * Makes a private folder for the app's data. A data directory the user may not write to is not
+ * an error at start: false is returned, what is there stays readable, and the first write that
+ * fails tells the user (writeFailure). Other errors (a bug, a path that is a file) still throw.
+ */
+export async function ensureDataFolder(dir: string): Promise<boolean> {
+  try {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return true;
+  } catch (error) {
+    if (isUnwritableError(error)) return false;
+    throw error;
+  }
 }
 
 const REASON: Record<string, string> = {
@@ -35,6 +51,16 @@ export class DataNotices {
   /** Each new notice is pushed to the renderer; main keeps them all for a renderer that connects later. */
   onNotice(listener: (notice: DataNotice) => void): void {
     this.listener = listener;
+  }
+
+  /** Logs could not be written to files (logging/log-files.ts): they go to stderr only. */
+  reportLogFilesProblem(problem: string): void {
+    this.add({ kind: 'unwritable', path: join(this.dataDir, 'logs'), text: problem });
+  }
+
+  /** The embedded service runs on a temporary folder: its data lasts this run only. */
+  reportServiceDataProblem(problem: string): void {
+    this.add({ kind: 'unwritable', path: join(this.dataDir, 'local-service'), text: problem });
   }
 
   /** What the stores set aside or skipped while opening. */

@@ -6,7 +6,8 @@
  * POLL_MAX_FAILURES failed polls in a row, and at once on a status it cannot read.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { ensureDataFolder } from './data-notices';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -65,7 +66,7 @@ export class ResearchService {
 
   static async open(deps: ResearchServiceDeps): Promise<ResearchService> {
     const service = new ResearchService(deps);
-    await mkdir(join(service.dir, 'reports'), { recursive: true, mode: 0o700 });
+    await ensureDataFolder(join(service.dir, 'reports'));
     try {
       const stored = z.array(ResearchRunSummarySchema).parse(JSON.parse(await readFile(join(service.dir, 'runs.json'), 'utf8')));
       for (const run of stored) service.runs.set(run.id, run);

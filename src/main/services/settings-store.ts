@@ -3,7 +3,8 @@
  * rename); a corrupt or unreadable file is set aside and defaults are used, so the app
  * always starts. Settings never hold a secret.
  */
-import { mkdir, readFile, rename } from 'node:fs/promises';
+import { readFile, rename } from 'node:fs/promises';
+import { ensureDataFolder } from './data-notices';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
@@ -34,7 +35,7 @@ export class SettingsStore {
   private constructor(private readonly file: string) {}
 
   static async open(dataDir: string): Promise<SettingsStore> {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    await ensureDataFolder(dataDir);
     const store = new SettingsStore(join(dataDir, 'settings.json'));
     await store.load();
     return store;
