@@ -2,6 +2,11 @@ import { Answer, test, expect } from './fixtures';
 
 const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 
+// These tests watch an answer while it streams (its growth, a Stop in the middle). At the default
+// 12 ms a chunk a whole answer took about 1.5 s, which a busy machine (both cores loaded) could
+// deliver between two of the test's looks; at 40 ms it streams for about 5 s.
+test.use({ paceMs: 40 });
+
 test('a question streams in as a cited answer whose chips match the sources list', async ({ page, app, chat, statusBar }, testInfo) => {
   await chat.open(app);
   await expect(statusBar.serviceLabel).toContainText('Local demo service — synthetic sample data');
