@@ -3,7 +3,7 @@ import type { CitationDetail } from './citation';
 import type { CitationPayload } from './service-schemas';
 
 export type AskEvent =
-  | { type: 'meta'; messageId?: string; sessionId?: string; sessionSlug?: string; composer?: { backend: 'extractive' | 'model'; model?: string } }
+  | { type: 'meta'; messageId?: string; sessionId?: string; sessionSlug?: string; composer?: { backend: 'extractive' | 'model'; model?: string; local?: boolean } }
   | { type: 'text'; text: string }
   | { type: 'citation'; citation: CitationPayload }
   | { type: 'confidence'; value: number }

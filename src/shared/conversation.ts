@@ -24,7 +24,7 @@ export const TurnAnswer = z.object({
   /** Claim verification (issue 28); absent in answers saved before it. */
   removedClaims: z.array(z.object({ text: z.string(), reason: z.string() })).optional(),
   support: z.array(z.object({ sentence: z.string(), citation: z.string(), start: z.number(), end: z.number() })).optional(),
-  composer: z.object({ backend: z.enum(['extractive', 'model']), model: z.string().optional(), fallbackReason: z.string().optional() }).optional(),
+  composer: z.object({ backend: z.enum(['extractive', 'model']), model: z.string().optional(), local: z.boolean().optional(), fallbackReason: z.string().optional() }).optional(),
 });
 
 export const ConversationTurnSchema = z.object({

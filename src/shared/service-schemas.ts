@@ -74,6 +74,8 @@ export const ComposerInfo = z
   .looseObject({
     backend: z.enum(['extractive', 'model']),
     model: z.string().optional(),
+    /** Whether the model runs on the service's machine (a loopback URL): if not, questions and cited signals leave it. */
+    local: z.boolean().optional(),
     fallback_reason: z.string().optional(),
   })
   .meta({ id: 'ComposerInfo' });

@@ -20,7 +20,7 @@ const test = base.extend<{ scriptedModel: ScriptedModel }>({
   serviceArgs: async ({ scriptedModel }, use) => use(['--model-url', scriptedModel.url, '--model', 'scripted-7b']),
 });
 
-test('a removed claim is shown collapsed under the answer, and a chip opens the supporting span highlighted', async ({ app, chat, citations }) => {
+test('a removed claim is shown collapsed under the answer, and a chip opens the supporting span highlighted', async ({ app, chat, citations, settings }) => {
   await chat.open(app);
   await chat.askAndWait('How fast is quick commerce growing in Bengaluru?');
   const answer = chat.latest();
@@ -43,6 +43,11 @@ test('a removed claim is shown collapsed under the answer, and a chip opens the 
   const firstSentence = (await answer.body.innerText()).split('\n').find((line) => /\d/.test(line)) ?? '';
   const figure = /\d+\.\d+%/.exec(firstSentence)?.[0];
   if (figure) await expect(citations.supportSpan).toContainText(figure);
+
+  // Settings say which backend answers, and that this model is on the service's machine.
+  await settings.goTo('settings');
+  await expect(settings.composerLine).toContainText('Answers are written by the model scripted-7b');
+  await expect(settings.composerLine).toContainText('It runs on the same machine as the service.');
 });
 
 test('a model that fails with 429 is named, and the answer comes from the signals', async ({ app, chat, scriptedModel }) => {

@@ -79,7 +79,7 @@ const removedOf = (frames: Array<{ event: string; data: Record<string, unknown> 
 describe('a model that answers well', () => {
   it('writes the answer; every sentence is kept, each with the span of the signal that supports it', async () => {
     const body = await askJson('good');
-    expect(body.composer).toEqual({ backend: 'model', model: 'scripted-7b' });
+    expect(body.composer).toEqual({ backend: 'model', model: 'scripted-7b', local: true });
     expect(body.verification.removed).toEqual([]);
     expect(body.verification.supported).toBe(body.verification.sentences);
     expect(body.content).toMatch(/^Here is what the signals say\./);
@@ -112,7 +112,7 @@ describe('a model that answers well', () => {
     const { frames, text } = await askStream('good');
     const names = frames.map((frame) => frame.event);
     expect(names[0]).toBe('message_start');
-    expect((frames[0]!.data.message as { composer: unknown }).composer).toEqual({ backend: 'model', model: 'scripted-7b' });
+    expect((frames[0]!.data.message as { composer: unknown }).composer).toEqual({ backend: 'model', model: 'scripted-7b', local: true });
     expect(names).toContain('clarity.claim_supported');
     expect(names).not.toContain('clarity.claim_removed');
     expect(names).not.toContain('clarity.composer_fallback');
@@ -219,7 +219,7 @@ describe('failure is not an empty answer: the extractive composer answers and sa
 
   it('a server that ignores stream: true still answers (one chat.completion)', async () => {
     const body = await askJson('not-streaming');
-    expect(body.composer).toEqual({ backend: 'model', model: 'scripted-7b' });
+    expect(body.composer).toEqual({ backend: 'model', model: 'scripted-7b', local: true });
     expect(body.verification.removed).toEqual([]);
   });
 });

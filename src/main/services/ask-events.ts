@@ -70,7 +70,8 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
       // Extension (issue 28): the composer asked to write the answer.
       const backend = isRecord(m.composer) ? m.composer.backend : undefined;
       const model = isRecord(m.composer) ? asText(m.composer.model) : null;
-      const composer = backend === 'model' || backend === 'extractive' ? { backend: backend as 'model' | 'extractive', ...(model ? { model } : {}) } : null;
+      const local = isRecord(m.composer) && typeof m.composer.local === 'boolean' ? m.composer.local : null;
+      const composer = backend === 'model' || backend === 'extractive' ? { backend: backend as 'model' | 'extractive', ...(model ? { model } : {}), ...(local !== null ? { local } : {}) } : null;
       return {
         kind: 'event',
         event: { type: 'meta', ...(messageId ? { messageId } : {}), ...(sessionId ? { sessionId } : {}), ...(sessionSlug ? { sessionSlug } : {}), ...(composer ? { composer } : {}) },

@@ -8,7 +8,7 @@ import type { CorpusSignal } from '../corpus/generator';
 import type { SearchHit } from '../retrieval/search-index';
 import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';
-import { buildMessages, ModelFailure, streamCompletion, type ChatMessage, type FallbackReason, type ModelConfig } from './model-composer';
+import { buildMessages, isLoopback, ModelFailure, streamCompletion, type ChatMessage, type FallbackReason, type ModelConfig } from './model-composer';
 
 export interface ComposerSettings {
   /** Absent: the extractive composer writes every answer (offline, no model). */
@@ -21,6 +21,8 @@ export interface ComposerSettings {
 export interface ComposerName {
   backend: 'extractive' | 'model';
   model?: string;
+  /** The model runs on the service's machine (a loopback URL). */
+  local?: boolean;
   /** Set when a model was asked and the extractive composer answered instead. */
   fallback_reason?: string;
 }
@@ -114,7 +116,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   let useExtractive = !settings.model;
   if (settings.model) {
     const model = settings.model;
-    composer = { backend: 'model', model: model.model };
+    composer = { backend: 'model', model: model.model, local: isLoopback(model.url) };
     const evidence = evidenceFrom(evidenceFor(answer, options.hits), options.sourceName);
     const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates }), mode);
     parts.push(verifier);
@@ -140,7 +142,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
       failure = error;
     }
     if (failure) {
-      composer = { backend: 'extractive', model: model.model, fallback_reason: `${failure.reason}: ${failure.message}` };
+      composer = { backend: 'extractive', model: model.model, local: isLoopback(model.url), fallback_reason: `${failure.reason}: ${failure.message}` };
       yield { type: 'fallback', reason: failure.reason, message: failure.message };
       if (!options.streaming) {
         parts.length = 0;

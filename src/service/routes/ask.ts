@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
 import { writeAnswer, type AnswerEvent, type FinalAnswer } from '../answers/answer-pipeline';
-import type { ChatMessage } from '../answers/model-composer';
+import { isLoopback, type ChatMessage } from '../answers/model-composer';
 import type { SearchHit } from '../retrieval/search-index';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session } from '../session-store';
@@ -213,7 +213,7 @@ async function streamAnswer(
     send('message_start', {
       type: 'message_start',
       // Extension: the composer asked to write this answer (a fallback says so in its own frame).
-      message: { id: messageId, session_id: session.id, session_slug: session.slug, composer: model ? { backend: 'model', model: model.model } : { backend: 'extractive' } },
+      message: { id: messageId, session_id: session.id, session_slug: session.slug, composer: model ? { backend: 'model', model: model.model, local: isLoopback(model.url) } : { backend: 'extractive' } },
     });
     // Let the socket flush message_start before the (synchronous) retrieval runs, and let
     // other asks arriving meanwhile send theirs first (composeInTurn).

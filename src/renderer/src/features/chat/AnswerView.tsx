@@ -61,7 +61,9 @@ function Verification({ answer }: { answer: TurnView['answer'] }) {
         </p>
       ) : composer ? (
         <p className="hint composer-name" data-testid="composer-name">
-          {composer.backend === 'model' ? `Written by the model ${composer.model ?? ''}; every claim checked against its citations.` : 'Composed from the signals (no model); every claim checked against its citations.'}
+          {composer.backend === 'model'
+            ? `Written by the model ${composer.model ?? ''}${composer.local === false ? ' (not on the service’s machine: the question and the cited signals were sent to it)' : ''}; every claim checked against its citations.`
+            : 'Composed from the signals (no model); every claim checked against its citations.'}
         </p>
       ) : null}
       {removedClaims?.length ? (
