@@ -23,6 +23,8 @@ export interface ItemResult {
   /** Whether the answer gives correct information for the question (calibration's target). */
   correct: boolean;
   problems: string[];
+  /** The service's claim verification of this answer (extension; absent from services without it). */
+  verification?: { sentences: number; supported: number; removed: Array<{ text: string; reason: string }> };
 }
 
 export interface Metric {
@@ -57,6 +59,7 @@ interface AskResponse {
   citations: string[];
   confidence: number;
   session_id: string;
+  verification?: ItemResult['verification'];
 }
 
 async function ask(baseUrl: string, content: string, sessionId: string | undefined): Promise<AskResponse> {
@@ -207,6 +210,7 @@ export async function runItem(baseUrl: string, item: GoldenItem, lookup: (id: st
     claims,
     correct,
     problems,
+    ...(answer!.verification ? { verification: answer!.verification } : {}),
   };
 }
 

@@ -12,6 +12,7 @@ import { evaluateForecasts } from './forecast';
 import { EVAL_NOW, startEvalService } from './service';
 import { evaluate, markdownTable } from './evaluate';
 import { buildGoldenSet } from './golden';
+import { evaluateVerification, verificationMarkdown } from './verification';
 
 const { values } = parseArgs({ options: { subset: { type: 'string' }, 'no-write': { type: 'boolean', default: false } } });
 const started = Date.now();
@@ -24,6 +25,11 @@ try {
   const table = markdownTable(report);
   // The backtest runs on the same corpus, in process: it needs no HTTP and takes a second.
   const forecasts = evaluateForecasts(service.store, EVAL_NOW);
+  // Claim verification: a labelled set built from the corpus, and the composer's own sentences.
+  const verification = evaluateVerification(service.store, {
+    sentences: report.items.reduce((sum, item) => sum + (item.verification?.sentences ?? 0), 0),
+    kept: report.items.reduce((sum, item) => sum + (item.verification ? item.verification.sentences - item.verification.removed.length : 0), 0),
+  });
   const failures = report.items.filter((item) => item.problems.length > 0);
   const markdown = [
     '# Answer evaluation — latest run',
@@ -34,6 +40,8 @@ try {
     '',
     forecasts.line,
     '',
+    verificationMarkdown(verification),
+    '',
     `Questions by kind: ${Object.entries(countBy(report.items.map((item) => item.category))).map(([kind, n]) => `${kind} ${n}`).join(', ')}.`,
     '',
     failures.length === 0 ? 'No question had a problem.' : `## Questions with problems (${failures.length})\n\n${failures.map((item) => `- \`${item.id}\` — ${item.question}: ${item.problems.join('; ')}`).join('\n')}`,
@@ -42,11 +50,11 @@ try {
   if (!values['no-write']) {
     const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(dir, 'latest.json'), `${JSON.stringify({ ...report, verification }, null, 2)}\n`);
     await writeFile(join(dir, 'latest.md'), markdown);
   }
   process.stdout.write(`${markdown}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  process.exitCode = report.passed && forecasts.passed ? 0 : 1;
+  process.exitCode = report.passed && forecasts.passed && verification.passed ? 0 : 1;
 } finally {
   await service.close();
 }

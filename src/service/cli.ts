@@ -8,6 +8,9 @@
  *   --dev-tokens (serve POST /api/v1/dev/token; on by default when supervised by the app)
  *   --allow-private-webhooks (deliver to loopback/private addresses: tests, local receivers)
  *   --live-ms N (milliseconds between live-feed arrivals; default 4000)
+ *   --model-url URL --model NAME (answers written by an OpenAI-compatible chat-completions API;
+ *     key from CLARITY_MODEL_API_KEY; --model-timeout-ms, --model-silence-ms; default: no model)
+ *   --mark-unsupported (keep sentences that fail verification, marked, instead of removing them)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
@@ -39,6 +42,11 @@ const { values, positionals } = parseArgs({
     'health-max-age': { type: 'string' },
     'allow-private-webhooks': { type: 'boolean', default: false },
     'live-ms': { type: 'string' },
+    'model-url': { type: 'string' },
+    model: { type: 'string' },
+    'model-timeout-ms': { type: 'string' },
+    'model-silence-ms': { type: 'string' },
+    'mark-unsupported': { type: 'boolean', default: false },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -84,6 +92,30 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
   process.exit(2);
 }
 
+// Only these flags turn a model on (no OPENAI_BASE_URL or the like), so the default stays offline.
+if (Boolean(values['model-url']) !== Boolean(values.model)) {
+  console.error('--model-url and --model go together, e.g. --model-url http://127.0.0.1:11434/v1 --model llama3.1');
+  process.exit(2);
+}
+if (values['model-url'] && !/^https?:\/\/[^\s]+$/.test(values['model-url'])) {
+  console.error(`--model-url must be an http:// or https:// URL, got "${values['model-url']}"`);
+  process.exit(2);
+}
+const composer = {
+  unsupportedClaims: values['mark-unsupported'] ? ('mark' as const) : ('remove' as const),
+  ...(values['model-url'] && values.model
+    ? {
+        model: {
+          url: values['model-url'],
+          model: values.model,
+          apiKey: process.env.CLARITY_MODEL_API_KEY || undefined,
+          timeoutMs: integer('model-timeout-ms', values['model-timeout-ms']),
+          silenceMs: integer('model-silence-ms', values['model-silence-ms']),
+        },
+      }
+    : {}),
+};
+
 const started = Date.now();
 const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
@@ -105,13 +137,15 @@ const service = await startService({
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   liveIntervalMs: integer('live-ms', values['live-ms']),
   extensions: { allowPrivateWebhooks: values['allow-private-webhooks'] ?? false },
+  composer,
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);
 process.stderr.write(
   `Retail Signal local service (synthetic sample data) on ${service.url}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
-    (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : ''),
+    (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : '') +
+    `  Answers written by ${composer.model ? `the model ${composer.model.model} at ${composer.model.url}${composer.model.apiKey ? ' (key from CLARITY_MODEL_API_KEY)' : ''}, checked claim by claim` : 'the extractive composer (no model), checked claim by claim'}; unsupported sentences ${composer.unsupportedClaims === 'mark' ? 'marked' : 'removed'}\n`,
 );
 
 const shutdown = (): void => {

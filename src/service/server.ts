@@ -9,6 +9,7 @@ import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
 import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
+import type { ComposerSettings } from './answers/answer-pipeline';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
@@ -59,6 +60,8 @@ export interface ServiceOptions {
   devTokens?: boolean;
   /** Discover, follows, predict, webhooks and the developer area (extensions.ts). */
   extensions?: ExtensionOptions;
+  /** Who writes answers (the extractive composer unless a model is given) and what verification does with unsupported claims. */
+  composer?: ComposerSettings;
 }
 
 declare module 'fastify' {
@@ -153,6 +156,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     healthMaxAgeS: options.healthMaxAgeS ?? 60,
     devTokens: options.devTokens ?? false,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
+    composer: options.composer ?? { unsupportedClaims: 'remove' },
     now,
     identify,
     requireUser(request, surface) {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { ApiKeyStore, AuthenticatedUser, DevIdentityProvider } from './auth';
+import type { ComposerSettings } from './answers/answer-pipeline';
 import type { FaultOptions } from './faults';
 import { ServiceError } from './http-errors';
 import type { ResearchRuns } from './research/research-runs';
@@ -28,6 +29,8 @@ export interface ServiceContext {
   /** Whether POST /api/v1/dev/token issues development tokens (the app's embedded service). */
   devTokens: boolean;
   paceMs: number;
+  /** The answer's composer (extractive, or a model) and the verification setting. */
+  composer: ComposerSettings;
   now: () => number;
   /** The caller, as authenticated by the preHandler hook (anonymous by IP otherwise). */
   identify(request: FastifyRequest): Identity;

@@ -41,7 +41,17 @@ export function applyAskEvent(answer: TurnAnswerState, event: AskEvent): TurnAns
       return { ...answer, confidence: event.value, confidenceTrace: [...answer.confidenceTrace, event.value] };
     case 'promotion':
       return { ...answer, promotion: { topic: event.topic, preset: event.preset, ...(event.reason ? { reason: event.reason } : {}) } };
+    case 'claim_removed':
+      return { ...answer, removedClaims: [...(answer.removedClaims ?? []), { text: event.text, reason: event.reason }] };
+    case 'claim_supported':
+      return { ...answer, support: [...(answer.support ?? []), { sentence: event.sentence, citation: event.citation, start: event.start, end: event.end }] };
+    case 'composer': {
+      // A fallback keeps the model's name: the answer says which model failed.
+      const { type: _type, ...composer } = event;
+      return { ...answer, composer: { ...answer.composer, ...composer } };
+    }
     case 'meta':
+      return event.composer ? { ...answer, composer: event.composer } : answer;
     case 'turn':
       return answer;
   }

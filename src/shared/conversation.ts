@@ -21,6 +21,10 @@ export const TurnAnswer = z.object({
   confidence: z.number().nullable(),
   confidenceTrace: z.array(z.number()),
   promotion: z.object({ topic: z.string(), preset: z.string(), reason: z.string().optional() }).nullable(),
+  /** Claim verification (issue 28); absent in answers saved before it. */
+  removedClaims: z.array(z.object({ text: z.string(), reason: z.string() })).optional(),
+  support: z.array(z.object({ sentence: z.string(), citation: z.string(), start: z.number(), end: z.number() })).optional(),
+  composer: z.object({ backend: z.enum(['extractive', 'model']), model: z.string().optional(), local: z.boolean().optional(), fallbackReason: z.string().optional() }).optional(),
 });
 
 export const ConversationTurnSchema = z.object({

@@ -69,6 +69,41 @@ export const ConfidenceValue = z
   .union([z.number().min(0).max(100), z.enum(['low', 'medium', 'high'])])
   .meta({ id: 'Confidence', description: 'Number in [0,1] (services may send 0–100 or low/medium/high).' });
 
+/** Extension (issue 28): who wrote the answer; `fallback_reason` when a model failed and the extractive composer answered. */
+export const ComposerInfo = z
+  .looseObject({
+    backend: z.enum(['extractive', 'model']),
+    model: z.string().optional(),
+    /** Whether the model runs on the service's machine (a loopback URL): if not, questions and cited signals leave it. */
+    local: z.boolean().optional(),
+    fallback_reason: z.string().optional(),
+  })
+  .meta({ id: 'ComposerInfo' });
+export type ComposerInfo = z.infer<typeof ComposerInfo>;
+
+/** Extension (issue 28): one sentence removed (or marked) because its cited signals do not state its claims. */
+export const RemovedClaim = z.looseObject({ text: z.string(), reason: z.string() }).meta({ id: 'RemovedClaim' });
+export type RemovedClaim = z.infer<typeof RemovedClaim>;
+
+/** Extension (issue 28): where a cited signal supports a sentence (`start`/`end`: offsets into the signal's body). */
+export const ClaimSupport = z
+  .looseObject({
+    sentence: z.string(),
+    citation: z.string(),
+    start: z.number().int().nonnegative(),
+    end: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'ClaimSupport' });
+export type ClaimSupport = z.infer<typeof ClaimSupport>;
+
+export const VerificationSummary = z
+  .looseObject({
+    sentences: z.number().int().nonnegative(),
+    supported: z.number().int().nonnegative(),
+    removed: z.array(RemovedClaim),
+  })
+  .meta({ id: 'VerificationSummary', description: 'Extension: sentences checked, sentences supported, and the sentences removed with why.' });
+
 export const AskResponse = z
   .looseObject({
     content: z.string(),
@@ -76,6 +111,9 @@ export const AskResponse = z
     confidence: ConfidenceValue,
     session_id: z.string(),
     session_slug: z.string(),
+    composer: ComposerInfo.optional(),
+    verification: VerificationSummary.optional(),
+    support: z.array(ClaimSupport).optional(),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof AskResponse>;
@@ -96,7 +134,7 @@ export const CitationPayload = z
 export type CitationPayload = z.infer<typeof CitationPayload>;
 
 export const SseMessageStart = z.looseObject({
-  message: z.looseObject({ id: z.string().optional(), session_id: z.string().optional(), session_slug: z.string().optional() }),
+  message: z.looseObject({ id: z.string().optional(), session_id: z.string().optional(), session_slug: z.string().optional(), composer: ComposerInfo.optional() }),
 }).meta({ id: 'SseEvent_message_start' });
 export const SseContentBlockStart = z.looseObject({
   index: z.number().int().nonnegative(),
@@ -115,6 +153,11 @@ export const SseResearchPromotion = z.looseObject({
   preset: z.string().optional(),
   reason: z.string().optional(),
 }).meta({ id: 'SseEvent_clarity_research_promotion_available' });
+export const SseClaimRemoved = RemovedClaim.meta({ id: 'SseEvent_clarity_claim_removed' });
+export const SseClaimSupported = ClaimSupport.meta({ id: 'SseEvent_clarity_claim_supported' });
+export const SseComposerFallback = z
+  .looseObject({ reason: z.string(), code: z.string().optional() })
+  .meta({ id: 'SseEvent_clarity_composer_fallback' });
 export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) }).meta({ id: 'SseEvent_error' });
 
 /** Every SSE event the service emits, by name, with its payload schema. */
@@ -127,6 +170,9 @@ export const SSE_EVENTS = {
   'clarity.citation_emitted': SseCitationEmitted,
   'clarity.confidence_updated': SseConfidenceUpdated,
   'clarity.research_promotion_available': SseResearchPromotion,
+  'clarity.claim_removed': SseClaimRemoved,
+  'clarity.claim_supported': SseClaimSupported,
+  'clarity.composer_fallback': SseComposerFallback,
   error: SseError,
 } as const;
 export type SseEventName = keyof typeof SSE_EVENTS;

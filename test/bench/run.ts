@@ -12,6 +12,7 @@ import { benchApp, type AppBenchResult } from './app-bench';
 import { benchLibrary, type LibraryBenchResult } from './library-bench';
 import { benchRenderer, type RendererBenchResult } from './renderer-bench';
 import { benchService, type ServiceBenchResult } from './service-bench';
+import { benchVerification, type VerificationBenchResult } from './verification-bench';
 
 let machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium (Debian)`;
 let measuredAt = new Date().toISOString();
@@ -35,7 +36,7 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 // `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
 // from a saved run, measuring nothing.
 const fromIndex = process.argv.indexOf('--from');
-type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult };
+type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string } };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   console.log('Service benchmark…');
@@ -46,9 +47,11 @@ const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   const rendererRun = await benchRenderer();
   console.log('App benchmark (browser host)…');
   const appRun = await benchApp();
-  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun };
+  console.log('Claim verification and the model composer…');
+  const verificationRun = await benchVerification();
+  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun };
 };
-const { renderer, app, bundle, library, serviceTable, service: serviceResult } = saved ?? (await measure());
+const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification } = saved ?? (await measure());
 if (saved) {
   measuredAt = saved.measured_at;
   machine = saved.machine;
@@ -94,6 +97,12 @@ const rows: string[] = [
   `| 8 | Renderer JS, minified: main chunk / all loaded at start-up / loaded later by views (KB) | ${bundle.mainChunkKb} / ${bundle.startupKb} / ${bundle.lazyKb} | | | ≤ 350 (gated in npm test) | ${verdict(bundle.startupKb, 350)} |`,
   `| 9 | Local service, ${s.streams} concurrent streams${s.bursts ? `, ${s.bursts} bursts` : ''}: errors / first byte p50, p95 (ms)${s.bursts ? " of the median burst; worst burst's p95" : ''} | ${s.errors} / ${s.ttfb_p50_ms}, ${s.ttfb_p95_ms}${s.worst_burst_p95_ms !== undefined ? `; ${s.worst_burst_p95_ms}` : ''} | | | 0 errors, p95 ≤ 50 | ${s.errors === 0 ? verdict(s.ttfb_p95_ms, 50) : `${s.errors} errors`}; plain Node, same bytes and client: p95 ${s.baseline_plain_node.ttfb_p95_ms} |`,
   `| 10 | Library, ${library.items.toLocaleString('en-IN')} items: first page of the list shown, first open / later opens; whole library searchable, first open / later opens; search p95, worst query (ms) | ${library.first_open_first_results_ms ?? '–'} / ${library.open_to_first_results_ms}; ${library.open_ms} / ${library.reopen_ready_ms ?? '–'}; ${libraryP95} | | | first results ≤ 300, p95 ≤ 10 | first results: later opens ${verdict(library.open_to_first_results_ms, 300)}, first open ${verdict(library.first_open_first_results_ms ?? Infinity, 300)}; search ${verdict(libraryP95, 10)} |`,
+  ...(verification
+    ? [
+        `| 11 | Claim verification: one sentence, p95 (ms, ${verification.result.verify_ms.sentences} sentences) | ${verification.result.verify_ms.p95} | | | p95 ≤ 2 | ${verdict(verification.result.verify_ms.p95, 2)} |`,
+        `| 11 | First answer text, extractive / scripted model (a token every 20 ms), p50 (ms) | ${verification.result.first_text_ms.extractive.p50} / ${verification.result.first_text_ms.model.p50} | | | | |`,
+      ]
+    : []),
 ];
 const libraryTable = [
   `Library search over ${library.items.toLocaleString('en-IN')} saved items (first open: first page after ${library.first_open_first_results_ms ?? '–'} ms, ${library.first_page_newest === false ? 'NOT the newest items' : 'checked to be the newest items'}, ready after ${library.open_ms} ms; later opens: first results after ${library.open_to_first_results_ms} ms)`,
@@ -123,9 +132,10 @@ try {
   // No notes: the figures alone.
 }
 const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${rows.join('\n')}`;
-const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}\n${notes}`;
+const verificationSection = verification ? `\n\n## Claim verification and the model composer\n\n${verification.table}` : '';
+const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).

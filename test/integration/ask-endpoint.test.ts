@@ -19,7 +19,10 @@ describe('POST /api/v1/ask, JSON', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-rate-limit-remaining')).toMatch(/^\d+$/);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['citations', 'confidence', 'content', 'session_id', 'session_slug']);
+    // The interface's five fields, plus the extensions naming the composer and its verification (issue 28).
+    expect(Object.keys(body).sort()).toEqual(['citations', 'composer', 'confidence', 'content', 'session_id', 'session_slug', 'support', 'verification']);
+    expect(body.composer).toEqual({ backend: 'extractive' });
+    expect(body.verification).toMatchObject({ removed: [] });
     expect(body.session_id).toMatch(/^ses_[0-9a-f]{16}$/);
     expect(body.session_slug).toMatch(/^[a-z0-9-]+$/);
     expect(body.confidence).toBeGreaterThan(0);
@@ -52,7 +55,7 @@ describe('POST /api/v1/ask, JSON', () => {
 });
 
 describe('POST /api/v1/ask, SSE', () => {
-  it('emits all eight event kinds in protocol order', async () => {
+  it('emits all eight event kinds in protocol order (and the claim_supported extension)', async () => {
     const response = await postJson(`${service.url}/api/v1/ask`, ask(QUESTION, { stream: true }));
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     expect(response.headers.get('x-rate-limit-remaining')).toMatch(/^\d+$/);
@@ -68,6 +71,7 @@ describe('POST /api/v1/ask, SSE', () => {
         'clarity.citation_emitted',
         'clarity.confidence_updated',
         'clarity.research_promotion_available',
+        'clarity.claim_supported',
       ]),
     );
     expect(names[0]).toBe('message_start');

@@ -27,6 +27,9 @@ const KNOWN_EVENTS = new Set([
   'clarity.citation_emitted',
   'clarity.confidence_updated',
   'clarity.research_promotion_available',
+  'clarity.claim_removed',
+  'clarity.claim_supported',
+  'clarity.composer_fallback',
   'error',
 ]);
 
@@ -64,9 +67,14 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
       const sessionId = asText(m.session_id);
       const sessionSlug = asText(m.session_slug);
       const messageId = asText(m.id);
+      // Extension (issue 28): the composer asked to write the answer.
+      const backend = isRecord(m.composer) ? m.composer.backend : undefined;
+      const model = isRecord(m.composer) ? asText(m.composer.model) : null;
+      const local = isRecord(m.composer) && typeof m.composer.local === 'boolean' ? m.composer.local : null;
+      const composer = backend === 'model' || backend === 'extractive' ? { backend: backend as 'model' | 'extractive', ...(model ? { model } : {}), ...(local !== null ? { local } : {}) } : null;
       return {
         kind: 'event',
-        event: { type: 'meta', ...(messageId ? { messageId } : {}), ...(sessionId ? { sessionId } : {}), ...(sessionSlug ? { sessionSlug } : {}) },
+        event: { type: 'meta', ...(messageId ? { messageId } : {}), ...(sessionId ? { sessionId } : {}), ...(sessionSlug ? { sessionSlug } : {}), ...(composer ? { composer } : {}) },
       };
     }
     case 'content_block_delta': {
@@ -100,6 +108,19 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
       const reason = asText(data.reason);
       return { kind: 'event', event: { type: 'promotion', topic, preset: asText(data.preset) ?? 'standard', ...(reason ? { reason } : {}) } };
     }
+    case 'clarity.claim_removed': {
+      const text = asText(data.text);
+      return text ? { kind: 'event', event: { type: 'claim_removed', text, reason: asText(data.reason) ?? 'not supported by the cited signals' } } : malformed;
+    }
+    case 'clarity.claim_supported': {
+      const sentence = asText(data.sentence);
+      const citation = asText(data.citation);
+      const { start, end } = data;
+      if (!sentence || !citation || typeof start !== 'number' || typeof end !== 'number' || !(start >= 0 && end >= start)) return malformed;
+      return { kind: 'event', event: { type: 'claim_supported', sentence, citation, start, end } };
+    }
+    case 'clarity.composer_fallback':
+      return { kind: 'event', event: { type: 'composer', backend: 'extractive', fallbackReason: asText(data.reason) ?? 'the model failed' } };
     case 'message_stop':
       return { kind: 'stop' };
     case 'error':

@@ -345,11 +345,13 @@ export function shareAnswer(frame: QuestionFrame, context: AnswerContext): Direc
     }
   }
   const ranked = [...tally.entries()].sort((a, b) => b[1].gained - a[1].gained || a[0].localeCompare(b[0]));
-  answer.lines.push(`${capitalise(segment)}, latest reported quarter, across the ${latest.length} cities tracked, ranked by the number of cities where the player's share of gross order value rose on the previous quarter:`);
+  // The count of cities is computed over every city's signal, more than an answer can cite, so it
+  // orders the list rather than being stated: every figure written is one a cited signal states.
+  answer.lines.push(`${capitalise(segment)}, latest reported quarter, across the cities tracked, ranked by the number of cities where the player's share of gross order value rose on the previous quarter (most first):`);
   for (const [retailer, entry] of ranked.slice(0, 6)) {
     if (entry.best) use(answer, entry.best.signal);
     answer.lines.push(
-      `- **${retailer}**${entry.best ? ` — biggest gain in ${entry.best.signal.entities.cities[0]}, ${entry.best.signal.period} (${pts(entry.best.change)}, to ${pct(entry.best.share)}) ${cite(entry.best.signal)}` : ''}: gained in ${entry.gained} of ${latest.length} cities`,
+      `- **${retailer}**${entry.best ? ` — biggest gain in ${entry.best.signal.entities.cities[0]}, ${entry.best.signal.period} (${pts(entry.best.change)}, to ${pct(entry.best.share)}) ${cite(entry.best.signal)}` : `: share rose in ${entry.gained > 0 ? 'some' : 'none'} of the cities tracked`}`,
     );
   }
   answer.gaps.push('Name a city to see every player ranked there.');

@@ -6,8 +6,12 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
+import { writeAnswer, type AnswerEvent, type FinalAnswer } from '../answers/answer-pipeline';
+import { isLoopback, type ChatMessage } from '../answers/model-composer';
+import type { SearchHit } from '../retrieval/search-index';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session } from '../session-store';
+import type { CorpusSignal } from '../corpus/generator';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
@@ -29,11 +33,12 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
     const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
     const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
+    let hits: SearchHit[] = [];
     const compose = (): ComposedAnswer => {
       const now = context.now();
       const frame = understand(question, earlier, session, context, now);
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
-      const hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
+      hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
       const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts });
       session.turns.push({
         question,
@@ -45,18 +50,52 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       });
       return answer;
     };
+    // Earlier turns for a model: the session's (questions and answers), else the user turns sent.
+    const conversation = (): ChatMessage[] =>
+      session.turns.length > 1
+        ? session.turns.slice(0, -1).flatMap((turn): ChatMessage[] => [{ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer }])
+        : earlier.map((content): ChatMessage => ({ role: 'user', content }));
+    const write = (answer: ComposedAnswer, abort?: AbortSignal): AsyncGenerator<AnswerEvent, FinalAnswer> =>
+      writeAnswer({
+        streaming: abort !== undefined,
+        settings: context.composer,
+        answer,
+        hits,
+        question,
+        earlier: conversation(),
+        sourceName: (id) => context.store.sourcesById.get(id)?.name,
+        now: context.now(),
+        abort,
+      });
+    /** The session keeps what the analyst was shown. */
+    const remember = (final: FinalAnswer): void => {
+      const turn = session.turns.at(-1);
+      if (!turn) return;
+      turn.answer = final.content;
+      turn.citations = final.citations;
+      turn.confidence = final.confidence;
+    };
     if (!stream) {
       const answer = compose();
+      const writer = write(answer);
+      let step = await writer.next();
+      while (!step.done) step = await writer.next();
+      const final = step.value;
+      remember(final);
       return {
-        content: answer.content,
-        citations: answer.citations.map((signal) => signal.id),
-        confidence: answer.confidence,
+        content: final.content,
+        citations: final.citations,
+        confidence: final.confidence,
         session_id: session.id,
         session_slug: session.slug,
+        // Extensions (DESIGN §3; additive): who wrote the answer and what verification did.
+        composer: final.composer,
+        verification: final.verification,
+        support: final.support,
       };
     }
     // The stream opens before retrieval, so the first byte does not wait for the answer.
-    await streamAnswer(reply, context, session, compose, fault);
+    await streamAnswer(reply, context, session, compose, fault, write, remember);
     return reply;
   });
 }
@@ -116,6 +155,8 @@ async function streamAnswer(
   session: Session,
   compose: () => ComposedAnswer,
   fault: Fault | null,
+  writeVerified: (answer: ComposedAnswer, abort?: AbortSignal) => AsyncGenerator<AnswerEvent, FinalAnswer>,
+  remember: (final: FinalAnswer) => void,
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
@@ -127,8 +168,10 @@ async function streamAnswer(
     ...context.pendingHeaders(reply),
   });
   let closed = false;
+  const abort = new AbortController();
   response.on('close', () => {
     closed = true;
+    abort.abort();
   });
   let written = 0;
   // Frames written in one turn go out as one chunk (at pace 0, a whole answer): the same bytes
@@ -166,51 +209,76 @@ async function streamAnswer(
 
   try {
     const messageId = `msg_${randomBytes(8).toString('hex')}`;
-    send('message_start', { type: 'message_start', message: { id: messageId, session_id: session.id, session_slug: session.slug } });
+    const model = context.composer.model;
+    send('message_start', {
+      type: 'message_start',
+      // Extension: the composer asked to write this answer (a fallback says so in its own frame).
+      message: { id: messageId, session_id: session.id, session_slug: session.slug, composer: model ? { backend: 'model', model: model.model, local: isLoopback(model.url) } : { backend: 'extractive' } },
+    });
     // Let the socket flush message_start before the (synchronous) retrieval runs, and let
     // other asks arriving meanwhile send theirs first (composeInTurn).
     const answer = await composeInTurn(compose);
     send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: answer.confidenceTrace[0] ?? answer.confidence });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
-    const byId = new Map(answer.citations.map((signal) => [signal.id, signal]));
+    const signalsById = new Map<string, CorpusSignal>();
     const emitted = new Set<string>();
     let deltaCount = 0;
-    for (const delta of splitIntoDeltas(answer.content)) {
+    const writer = writeVerified(answer, abort.signal);
+    let step = await writer.next();
+    while (!step.done) {
       if (closed) return;
-      deltaCount += 1;
-      if (fault?.kind === 'stall' && deltaCount === 6) {
-        while (!closed) await delay(100);
-        return;
-      }
-      if (fault?.kind === 'stream-error' && deltaCount === 8) throw new ServiceError('unavailable', 'Injected failure mid-answer: the signal index went away.');
-      if (fault?.kind === 'malformed' && deltaCount === 4) write('event: content_block_delta\ndata: {"index":0,"delta":{"type":"text_del\n\n');
-      for (const [, id] of delta.matchAll(CITATION_MARKER)) {
-        const signal = id ? byId.get(id) : undefined;
-        if (!signal || emitted.has(signal.id)) continue;
-        emitted.add(signal.id);
-        const source = context.store.sourcesById.get(signal.source_id);
-        send('clarity.citation_emitted', {
-          type: 'clarity.citation_emitted',
-          citation: {
-            id: signal.id,
-            title: signal.title,
-            source_id: signal.source_id,
-            source_name: source?.name ?? signal.source_id,
-            published_at: signal.published_at,
-            url: signal.url,
-            slug: signal.slug,
-            snippet: signal.summary,
-          },
-        });
-        const confidence = answer.confidenceTrace[emitted.size - 1];
-        if (confidence !== undefined && emitted.size > 1) {
-          send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence });
+      const event = step.value;
+      if (event.type === 'removed') send('clarity.claim_removed', { type: 'clarity.claim_removed', text: event.text, reason: event.reason });
+      else if (event.type === 'supported') send('clarity.claim_supported', { type: 'clarity.claim_supported', ...event.span });
+      else if (event.type === 'fallback') send('clarity.composer_fallback', { type: 'clarity.composer_fallback', reason: `${event.reason}: ${event.message}`, code: event.reason });
+      else {
+        // A verified sentence goes out a few words per delta, at the configured pace.
+        for (const delta of splitIntoDeltas(event.text)) {
+          if (closed) return;
+          deltaCount += 1;
+          if (fault?.kind === 'stall' && deltaCount === 6) {
+            while (!closed) await delay(100);
+            return;
+          }
+          if (fault?.kind === 'stream-error' && deltaCount === 8) throw new ServiceError('unavailable', 'Injected failure mid-answer: the signal index went away.');
+          if (fault?.kind === 'malformed' && deltaCount === 4) write('event: content_block_delta\ndata: {"index":0,"delta":{"type":"text_del\n\n');
+          for (const [, id] of delta.matchAll(CITATION_MARKER)) {
+            const signal = id ? (signalsById.get(id) ?? context.store.getSignal(id)) : undefined;
+            if (!signal || emitted.has(signal.id)) continue;
+            signalsById.set(signal.id, signal);
+            emitted.add(signal.id);
+            const source = context.store.sourcesById.get(signal.source_id);
+            send('clarity.citation_emitted', {
+              type: 'clarity.citation_emitted',
+              citation: {
+                id: signal.id,
+                title: signal.title,
+                source_id: signal.source_id,
+                source_name: source?.name ?? signal.source_id,
+                published_at: signal.published_at,
+                url: signal.url,
+                slug: signal.slug,
+                snippet: signal.summary,
+              },
+            });
+            const confidence = answer.confidenceTrace[emitted.size - 1];
+            if (confidence !== undefined && emitted.size > 1) {
+              send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence });
+            }
+          }
+          send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: delta } });
+          if (context.paceMs > 0) await delay(context.paceMs);
         }
       }
-      send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: delta } });
-      if (context.paceMs > 0) await delay(context.paceMs);
+      step = await writer.next();
     }
+    const final = step.value;
+    remember(final);
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
+    // Verification and the composer's success move confidence: the last value is the answer's.
+    if (final.confidence !== (answer.confidenceTrace.at(-1) ?? answer.confidence)) {
+      send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: final.confidence });
+    }
     if (answer.promotion) {
       send('clarity.research_promotion_available', { type: 'clarity.research_promotion_available', ...answer.promotion });
     }

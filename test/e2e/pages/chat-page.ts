@@ -148,6 +148,20 @@ export class Answer {
   get researchPromotion(): Locator {
     return this.root.getByTestId('research-promotion');
   }
+  /** Claim verification: the collapsed list of removed sentences, and each of them. */
+  get removedClaims(): Locator {
+    return this.root.getByTestId('removed-claims');
+  }
+  get removedClaim(): Locator {
+    return this.root.getByTestId('removed-claim');
+  }
+  /** Which composer wrote the answer; a model's failure and the fallback. */
+  get composerName(): Locator {
+    return this.root.getByTestId('composer-name');
+  }
+  get composerFallback(): Locator {
+    return this.root.getByTestId('composer-fallback');
+  }
   get runPromotedResearch(): Locator {
     return this.root.getByTestId('run-promoted-research');
   }

@@ -33,6 +33,10 @@ export class CitationPanel {
   get healthNow(): Locator {
     return this.root.getByTestId('health-now');
   }
+  /** The highlighted span of the signal's body that supports the cited sentence. */
+  get supportSpan(): Locator {
+    return this.root.getByTestId('support-span');
+  }
   get openSignal(): Locator {
     return this.root.getByTestId('panel-open-signal');
   }

@@ -7,6 +7,10 @@ import { AppShell } from './app-shell';
 
 export class SettingsPage extends AppShell {
   // The credential.
+  /** Which backend writes answers, and whether questions leave this machine for it. */
+  get composerLine(): Locator {
+    return this.page.getByTestId('settings-composer');
+  }
   get credentialInput(): Locator {
     return this.page.getByTestId('credential-input');
   }

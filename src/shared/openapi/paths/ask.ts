@@ -63,7 +63,11 @@ const SSE_DESCRIPTION =
   '`clarity.citation_emitted` (sent before the first delta carrying its `[sig_…]` marker) and further ' +
   '`clarity.confidence_updated`, then `content_block_stop`, `clarity.research_promotion_available` (when a report would ' +
   'help) and `message_stop`, which ends the answer. A failure mid-stream is an `error` frame, after which the stream ' +
-  'ends. Lines starting with `:` are keep-alive comments.';
+  'ends. Lines starting with `:` are keep-alive comments. Extensions (claim verification): every sentence is checked ' +
+  'against the signals it cites before it is sent; `clarity.claim_supported` gives the span of the cited signal\'s body ' +
+  'that supports a sentence, `clarity.claim_removed` names a sentence that was removed (none of its text is ever sent) ' +
+  'and why, `clarity.composer_fallback` says a model failed and the extractive composer answered; ' +
+  '`message_start.message.composer` names the composer.';
 
 export const askArea: OpenApiArea = {
   tags: [{ name: 'Ask', description: 'Cited answers to questions about India\'s retail sector, as JSON or streamed.' }],
@@ -97,6 +101,9 @@ export const askArea: OpenApiArea = {
                   citations: [SIGNAL],
                   confidence: 0.72,
                   ...SESSION,
+                  composer: { backend: 'extractive' },
+                  verification: { sentences: 1, supported: 1, removed: [] },
+                  support: [{ sentence: `Zudio opened 14 stores in Pune in October [${SIGNAL}].`, citation: SIGNAL, start: 0, end: 62 }],
                 },
               },
               'text/event-stream': {

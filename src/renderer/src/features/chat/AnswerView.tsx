@@ -46,6 +46,44 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/**
+ * What claim verification did (issue 28): which composer wrote the answer, a model's failure
+ * and the fallback, and the sentences removed because their cited signals do not state them.
+ */
+function Verification({ answer }: { answer: TurnView['answer'] }) {
+  const { composer, removedClaims } = answer;
+  if (!composer && !removedClaims?.length) return null;
+  return (
+    <div className="answer-verification">
+      {composer?.fallbackReason ? (
+        <p className="composer-fallback" role="status" data-testid="composer-fallback">
+          {composer.model ? `The model ${composer.model} could not answer` : 'The model could not answer'} ({composer.fallbackReason}); this answer was composed from the signals instead.
+        </p>
+      ) : composer ? (
+        <p className="hint composer-name" data-testid="composer-name">
+          {composer.backend === 'model'
+            ? `Written by the model ${composer.model ?? ''}${composer.local === false ? ' (not on the service’s machine: the question and the cited signals were sent to it)' : ''}; every claim checked against its citations.`
+            : 'Composed from the signals (no model); every claim checked against its citations.'}
+        </p>
+      ) : null}
+      {removedClaims?.length ? (
+        <details className="removed-claims" data-testid="removed-claims">
+          <summary>
+            Removed: not supported by the cited signals ({removedClaims.length} sentence{removedClaims.length === 1 ? '' : 's'})
+          </summary>
+          <ul>
+            {removedClaims.map((claim, index) => (
+              <li key={index} data-testid="removed-claim">
+                <q>{claim.text.replace(CITATION_MARKER, '').replace(/[*_`]/g, '').trim()}</q> — <span className="hint">{claim.reason}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
 export function AnswerView({ turn }: { turn: TurnView }) {
   const { answer } = turn;
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
@@ -145,6 +183,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         <MarkdownBlocks frozen={frozen} tail={tail} />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
+      <Verification answer={answer} />
       {/* Portals: the virtual list moves rows with transforms, which would carry fixed elements along. */}
       {selectionTopic && !streaming ? createPortal(
         <button type="button" className="selection-research" style={{ left: selectionTopic.x, top: selectionTopic.y }} onMouseDown={(event) => event.preventDefault()} onClick={() => void research(selectionTopic.text)} data-testid="research-selection">

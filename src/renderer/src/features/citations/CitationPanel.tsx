@@ -35,8 +35,11 @@ export function ChatCitationPanel() {
   const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
   const select = useAppStore((s) => s.selectCitation);
   if (!selection || !turn) return null;
+  // The span of the signal that supports the (first) sentence citing it, from verification.
+  const span = turn.answer.support?.find((entry) => entry.citation === selection.citationId);
   return (
     <CitationPanel
+      support={span ? { start: span.start, end: span.end } : undefined}
       citations={turn.answer.citations}
       text={turn.answer.text}
       selectedId={selection.citationId}
@@ -57,10 +60,31 @@ interface CitationPanelProps {
   listTitle?: string;
   /** Follow and forecast buttons for the signal (off where the view shows its own, as Discover does). */
   signalActions?: boolean;
+  /** Where the signal's body supports the cited sentence (offsets into the body): shown highlighted. */
+  support?: { start: number; end: number };
+}
+
+/** The signal's body with the supporting span marked, scrolled into view when it changes. */
+function SupportedBody({ body, support }: { body: string; support: { start: number; end: number } }) {
+  const mark = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    mark.current?.scrollIntoView({ block: 'center' });
+  }, [body, support.start, support.end]);
+  const start = Math.min(support.start, body.length);
+  const end = Math.min(Math.max(support.end, start), body.length);
+  return (
+    <p className="body" data-testid="panel-body">
+      {body.slice(0, start)}
+      <mark ref={mark} className="support-span" data-testid="support-span">
+        {body.slice(start, end)}
+      </mark>
+      {body.slice(end)}
+    </p>
+  );
 }
 
 /** The side panel of one cited signal, with every citation of its answer or report below. */
-export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer', signalActions = true }: CitationPanelProps) {
+export function CitationPanel({ citations, text, selectedId, onSelect, onClose, listTitle = 'All citations of this answer', signalActions = true, support }: CitationPanelProps) {
   const baseUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   const [now, setNow] = useState<{ id: string; result: SignalDetails | string; at: number } | null>(null);
   const display = useDisplay();
@@ -139,7 +163,11 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
             ) : null}
           </p>
           {citation.snippet ? <p className="snippet" data-testid="panel-snippet">{citation.snippet}</p> : null}
-          {detail?.body && detail.body !== citation.snippet ? <p className="body">{detail.body}</p> : null}
+          {support && (detail?.body ?? details?.signal.body) ? (
+            <SupportedBody body={(detail?.body ?? details?.signal.body)!} support={support} />
+          ) : detail?.body && detail.body !== citation.snippet ? (
+            <p className="body">{detail.body}</p>
+          ) : null}
           <div className="health-row">
             <HealthBadge health={detail?.healthWhenCited} label="when cited" />
             {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" checkedAt={now?.at} />}

@@ -10,6 +10,30 @@ import { NetworkSettings } from './NetworkSettings';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
+/**
+ * Which backend writes answers, as the service named it on the latest answer (issue 28), and,
+ * for a model not on the service's machine, that questions and cited signals leave it.
+ */
+function ComposerLine() {
+  const composer = useAppStore((s) => s.turns.findLast((turn) => turn.answer.composer)?.answer.composer);
+  let text: string;
+  if (!composer) text = 'Answers: each answer names who wrote it. The embedded service composes them from the signals, with no model, unless it is started with --model-url.';
+  else if (composer.backend === 'model' || composer.model) {
+    const where =
+      composer.local === false
+        ? `It is not on the service's machine: your questions and the cited signals' text leave it for that model's API.`
+        : composer.local === true
+          ? 'It runs on the same machine as the service.'
+          : '';
+    text = `Answers are written by the model ${composer.model ?? '(unnamed)'}, every claim checked against its citations${composer.fallbackReason ? '; the latest answer fell back to the signals because the model failed' : ''}. ${where}`;
+  } else text = 'Answers are composed from the signals by the service (no model), every claim checked against its citations.';
+  return (
+    <p className="hint" data-testid="settings-composer">
+      {text}
+    </p>
+  );
+}
+
 export function SettingsView() {
   const notice = useAppStore((s) => s.settingsNotice);
   const status = useAppStore((s) => s.serviceStatus);
@@ -127,6 +151,7 @@ export function SettingsView() {
           {serviceMessage ? <span className="hint" role="status">{serviceMessage}</span> : null}
         </div>
         <ServiceState />
+        <ComposerLine />
       </fieldset>
       <fieldset>
         <legend>Credential</legend>

@@ -1,0 +1,169 @@
+/**
+ * One answer, from its composer to the analyst, verified sentence by sentence on the way.
+ * The extractive composer's text, or a model's stream, goes through the StreamingVerifier;
+ * what comes out is a sequence of events the ask route turns into JSON or SSE frames:
+ * verified text, supported spans, removed claims and, when the model fails, the fallback.
+ */
+import type { CorpusSignal } from '../corpus/generator';
+import type { SearchHit } from '../retrieval/search-index';
+import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
+import { matchesFrame, type ComposedAnswer } from './composer';
+import { buildMessages, isLoopback, ModelFailure, streamCompletion, type ChatMessage, type FallbackReason, type ModelConfig } from './model-composer';
+
+export interface ComposerSettings {
+  /** Absent: the extractive composer writes every answer (offline, no model). */
+  model?: ModelConfig;
+  /** `mark` keeps a failing sentence, visibly marked, instead of removing it. */
+  unsupportedClaims: UnsupportedClaims;
+}
+
+/** How every answer names its composer (JSON `composer`, SSE `message_start.message.composer`). */
+export interface ComposerName {
+  backend: 'extractive' | 'model';
+  model?: string;
+  /** The model runs on the service's machine (a loopback URL). */
+  local?: boolean;
+  /** Set when a model was asked and the extractive composer answered instead. */
+  fallback_reason?: string;
+}
+
+export interface SupportSpan {
+  sentence: string;
+  citation: string;
+  start: number;
+  end: number;
+}
+
+export type AnswerEvent =
+  | { type: 'text'; text: string }
+  | { type: 'supported'; span: SupportSpan }
+  | { type: 'removed'; text: string; reason: string }
+  | { type: 'fallback'; reason: FallbackReason; message: string };
+
+export interface FinalAnswer {
+  content: string;
+  /** Ids the final content cites, in order of first appearance. */
+  citations: string[];
+  confidence: number;
+  verification: Verification;
+  support: SupportSpan[];
+  composer: ComposerName;
+}
+
+const MAX_EVIDENCE = 10;
+
+/** What a model is given: the extractive composer's picks first, then the best other hits about the subject. */
+export function evidenceFor(answer: ComposedAnswer, hits: SearchHit[]): CorpusSignal[] {
+  const chosen = new Map(answer.citations.map((signal) => [signal.id, signal]));
+  for (const hit of hits) {
+    if (chosen.size >= MAX_EVIDENCE) break;
+    if (!chosen.has(hit.signal.id) && matchesFrame(hit.signal, answer.frame)) chosen.set(hit.signal.id, hit.signal);
+  }
+  return [...chosen.values()].slice(0, Math.max(MAX_EVIDENCE, answer.citations.length));
+}
+
+export interface WriteOptions {
+  settings: ComposerSettings;
+  /** The extractive answer: written when there is no model, and the fallback when it fails. */
+  answer: ComposedAnswer;
+  hits: SearchHit[];
+  question: string;
+  /** Earlier turns of the conversation, for the model. */
+  earlier: ChatMessage[];
+  sourceName: (sourceId: string) => string | undefined;
+  now: number;
+  abort?: AbortSignal;
+  /** SSE: what was verified has been sent and stays. JSON: a failed model's text is dropped whole. */
+  streaming: boolean;
+}
+
+/** Dates the question set: its period's bounds and today. */
+function contextDates(answer: ComposedAnswer, now: number): number[] {
+  const period = answer.frame.period;
+  return period ? [period.startMs, period.endMs, period.endMs - 1, now] : [now];
+}
+
+/**
+ * Writes the answer as events; returns the final answer. Never yields a byte of a sentence
+ * the verifier removes; holds back only the sentence in progress.
+ */
+export async function* writeAnswer(options: WriteOptions): AsyncGenerator<AnswerEvent, FinalAnswer> {
+  const { settings, answer } = options;
+  const mode = settings.unsupportedClaims;
+  const dates = contextDates(answer, options.now);
+  const extractiveVerifier = (): StreamingVerifier =>
+    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates }), mode);
+  const parts: StreamingVerifier[] = [];
+  const support: SupportSpan[] = [];
+  const events = function* (pieces: VerifiedPiece[]): Generator<AnswerEvent> {
+    for (const piece of pieces) {
+      if (piece.kind === 'removed') {
+        yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
+        if (piece.text) yield { type: 'text', text: piece.text };
+        continue;
+      }
+      if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
+      for (const span of piece.verdict.support) {
+        const entry = { sentence: piece.verdict.text, ...span };
+        support.push(entry);
+        yield { type: 'supported', span: entry };
+      }
+      if (piece.text) yield { type: 'text', text: piece.text };
+    }
+  };
+
+  let composer: ComposerName = { backend: 'extractive' };
+  let useExtractive = !settings.model;
+  if (settings.model) {
+    const model = settings.model;
+    composer = { backend: 'model', model: model.model, local: isLoopback(model.url) };
+    const evidence = evidenceFrom(evidenceFor(answer, options.hits), options.sourceName);
+    const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates }), mode);
+    parts.push(verifier);
+    let wrote = false;
+    let failure: ModelFailure | null = null;
+    try {
+      for await (const delta of streamCompletion(model, buildMessages(options.question, options.earlier, evidence), options.abort)) {
+        for (const event of events(verifier.push(delta))) {
+          if (event.type === 'text' && event.text.trim()) wrote = true;
+          yield event;
+        }
+      }
+      for (const event of events(verifier.end())) {
+        if (event.type === 'text' && event.text.trim()) wrote = true;
+        yield event;
+      }
+      const summary = verifier.summary();
+      // Every claim removed, or nothing checkable kept: the analyst gets the extractive answer.
+      const keptClaims = verifier.all.some((piece) => piece.kind === 'kept' && !piece.verdict.exempt);
+      if (!keptClaims) failure = new ModelFailure('unsupported', summary.removed.length > 0 ? `none of the model's claims was supported by the signals it cited (${summary.removed.length} removed)` : "the model's answer made no claim a signal supports");
+    } catch (error) {
+      if (!(error instanceof ModelFailure)) throw error;
+      failure = error;
+    }
+    if (failure) {
+      composer = { backend: 'extractive', model: model.model, local: isLoopback(model.url), fallback_reason: `${failure.reason}: ${failure.message}` };
+      yield { type: 'fallback', reason: failure.reason, message: failure.message };
+      if (!options.streaming) {
+        parts.length = 0;
+        support.length = 0;
+      } else if (wrote) yield { type: 'text', text: '\n\n---\n\n' };
+      useExtractive = true;
+    }
+  }
+  if (useExtractive) {
+    const verifier = extractiveVerifier();
+    parts.push(verifier);
+    yield* events(verifier.push(answer.content));
+    yield* events(verifier.end());
+  }
+
+  const content = tidy(parts.map((part) => part.content()).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  const verification = parts.map((part) => part.summary()).reduce(
+    (sum, part) => ({ sentences: sum.sentences + part.sentences, supported: sum.supported + part.supported, removed: [...sum.removed, ...part.removed] }),
+    { sentences: 0, supported: 0, removed: [] } as Verification,
+  );
+  const citations: string[] = [];
+  for (const [, id] of content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) if (id && !citations.includes(id)) citations.push(id);
+  return { content, citations, confidence: verifiedConfidence(answer.confidence, verification), verification, support, composer };
+}
