@@ -41,6 +41,8 @@ export interface ProposalRecord {
   id: string;
   url: string;
   name: string | null;
+  /** The kind the proposer suggested (free text). */
+  kind: string | null;
   note: string | null;
   proposed_by: string;
   proposed_at: string;

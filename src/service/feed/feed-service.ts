@@ -5,6 +5,7 @@
  * answers from at once, and keeps the facts its health and the oracle miss rate are computed from.
  * A failure of any kind lands in that source's state; nothing stops the scheduler or another source.
  */
+import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,12 +18,12 @@ import { htmlToText, listingLinks, readArticle, readDocx, readPdf } from './docu
 import { asFeedFailure, FeedFailure } from './feed-failure';
 import { HEALTH_RULE, healthOf } from './feed-health';
 import { parseFeedDocument } from './feed-parsers';
-import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchRecord, type SourceState } from './feed-repository';
+import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchRecord, type ProposalRecord, type SourceState } from './feed-repository';
 import { fetchResource, type FetchLimits, type FetchResponse } from './http-fetcher';
 import { NearDuplicateIndex } from './near-duplicate';
 import { RobotsCache } from './robots';
 import { extractSignal, type ExtractInput, type FeedSignal } from './signal-extraction';
-import { cadenceText, newSourceId, SourceDefinition, urlProblem, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
+import { cadenceText, FEED_KINDS, newSourceId, SourceDefinition, urlProblem, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
 
 export interface FeedServiceOptions {
   store: SignalStore;
@@ -157,6 +158,7 @@ export class FeedService {
   /** Adds a source without fetching it first (sources file); it is fetched at once. */
   add(input: SourceDefinitionInput): FeedSourceRecord {
     const definition = this.definitionOf(input);
+    if (this.find(definition.id)) throw new SourceInputError(`A source with id "${definition.id}" already exists.`);
     this.repository.putSource(definition);
     this.register(definition);
     return definition;
@@ -272,6 +274,60 @@ export class FeedService {
       latest_misses: misses.slice(0, 5).map((item) => ({ title: item.title, url: item.url, published_at: item.published_at })),
       updated_at: new Date(now).toISOString(),
     };
+  }
+
+  // ── Proposals ───────────────────────────────────────────────────────────────────────────
+
+  /** A proposal is stored, never fetched until an administrator accepts it. */
+  propose(input: { url: string; name?: string; kind?: string; rationale?: string }, proposedBy: string): ProposalRecord {
+    const proposal: ProposalRecord = {
+      id: `prp_${randomBytes(8).toString('hex')}`,
+      url: input.url,
+      name: input.name ?? null,
+      kind: input.kind ?? null,
+      note: input.rationale ?? null,
+      proposed_by: proposedBy,
+      proposed_at: new Date(this.now()).toISOString(),
+      status: 'pending',
+      decided_at: null,
+      reason: null,
+      source_id: null,
+    };
+    this.repository.putProposal(proposal);
+    return proposal;
+  }
+
+  /**
+   * Accepting makes the proposal a source, fetched at once. Its kind is the one asked for, else
+   * the proposer's when it is one of ours, else found by reading the URL (a feed, or a listing page).
+   */
+  async accept(id: string, overrides: { kind?: FeedKind; name?: string; cadence_s?: number } = {}): Promise<{ proposal: ProposalRecord; source: FeedSourceRecord }> {
+    const proposal = this.repository.getProposal(id);
+    if (!proposal) throw new SourceInputError(`No proposal ${id}.`);
+    if (proposal.status !== 'pending') throw new SourceInputError(`Proposal ${id} is already ${proposal.status}.`);
+    let kind = overrides.kind ?? (FEED_KINDS as readonly string[]).find((known) => known === proposal.kind) as FeedKind | undefined;
+    const name = overrides.name ?? proposal.name ?? new URL(proposal.url).hostname;
+    if (!kind) {
+      kind = 'rss';
+      try {
+        await this.preview({ name, kind: 'rss', url: proposal.url });
+      } catch (error) {
+        if (error instanceof FeedFailure && error.kind === 'not_a_feed') kind = 'html';
+      }
+    }
+    const source = this.add({ name, kind, url: proposal.url, ...(overrides.cadence_s ? { cadence_s: overrides.cadence_s } : {}) });
+    const decided: ProposalRecord = { ...proposal, status: 'accepted', decided_at: new Date(this.now()).toISOString(), source_id: source.id };
+    this.repository.putProposal(decided);
+    return { proposal: decided, source };
+  }
+
+  reject(id: string, reason: string): ProposalRecord {
+    const proposal = this.repository.getProposal(id);
+    if (!proposal) throw new SourceInputError(`No proposal ${id}.`);
+    if (proposal.status !== 'pending') throw new SourceInputError(`Proposal ${id} is already ${proposal.status}.`);
+    const decided: ProposalRecord = { ...proposal, status: 'rejected', decided_at: new Date(this.now()).toISOString(), reason };
+    this.repository.putProposal(decided);
+    return decided;
   }
 
   // ── Scheduling ──────────────────────────────────────────────────────────────────────────
