@@ -91,7 +91,7 @@ export class FeedService {
   private readonly robots: RobotsCache;
   private readonly signals = new Map<string, FeedSignal>();
   private readonly oracleItems = new Map<string, OracleItem>();
-  private readonly duplicates = new NearDuplicateIndex(0.5);
+  private readonly duplicates = new NearDuplicateIndex(0.7);
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly hostBusy = new Set<string>();
   private readonly hostLastAt = new Map<string, number>();

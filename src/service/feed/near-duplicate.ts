@@ -55,7 +55,7 @@ export class NearDuplicateIndex {
   private readonly clusterOf = new Map<string, string>();
   private readonly members = new Map<string, Set<string>>();
 
-  constructor(private readonly threshold = 0.5) {}
+  constructor(private readonly threshold = 0.7) {}
 
   /** Adds (or re-adds) an item; returns its cluster id. */
   add(id: string, text: string): string {
