@@ -184,3 +184,15 @@ describe('refetching', () => {
     expect(signalsOf('rss')).toHaveLength(before + 1);
   });
 });
+
+describe('stopping', () => {
+  it('stops a fetch under way when the feed closes, rather than waiting out its 30 s timeout', { timeout: 15_000 }, async () => {
+    const stopping = new FeedService({ store: createSignalStore({ signalCount: 0 }), allowedPrivateHosts: [web.host], politeIntervalMs: 0, tickMs: 20 });
+    stopping.add({ id: 'hangs', name: 'Hangs', kind: 'rss', url: `${web.url}/slow.xml` });
+    const seen = web.requests.filter((request) => request.path === '/slow.xml').length;
+    stopping.start();
+    await until(() => web.requests.filter((request) => request.path === '/slow.xml').length > seen);
+    await stopping.close();
+    expect(stopping.source('hangs')!.state.last_error).toMatchObject({ kind: 'network', message: expect.stringMatching(/stopped/) });
+  });
+});

@@ -97,13 +97,15 @@ export class FeedService {
   private readonly hostLastAt = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Stops fetches under way when the service closes (a hanging source must not hold it open). */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly options: FeedServiceOptions) {
     this.store = options.store;
     this.repository = options.repository ?? new InMemoryFeedRepository();
     this.now = options.now ?? Date.now;
     this.userAgent = `${USER_AGENT_PRODUCT}/1.0 (+${options.contactUrl ?? DEFAULT_CONTACT_URL})`;
-    this.robots = new RobotsCache({ userAgent: this.userAgent, productToken: USER_AGENT_PRODUCT, allowPrivate: options.allowPrivate ?? false, allowedPrivateHosts: options.allowedPrivateHosts, now: this.now, limits: options.limits });
+    this.robots = new RobotsCache({ userAgent: this.userAgent, productToken: USER_AGENT_PRODUCT, allowPrivate: options.allowPrivate ?? false, allowedPrivateHosts: options.allowedPrivateHosts, signal: this.stopping.signal, now: this.now, limits: options.limits });
     for (const source of this.repository.listSources()) this.register(source);
     for (const signal of this.repository.listSignals()) this.remember(signal, false);
     // A fetched source's entry in the store is the measured one.
@@ -124,6 +126,7 @@ export class FeedService {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.stopping.abort();
     await Promise.allSettled([...this.inFlight.values()]);
   }
 
@@ -537,7 +540,7 @@ export class FeedService {
   private async get(url: string, state: SourceState | null): Promise<FetchResponse> {
     const refused = await this.robots.check(url);
     if (refused) throw new FeedFailure('robots_disallowed', `Not fetched: ${refused}.`);
-    const response = await fetchResource({ url, userAgent: this.userAgent, allowPrivate: this.options.allowPrivate ?? false, allowedPrivateHosts: this.options.allowedPrivateHosts, etag: state?.etag, lastModified: state?.last_modified, limits: this.options.limits });
+    const response = await fetchResource({ url, userAgent: this.userAgent, allowPrivate: this.options.allowPrivate ?? false, allowedPrivateHosts: this.options.allowedPrivateHosts, etag: state?.etag, lastModified: state?.last_modified, limits: this.options.limits, signal: this.stopping.signal });
     if (response.notModified || (response.status >= 200 && response.status < 300)) return response;
     const retryAfterS = retryAfter(headerText(response.headers['retry-after']), this.now());
     const status = response.status;

@@ -46,6 +46,8 @@ export interface FetchRequest {
   lastModified?: string | null;
   accept?: string;
   limits?: Partial<FetchLimits>;
+  /** Aborts the fetch at once (the service is stopping). */
+  signal?: AbortSignal;
 }
 
 export interface FetchResponse {
@@ -136,6 +138,10 @@ function getOnce(url: URL, request: FetchRequest, limits: FetchLimits, deadline:
       else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', connected);
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => fail(networkFailure(error, url)));
+    const stop = (): void => fail(new FeedFailure('network', 'The fetch was stopped (the service is shutting down).'));
+    if (request.signal?.aborted) stop();
+    request.signal?.addEventListener('abort', stop, { once: true });
+    outgoing.on('close', () => request.signal?.removeEventListener('abort', stop));
     outgoing.on('response', (response) => {
       clearTimeout(connectTimer);
       const status = response.statusCode ?? 0;

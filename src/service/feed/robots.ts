@@ -18,7 +18,7 @@ interface Entry {
 export class RobotsCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly options: { userAgent: string; productToken: string; allowPrivate: boolean; allowedPrivateHosts?: string[]; now: () => number; limits?: Partial<FetchLimits> }) {}
+  constructor(private readonly options: { userAgent: string; productToken: string; allowPrivate: boolean; allowedPrivateHosts?: string[]; signal?: AbortSignal; now: () => number; limits?: Partial<FetchLimits> }) {}
 
   /** Null when allowed, else why not. */
   async check(target: string): Promise<string | null> {
@@ -36,7 +36,7 @@ export class RobotsCache {
     const robotsUrl = `${origin}/robots.txt`;
     let entry: Entry;
     try {
-      const response = await fetchResource({ url: robotsUrl, userAgent: this.options.userAgent, allowPrivate: this.options.allowPrivate, allowedPrivateHosts: this.options.allowedPrivateHosts, accept: 'text/plain', limits: { ...this.options.limits, maxBodyBytes: 512 * 1024, maxDecompressedBytes: 512 * 1024 } });
+      const response = await fetchResource({ url: robotsUrl, userAgent: this.options.userAgent, allowPrivate: this.options.allowPrivate, allowedPrivateHosts: this.options.allowedPrivateHosts, signal: this.options.signal, accept: 'text/plain', limits: { ...this.options.limits, maxBodyBytes: 512 * 1024, maxDecompressedBytes: 512 * 1024 } });
       if (response.status >= 500) entry = { at: this.options.now(), robots: null, unavailable: `HTTP ${response.status}` };
       else if (response.status >= 400) entry = { at: this.options.now(), robots: null, unavailable: null };
       else entry = { at: this.options.now(), robots: robotsParser(robotsUrl, response.body.toString('utf8')), unavailable: null };
