@@ -110,10 +110,11 @@ describe('a new item is answerable once fetched', () => {
 
     web.publish('rss', { id: 'senco-odisha', title: 'Senco Gold opens 12 showrooms in Odisha', html: '<p>Senco Gold opened 12 showrooms in Bhubaneswar and Cuttack, growing 20% this quarter.</p>', published: new Date().toISOString() });
     const found = await until(async () => {
-      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Senco%20Gold%20Odisha&limit=5`)).json()) as { items: Array<{ id: string; title: string; source: { id: string } }> };
+      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Senco%20Gold%20Odisha&limit=5`)).json()) as { items: Array<{ id: string; title: string; origin: string; source: { id: string } }> };
       return page.items.find((item) => item.title.includes('Senco Gold opens 12 showrooms'));
     }, 'the new item in Discover');
     expect(found.source.id).toBe('retail-desk');
+    expect(found).toMatchObject({ origin: 'feed' });
 
     const answer = (await (await postJson(`${service.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'How many showrooms did Senco Gold open in Odisha?' }] })).json()) as { citations: string[] };
     expect(answer.citations).toContain(found.id);

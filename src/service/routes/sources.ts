@@ -35,6 +35,7 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     if (!signal) throw new ServiceError('not_found', `No signal ${id}.`);
     const source = context.store.sourcesById.get(signal.source_id);
     if (!source) throw new ServiceError('internal', `Signal ${id} has no source.`);
-    return { signal, source: context.store.sourceEntry(source, context.now()) };
+    // Labelled with where it came from: fetched signals say `feed`, the synthetic sample `sample`.
+    return { signal: { origin: 'sample', ...signal }, source: context.store.sourceEntry(source, context.now()) };
   });
 }
