@@ -24,6 +24,8 @@ export interface AuthenticatedUser {
   via: 'jwt' | 'api-key';
   /** The JWT claim `tier` (free, pro, team); an API key carries its issuer's tier. */
   tier?: string;
+  /** The JWT claim `role`: `admin` manages the feed's sources (`token --role admin`). */
+  role?: string;
 }
 
 export interface ApiKeyRecord {
@@ -72,9 +74,9 @@ export class DevIdentityProvider {
     return { keys: [this.publicJwk] };
   }
 
-  async issueToken(email: string, ttlSeconds = 12 * 3600, issuedAtMs = Date.now(), claims: { tier?: string } = {}): Promise<string> {
+  async issueToken(email: string, ttlSeconds = 12 * 3600, issuedAtMs = Date.now(), claims: { tier?: string; role?: string } = {}): Promise<string> {
     const issuedAt = Math.floor(issuedAtMs / 1000);
-    return new SignJWT({ email, ...(claims.tier ? { tier: claims.tier } : {}) })
+    return new SignJWT({ email, ...(claims.tier ? { tier: claims.tier } : {}), ...(claims.role ? { role: claims.role } : {}) })
       .setProtectedHeader({ alg: 'ES256', kid: this.publicJwk.kid })
       .setSubject(userIdFor(email))
       .setIssuer(ISSUER)
@@ -94,7 +96,8 @@ export class DevIdentityProvider {
       });
       if (!payload.sub) throw new Error('no subject');
       const tier = typeof payload.tier === 'string' ? { tier: payload.tier } : {};
-      return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt', ...tier };
+      const role = typeof payload.role === 'string' ? { role: payload.role } : {};
+      return { id: payload.sub, email: typeof payload.email === 'string' ? payload.email : payload.sub, via: 'jwt', ...tier, ...role };
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Get a new one.');

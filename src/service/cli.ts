@@ -11,7 +11,13 @@
  *   --model-url URL --model NAME (answers written by an OpenAI-compatible chat-completions API;
  *     key from CLARITY_MODEL_API_KEY; --model-timeout-ms, --model-silence-ms; default: no model)
  *   --mark-unsupported (keep sentences that fail verification, marked, instead of removing them)
- * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--data-dir DIR]` prints a bearer
+ *   --sources-file FILE (JSON {"sources":[…]}: the feeds to fetch; see docs/feed.md)
+ *   --no-sample (start without the synthetic sample corpus)
+ *   --replay-sample (demos/tests: replay the sample as arrivals with simulated source health,
+ *     labelled; by default the sample is a fixed snapshot that reports no health)
+ *   --allow-private-sources (fetch sources on loopback/private addresses: tests, local feeds)
+ *   --contact-url URL (named in the feed's User-Agent; default: the project's page)
+ * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--role admin] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
@@ -19,7 +25,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { readFile } from 'node:fs/promises';
 import { DevIdentityProvider } from './auth';
+import { SourcesFile, urlProblem, type SourceDefinitionInput } from './feed/source-registry';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 
@@ -47,6 +55,12 @@ const { values, positionals } = parseArgs({
     'model-timeout-ms': { type: 'string' },
     'model-silence-ms': { type: 'string' },
     'mark-unsupported': { type: 'boolean', default: false },
+    'sources-file': { type: 'string' },
+    'no-sample': { type: 'boolean', default: false },
+    'replay-sample': { type: 'boolean', default: false },
+    'allow-private-sources': { type: 'boolean', default: false },
+    'contact-url': { type: 'string' },
+    role: { type: 'string' },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -77,8 +91,12 @@ if (positionals[0] === 'token') {
     console.error('--tier must be free, pro or team');
     process.exit(2);
   }
+  if (values.role !== undefined && values.role !== 'admin') {
+    console.error('--role must be admin (leave it out for an ordinary user)');
+    process.exit(2);
+  }
   const idp = await DevIdentityProvider.open(dataDir);
-  process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600, Date.now(), { tier: values.tier })}\n`);
+  process.stdout.write(`${await idp.issueToken(email, integer('ttl-s', values['ttl-s']) ?? 12 * 3600, Date.now(), { tier: values.tier, role: values.role })}\n`);
   // The token is valid only for a service using this data directory (the app's embedded service
   // uses <app data dir>/local-service): say which one, on stderr so stdout stays the token.
   process.stderr.write(`Signed with the key in ${dataDir}; only a service started with --data-dir ${dataDir} accepts it.\n`);
@@ -115,8 +133,39 @@ const composer = {
       }
     : {}),
 };
+/** The sources file, checked whole before the service starts: a bad entry is named, nothing starts. */
+async function readSourcesFile(file: string | undefined): Promise<SourceDefinitionInput[]> {
+  if (!file) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    console.error(`--sources-file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+  const checked = SourcesFile.safeParse(parsed);
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    console.error(`--sources-file ${file}: \`${issue?.path.join('.') || 'file'}\` ${issue?.message ?? 'is invalid'} (expected {"sources":[{"name","kind","url",…}]})`);
+    process.exit(2);
+  }
+  for (const [at, source] of checked.data.sources.entries()) {
+    const problem = urlProblem(source.kind, source.url);
+    if (problem) {
+      console.error(`--sources-file ${file}: sources.${at} (${source.name}): ${problem}`);
+      process.exit(2);
+    }
+  }
+  return checked.data.sources;
+}
 
 const started = Date.now();
+const sources = await readSourcesFile(values['sources-file']);
+// Standalone, the sample is a fixed snapshot that reports no health. Supervised by the app it is
+// still replayed (simulated, labelled) until the app's Sources view lands (issue 26, part 6): the
+// health view would otherwise be empty with nothing to say why.
+const supervised = process.env.CLARITY_SUPERVISED === '1';
+const sample = values['no-sample'] ? 'off' : values['replay-sample'] || supervised ? 'replay' : 'snapshot';
 const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({
@@ -124,8 +173,11 @@ const service = await startService({
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
   seed: integer('seed', values.seed),
-  signalCount: integer('signals', values.signals),
-  liveFeed: !values['no-live'],
+  // --no-sample: no synthetic signals (the sample's roster stays, unlisted, for lookups).
+  signalCount: sample === 'off' ? 0 : integer('signals', values.signals),
+  liveFeed: sample === 'replay' && !values['no-live'],
+  sample,
+  feed: { sources, allowPrivate: values['allow-private-sources'] ?? false, ...(values['contact-url'] ? { contactUrl: values['contact-url'] } : {}) },
   dataDir,
   // The corpus and its index, kept beside the signing key for the next start; the key covers
   // this code's files (src/service, or the build in out/main).
@@ -141,9 +193,9 @@ const service = await startService({
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 });
-process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);
+process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, feed_sources: sources.length, sample, startup_ms: Date.now() - started })}\n`);
 process.stderr.write(
-  `Retail Signal local service (synthetic sample data) on ${service.url}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
+  `Retail Signal local service on ${service.url}\n  Sample corpus: ${sample === 'replay' ? 'replayed as simulated arrivals (demo)' : sample === 'snapshot' ? 'fixed synthetic snapshot (not fetched)' : 'off'}; fetched sources: ${sources.length}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
     (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : '') +
     `  Answers written by ${composer.model ? `the model ${composer.model.model} at ${composer.model.url}${composer.model.apiKey ? ' (key from CLARITY_MODEL_API_KEY)' : ''}, checked claim by claim` : 'the extractive composer (no model), checked claim by claim'}; unsupported sentences ${composer.unsupportedClaims === 'mark' ? 'marked' : 'removed'}\n`,
 );

@@ -11,6 +11,8 @@ export const STATUS_BY_CODE: Record<ServiceErrorCode, number> = {
   unsupported_media_type: 415,
   /** Predict: the entity's metric has too few periods to forecast. */
   insufficient_history: 422,
+  /** Sources: the URL was fetched but gave no items (or could not be read); the message says why. */
+  source_unreadable: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

@@ -23,6 +23,10 @@ import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
 import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
+import { FeedService, type FeedServiceOptions } from './feed/feed-service';
+import type { SampleMode } from './feed/health-snapshot';
+import type { SourceDefinitionInput } from './feed/source-registry';
+import { registerFeedSourceRoutes } from './routes/feed-sources';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -62,6 +66,19 @@ export interface ServiceOptions {
   extensions?: ExtensionOptions;
   /** Who writes answers (the extractive composer unless a model is given) and what verification does with unsupported claims. */
   composer?: ComposerSettings;
+  /**
+   * The synthetic sample in the health snapshot: `replay` lists its sources with simulated health
+   * (demos and tests; the default here), `snapshot` keeps its signals but lists no health for
+   * them (the CLI's default), `off` starts without it (the CLI's --no-sample).
+   */
+  sample?: SampleMode;
+  /** The live feed of fetched sources (src/service/feed). */
+  feed?: FeedOptions;
+}
+
+export interface FeedOptions extends Omit<FeedServiceOptions, 'store' | 'now'> {
+  /** Sources to register at start (a sources file's `sources`). */
+  sources?: SourceDefinitionInput[];
 }
 
 declare module 'fastify' {
@@ -81,6 +98,8 @@ export interface RunningService {
   port: number;
   app: FastifyInstance;
   store: SignalStore;
+  /** The live feed of fetched sources. */
+  feed: FeedService;
   /** The development identity provider (issues tokens this service accepts). */
   idp: DevIdentityProvider;
   /** Every route the server registered (the OpenAPI test checks each is documented). */
@@ -127,6 +146,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
   const store = options.store ?? cached?.store ?? createSignalStore(options);
   const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
+  const feed = new FeedService({ ...options.feed, store, now });
+  for (const source of options.feed?.sources ?? []) feed.add(source);
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
@@ -154,6 +175,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     keys,
     faults: options.faults ?? { enabled: false },
     healthMaxAgeS: options.healthMaxAgeS ?? 60,
+    feed,
+    sample: options.sample ?? 'replay',
     devTokens: options.devTokens ?? false,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     composer: options.composer ?? { unsupportedClaims: 'remove' },
@@ -246,6 +269,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
   registerAskRoute(app, context);
   registerSourceRoutes(app, context);
+  registerFeedSourceRoutes(app, context);
   registerPageRoutes(app, context);
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
@@ -261,8 +285,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
 
+  feed.start();
   let liveTimer: NodeJS.Timeout | null = null;
-  if (options.liveFeed ?? true) {
+  // The sample replayed as arrivals (demos and tests), labelled simulated in the health snapshot.
+  if ((options.liveFeed ?? true) && context.sample === 'replay') {
     const random = new SeededRandom(now() & 0xffffffff);
     liveTimer = setInterval(() => {
       const at = now();
@@ -277,11 +303,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     port,
     app,
     store,
+    feed,
     idp,
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
+      await feed.close();
       // A start that generated the corpus lets its cache write finish (the next start reads it).
       await Promise.all([app.close(), cached?.written]);
     },

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import type { ApiKeyStore, AuthenticatedUser, DevIdentityProvider } from './auth';
 import type { ComposerSettings } from './answers/answer-pipeline';
 import type { FaultOptions } from './faults';
+import type { FeedService } from './feed/feed-service';
+import type { SampleMode } from './feed/health-snapshot';
 import { ServiceError } from './http-errors';
 import type { ResearchRuns } from './research/research-runs';
 import type { LimitName, RateLimiter } from './rate-limiter';
@@ -26,6 +28,10 @@ export interface ServiceContext {
   keys: ApiKeyStore;
   faults: FaultOptions;
   healthMaxAgeS: number;
+  /** The live feed: fetched sources, their health, proposals (src/service/feed). */
+  feed: FeedService;
+  /** How the synthetic sample shows in health: replayed (simulated), a fixed snapshot, or off. */
+  sample: SampleMode;
   /** Whether POST /api/v1/dev/token issues development tokens (the app's embedded service). */
   devTokens: boolean;
   paceMs: number;

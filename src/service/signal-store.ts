@@ -82,6 +82,41 @@ export class SignalStore {
     return signal;
   }
 
+  /**
+   * A signal from a fetched source (src/service/feed), answerable at once: indexed for search and
+   * Discover, counted in facts, and announced to follows and webhooks like any arrival.
+   */
+  addSignal(signal: CorpusSignal): void {
+    if (this.index.get(signal.id)) return this.updateSignal(signal);
+    this.index.add(signal);
+    this.facts.add(signal);
+    this.bySlug.set(signal.slug, signal);
+    const previous = this.lastItemAt.get(signal.source_id);
+    if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
+    for (const listener of this.signalListeners) listener(signal);
+  }
+
+  /** A fetched item whose content changed: same id, new text, re-indexed in place. */
+  updateSignal(signal: CorpusSignal): void {
+    const previous = this.index.get(signal.id);
+    if (!previous) return this.addSignal(signal);
+    if (previous.slug !== signal.slug) this.bySlug.delete(previous.slug);
+    this.index.replace(signal);
+    this.bySlug.set(signal.slug, signal);
+  }
+
+  /** A fetched source, so its signals resolve to it (name, health) like the sample's do. */
+  registerSource(source: CorpusSource): void {
+    this.sourcesById.set(source.id, source);
+  }
+
+  unregisterSource(id: string): void {
+    if (!this.sources.some((source) => source.id === id)) this.sourcesById.delete(id);
+  }
+
+  /** The feed's own entry for a fetched source (its measured health), when one is wired. */
+  feedSourceEntry: ((id: string, now: number) => SourceEntry | null) | null = null;
+
   /** Every signal, in no particular order (Discover, follows and forecasts filter it themselves). */
   *allSignals(): IterableIterator<CorpusSignal> {
     yield* this.bySlug.values();
@@ -94,6 +129,8 @@ export class SignalStore {
   }
 
   sourceEntry(source: CorpusSource, now: number): SourceEntry {
+    const fetched = this.feedSourceEntry?.(source.id, now);
+    if (fetched) return fetched;
     const factor = source.health === 'healthy' ? 1 : source.health === 'degraded' ? 0.45 : 0;
     // items_24h follows the source's rate and health, with a deterministic wobble per hour.
     const hour = Math.floor(now / 3_600_000);

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'insufficient_history',
+  'source_unreadable',
   'rate_limited',
   'internal',
   'unavailable',

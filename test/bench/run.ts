@@ -9,6 +9,7 @@ import { readFile, readdir, stat, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchApp, type AppBenchResult } from './app-bench';
+import { benchIngest, type IngestBenchResult } from './ingest-bench';
 import { benchLibrary, type LibraryBenchResult } from './library-bench';
 import { benchRenderer, type RendererBenchResult } from './renderer-bench';
 import { benchService, type ServiceBenchResult } from './service-bench';
@@ -36,7 +37,7 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 // `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
 // from a saved run, measuring nothing.
 const fromIndex = process.argv.indexOf('--from');
-type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string } };
+type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   console.log('Service benchmark…');
@@ -49,9 +50,11 @@ const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   const appRun = await benchApp();
   console.log('Claim verification and the model composer…');
   const verificationRun = await benchVerification();
-  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun };
+  console.log('Ingest benchmark (the live feed)…');
+  const ingestRun = await benchIngest();
+  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun };
 };
-const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification } = saved ?? (await measure());
+const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest } = saved ?? (await measure());
 if (saved) {
   measuredAt = saved.measured_at;
   machine = saved.machine;
@@ -135,7 +138,7 @@ const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n$
 const verificationSection = verification ? `\n\n## Claim verification and the model composer\n\n${verification.table}` : '';
 const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).

@@ -156,7 +156,10 @@ describe('source proposals', () => {
     for (let i = 0; i < 3; i += 1) {
       const response = await postJson(`${service.url}/api/v1/sources/propose`, body);
       expect(response.status).toBe(202);
-      expect(await response.json()).toEqual({ status: 'received', proposal_id: expect.stringMatching(/^prp_[0-9a-f]{16}$/) });
+      const received = (await response.json()) as { proposal_id: string; status_url: string };
+      expect(received).toEqual({ status: 'received', proposal_id: expect.stringMatching(/^prp_[0-9a-f]{16}$/), status_url: `/api/v1/sources/proposals/${received.proposal_id}` });
+      // Stored, not discarded: the proposer reads its status (pending until the administrator decides).
+      expect(await (await fetch(`${service.url}${received.status_url}`)).json()).toMatchObject({ id: received.proposal_id, url: body.url, status: 'pending', reason: null });
     }
     const refused = await postJson(`${service.url}/api/v1/sources/propose`, body);
     expect(refused.status).toBe(429);

@@ -10,15 +10,20 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import { createSignalStore, startService } from '../../src/service/server';
 
 describe('live feed', () => {
-  it('adds retrievable signals, moves health and items, and changes the snapshot ETag', async () => {
+  it('replayed: adds retrievable signals, moves simulated health and items, and changes the snapshot ETag once its max-age passes', async () => {
     const store = createSignalStore({ signalCount: 2_000 });
-    const service = await startService({ store, paceMs: 0, liveFeed: true, liveIntervalMs: 40 });
+    const service = await startService({ store, paceMs: 0, liveFeed: true, liveIntervalMs: 40, sample: 'replay', healthMaxAgeS: 2 });
     try {
       const before = await fetch(`${service.url}/api/v1/sources/health`);
       const etag = before.headers.get('etag');
       const snapshot = HealthSnapshot.parse(await before.json());
+      // The replayed sample says it is simulated, source by source.
+      expect(snapshot.sources.every((source) => (source as { simulated?: boolean }).simulated === true)).toBe(true);
+      // Within the max-age every caller gets the same body and ETag, however the feed moves.
+      const again = await fetch(`${service.url}/api/v1/sources/health`);
+      expect(again.headers.get('etag')).toBe(etag);
       const size = store.index.size;
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
       expect(store.index.size).toBeGreaterThan(size + 20);
       const after = await fetch(`${service.url}/api/v1/sources/health`, { headers: { 'if-none-match': etag! } });
       expect(after.status).toBe(200);

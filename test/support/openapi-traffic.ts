@@ -3,6 +3,10 @@
  * a validating proxy. Collects the proxy's violations: the `sl-violations` header Prism adds, and
  * any answer Prism made itself (`application/problem+json`) instead of forwarding.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { RunningService } from '../../src/service/server';
 
 export interface TrafficResult {
@@ -52,7 +56,33 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
   await send('GET /api/v1/signals/{id}', `/api/v1/signals/${signalId}`);
   await send('GET /api/v1/signals/{id}', '/api/v1/signals/sig_0000000000000000'); // 404
   const proposal = { url: 'https://example.com/retail-feed', name: 'Example retail feed' };
-  for (let i = 0; i < 4; i += 1) await send('POST /api/v1/sources/propose', '/api/v1/sources/propose', { method: 'POST', json: proposal }); // 202 ×3, then 429
+  const proposalIds: string[] = [];
+  for (let i = 0; i < 4; i += 1) {
+    const proposed = await send('POST /api/v1/sources/propose', '/api/v1/sources/propose', { method: 'POST', json: proposal }); // 202 ×3, then 429
+    if (proposed.status === 202) proposalIds.push((await body<{ proposal_id: string }>(proposed)).proposal_id);
+  }
+
+  // Feed sources, as the administrator: a folder source (no network needed).
+  const admin = bearer(await service.idp.issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' }));
+  const folder = await mkdtemp(join(tmpdir(), 'clarity-traffic-folder-'));
+  const empty = await mkdtemp(join(tmpdir(), 'clarity-traffic-empty-'));
+  await writeFile(join(folder, 'zudio.md'), '# Zudio opens 40 stores in Tamil Nadu\n\nTrent’s Zudio opened 40 stores in Chennai.');
+  const definition = { name: 'My notes', kind: 'folder', url: pathToFileURL(folder).href, cadence_s: 3_600 };
+  await send('GET /api/v1/sources', '/api/v1/sources', { headers: admin });
+  await send('GET /api/v1/sources', '/api/v1/sources', { headers: bearer(jwt) }); // 403
+  await send('POST /api/v1/sources', '/api/v1/sources?dry_run=true', { method: 'POST', json: definition, headers: admin });
+  const created = await body<{ source: { id: string } }>(await send('POST /api/v1/sources', '/api/v1/sources', { method: 'POST', json: definition, headers: admin }));
+  await send('POST /api/v1/sources', '/api/v1/sources', { method: 'POST', json: { ...definition, url: pathToFileURL(empty).href }, headers: admin }); // 422
+  await send('GET /api/v1/sources/{id}', `/api/v1/sources/${created.source.id}`, { headers: admin });
+  await send('GET /api/v1/sources/{id}', '/api/v1/sources/no-such-source', { headers: admin }); // 404
+  await send('PATCH /api/v1/sources/{id}', `/api/v1/sources/${created.source.id}`, { method: 'PATCH', json: { paused: true }, headers: admin });
+  await send('GET /api/v1/sources/proposals', '/api/v1/sources/proposals', { headers: admin });
+  await send('GET /api/v1/sources/proposals/{id}', `/api/v1/sources/proposals/${proposalIds[0]}`);
+  await send('POST /api/v1/sources/proposals/{id}/reject', `/api/v1/sources/proposals/${proposalIds[0]}/reject`, { method: 'POST', json: { reason: 'Duplicates an existing source.' }, headers: admin });
+  await send('POST /api/v1/sources/proposals/{id}/accept', `/api/v1/sources/proposals/${proposalIds[1]}/accept`, { method: 'POST', json: { kind: 'rss', cadence_s: 86_400 }, headers: admin });
+  await send('DELETE /api/v1/sources/{id}', `/api/v1/sources/${created.source.id}`, { method: 'DELETE', headers: admin });
+  await rm(folder, { recursive: true, force: true });
+  await rm(empty, { recursive: true, force: true });
 
   // Sharing and pages.
   const { slug } = await body<{ signal: { slug: string } }>(await fetch(`${service.url}/api/v1/signals/${signalId}`)).then((lookup) => lookup.signal);

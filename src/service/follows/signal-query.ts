@@ -21,6 +21,8 @@ export function discoverItem(store: SignalStore, signal: CorpusSignal): Discover
     metrics: signal.metrics,
     url: signal.url,
     type: signal.type,
+    // Where it came from: a fetched source, or the synthetic sample.
+    origin: 'origin' in signal && signal.origin === 'feed' ? 'feed' : 'sample',
   };
 }
 

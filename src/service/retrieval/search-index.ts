@@ -171,6 +171,53 @@ export class SignalSearchIndex {
     this.addEntities(signal, doc);
   }
 
+  /** Replaces a signal's content under the same id: its old terms and entities are taken out first. */
+  replace(signal: CorpusSignal): void {
+    const doc = this.byId.get(signal.id);
+    if (doc === undefined) return this.add(signal);
+    const old = this.docs[doc]!;
+    const dropDoc = (list: number[] | undefined, stride: number): void => {
+      if (!list) return;
+      for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
+    };
+    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.postings.get(token), 2);
+    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs.get(`${kind}:${name}`), 1);
+    this.totalLength -= this.lengths[doc]!;
+    this.docs[doc] = signal;
+    this.published[doc] = Date.parse(signal.published_at);
+    const counts = new Map<string, number>();
+    const addTokens = (text: string, weight: number): number => {
+      const tokens = tokenize(text);
+      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
+      return tokens.length * weight;
+    };
+    const entities = signal.entities;
+    const length = addTokens(signal.title, TITLE_WEIGHT) + addTokens(signal.body, 1) + addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
+    for (const [token, tf] of counts) {
+      let list = this.postings.get(token);
+      if (!list) {
+        list = [];
+        this.postings.set(token, list);
+      }
+      // Postings stay in document order for the search's merge.
+      let at = list.length;
+      while (at >= 2 && list[at - 2]! > doc) at -= 2;
+      list.splice(at, 0, doc, tf);
+    }
+    this.lengths[doc] = length;
+    this.totalLength += length;
+    for (const kind of ENTITY_KINDS) {
+      for (const name of new Set(entities[kind])) {
+        const key = `${kind}:${name}`;
+        const list = this.entityDocs.get(key) ?? [];
+        let at = list.length;
+        while (at >= 1 && list[at - 1]! > doc) at -= 1;
+        list.splice(at, 0, doc);
+        this.entityDocs.set(key, list);
+      }
+    }
+  }
+
   private addEntities(signal: CorpusSignal, doc: number): void {
     for (const kind of ENTITY_KINDS) {
       for (const name of new Set(signal.entities[kind])) {

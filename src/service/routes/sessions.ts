@@ -1,5 +1,4 @@
 /** Source proposals, session sharing, and the public page of a shared answer. */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ProposeRequest } from '../../shared/service-schemas';
@@ -16,7 +15,9 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     context.enforceLimit('propose', identity.key, reply);
     const parsed = ProposeRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return reply.status(202).send({ status: 'received', proposal_id: `prp_${randomBytes(8).toString('hex')}` });
+    // Stored for the administrator's queue; never fetched until accepted.
+    const proposal = context.feed.propose(parsed.data, identity.key);
+    return reply.status(202).send({ status: 'received', proposal_id: proposal.id, status_url: `/api/v1/sources/proposals/${proposal.id}` });
   });
 
   app.post<{ Params: { id: string } }>('/api/v1/sessions/:id/visibility', async (request) => {

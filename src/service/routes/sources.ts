@@ -2,18 +2,24 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { SIGNAL_ID_PATTERN, type HealthSnapshot } from '../../shared/service-schemas';
+import { healthSnapshot } from '../feed/health-snapshot';
 import { ServiceError } from '../http-errors';
 import type { ServiceContext } from '../service-context';
 
 export function registerSourceRoutes(app: FastifyInstance, context: ServiceContext): void {
-  let cached: { etag: string; snapshot: HealthSnapshot } | null = null;
+  let cached: { etag: string; snapshot: HealthSnapshot; at: number } | null = null;
 
   app.get('/api/v1/sources/health', async (request, reply) => {
-    const snapshot = context.store.healthSnapshot(context.now());
-    // The ETag covers the data, not generated_at, so an unchanged roster revalidates to 304.
-    const { generated_at: _generatedAt, ...data } = snapshot;
-    const etag = `"${createHash('sha1').update(JSON.stringify(data)).digest('hex').slice(0, 20)}"`;
-    if (!cached || cached.etag !== etag) cached = { etag, snapshot };
+    // Computed at most once per max-age: within it every caller gets the same body and ETag.
+    const now = context.now();
+    if (!cached || now - cached.at >= context.healthMaxAgeS * 1000) {
+      const snapshot = healthSnapshot(context.feed, context.store, context.sample, now);
+      // The ETag covers the data, not generated_at, so an unchanged roster revalidates to 304.
+      const { generated_at: _generatedAt, oracle: { updated_at: _updatedAt, ...oracle }, ...data } = snapshot;
+      const etag = `"${createHash('sha1').update(JSON.stringify({ ...data, oracle })).digest('hex').slice(0, 20)}"`;
+      cached = { etag, snapshot: cached?.etag === etag ? cached.snapshot : snapshot, at: now };
+    }
+    const etag = cached.etag;
     reply.header('cache-control', `max-age=${context.healthMaxAgeS}`).header('etag', etag);
     const ifNoneMatch = request.headers['if-none-match'];
     if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag)) {
@@ -29,6 +35,7 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     if (!signal) throw new ServiceError('not_found', `No signal ${id}.`);
     const source = context.store.sourcesById.get(signal.source_id);
     if (!source) throw new ServiceError('internal', `Signal ${id} has no source.`);
-    return { signal, source: context.store.sourceEntry(source, context.now()) };
+    // Labelled with where it came from: fetched signals say `feed`, the synthetic sample `sample`.
+    return { signal: { origin: 'sample', ...signal }, source: context.store.sourceEntry(source, context.now()) };
   });
 }

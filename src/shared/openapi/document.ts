@@ -13,13 +13,14 @@ import { ConfidenceValue } from '../service-schemas';
 import { errorResponses, HEADERS, type JsonObject, type OpenApiArea } from './common';
 import { askArea } from './paths/ask';
 import { developerArea } from './paths/developer';
+import { feedSourcesArea } from './paths/feed-sources';
 import { pagesArea } from './paths/pages';
 import { researchArea } from './paths/research';
 import { sourcesArea } from './paths/sources';
 import { surfacesArea } from './paths/surfaces';
 
 /** Every area of the document, in the order their tags are listed. */
-export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, pagesArea, developerArea, surfacesArea];
+export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, feedSourcesArea, pagesArea, developerArea, surfacesArea];
 
 /**
  * What the interface promises for confidence (DESIGN §3): a number in [0, 1]. The client's zod

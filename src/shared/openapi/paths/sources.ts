@@ -34,7 +34,10 @@ export const sourcesArea: OpenApiArea = {
         operationId: 'getSourcesHealth',
         tag: 'Sources',
         summary: 'Health of every signal source',
-        description: 'A snapshot of every source with its health, cadence and items in the last 24 hours. Cacheable for 60 seconds; revalidate with `If-None-Match`. Anonymous callers are allowed.',
+        description:
+          'A snapshot of every fetched source with its health, cadence and items in the last 24 hours, and the facts behind its health (`last_fetch_at`, `last_success_at`, `consecutive_failures`, `last_error`, `next_fetch_at`, `not_modified_ratio`, `items_total`, `health_reason`); the rule is in `health_rule`. ' +
+          '`oracle` is measured against reference feeds (`counted`, `matched`, `missed`, `grace`, `latest_misses`). Computed at most once per 60 seconds: within that window every caller gets the same body and `ETag`; revalidate with `If-None-Match`. ' +
+          'The synthetic sample\'s sources are listed only when it is replayed for a demo (`simulated: true`). Anonymous callers are allowed.',
         access: 'anyone',
         parameters: [
           { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of a snapshot you hold.', schema: { type: 'string' }, example: '"4f1c2a9be07d3c55a1b2"' },
@@ -46,8 +49,9 @@ export const sourcesArea: OpenApiArea = {
             {
               generated_at: '2026-11-01T10:00:00.000Z',
               stats: { sources_total: 1, healthy: 1, degraded: 0, down: 0, items_per_hour: 0.13, signals_24h: 3 },
-              oracle: { miss_rate: 0.04, window: '7d', updated_at: '2026-11-01T09:00:00.000Z' },
-              sources: [SOURCE],
+              oracle: { miss_rate: 0.04, window: '24h', grace: '3600s', counted: 25, matched: 24, missed: 1, latest_misses: [{ title: 'Zepto raises ₹3,200 crore', url: 'https://example.com/oracle/zepto', published_at: '2026-11-01T06:00:00.000Z' }], updated_at: '2026-11-01T09:00:00.000Z' },
+              health_rule: 'healthy: the last fetch succeeded in full and the last success is within 2 × cadence; down: 3 or more consecutive failures, or no success within 6 × cadence; degraded: anything else (a failed or partial last fetch, a late success, or not fetched yet).',
+              sources: [{ ...SOURCE, last_fetch_at: '2026-11-01T09:45:00.000Z', last_success_at: '2026-11-01T09:45:00.000Z', consecutive_failures: 0, last_error: null, next_fetch_at: '2026-11-01T10:00:00.000Z', not_modified_ratio: 0.5, items_total: 40, health_reason: null }],
             },
             { 'Cache-Control': { $ref: '#/components/headers/CacheControl' }, ETag: { $ref: '#/components/headers/ETag' } },
           ),
@@ -75,14 +79,14 @@ export const sourcesArea: OpenApiArea = {
         operationId: 'proposeSource',
         tag: 'Sources',
         summary: 'Propose a new signal source',
-        description: 'Queues a source for review. Anonymous callers are allowed.',
+        description: 'Stores the proposal in the administrator\'s queue (it is never fetched until accepted); read its status at `status_url`. Anonymous callers are allowed.',
         access: 'anyone',
         limit: 'propose (3 per hour)',
         requestBody: {
           schema: ref('SourceProposal'),
           example: { url: 'https://example.com/retail-feed', name: 'Example retail feed', kind: 'business_press', rationale: 'Covers Tier 2 store openings.' },
         },
-        responses: { '202': jsonResponse('Received.', ref('SourceProposalReceived'), { status: 'received', proposal_id: 'prp_0a1b2c3d4e5f6a7b' }) },
+        responses: { '202': jsonResponse('Received.', ref('SourceProposalReceived'), { status: 'received', proposal_id: 'prp_0a1b2c3d4e5f6a7b', status_url: '/api/v1/sources/proposals/prp_0a1b2c3d4e5f6a7b' }) },
       }),
     },
   },

@@ -1,0 +1,54 @@
+/** `npm run service -- --sources-file FILE --no-sample --allow-private-sources`, and a bad sources file. */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+
+let web: FixtureWeb;
+let dir: string;
+
+beforeAll(async () => {
+  web = await startFixtureWeb();
+  dir = await mkdtemp(join(tmpdir(), 'clarity-feed-cli-'));
+});
+afterAll(async () => {
+  await web.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('npm run service with a sources file', () => {
+  it('fetches the file\'s sources, starts without the sample, and lists only them in health', async () => {
+    const file = join(dir, 'sources.json');
+    await writeFile(file, JSON.stringify({ sources: [{ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 600 }] }));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file, '--no-sample', '--allow-private-sources'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CLARITY_SUPERVISED: '' } });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const listening = JSON.parse(line) as { url: string; signals: number; sample: string; feed_sources: number };
+      expect(listening).toMatchObject({ signals: 0, sample: 'off', feed_sources: 1 });
+      // The fetched items become answerable; the health snapshot lists only the fetched source.
+      let page: { items: Array<{ source: { id: string } }> } = { items: [] };
+      for (let i = 0; i < 200 && page.items.length === 0; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        page = (await (await fetch(`${listening.url}/api/v1/discover?q=Avenue%20Supermarts&limit=3`)).json()) as typeof page;
+      }
+      expect(page.items[0]!.source.id).toBe('desk');
+      const health = (await (await fetch(`${listening.url}/api/v1/sources/health`)).json()) as { sources: Array<{ id: string }> };
+      expect(health.sources.map((source) => source.id)).toEqual(['desk']);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('refuses a bad sources file, naming the entry, and starts nothing', async () => {
+    const file = join(dir, 'bad.json');
+    await writeFile(file, JSON.stringify({ sources: [{ name: 'Folder', kind: 'folder', url: 'https://example.com/x' }] }));
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file]);
+    await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/sources\.0 \(Folder\): A folder source needs a file:\/\/\/ URL/) });
+  });
+});

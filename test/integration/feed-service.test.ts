@@ -1,0 +1,183 @@
+/**
+ * The real service against the fixture web over HTTP: fetched items answerable (Discover, ask
+ * citations, the follow feed and follow.matched webhooks), the health snapshot measured with the
+ * facts behind it, the oracle miss rate counted, and the administrator's sources API and
+ * proposals queue.
+ */
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignalStore, startService, type RunningService } from '../../src/service/server';
+import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { postJson } from '../support/local-service';
+
+let web: FixtureWeb;
+let service: RunningService;
+let receiver: Server;
+let receiverUrl: string;
+const received: Array<{ event: string; body: string }> = [];
+let adminToken: string;
+let userToken: string;
+
+async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+interface Entry { id: string; health: string; health_reason: string | null; last_error: { kind: string; message: string } | null; items_total: number; last_fetch_at: string | null }
+interface Snapshot { stats: { sources_total: number; healthy: number; degraded: number; down: number; signals_24h: number }; oracle: { miss_rate: number; counted: number; matched: number; missed: number; latest_misses: Array<{ title: string }> }; health_rule: string; sources: Entry[] }
+const snapshot = async (): Promise<Snapshot> => (await (await fetch(`${service.url}/api/v1/sources/health`)).json()) as Snapshot;
+const admin = () => ({ authorization: `Bearer ${adminToken}` });
+
+beforeAll(async () => {
+  web = await startFixtureWeb();
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ event: String(request.headers['x-clarity-event']), body });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+  service = await startService({
+    store: createSignalStore({ signalCount: 300 }),
+    paceMs: 0,
+    liveFeed: false,
+    sample: 'snapshot',
+    healthMaxAgeS: 0,
+    extensions: { allowPrivateWebhooks: true },
+    feed: {
+      allowedPrivateHosts: [web.host],
+      politeIntervalMs: 0,
+      tickMs: 25,
+      limits: { connectTimeoutMs: 2_000, totalTimeoutMs: 4_000 },
+      // The fixture's stories are dated days ago: widen the oracle's window to count them.
+      oracleWindowMs: 365 * 86_400_000,
+      sources: [
+        { id: 'retail-desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 1 },
+        { id: 'reference', name: 'Reference wire', kind: 'atom', url: `${web.url}/atom.xml`, cadence_s: 1, role: 'oracle' },
+        { id: 'missing', name: 'Moved newsroom', kind: 'rss', url: `${web.url}/404.xml`, cadence_s: 3_600 },
+      ],
+    },
+  });
+  adminToken = await service.idp.issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
+  userToken = await service.idp.issueToken('analyst@example.com', 3_600, Date.now(), { tier: 'pro' });
+  await until(async () => (await snapshot()).sources.every((source) => source.last_fetch_at !== null), 'the first fetches');
+}, 60_000);
+
+afterAll(async () => {
+  await service?.close();
+  await web?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+describe('the health snapshot is measured', () => {
+  it('lists only fetched sources (the sample is a fixed snapshot), with the facts and the rule', async () => {
+    const body = await snapshot();
+    expect(body.sources.map((source) => source.id).sort()).toEqual(['missing', 'reference', 'retail-desk']);
+    expect(body.health_rule).toMatch(/healthy: .*2 × cadence.*down: 3 or more consecutive failures/);
+    const missing = body.sources.find((source) => source.id === 'missing')!;
+    expect(missing).toMatchObject({ health: 'degraded', last_error: { kind: 'not_found' } });
+    expect(missing.health_reason).toMatch(/404/);
+    expect(body.sources.find((source) => source.id === 'retail-desk')).toMatchObject({ health: 'healthy', last_error: null });
+    expect(body.stats.sources_total).toBe(3);
+  });
+
+  it('measures the oracle miss rate: the story a primary source carried is matched, the other is missed', async () => {
+    const { oracle } = await until(async () => {
+      const body = await snapshot();
+      return body.oracle.counted >= 2 && body;
+    }, 'oracle items past the grace');
+    expect(oracle).toMatchObject({ counted: 2, matched: 1, missed: 1, miss_rate: 0.5 });
+    expect(oracle.latest_misses.map((miss) => miss.title)).toEqual(['Blinkit crosses 1,000 dark stores with Bangalore push']);
+  });
+});
+
+describe('a new item is answerable once fetched', () => {
+  it('reaches Discover, ask, the follow feed and a follow.matched webhook', async () => {
+    const headers = { authorization: `Bearer ${userToken}` };
+    const follow = await postJson(`${service.url}/api/v1/follow`, { target: { type: 'entity', value: 'Senco Gold' } }, headers);
+    expect(follow.status).toBe(201);
+    const hook = await postJson(`${service.url}/api/v1/webhooks`, { url: receiverUrl, events: ['follow.matched'] }, headers);
+    expect(hook.status).toBe(201);
+
+    web.publish('rss', { id: 'senco-odisha', title: 'Senco Gold opens 12 showrooms in Odisha', html: '<p>Senco Gold opened 12 showrooms in Bhubaneswar and Cuttack, growing 20% this quarter.</p>', published: new Date().toISOString() });
+    const found = await until(async () => {
+      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Senco%20Gold%20Odisha&limit=5`)).json()) as { items: Array<{ id: string; title: string; origin: string; source: { id: string } }> };
+      return page.items.find((item) => item.title.includes('Senco Gold opens 12 showrooms'));
+    }, 'the new item in Discover');
+    expect(found.source.id).toBe('retail-desk');
+    expect(found).toMatchObject({ origin: 'feed' });
+
+    const answer = (await (await postJson(`${service.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'How many showrooms did Senco Gold open in Odisha?' }] })).json()) as { citations: string[] };
+    expect(answer.citations).toContain(found.id);
+
+    const feed = (await (await fetch(`${service.url}/api/v1/follow/feed`, { headers })).json()) as { items: Array<{ signal?: { id: string }; id?: string }> };
+    expect(JSON.stringify(feed)).toContain(found.id);
+    const delivery = await until(() => received.find((entry) => entry.event === 'follow.matched' && entry.body.includes(found.id)), 'the follow.matched delivery');
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'follow.matched', data: { signal: { id: found.id } } });
+
+    const lookup = (await (await fetch(`${service.url}/api/v1/signals/${found.id}`)).json()) as { signal: { published_at_source: string; origin: string }; source: { id: string; health: string; last_success_at: string } };
+    expect(lookup.signal).toMatchObject({ published_at_source: 'item', origin: 'feed' });
+    expect(lookup.source).toMatchObject({ id: 'retail-desk', health: 'healthy' });
+  });
+});
+
+describe('the administrator manages sources', () => {
+  it('refuses anyone but the administrator', async () => {
+    expect((await fetch(`${service.url}/api/v1/sources`)).status).toBe(401);
+    expect((await fetch(`${service.url}/api/v1/sources`, { headers: { authorization: `Bearer ${userToken}` } })).status).toBe(403);
+    expect((await fetch(`${service.url}/api/v1/sources`, { headers: admin() })).status).toBe(200);
+  });
+
+  it('previews, adds (201 with a preview), refuses a URL with no items (422), pauses and removes', async () => {
+    const dry = await postJson(`${service.url}/api/v1/sources?dry_run=true`, { name: 'Newsroom', kind: 'jsonfeed', url: `${web.url}/feed.json` }, admin());
+    expect(dry.status).toBe(200);
+    expect(((await dry.json()) as { preview: Array<{ title: string }> }).preview[0]!.title).toBe('Croma partners with Tata Neu for electronics loyalty');
+    expect(((await (await fetch(`${service.url}/api/v1/sources`, { headers: admin() })).json()) as { sources: unknown[] }).sources).toHaveLength(3);
+
+    const created = await postJson(`${service.url}/api/v1/sources`, { name: 'Newsroom', kind: 'html', url: `${web.url}/news/`, cadence_s: 3_600 }, admin());
+    expect(created.status).toBe(201);
+    const { source, preview } = (await created.json()) as { source: { id: string; health: string }; preview: Array<{ title: string }> };
+    expect(preview.map((item) => item.title).sort()).toEqual(['Reliance Trends closes 25 stores in West Bengal', 'Tanishq expands into Gulf markets']);
+    await until(async () => (await (await fetch(`${service.url}/api/v1/discover?q=Reliance%20Trends%20West%20Bengal&limit=3`)).json() as { items: Array<{ source: { id: string } }> }).items.some((item) => item.source.id === source.id), 'the new source\'s items');
+
+    const refused = await postJson(`${service.url}/api/v1/sources`, { name: 'Not a feed', kind: 'rss', url: `${web.url}/html-as-feed.xml` }, admin());
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: string; message: string })).toMatchObject({ error: 'source_unreadable', message: expect.stringMatching(/HTML page, not a feed/) });
+
+    const paused = await fetch(`${service.url}/api/v1/sources/${source.id}`, { method: 'PATCH', headers: { ...admin(), 'content-type': 'application/json' }, body: JSON.stringify({ paused: true, cadence_s: 7_200 }) });
+    expect(((await paused.json()) as { source: { paused: boolean; cadence_s: number; next_fetch_at: string | null } }).source).toMatchObject({ paused: true, cadence_s: 7_200, next_fetch_at: null });
+    const history = (await (await fetch(`${service.url}/api/v1/sources/${source.id}`, { headers: admin() })).json()) as { history: Array<{ ok: boolean; new_items: number }> };
+    expect(history.history[0]).toMatchObject({ ok: true, new_items: 2 });
+    expect((await fetch(`${service.url}/api/v1/sources/${source.id}`, { method: 'DELETE', headers: admin() })).status).toBe(204);
+    expect((await fetch(`${service.url}/api/v1/sources/${source.id}`, { headers: admin() })).status).toBe(404);
+  });
+
+  it('stores proposals: the proposer reads the status, the administrator accepts (fetched) or rejects (never fetched)', async () => {
+    const first = (await (await postJson(`${service.url}/api/v1/sources/propose`, { url: `${web.url}/rdf.xml`, name: 'Regulator releases' })).json()) as { proposal_id: string; status_url: string };
+    const second = (await (await postJson(`${service.url}/api/v1/sources/propose`, { url: `${web.url}/cp1252.xml`, name: 'Café feed' })).json()) as { proposal_id: string };
+    const queue = (await (await fetch(`${service.url}/api/v1/sources/proposals`, { headers: admin() })).json()) as { proposals: Array<{ id: string; status: string }> };
+    expect(queue.proposals.filter((proposal) => proposal.status === 'pending').map((proposal) => proposal.id).sort()).toEqual([first.proposal_id, second.proposal_id].sort());
+    expect(web.requests.some((request) => request.path === '/cp1252.xml')).toBe(false);
+
+    const accepted = await postJson(`${service.url}/api/v1/sources/proposals/${first.proposal_id}/accept`, {}, admin());
+    const { source } = (await accepted.json()) as { source: { id: string; kind: string } };
+    expect(source.kind).toBe('rss');
+    await until(async () => (await snapshot()).sources.find((entry) => entry.id === source.id && entry.items_total > 0), 'the accepted source fetched');
+    const rejected = await postJson(`${service.url}/api/v1/sources/proposals/${second.proposal_id}/reject`, { reason: 'Not a retail source.' }, admin());
+    expect(rejected.status).toBe(200);
+    const status = (await (await fetch(`${service.url}${first.status_url}`)).json()) as Record<string, unknown>;
+    expect(status).toMatchObject({ status: 'accepted', source_id: source.id });
+    expect(status).not.toHaveProperty('proposed_by');
+    expect(await (await fetch(`${service.url}/api/v1/sources/proposals/${second.proposal_id}`)).json()).toMatchObject({ status: 'rejected', reason: 'Not a retail source.' });
+    expect(web.requests.some((request) => request.path === '/cp1252.xml')).toBe(false);
+  });
+});
