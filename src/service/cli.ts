@@ -8,6 +8,8 @@
  *   --dev-tokens (serve POST /api/v1/dev/token; on by default when supervised by the app)
  *   --allow-private-webhooks (deliver to loopback/private addresses: tests, local receivers)
  *   --live-ms N (milliseconds between live-feed arrivals; default 4000)
+ *   --database postgres://user:pass@host:5432/db (keep state in PostgreSQL: a team server; default:
+ *     the embedded database in <data dir>/database, backed up to <data dir>/database-backups)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
@@ -19,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
+import { DatabaseStartError } from './store/database';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -39,6 +42,7 @@ const { values, positionals } = parseArgs({
     'health-max-age': { type: 'string' },
     'allow-private-webhooks': { type: 'boolean', default: false },
     'live-ms': { type: 'string' },
+    database: { type: 'string' },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -88,6 +92,7 @@ const started = Date.now();
 const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({
+  databaseUrl: values.database ?? null,
   host,
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
@@ -107,6 +112,13 @@ const service = await startService({
   extensions: { allowPrivateWebhooks: values['allow-private-webhooks'] ?? false },
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
+}).catch((error: unknown) => {
+  // A configuration the service cannot start with: one plain sentence, no stack.
+  if (error instanceof DatabaseStartError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, startup_ms: Date.now() - started })}\n`);
 process.stderr.write(

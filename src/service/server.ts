@@ -10,7 +10,7 @@ import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
-import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
+import { LIMIT_TABLE, RateLimiter, SharedRateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
 import { registerAskRoute } from './routes/ask';
 import { registerDeveloperRoutes } from './routes/developer';
@@ -22,9 +22,13 @@ import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
 import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
+import { isUnavailable, type Database } from './store/database';
+import { openDatabase } from './store/open';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
+/** What a 503 for a database outage tells callers to wait. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 export interface ServiceOptions {
   host?: string;
@@ -59,6 +63,11 @@ export interface ServiceOptions {
   devTokens?: boolean;
   /** Discover, follows, predict, webhooks and the developer area (extensions.ts). */
   extensions?: ExtensionOptions;
+  /**
+   * `postgres://…`: keep state in that PostgreSQL server (a team server; several processes may
+   * share it). Otherwise embedded: in `dataDir`'s database folder, or in memory without one.
+   */
+  databaseUrl?: string | null;
 }
 
 declare module 'fastify' {
@@ -80,6 +89,8 @@ export interface RunningService {
   store: SignalStore;
   /** The development identity provider (issues tokens this service accepts). */
   idp: DevIdentityProvider;
+  /** The service's database (store/database.ts). */
+  db: Database;
   /** Every route the server registered (the OpenAPI test checks each is documented). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
@@ -121,9 +132,20 @@ function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
+  const { db } = await openDatabase({ url: options.databaseUrl ?? null, dataDir: options.dataDir ?? null });
+  try {
+    return await startOnDatabase(options, db, now);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startOnDatabase(options: ServiceOptions, db: Database, now: () => number): Promise<RunningService> {
   const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
   const store = options.store ?? cached?.store ?? createSignalStore(options);
-  const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
+  // One process owns an embedded database; a PostgreSQL one may be shared, so its limits are counted there.
+  const limiter = db.kind === 'postgres' ? new SharedRateLimiter(db, options.limits ?? LIMIT_TABLE, now) : new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
@@ -139,14 +161,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   });
 
-  const idp = await DevIdentityProvider.open(options.dataDir ?? null);
-  const keys = await ApiKeyStore.open(options.dataDir ?? null);
+  const idp = await DevIdentityProvider.openShared(db, options.dataDir ?? null);
+  const keys = new ApiKeyStore(db);
   const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
   const context: ServiceContext = {
     store,
-    sessions: new SessionStore(),
+    sessions: new SessionStore(db),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, options.dataDir ?? null),
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
@@ -160,8 +182,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (!user) throw new ServiceError('unauthorized', `${surface} needs a signed-in caller: send a bearer JWT or an API key (Authorization: Bearer … or X-API-Key).`);
       return user;
     },
-    enforceLimit(name, key, reply) {
-      const decision = limiter.take(name, key);
+    async enforceLimit(name, key, reply) {
+      const decision = await limiter.take(name, key);
       reply.header('x-rate-limit-remaining', String(decision.remaining));
       if (!decision.allowed) {
         throw new ServiceError('rate_limited', `Rate limit reached: ${LIMIT_TABLE[name].limit} requests per window. Retry in ${decision.retryAfterS} s.`, decision.retryAfterS);
@@ -217,6 +239,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') serviceError = new ServiceError('payload_too_large', `Request body is over ${BODY_LIMIT_BYTES / 1024} KB.`);
     else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') serviceError = new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
     else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') serviceError = new ServiceError('invalid_request', 'The request body is empty; send a JSON object.');
+    else if (isUnavailable(error)) serviceError = new ServiceError('unavailable', 'The service cannot reach its database right now; try again shortly.', DATABASE_RETRY_AFTER_S);
     else if (error.statusCode === 400) serviceError = new ServiceError('invalid_request', 'The request body is not valid JSON.');
     else serviceError = new ServiceError('internal', 'The service hit an internal error.');
     if (serviceError.retryAfterS !== undefined) reply.header('retry-after', String(serviceError.retryAfterS));
@@ -246,7 +269,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
-  const extensions = await registerExtensions(app, context, { ...options.extensions, dataDir: options.dataDir ?? null });
+  const extensions = await registerExtensions(app, context, { ...options.extensions, db });
   await context.research.restore();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
@@ -274,12 +297,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     app,
     store,
     idp,
+    db,
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
       // A start that generated the corpus lets its cache write finish (the next start reads it).
-      await Promise.all([app.close(), cached?.written]);
+      await Promise.all([app.close(), cached?.written, context.research.close()]);
+      await db.close();
     },
   };
 }

@@ -21,7 +21,7 @@ describe('POST /api/v1/ask, JSON', () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(['citations', 'confidence', 'content', 'session_id', 'session_slug']);
     expect(body.session_id).toMatch(/^ses_[0-9a-f]{16}$/);
-    expect(body.session_slug).toMatch(/^[a-z0-9-]+$/);
+    expect(body.session_slug).toMatch(/^[a-z0-9-]+-[A-Za-z0-9]{12}$/);
     expect(body.confidence).toBeGreaterThan(0);
     expect(body.confidence).toBeLessThanOrEqual(1);
     const citations = body.citations as string[];

@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
-import type { Session } from '../session-store';
+import type { Session, SessionTurn } from '../session-store';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
@@ -16,7 +16,7 @@ import { invalidRequest, type ServiceContext } from '../service-context';
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   app.post('/api/v1/ask', { config: { limit: 'ask' } }, async (request, reply) => {
     const identity = context.identify(request);
-    context.enforceLimit('ask', identity.key, reply);
+    await context.enforceLimit('ask', identity.key, reply);
     const parsed = AskRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const { messages, stream, session_id: sessionId } = parsed.data;
@@ -27,7 +27,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     }
     if (fault?.kind === 'latency') await delay(fault.ms);
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
-    const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
+    const session = await context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
     const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     const compose = (): ComposedAnswer => {
       const now = context.now();
@@ -35,18 +35,24 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
       const hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
       const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts });
-      session.turns.push({
+      turn = {
         question,
         answer: answer.content,
         citations: answer.citations.map((signal) => signal.id),
         confidence: answer.confidence,
         at: new Date(now).toISOString(),
         frame,
-      });
+      };
       return answer;
+    };
+    let turn: SessionTurn | null = null;
+    // The turn is stored before the answer is acknowledged (the JSON body, or the stream's end).
+    const saveTurn = async (): Promise<void> => {
+      if (turn) await context.sessions.appendTurn(session, turn);
     };
     if (!stream) {
       const answer = compose();
+      await saveTurn();
       return {
         content: answer.content,
         citations: answer.citations.map((signal) => signal.id),
@@ -56,7 +62,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       };
     }
     // The stream opens before retrieval, so the first byte does not wait for the answer.
-    await streamAnswer(reply, context, session, compose, fault);
+    await streamAnswer(reply, context, session, compose, fault, saveTurn);
     return reply;
   });
 }
@@ -116,6 +122,7 @@ async function streamAnswer(
   session: Session,
   compose: () => ComposedAnswer,
   fault: Fault | null,
+  saveTurn: () => Promise<void>,
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
@@ -170,6 +177,7 @@ async function streamAnswer(
     // Let the socket flush message_start before the (synchronous) retrieval runs, and let
     // other asks arriving meanwhile send theirs first (composeInTurn).
     const answer = await composeInTurn(compose);
+    await saveTurn();
     send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: answer.confidenceTrace[0] ?? answer.confidence });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     const byId = new Map(answer.citations.map((signal) => [signal.id, signal]));

@@ -1,0 +1,12 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const db = await PGlite.create();
+console.log('mem open', Date.now()-t);
+await db.exec('create table if not exists t(id serial primary key, v text)');
+t=Date.now();
+const dump = await db.dumpDataDir('none'); console.log('dump', Date.now()-t, dump.size);
+t=Date.now();
+const db2 = await PGlite.create({loadDataDir: dump}); console.log('load mem', Date.now()-t, (await db2.query('select 1 as x')).rows);
+t=Date.now();
+const db3 = await PGlite.create('/tmp/pgltest/d3', {loadDataDir: dump}); console.log('load disk', Date.now()-t);
+await db3.close();
