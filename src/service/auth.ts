@@ -9,7 +9,7 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeProtectedHeader, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
 import writeFileAtomic from 'write-file-atomic';
 import { InvalidCredentialError, ServiceError, TwoCredentialsError } from './http-errors';
 import type { Database } from './store/database';
@@ -38,7 +38,7 @@ export interface ApiKeyRecord {
   tier?: string;
 }
 
-export class DevIdentityProvider {
+export class DevIdentityProvider implements TokenVerifier {
   private constructor(
     private readonly privateKey: CryptoKey,
     private readonly publicJwk: JWK,
@@ -147,6 +147,67 @@ export class DevIdentityProvider {
   }
 }
 
+/** Whatever checks a bearer JWT: the development provider, or the company's (`--jwks-url`). */
+export interface TokenVerifier {
+  verify(token: string, now: number): Promise<AuthenticatedUser>;
+}
+
+export interface CompanyIdentitySettings {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+/**
+ * The company's identity provider, for a team server: JWTs signed by a key in its JWKS, with its
+ * issuer and this service's audience. The key set is cached and fetched again when a token names
+ * a key it does not hold (at most every 30 s), so a newly published key works within a minute.
+ */
+export class CompanyIdentityProvider implements TokenVerifier {
+  private constructor(
+    private readonly settings: CompanyIdentitySettings,
+    private readonly keys: ReturnType<typeof createRemoteJWKSet>,
+  ) {}
+
+  /** Checks at start that the JWKS answers with keys; a plain-sentence error when it does not. */
+  static async open(settings: CompanyIdentitySettings): Promise<CompanyIdentityProvider> {
+    let url: URL;
+    try {
+      url = new URL(settings.jwksUrl);
+    } catch {
+      throw new ConfigurationError(`--jwks-url is not a URL: ${settings.jwksUrl}.`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
+      const body = (await response.json()) as { keys?: unknown };
+      if (!response.ok || !Array.isArray(body.keys) || body.keys.length === 0) throw new Error(`HTTP ${response.status}, no keys`);
+    } catch (error) {
+      throw new ConfigurationError(`The JWKS at ${url.origin}${url.pathname} did not answer with signing keys (${error instanceof Error ? error.message : String(error)}): check --jwks-url.`);
+    }
+    return new CompanyIdentityProvider(settings, createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 }));
+  }
+
+  async verify(token: string, now: number): Promise<AuthenticatedUser> {
+    try {
+      const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: this.settings.audience, currentDate: new Date(now) });
+      if (!payload.sub) throw new Error('no subject');
+      const email = typeof payload.email === 'string' ? payload.email : payload.sub;
+      return { id: `usr_${createHash('sha256').update(`${this.settings.issuer}\u0000${payload.sub}`).digest('hex').slice(0, 16)}`, email, via: 'jwt', ...(typeof payload.tier === 'string' ? { tier: payload.tier } : {}) };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Sign in again.');
+      throw new InvalidCredentialError("The bearer token is not valid for this service: it must be signed by your company's identity provider for this audience.");
+    }
+  }
+}
+
+/** A start-up setting the service cannot work with: one plain sentence for the operator. */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}
+
 export function userIdFor(email: string): string {
   return `usr_${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
 }
@@ -231,7 +292,7 @@ export class ApiKeyStore {
  */
 export async function authenticate(
   headers: Record<string, string | string[] | undefined>,
-  idp: DevIdentityProvider,
+  idp: TokenVerifier,
   keys: ApiKeyStore,
   now: number,
 ): Promise<AuthenticatedUser | null> {

@@ -10,6 +10,9 @@
  *   --live-ms N (milliseconds between live-feed arrivals; default 4000)
  *   --database postgres://user:pass@host:5432/db (keep state in PostgreSQL: a team server; default:
  *     the embedded database in <data dir>/database, backed up to <data dir>/database-backups)
+ *   --jwt-issuer ISS --jwt-audience AUD --jwks-url URL (accept only the company identity provider's
+ *     JWTs; development tokens off)   --host 0.0.0.0 (or any address: only with --database and the
+ *     three JWT settings; TLS belongs to a reverse proxy, see docs/team-server.md)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
@@ -18,7 +21,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DevIdentityProvider } from './auth';
+import { ConfigurationError, DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 import { DatabaseStartError } from './store/database';
@@ -43,6 +46,9 @@ const { values, positionals } = parseArgs({
     'allow-private-webhooks': { type: 'boolean', default: false },
     'live-ms': { type: 'string' },
     database: { type: 'string' },
+    'jwt-issuer': { type: 'string' },
+    'jwt-audience': { type: 'string' },
+    'jwks-url': { type: 'string' },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -63,7 +69,18 @@ function integer(name: string, value: string | undefined): number | undefined {
 const dataDir =
   values['data-dir'] ?? process.env.CLARITY_SERVICE_DATA_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Clarity Desktop', 'local-service');
 
+const jwtSettings = [values['jwt-issuer'], values['jwt-audience'], values['jwks-url']];
+if (jwtSettings.some((value) => value !== undefined) && !jwtSettings.every((value) => value)) {
+  console.error('--jwt-issuer, --jwt-audience and --jwks-url go together: give all three.');
+  process.exit(2);
+}
+const companyIdentity = values['jwks-url'] ? { issuer: values['jwt-issuer']!, audience: values['jwt-audience']!, jwksUrl: values['jwks-url'] } : null;
+
 if (positionals[0] === 'token') {
+  if (companyIdentity) {
+    console.error("A service using the company's identity provider does not accept development tokens: sign in with the company's provider instead.");
+    process.exit(2);
+  }
   const email = values.user?.trim();
   if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) {
     console.error('Usage: npm run service -- token --user you@example.com [--ttl-s 43200] [--tier free|pro|team] [--data-dir DIR]');
@@ -82,9 +99,10 @@ if (positionals[0] === 'token') {
 }
 
 const host = values.host ?? '127.0.0.1';
-if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-  // SECURITY: the development service has no TLS and signs tokens; keep it on this machine.
-  console.error('--host must be a loopback address (127.0.0.1, localhost or ::1).');
+if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !(values.database && companyIdentity)) {
+  // SECURITY: the development service signs its own tokens; only a team server (PostgreSQL and the
+  // company's identity provider, dev tokens off) may listen beyond this machine.
+  console.error('--host other than loopback (127.0.0.1, localhost or ::1) needs --database and --jwt-issuer, --jwt-audience and --jwks-url.');
   process.exit(2);
 }
 
@@ -93,6 +111,7 @@ const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({
   databaseUrl: values.database ?? null,
+  companyIdentity,
   host,
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
@@ -105,7 +124,7 @@ const service = await startService({
   corpusCache: { dir: dataDir, codeDir: fileURLToPath(new URL('.', import.meta.url)) },
   faults: { enabled: values['enable-faults'] ?? false },
   // The app's embedded service offers "Get a development token" (POST /api/v1/dev/token).
-  devTokens: (values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1',
+  devTokens: !companyIdentity && ((values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1'),
   sourceCount: integer('sources', values.sources),
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   liveIntervalMs: integer('live-ms', values['live-ms']),
@@ -114,7 +133,7 @@ const service = await startService({
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
 }).catch((error: unknown) => {
   // A configuration the service cannot start with: one plain sentence, no stack.
-  if (error instanceof DatabaseStartError) {
+  if (error instanceof DatabaseStartError || error instanceof ConfigurationError) {
     console.error(error.message);
     process.exit(1);
   }

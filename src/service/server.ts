@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { openApiYaml } from '../shared/openapi/document';
-import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
+import { ApiKeyStore, authenticate, CompanyIdentityProvider, DevIdentityProvider, type CompanyIdentitySettings, type TokenVerifier } from './auth';
 import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
@@ -23,6 +23,7 @@ import { SessionStore } from './session-store';
 import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
 import { isUnavailable, type Database } from './store/database';
+import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -68,6 +69,8 @@ export interface ServiceOptions {
    * share it). Otherwise embedded: in `dataDir`'s database folder, or in memory without one.
    */
   databaseUrl?: string | null;
+  /** The company's identity provider: its JWTs are then the only ones accepted, and development tokens are off. */
+  companyIdentity?: CompanyIdentitySettings | null;
 }
 
 declare module 'fastify' {
@@ -134,6 +137,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   const now = options.now ?? Date.now;
   const { db } = await openDatabase({ url: options.databaseUrl ?? null, dataDir: options.dataDir ?? null });
   try {
+    if (options.dataDir && db.kind === 'embedded') await importLegacyFiles(db, options.dataDir);
     return await startOnDatabase(options, db, now);
   } catch (error) {
     await db.close().catch(() => undefined);
@@ -162,6 +166,8 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   });
 
   const idp = await DevIdentityProvider.openShared(db, options.dataDir ?? null);
+  // SECURITY: with the company's identity provider, tokens this service signs itself are not accepted.
+  const verifier: TokenVerifier = options.companyIdentity ? await CompanyIdentityProvider.open(options.companyIdentity) : idp;
   const keys = new ApiKeyStore(db);
   const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
   const context: ServiceContext = {
@@ -173,7 +179,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     keys,
     faults: options.faults ?? { enabled: false },
     healthMaxAgeS: options.healthMaxAgeS ?? 60,
-    devTokens: options.devTokens ?? false,
+    devTokens: !options.companyIdentity && (options.devTokens ?? false),
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     now,
     identify,
@@ -206,7 +212,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   };
   /** Sets `request.identity`; a refused credential leaves the caller anonymous (by IP) and is thrown. */
   const resolveIdentity = async (request: FastifyRequest): Promise<void> => {
-    const user = await authenticate(request.headers, idp, keys, now());
+    const user = await authenticate(request.headers, verifier, keys, now());
     request.identity = user ? { kind: 'user', key: `user:${user.id}`, user } : { kind: 'anonymous', key: `ip:${request.ip}` };
   };
 
