@@ -52,7 +52,7 @@ export class DevIdentityProvider implements TokenVerifier {
       try {
         const stored = JSON.parse(await readFile(file, 'utf8')) as { privateJwk: JWK; publicJwk: JWK };
         return new DevIdentityProvider(
-          (await importJWK(stored.privateJwk, 'ES256')) as CryptoKey,
+          (await importJWK(stored.privateJwk, 'ES256', { extractable: true })) as CryptoKey,
           stored.publicJwk,
           (await importJWK(stored.publicJwk, 'ES256')) as CryptoKey,
         );

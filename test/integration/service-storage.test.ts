@@ -84,7 +84,9 @@ async function writeState(url: string): Promise<Written> {
 async function expectKept(url: string, written: Written): Promise<void> {
   const page = await fetch(`${url}/ask/${written.slug}/1`);
   expect(page.status).toBe(200);
-  expect(await page.text()).toBe(written.page);
+  // The stored question and answer, exactly (the sources list beside them is rendered from the
+  // regenerated sample corpus, whose dates move with the day a service starts).
+  expect(storedTurn(await page.text())).toBe(storedTurn(written.page));
   const keys = await fetch(`${url}/api/v1/keys`, { headers: { 'x-api-key': written.key } });
   expect(keys.status).toBe(200);
   const run = (await (await fetch(`${url}/api/v1/research/${written.runId}`, { headers: { 'x-api-key': written.key } })).json()) as { status: string };
@@ -96,6 +98,8 @@ async function expectKept(url: string, written: Written): Promise<void> {
   const follows = (await (await fetch(`${url}/api/v1/follow`, { headers: { 'x-api-key': written.key } })).json()) as { follows: Array<{ id: string }> };
   expect(follows.follows.map((follow) => follow.id)).toContain(written.followId);
 }
+
+const storedTurn = (page: string): string => /<h1>[\s\S]*<\/pre>/.exec(page)?.[0] ?? 'no turn on the page';
 
 /** Issues keys and asks without pause, then kill -9s the service; returns what was acknowledged. */
 async function writeUntilKilled(service: ServiceProcess): Promise<{ keys: string[]; sessions: string[] }> {

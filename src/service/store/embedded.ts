@@ -6,13 +6,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { cp, mkdir, open, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
+import writeFileAtomic from 'write-file-atomic';
 import { DatabaseStartError, type Database, type Queryable } from './database';
 
 export const DATABASE_FOLDER = 'database';
 export const BACKUP_FOLDER = 'database-backups';
 const BACKUPS_KEPT = 3;
+/** The installed @electric-sql/pglite's version (package.json pins it exactly): names the template. */
+const PGLITE_VERSION = '0.5.16';
 
 type Rows<T> = Promise<T[]>;
 /** Parameterless SQL may be a script of several statements (migrations): PGlite runs those with exec. */
@@ -35,13 +39,44 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
   }
 }
 
+/**
+ * A new database starts from a pristine cluster kept in the user's cache: creating one (initdb,
+ * in WebAssembly) takes several seconds, loading a copy about one. Per user (0700) so nobody
+ * else can plant one; named by PGlite's version.
+ */
+const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop', `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
+
+async function createFolder(folder: string): Promise<PGlite> {
+  const template = await readFile(TEMPLATE).catch(() => null);
+  if (template) {
+    try {
+      const loaded = await PGlite.create(folder, { loadDataDir: new Blob([template]) });
+      await loaded.query('SELECT 1');
+      return loaded;
+    } catch {
+      // A damaged or foreign template: drop it and the half-made folder, and create afresh.
+      await rm(TEMPLATE, { force: true });
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+  const pglite = await PGlite.create(folder);
+  try {
+    const dump = await pglite.dumpDataDir('gzip');
+    await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(TEMPLATE, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+  } catch {
+    // Only a speed-up for the next new database.
+  }
+  return pglite;
+}
+
 async function openFolder(folder: string, dataDir: string): Promise<PGlite> {
   const existed = await stat(join(folder, 'PG_VERSION')).then(
     () => true,
     () => false,
   );
   try {
-    const pglite = await PGlite.create(folder);
+    const pglite = existed ? await PGlite.create(folder) : await createFolder(folder);
     // A folder that opens but whose catalog is damaged fails here, before anything is served.
     await pglite.query('SELECT count(*) FROM pg_catalog.pg_class');
     return pglite;
@@ -142,9 +177,14 @@ export class EmbeddedDatabase implements Database {
     });
   }
 
-  async close(): Promise<void> {
-    await this.exclusive.run(() => this.pglite.close());
-    await this.releaseLock();
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.exclusive.run(() => this.pglite.close());
+      await this.releaseLock();
+    })();
+    return this.closing;
   }
 }
 

@@ -83,7 +83,10 @@ export class PostgresDatabase implements Database {
     }
   }
 
+  private closing: Promise<void> | null = null;
+
   close(): Promise<void> {
-    return this.pool.end();
+    this.closing ??= this.pool.end();
+    return this.closing;
   }
 }
