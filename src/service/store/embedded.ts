@@ -46,20 +46,22 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
  */
 const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop', `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
 
-async function createFolder(folder: string): Promise<PGlite> {
+/** A new cluster in `folder`, or in memory when null. */
+async function createFolder(folder: string | null): Promise<PGlite> {
   const template = await readFile(TEMPLATE).catch(() => null);
   if (template) {
     try {
-      const loaded = await PGlite.create(folder, { loadDataDir: new Blob([template]) });
+      const loadDataDir = new Blob([template]);
+      const loaded = folder ? await PGlite.create(folder, { loadDataDir }) : await PGlite.create({ loadDataDir });
       await loaded.query('SELECT 1');
       return loaded;
     } catch {
       // A damaged or foreign template: drop it and the half-made folder, and create afresh.
       await rm(TEMPLATE, { force: true });
-      await rm(folder, { recursive: true, force: true });
+      if (folder) await rm(folder, { recursive: true, force: true });
     }
   }
-  const pglite = await PGlite.create(folder);
+  const pglite = folder ? await PGlite.create(folder) : await PGlite.create();
   try {
     const dump = await pglite.dumpDataDir('gzip');
     await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
@@ -98,8 +100,21 @@ export async function newestBackup(dataDir: string): Promise<string | null> {
   return names.length > 0 ? join(dataDir, BACKUP_FOLDER, names.at(-1)!) : null;
 }
 
-/** One process per folder: two PGlite instances writing one folder would corrupt it. */
+/** Folders this process has open (the lock file cannot tell two opens by one process apart). */
+const openHere = new Set<string>();
+
+/** One PGlite per folder: two instances writing one folder would corrupt it. */
 async function takeLock(file: string, folder: string): Promise<() => Promise<void>> {
+  if (openHere.has(folder)) throw new DatabaseStartError(`The embedded database in ${folder} is already open in this process; close that service first.`);
+  const release = await takeLockFile(file, folder);
+  openHere.add(folder);
+  return async () => {
+    openHere.delete(folder);
+    await release();
+  };
+}
+
+async function takeLockFile(file: string, folder: string): Promise<() => Promise<void>> {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const handle = await open(file, 'wx', 0o600);
@@ -195,7 +210,7 @@ let sharedMemory: Promise<{ pglite: PGlite; exclusive: Exclusive; current: { sch
  * process's one in-memory PGlite (starting PGlite costs seconds; a schema, milliseconds).
  */
 export async function openMemoryDatabase(): Promise<Database> {
-  sharedMemory ??= PGlite.create().then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null } }));
+  sharedMemory ??= createFolder(null).then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null } }));
   const shared = await sharedMemory;
   const schema = `service_${randomBytes(6).toString('hex')}`;
   const use = async (): Promise<void> => {
