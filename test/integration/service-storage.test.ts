@@ -199,10 +199,8 @@ describe('PostgreSQL (--database)', () => {
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim()).toMatch(/^PostgreSQL at 127\.0\.0\.1:\d+ refused user clarity: wrong password/);
     expect(wrong.stderr).not.toContain('not-the-password');
-    expect(wrong.ms).toBeLessThan(20_000);
     const unreachable = await failedStart([...FAST_ARGS, '--database', 'postgres://clarity:x@127.0.0.1:1/none']);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr.trim()).toMatch(/^Cannot reach PostgreSQL at 127\.0\.0\.1:1/);
-    expect(unreachable.ms).toBeLessThan(20_000);
   }, 120_000);
 });

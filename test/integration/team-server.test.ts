@@ -149,12 +149,11 @@ describe('two service processes on one PostgreSQL', () => {
   it('answers 503 with Retry-After while PostgreSQL is stopped, and recovers by itself', async () => {
     await cluster.stop();
     try {
-      const started = Date.now();
+      // Answered, not left hanging: the request gives up after the interface's 10 s.
       const response = await fetch(`${b.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(((await response.json()) as { error: string }).error).toBe('unavailable');
-      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       await cluster.start();
     }
