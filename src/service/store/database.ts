@@ -14,8 +14,11 @@ export interface Database extends Queryable {
   readonly kind: 'embedded' | 'postgres';
   /** What to name in messages: the embedded database's folder, or the server without its password. */
   readonly location: string;
-  /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws). */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction (committed when it resolves, rolled back when it throws).
+   * `timeoutMs` lifts the per-statement wait for long work (migrations); requests keep the short one.
+   */
+  transaction<T>(work: (tx: Queryable) => Promise<T>, options?: { timeoutMs?: number }): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -43,7 +46,7 @@ export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: string } | null)?.code;
   if (code && UNAVAILABLE_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connection timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
+  return /Connection terminated|connection timeout|Query read timeout|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(message);
 }
 
 /** A unique-constraint violation (a concurrent insert won). */

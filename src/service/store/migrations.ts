@@ -112,6 +112,8 @@ CREATE TABLE rate_windows (
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
 /** Serialises migrations of several processes starting at once on one PostgreSQL. */
 const MIGRATION_LOCK = 27_0001;
+/** A migration (and its backup copy of every table) may take long on a big database. */
+const MIGRATION_TIMEOUT_MS = 30 * 60_000;
 
 export interface MigrationResult {
   from: number;
@@ -152,7 +154,7 @@ export async function migrate(db: Database, migrations: readonly Migration[] = M
     const backup = from > 0 ? await backupSchema(tx, from) : null;
     await applyPending(tx, migrations, from);
     return { from, to: known, backup };
-  });
+  }, { timeoutMs: MIGRATION_TIMEOUT_MS });
 }
 
 async function applyPending(tx: Queryable, migrations: readonly Migration[], from: number): Promise<void> {

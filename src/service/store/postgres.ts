@@ -7,6 +7,7 @@ import pg from 'pg';
 import { DatabaseStartError, DatabaseUnavailableError, isUnavailable, type Database, type Queryable } from './database';
 
 const CONNECT_TIMEOUT_MS = 5_000;
+const QUERY_TIMEOUT_MS = 8_000;
 
 /** The URL without its password, for messages and logs. */
 export function redactUrl(url: string): string {
@@ -27,7 +28,15 @@ export async function openPostgresDatabase(url: string): Promise<PostgresDatabas
     throw new DatabaseStartError('--database must be a URL like postgres://user:password@host:5432/database.');
   }
   if (!['postgres:', 'postgresql:'].includes(parsed.protocol)) throw new DatabaseStartError('--database must be a postgres:// URL.');
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, idleTimeoutMillis: 30_000, application_name: 'clarity-retail-signal' });
+  // Timeouts keep a request that needs an unreachable server within the 10 s callers are promised (503, not a hang).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    query_timeout: QUERY_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    application_name: 'clarity-retail-signal',
+  });
   // A server that goes away errors idle clients; that must not end the process (requests get 503).
   pool.on('error', () => undefined);
   const where = `${parsed.hostname}:${parsed.port || '5432'}`;
@@ -66,12 +75,13 @@ export class PostgresDatabase implements Database {
     }
   }
 
-  async transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: Queryable) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<T> {
     const client = await this.pool.connect().catch(unavailable);
     let broken = false;
     try {
       await client.query('BEGIN');
-      const result = await work({ query: async (sql, params) => (await client.query(sql, params)).rows });
+      const queryTimeout = options.timeoutMs ?? QUERY_TIMEOUT_MS;
+      const result = await work({ query: async (sql, params) => (await client.query({ text: sql, values: params, query_timeout: queryTimeout } as pg.QueryConfig)).rows });
       await client.query('COMMIT');
       return result;
     } catch (error) {
