@@ -3,15 +3,16 @@
  * - a development identity provider that signs ES256 JWTs and publishes its JWKS; its key
  *   persists in the service's data directory so `npm run service -- token` and the running
  *   service agree;
- * - API keys `ck_` + 32 base62, shown once, kept only as SHA-256 hex, presented as
+ * - API keys `ck_` + 32 base62, shown once, kept only as SHA-256 hex (in the service's database), presented as
  *   `Authorization: Bearer` or `X-API-Key`; revocable.
  */
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { decodeProtectedHeader, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, decodeJwt, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type CryptoKey } from 'jose';
 import writeFileAtomic from 'write-file-atomic';
 import { InvalidCredentialError, ServiceError, TwoCredentialsError } from './http-errors';
+import type { Database } from './store/database';
 
 export const ISSUER = 'urn:retail-signal:local-dev-idp';
 export const AUDIENCE = 'retail-signal';
@@ -39,7 +40,7 @@ export interface ApiKeyRecord {
   tier?: string;
 }
 
-export class DevIdentityProvider {
+export class DevIdentityProvider implements TokenVerifier {
   private constructor(
     private readonly privateKey: CryptoKey,
     private readonly publicJwk: JWK,
@@ -53,7 +54,7 @@ export class DevIdentityProvider {
       try {
         const stored = JSON.parse(await readFile(file, 'utf8')) as { privateJwk: JWK; publicJwk: JWK };
         return new DevIdentityProvider(
-          (await importJWK(stored.privateJwk, 'ES256')) as CryptoKey,
+          (await importJWK(stored.privateJwk, 'ES256', { extractable: true })) as CryptoKey,
           stored.publicJwk,
           (await importJWK(stored.publicJwk, 'ES256')) as CryptoKey,
         );
@@ -68,6 +69,33 @@ export class DevIdentityProvider {
       await writeFileAtomic(file, JSON.stringify({ privateJwk: await exportJWK(privateKey), publicJwk }), { mode: 0o600 });
     }
     return new DevIdentityProvider(privateKey, publicJwk, publicKey);
+  }
+
+  /**
+   * The signing key kept in the database, shared by every process of a team server. The first
+   * start imports the data directory's key file (so tokens made earlier keep working) or makes
+   * one; the file is kept beside the database for `npm run service -- token`.
+   */
+  static async openShared(db: Database, dir: string | null): Promise<DevIdentityProvider> {
+    const stored = async (): Promise<{ private_jwk: JWK; public_jwk: JWK } | undefined> =>
+      (await db.query<{ private_jwk: JWK; public_jwk: JWK }>('SELECT private_jwk, public_jwk FROM identity_keys ORDER BY created_at, kid LIMIT 1'))[0];
+    let row = await stored();
+    if (!row) {
+      const local = await DevIdentityProvider.open(dir);
+      await db.query('INSERT INTO identity_keys (kid, private_jwk, public_jwk, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (kid) DO NOTHING', [
+        local.publicJwk.kid,
+        JSON.stringify(await exportJWK(local.privateKey)),
+        JSON.stringify(local.publicJwk),
+        new Date().toISOString(),
+      ]);
+      row = (await stored())!;
+    }
+    const provider = new DevIdentityProvider((await importJWK(row.private_jwk, 'ES256')) as CryptoKey, row.public_jwk, (await importJWK(row.public_jwk, 'ES256')) as CryptoKey);
+    if (dir) {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await writeFileAtomic(join(dir, 'dev-idp-key.json'), JSON.stringify({ privateJwk: row.private_jwk, publicJwk: row.public_jwk }), { mode: 0o600 });
+    }
+    return provider;
   }
 
   jwks(): { keys: JWK[] } {
@@ -122,44 +150,101 @@ export class DevIdentityProvider {
   }
 }
 
+/** Whatever checks a bearer JWT: the development provider, or the company's (`--jwks-url`). */
+export interface TokenVerifier {
+  verify(token: string, now: number): Promise<AuthenticatedUser>;
+}
+
+export interface CompanyIdentitySettings {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+/**
+ * The company's identity provider, for a team server: JWTs signed by a key in its JWKS, with its
+ * issuer and this service's audience. The key set is cached and fetched again when a token names
+ * a key it does not hold (at most every 30 s), so a newly published key works within a minute.
+ */
+export class CompanyIdentityProvider implements TokenVerifier {
+  private constructor(
+    private readonly settings: CompanyIdentitySettings,
+    private readonly keys: ReturnType<typeof createRemoteJWKSet>,
+  ) {}
+
+  /** Checks at start that the JWKS answers with keys; a plain-sentence error when it does not. */
+  static async open(settings: CompanyIdentitySettings): Promise<CompanyIdentityProvider> {
+    let url: URL;
+    try {
+      url = new URL(settings.jwksUrl);
+    } catch {
+      throw new ConfigurationError(`--jwks-url is not a URL: ${settings.jwksUrl}.`);
+    }
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
+      const body = (await response.json()) as { keys?: unknown };
+      if (!response.ok || !Array.isArray(body.keys) || body.keys.length === 0) throw new Error(`HTTP ${response.status}, no keys`);
+    } catch (error) {
+      throw new ConfigurationError(`The JWKS at ${url.origin}${url.pathname} did not answer with signing keys (${error instanceof Error ? error.message : String(error)}): check --jwks-url.`);
+    }
+    return new CompanyIdentityProvider(settings, createRemoteJWKSet(url, { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000, timeoutDuration: 5_000 }));
+  }
+
+  async verify(token: string, now: number): Promise<AuthenticatedUser> {
+    try {
+      const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: this.settings.audience, currentDate: new Date(now) });
+      if (!payload.sub) throw new Error('no subject');
+      const email = typeof payload.email === 'string' ? payload.email : payload.sub;
+      return { id: `usr_${createHash('sha256').update(`${this.settings.issuer}\u0000${payload.sub}`).digest('hex').slice(0, 16)}`, email, via: 'jwt', ...(typeof payload.tier === 'string' ? { tier: payload.tier } : {}) };
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Sign in again.');
+      throw new InvalidCredentialError("The bearer token is not valid for this service: it must be signed by your company's identity provider for this audience.");
+    }
+  }
+}
+
+/** A start-up setting the service cannot work with: one plain sentence for the operator. */
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}
+
 export function userIdFor(email: string): string {
   return `usr_${createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 16)}`;
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+interface ApiKeyRow {
+  id: string;
+  owner: string;
+  email: string;
+  sha256: string;
+  last4: string;
+  created_at: string;
+  revoked_at: string | null;
+  tier: string | null;
+}
+
+const keyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  owner: row.owner,
+  email: row.email,
+  sha256: row.sha256,
+  last4: row.last4,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+  ...(row.tier ? { tier: row.tier } : {}),
+});
+
+/** API keys in the service's database, as their SHA-256 only (never the key itself). */
 export class ApiKeyStore {
-  private readonly byHash = new Map<string, ApiKeyRecord>();
-  private readonly byId = new Map<string, ApiKeyRecord>();
+  constructor(private readonly db: Database) {}
 
-  /** Keys survive restarts as their SHA-256 records only (never the key itself). */
-  constructor(private readonly file: string | null = null) {}
-
-  static async open(dir: string | null): Promise<ApiKeyStore> {
-    const store = new ApiKeyStore(dir ? join(dir, 'api-keys.json') : null);
-    if (store.file) {
-      try {
-        for (const record of JSON.parse(await readFile(store.file, 'utf8')) as ApiKeyRecord[]) {
-          store.byHash.set(record.sha256, record);
-          store.byId.set(record.id, record);
-        }
-      } catch {
-        // No keys yet.
-      }
-    }
-    return store;
-  }
-
-  private persist(): void {
-    if (!this.file) return;
-    const file = this.file;
-    void mkdir(join(file, '..'), { recursive: true, mode: 0o700 })
-      .then(() => writeFileAtomic(file, JSON.stringify([...this.byId.values()]), { mode: 0o600 }))
-      .catch(() => undefined);
-  }
-
-  /** Issues a key. The plain key is returned once and never stored. */
-  issue(owner: AuthenticatedUser, now: number): { key: string; record: ApiKeyRecord } {
+  /** Issues a key; resolves once its record is stored. The plain key is returned once and never stored. */
+  async issue(owner: AuthenticatedUser, now: number): Promise<{ key: string; record: ApiKeyRecord }> {
     let key = 'ck_';
     for (let i = 0; i < 32; i += 1) key += BASE62[randomInt(BASE62.length)];
     const record: ApiKeyRecord = {
@@ -172,29 +257,33 @@ export class ApiKeyStore {
       revokedAt: null,
       ...(owner.tier ? { tier: owner.tier } : {}),
     };
-    this.byHash.set(record.sha256, record);
-    this.byId.set(record.id, record);
-    this.persist();
+    await this.db.query('INSERT INTO api_keys (id, owner, email, sha256, last4, created_at, revoked_at, tier) VALUES ($1, $2, $3, $4, $5, $6, NULL, $7)', [
+      record.id,
+      record.owner,
+      record.email,
+      record.sha256,
+      record.last4,
+      record.createdAt,
+      owner.tier ?? null,
+    ]);
     return { key, record };
   }
 
-  list(owner: string): ApiKeyRecord[] {
-    return [...this.byId.values()].filter((record) => record.owner === owner);
+  async list(owner: string): Promise<ApiKeyRecord[]> {
+    return (await this.db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE owner = $1 ORDER BY created_at, id', [owner])).map(keyRecord);
   }
 
-  revoke(owner: string, id: string, now: number): ApiKeyRecord {
-    const record = this.byId.get(id);
-    if (!record || record.owner !== owner) throw new ServiceError('not_found', `No key ${id} for this user.`);
-    record.revokedAt ??= new Date(now).toISOString();
-    this.persist();
-    return record;
+  async revoke(owner: string, id: string, now: number): Promise<ApiKeyRecord> {
+    const [row] = await this.db.query<ApiKeyRow>('UPDATE api_keys SET revoked_at = coalesce(revoked_at, $3) WHERE id = $1 AND owner = $2 RETURNING *', [id, owner, new Date(now).toISOString()]);
+    if (!row) throw new ServiceError('not_found', `No key ${id} for this user.`);
+    return keyRecord(row);
   }
 
-  verify(key: string): AuthenticatedUser {
-    const record = this.byHash.get(sha256(key));
-    if (!record) throw new InvalidCredentialError('The API key is not valid for this service.');
-    if (record.revokedAt) throw new InvalidCredentialError('The API key has been revoked.');
-    return { id: record.owner, email: record.email, via: 'api-key', ...(record.tier ? { tier: record.tier } : {}) };
+  async verify(key: string): Promise<AuthenticatedUser> {
+    const [row] = await this.db.query<ApiKeyRow>('SELECT * FROM api_keys WHERE sha256 = $1', [sha256(key)]);
+    if (!row) throw new InvalidCredentialError('The API key is not valid for this service.');
+    if (row.revoked_at) throw new InvalidCredentialError('The API key has been revoked.');
+    return { id: row.owner, email: row.email, via: 'api-key', ...(row.tier ? { tier: row.tier } : {}) };
   }
 }
 
@@ -206,19 +295,19 @@ export class ApiKeyStore {
  */
 export async function authenticate(
   headers: Record<string, string | string[] | undefined>,
-  idp: DevIdentityProvider,
+  idp: TokenVerifier,
   keys: ApiKeyStore,
   now: number,
 ): Promise<AuthenticatedUser | null> {
   const apiKey = present(headers['x-api-key']);
   const authorization = present(headers.authorization);
   if (apiKey && authorization) throw new TwoCredentialsError();
-  if (apiKey) return keys.verify(apiKey);
+  if (apiKey) return await keys.verify(apiKey);
   if (!authorization) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(authorization);
   if (!match) throw new InvalidCredentialError('Use `Authorization: Bearer <token>`.');
   const token = match[1]!;
-  if (token.startsWith('ck_')) return keys.verify(token);
+  if (token.startsWith('ck_')) return await keys.verify(token);
   return idp.verify(token, now);
 }
 

@@ -17,6 +17,11 @@
  *     labelled; by default the sample is a fixed snapshot that reports no health)
  *   --allow-private-sources (fetch sources on loopback/private addresses: tests, local feeds)
  *   --contact-url URL (named in the feed's User-Agent; default: the project's page)
+ *   --database postgres://user:pass@host:5432/db (keep state in PostgreSQL: a team server; default:
+ *     the embedded database in <data dir>/database, backed up to <data dir>/database-backups)
+ *   --jwt-issuer ISS --jwt-audience AUD --jwks-url URL (accept only the company identity provider's
+ *     JWTs; development tokens off)   --host 0.0.0.0 (or any address: only with --database and the
+ *     three JWT settings; TLS belongs to a reverse proxy, see docs/team-server.md)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--role admin] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
@@ -26,10 +31,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
-import { DevIdentityProvider } from './auth';
 import { SourcesFile, urlProblem, type SourceDefinitionInput } from './feed/source-registry';
+import { ConfigurationError, DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
+import { DatabaseStartError } from './store/database';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -61,6 +67,10 @@ const { values, positionals } = parseArgs({
     'allow-private-sources': { type: 'boolean', default: false },
     'contact-url': { type: 'string' },
     role: { type: 'string' },
+    database: { type: 'string' },
+    'jwt-issuer': { type: 'string' },
+    'jwt-audience': { type: 'string' },
+    'jwks-url': { type: 'string' },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -81,7 +91,18 @@ function integer(name: string, value: string | undefined): number | undefined {
 const dataDir =
   values['data-dir'] ?? process.env.CLARITY_SERVICE_DATA_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Clarity Desktop', 'local-service');
 
+const jwtSettings = [values['jwt-issuer'], values['jwt-audience'], values['jwks-url']];
+if (jwtSettings.some((value) => value !== undefined) && !jwtSettings.every((value) => value)) {
+  console.error('--jwt-issuer, --jwt-audience and --jwks-url go together: give all three.');
+  process.exit(2);
+}
+const companyIdentity = values['jwks-url'] ? { issuer: values['jwt-issuer']!, audience: values['jwt-audience']!, jwksUrl: values['jwks-url'] } : null;
+
 if (positionals[0] === 'token') {
+  if (companyIdentity) {
+    console.error("A service using the company's identity provider does not accept development tokens: sign in with the company's provider instead.");
+    process.exit(2);
+  }
   const email = values.user?.trim();
   if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) {
     console.error('Usage: npm run service -- token --user you@example.com [--ttl-s 43200] [--tier free|pro|team] [--data-dir DIR]');
@@ -104,9 +125,10 @@ if (positionals[0] === 'token') {
 }
 
 const host = values.host ?? '127.0.0.1';
-if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
-  // SECURITY: the development service has no TLS and signs tokens; keep it on this machine.
-  console.error('--host must be a loopback address (127.0.0.1, localhost or ::1).');
+if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !(values.database && companyIdentity)) {
+  // SECURITY: the development service signs its own tokens; only a team server (PostgreSQL and the
+  // company's identity provider, dev tokens off) may listen beyond this machine.
+  console.error('--host other than loopback (127.0.0.1, localhost or ::1) needs --database and --jwt-issuer, --jwt-audience and --jwks-url.');
   process.exit(2);
 }
 
@@ -169,6 +191,8 @@ const sample = values['no-sample'] ? 'off' : values['replay-sample'] || supervis
 const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({
+  databaseUrl: values.database ?? null,
+  companyIdentity,
   host,
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
@@ -184,7 +208,7 @@ const service = await startService({
   corpusCache: { dir: dataDir, codeDir: fileURLToPath(new URL('.', import.meta.url)) },
   faults: { enabled: values['enable-faults'] ?? false },
   // The app's embedded service offers "Get a development token" (POST /api/v1/dev/token).
-  devTokens: (values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1',
+  devTokens: !companyIdentity && ((values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1'),
   sourceCount: integer('sources', values.sources),
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   liveIntervalMs: integer('live-ms', values['live-ms']),
@@ -192,6 +216,13 @@ const service = await startService({
   composer,
   ...(askLimit !== undefined ? { limits: { ...LIMIT_TABLE, ask: { limit: askLimit, windowMs: LIMIT_TABLE.ask.windowMs } } } : {}),
   ...(researchMs !== undefined ? { research: { durationMs: researchMs, queueMs: Math.min(researchMs, 1_000) } } : {}),
+}).catch((error: unknown) => {
+  // A configuration the service cannot start with: one plain sentence, no stack.
+  if (error instanceof DatabaseStartError || error instanceof ConfigurationError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, feed_sources: sources.length, sample, startup_ms: Date.now() - started })}\n`);
 process.stderr.write(

@@ -15,6 +15,7 @@ import { registerWebhookRoutes } from './routes/webhooks';
 import type { ServiceContext } from './service-context';
 import { SURFACE_LIMITS, SurfaceLimiter, type SurfaceLimitName } from './surface-limits';
 import type { LimitRule } from './rate-limiter';
+import type { Database } from './store/database';
 import { DEFAULT_RETRY_DELAYS_MS, WebhookStore } from './webhooks/webhook-store';
 
 export interface ExtensionOptions {
@@ -28,15 +29,15 @@ export interface ExtensionOptions {
 export async function registerExtensions(
   app: FastifyInstance,
   context: ServiceContext,
-  options: ExtensionOptions & { dataDir: string | null },
+  options: ExtensionOptions & { db: Database },
 ): Promise<{ close(): void }> {
   const limiter = new SurfaceLimiter({ ...SURFACE_LIMITS, ...options.limits }, context.now);
-  const follows = await FollowStore.open(context.store, context.now, options.dataDir);
+  const follows = new FollowStore(context.store, context.now, options.db);
   const webhooks = await WebhookStore.open({
     allowPrivate: options.allowPrivateWebhooks ?? false,
     retryDelaysMs: options.webhookRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
     now: context.now,
-    dataDir: options.dataDir,
+    db: options.db,
   });
 
   const stopMatches = follows.onMatch((owner, matched, signal) => {

@@ -5,13 +5,13 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { openApiYaml } from '../shared/openapi/document';
-import { ApiKeyStore, authenticate, DevIdentityProvider } from './auth';
+import { ApiKeyStore, authenticate, CompanyIdentityProvider, DevIdentityProvider, type CompanyIdentitySettings, type TokenVerifier } from './auth';
 import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import type { ComposerSettings } from './answers/answer-pipeline';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
-import { LIMIT_TABLE, RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
+import { LIMIT_TABLE, RateLimiter, SharedRateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
 import { registerAskRoute } from './routes/ask';
 import { registerDeveloperRoutes } from './routes/developer';
@@ -27,9 +27,14 @@ import { FeedService, type FeedServiceOptions } from './feed/feed-service';
 import type { SampleMode } from './feed/health-snapshot';
 import type { SourceDefinitionInput } from './feed/source-registry';
 import { registerFeedSourceRoutes } from './routes/feed-sources';
+import { isUnavailable, type Database } from './store/database';
+import { importLegacyFiles } from './store/legacy-files';
+import { openDatabase } from './store/open';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
+/** What a 503 for a database outage tells callers to wait. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 export interface ServiceOptions {
   host?: string;
@@ -67,6 +72,13 @@ export interface ServiceOptions {
   /** Who writes answers (the extractive composer unless a model is given) and what verification does with unsupported claims. */
   composer?: ComposerSettings;
   /**
+   * `postgres://…`: keep state in that PostgreSQL server (a team server; several processes may
+   * share it). Otherwise embedded: in `dataDir`'s database folder, or in memory without one.
+   */
+  databaseUrl?: string | null;
+  /** The company's identity provider: its JWTs are then the only ones accepted, and development tokens are off. */
+  companyIdentity?: CompanyIdentitySettings | null;
+  /**
    * The synthetic sample in the health snapshot: `replay` lists its sources with simulated health
    * (demos and tests; the default here), `snapshot` keeps its signals but lists no health for
    * them (the CLI's default), `off` starts without it (the CLI's --no-sample).
@@ -102,6 +114,8 @@ export interface RunningService {
   feed: FeedService;
   /** The development identity provider (issues tokens this service accepts). */
   idp: DevIdentityProvider;
+  /** The service's database (store/database.ts). */
+  db: Database;
   /** Every route the server registered (the OpenAPI test checks each is documented). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
@@ -143,9 +157,21 @@ function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
+  const { db } = await openDatabase({ url: options.databaseUrl ?? null, dataDir: options.dataDir ?? null });
+  try {
+    if (options.dataDir && db.kind === 'embedded') await importLegacyFiles(db, options.dataDir);
+    return await startOnDatabase(options, db, now);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startOnDatabase(options: ServiceOptions, db: Database, now: () => number): Promise<RunningService> {
   const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
   const store = options.store ?? cached?.store ?? createSignalStore(options);
-  const limiter = new RateLimiter(options.limits ?? LIMIT_TABLE, now);
+  // One process owns an embedded database; a PostgreSQL one may be shared, so its limits are counted there.
+  const limiter = db.kind === 'postgres' ? new SharedRateLimiter(db, options.limits ?? LIMIT_TABLE, now) : new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   const feed = new FeedService({ ...options.feed, store, now });
   for (const source of options.feed?.sources ?? []) feed.add(source);
   const app = Fastify({
@@ -163,21 +189,23 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     },
   });
 
-  const idp = await DevIdentityProvider.open(options.dataDir ?? null);
-  const keys = await ApiKeyStore.open(options.dataDir ?? null);
+  const idp = await DevIdentityProvider.openShared(db, options.dataDir ?? null);
+  // SECURITY: with the company's identity provider, tokens this service signs itself are not accepted.
+  const verifier: TokenVerifier = options.companyIdentity ? await CompanyIdentityProvider.open(options.companyIdentity) : idp;
+  const keys = new ApiKeyStore(db);
   const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
   const context: ServiceContext = {
     store,
-    sessions: new SessionStore(),
+    sessions: new SessionStore(db),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, options.dataDir ?? null),
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
     healthMaxAgeS: options.healthMaxAgeS ?? 60,
     feed,
     sample: options.sample ?? 'replay',
-    devTokens: options.devTokens ?? false,
+    devTokens: !options.companyIdentity && (options.devTokens ?? false),
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     composer: options.composer ?? { unsupportedClaims: 'remove' },
     now,
@@ -187,8 +215,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       if (!user) throw new ServiceError('unauthorized', `${surface} needs a signed-in caller: send a bearer JWT or an API key (Authorization: Bearer … or X-API-Key).`);
       return user;
     },
-    enforceLimit(name, key, reply) {
-      const decision = limiter.take(name, key);
+    async enforceLimit(name, key, reply) {
+      const decision = await limiter.take(name, key);
       reply.header('x-rate-limit-remaining', String(decision.remaining));
       if (!decision.allowed) {
         throw new ServiceError('rate_limited', `Rate limit reached: ${LIMIT_TABLE[name].limit} requests per window. Retry in ${decision.retryAfterS} s.`, decision.retryAfterS);
@@ -211,7 +239,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
   /** Sets `request.identity`; a refused credential leaves the caller anonymous (by IP) and is thrown. */
   const resolveIdentity = async (request: FastifyRequest): Promise<void> => {
-    const user = await authenticate(request.headers, idp, keys, now());
+    const user = await authenticate(request.headers, verifier, keys, now());
     request.identity = user ? { kind: 'user', key: `user:${user.id}`, user } : { kind: 'anonymous', key: `ip:${request.ip}` };
   };
 
@@ -244,6 +272,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     else if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') serviceError = new ServiceError('payload_too_large', `Request body is over ${BODY_LIMIT_BYTES / 1024} KB.`);
     else if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') serviceError = new ServiceError('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.');
     else if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') serviceError = new ServiceError('invalid_request', 'The request body is empty; send a JSON object.');
+    else if (isUnavailable(error)) serviceError = new ServiceError('unavailable', 'The service cannot reach its database right now; try again shortly.', DATABASE_RETRY_AFTER_S);
     else if (error.statusCode === 400) serviceError = new ServiceError('invalid_request', 'The request body is not valid JSON.');
     else serviceError = new ServiceError('internal', 'The service hit an internal error.');
     if (serviceError.retryAfterS !== undefined) reply.header('retry-after', String(serviceError.retryAfterS));
@@ -274,7 +303,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
-  const extensions = await registerExtensions(app, context, { ...options.extensions, dataDir: options.dataDir ?? null });
+  const extensions = await registerExtensions(app, context, { ...options.extensions, db });
   await context.research.restore();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
@@ -305,13 +334,15 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     store,
     feed,
     idp,
+    db,
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
       await feed.close();
       // A start that generated the corpus lets its cache write finish (the next start reads it).
-      await Promise.all([app.close(), cached?.written]);
+      await Promise.all([app.close(), cached?.written, context.research.close()]);
+      await db.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import type { FeedService } from './feed/feed-service';
 import type { SampleMode } from './feed/health-snapshot';
 import { ServiceError } from './http-errors';
 import type { ResearchRuns } from './research/research-runs';
-import type { LimitName, RateLimiter } from './rate-limiter';
+import type { LimitName, RateLimiter, SharedRateLimiter } from './rate-limiter';
 import type { SessionStore } from './session-store';
 import type { SignalStore } from './signal-store';
 
@@ -22,7 +22,7 @@ export interface Identity {
 export interface ServiceContext {
   store: SignalStore;
   sessions: SessionStore;
-  limiter: RateLimiter;
+  limiter: RateLimiter | SharedRateLimiter;
   research: ResearchRuns;
   idp: DevIdentityProvider;
   keys: ApiKeyStore;
@@ -43,7 +43,7 @@ export interface ServiceContext {
   /** The authenticated caller, or a 401 that says which credential is needed. */
   requireUser(request: FastifyRequest, surface: string): AuthenticatedUser;
   /** Counts the request against its limit, sets `x-rate-limit-remaining`, throws 429 when spent. */
-  enforceLimit(name: LimitName, key: string, reply: FastifyReply): void;
+  enforceLimit(name: LimitName, key: string, reply: FastifyReply): Promise<void>;
   /** Headers already set on a reply, for routes that hijack it to stream. */
   pendingHeaders(reply: FastifyReply): Record<string, string>;
 }

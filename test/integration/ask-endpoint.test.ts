@@ -24,7 +24,7 @@ describe('POST /api/v1/ask, JSON', () => {
     expect(body.composer).toEqual({ backend: 'extractive' });
     expect(body.verification).toMatchObject({ removed: [] });
     expect(body.session_id).toMatch(/^ses_[0-9a-f]{16}$/);
-    expect(body.session_slug).toMatch(/^[a-z0-9-]+$/);
+    expect(body.session_slug).toMatch(/^[a-z0-9-]+-[A-Za-z0-9]{12}$/);
     expect(body.confidence).toBeGreaterThan(0);
     expect(body.confidence).toBeLessThanOrEqual(1);
     const citations = body.citations as string[];

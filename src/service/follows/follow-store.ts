@@ -1,16 +1,15 @@
 /**
  * Follows and the follow feed. A follow matches live signals that arrive after it was made;
  * arrivals are kept in an append-only log (sequence numbers are the feed's cursor), so a
- * new signal is in every matching feed the moment it arrives. Follows persist in the
- * service's data directory; the log lives in memory (a restart starts a new feed).
+ * new signal is in every matching feed the moment it arrives. Follows are kept in the
+ * service's database; the log lives in memory beside the generated corpus it points into (a
+ * restart starts a new feed).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { FeedItem, FollowTarget } from '../../shared/surface-schemas';
 import type { CorpusSignal } from '../corpus/generator';
 import type { SignalStore } from '../signal-store';
+import type { Database } from '../store/database';
 import { discoverItem, matchesTarget } from './signal-query';
 
 export interface FollowRecord {
@@ -30,32 +29,26 @@ interface Arrival {
 const LOG_CAPACITY = 20_000;
 export const FEED_PAGE_SIZE = 50;
 
+interface FollowRow {
+  id: string;
+  owner: string;
+  target: FollowTarget;
+  created_at: string;
+}
+const followRecord = (row: FollowRow): FollowRecord => ({ id: row.id, owner: row.owner, target: row.target, createdAt: row.created_at });
+
 export class FollowStore {
-  private readonly follows = new Map<string, FollowRecord>();
   private readonly log: Arrival[] = [];
   private nextSeq = 1;
   private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
-  private writing: Promise<void> = Promise.resolve();
   private readonly unsubscribe: () => void;
 
   constructor(
     private readonly store: SignalStore,
     private readonly now: () => number,
-    private readonly file: string | null,
+    private readonly db: Database,
   ) {
     this.unsubscribe = store.onSignalAdded((signal) => this.arrive(signal));
-  }
-
-  static async open(store: SignalStore, now: () => number, dataDir: string | null): Promise<FollowStore> {
-    const follows = new FollowStore(store, now, dataDir ? join(dataDir, 'follows.json') : null);
-    if (follows.file) {
-      try {
-        for (const record of JSON.parse(await readFile(follows.file, 'utf8')) as FollowRecord[]) follows.follows.set(record.id, record);
-      } catch {
-        // No follows yet.
-      }
-    }
-    return follows;
   }
 
   close(): void {
@@ -68,35 +61,31 @@ export class FollowStore {
     return () => this.matchListeners.delete(listener);
   }
 
-  list(owner: string): FollowRecord[] {
-    return [...this.follows.values()].filter((follow) => follow.owner === owner);
+  async list(owner: string): Promise<FollowRecord[]> {
+    return (await this.db.query<FollowRow>('SELECT id, owner, target, created_at FROM follows WHERE owner = $1 ORDER BY created_at, id', [owner])).map(followRecord);
   }
 
-  find(owner: string, target: FollowTarget): FollowRecord | undefined {
-    return this.list(owner).find((follow) => follow.target.type === target.type && follow.target.value.toLowerCase() === target.value.toLowerCase());
+  async find(owner: string, target: FollowTarget): Promise<FollowRecord | undefined> {
+    return (await this.list(owner)).find((follow) => follow.target.type === target.type && follow.target.value.toLowerCase() === target.value.toLowerCase());
   }
 
-  add(owner: string, target: FollowTarget): FollowRecord {
+  /** Adds a follow; resolves once it is stored. */
+  async add(owner: string, target: FollowTarget): Promise<FollowRecord> {
     const record: FollowRecord = { id: `fol_${randomBytes(8).toString('hex')}`, owner, target, createdAt: new Date(this.now()).toISOString() };
-    this.follows.set(record.id, record);
-    this.persist();
+    await this.db.query('INSERT INTO follows (id, owner, target, created_at) VALUES ($1, $2, $3, $4)', [record.id, owner, JSON.stringify(target), record.createdAt]);
     return record;
   }
 
-  remove(owner: string, id: string): boolean {
-    const record = this.follows.get(id);
-    if (!record || record.owner !== owner) return false;
-    this.follows.delete(id);
-    this.persist();
-    return true;
+  async remove(owner: string, id: string): Promise<boolean> {
+    return (await this.db.query('DELETE FROM follows WHERE id = $1 AND owner = $2 RETURNING id', [id, owner])).length > 0;
   }
 
   /**
    * New signals matching any of the owner's follows, oldest first, after `cursor` (an
    * arrival sequence number). `nextCursor` moves past everything examined, matched or not.
    */
-  feed(owner: string, cursor: number): { items: FeedItem[]; nextCursor: number; hasMore: boolean } {
-    const follows = this.list(owner);
+  async feed(owner: string, cursor: number): Promise<{ items: FeedItem[]; nextCursor: number; hasMore: boolean }> {
+    const follows = await this.list(owner);
     const items: FeedItem[] = [];
     let nextCursor = Math.max(cursor, this.nextSeq - 1 - this.log.length);
     if (follows.length === 0) return { items, nextCursor: this.nextSeq - 1, hasMore: false };
@@ -118,23 +107,18 @@ export class FollowStore {
     this.log.push(arrival);
     if (this.log.length > LOG_CAPACITY) this.log.splice(0, this.log.length - LOG_CAPACITY);
     if (this.matchListeners.size === 0) return;
+    void this.notifyMatches(signal).catch(() => undefined);
+  }
+
+  /** Tells the listeners whose follows a new signal matches (a database outage skips this signal's webhooks). */
+  private async notifyMatches(signal: CorpusSignal): Promise<void> {
+    const all = (await this.db.query<FollowRow>('SELECT id, owner, target, created_at FROM follows ORDER BY created_at, id')).map(followRecord);
     const byOwner = new Map<string, FollowRecord[]>();
-    for (const follow of this.follows.values()) {
+    for (const follow of all) {
       if (!matchesTarget(signal, follow.target)) continue;
       byOwner.set(follow.owner, [...(byOwner.get(follow.owner) ?? []), follow]);
     }
     for (const [owner, matched] of byOwner) for (const listener of this.matchListeners) listener(owner, matched, signal);
   }
 
-  private persist(): void {
-    if (!this.file) return;
-    const file = this.file;
-    const records = [...this.follows.values()];
-    this.writing = this.writing
-      .then(async () => {
-        await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-        await writeFileAtomic(file, JSON.stringify(records), { mode: 0o600 });
-      })
-      .catch(() => undefined);
-  }
 }

@@ -10,7 +10,7 @@ import { writeAnswer, type AnswerEvent, type FinalAnswer } from '../answers/answ
 import { isLoopback, type ChatMessage } from '../answers/model-composer';
 import type { SearchHit } from '../retrieval/search-index';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
-import type { Session } from '../session-store';
+import type { Session, SessionTurn } from '../session-store';
 import type { CorpusSignal } from '../corpus/generator';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
@@ -20,7 +20,7 @@ import { invalidRequest, type ServiceContext } from '../service-context';
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   app.post('/api/v1/ask', { config: { limit: 'ask' } }, async (request, reply) => {
     const identity = context.identify(request);
-    context.enforceLimit('ask', identity.key, reply);
+    await context.enforceLimit('ask', identity.key, reply);
     const parsed = AskRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const { messages, stream, session_id: sessionId } = parsed.data;
@@ -31,29 +31,30 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     }
     if (fault?.kind === 'latency') await delay(fault.ms);
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
-    const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
+    const session = await context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
     const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     let hits: SearchHit[] = [];
+    let turn: SessionTurn | null = null;
     const compose = (): ComposedAnswer => {
       const now = context.now();
       const frame = understand(question, earlier, session, context, now);
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
       hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
       const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts });
-      session.turns.push({
+      turn = {
         question,
         answer: answer.content,
         citations: answer.citations.map((signal) => signal.id),
         confidence: answer.confidence,
         at: new Date(now).toISOString(),
         frame,
-      });
+      };
       return answer;
     };
     // Earlier turns for a model: the session's (questions and answers), else the user turns sent.
     const conversation = (): ChatMessage[] =>
-      session.turns.length > 1
-        ? session.turns.slice(0, -1).flatMap((turn): ChatMessage[] => [{ role: 'user', content: turn.question }, { role: 'assistant', content: turn.answer }])
+      session.turns.length > 0
+        ? session.turns.flatMap((earlierTurn): ChatMessage[] => [{ role: 'user', content: earlierTurn.question }, { role: 'assistant', content: earlierTurn.answer }])
         : earlier.map((content): ChatMessage => ({ role: 'user', content }));
     const write = (answer: ComposedAnswer, abort?: AbortSignal): AsyncGenerator<AnswerEvent, FinalAnswer> =>
       writeAnswer({
@@ -67,13 +68,16 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         now: context.now(),
         abort,
       });
-    /** The session keeps what the analyst was shown. */
-    const remember = (final: FinalAnswer): void => {
-      const turn = session.turns.at(-1);
+    /**
+     * The session keeps what the analyst was shown, stored before the answer is acknowledged
+     * (the JSON body, or the stream's message_stop).
+     */
+    const remember = async (final: FinalAnswer): Promise<void> => {
       if (!turn) return;
       turn.answer = final.content;
       turn.citations = final.citations;
       turn.confidence = final.confidence;
+      await context.sessions.appendTurn(session, turn);
     };
     if (!stream) {
       const answer = compose();
@@ -81,7 +85,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       let step = await writer.next();
       while (!step.done) step = await writer.next();
       const final = step.value;
-      remember(final);
+      await remember(final);
       return {
         content: final.content,
         citations: final.citations,
@@ -156,7 +160,7 @@ async function streamAnswer(
   compose: () => ComposedAnswer,
   fault: Fault | null,
   writeVerified: (answer: ComposedAnswer, abort?: AbortSignal) => AsyncGenerator<AnswerEvent, FinalAnswer>,
-  remember: (final: FinalAnswer) => void,
+  remember: (final: FinalAnswer) => Promise<void>,
 ): Promise<void> {
   reply.hijack();
   const response = reply.raw;
@@ -273,7 +277,7 @@ async function streamAnswer(
       step = await writer.next();
     }
     const final = step.value;
-    remember(final);
+    await remember(final);
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
     // Verification and the composer's success move confidence: the last value is the answer's.
     if (final.confidence !== (answer.confidenceTrace.at(-1) ?? answer.confidence)) {

@@ -106,13 +106,13 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     const howTo = `<p>Keys look like <code>ck_</code> followed by 32 letters and digits. A key is shown once when issued; the service stores only its SHA-256.</p>
 <p>Present a key as <code>Authorization: Bearer ck_…</code> or <code>X-API-Key: ck_…</code>. With a JWT you can also use the API: <code>POST /api/v1/keys</code>, <code>GET /api/v1/keys</code>, <code>DELETE /api/v1/keys/{id}</code>.</p>`;
     if (!user) return render(reply, 'API keys', `<h1>API keys</h1>${howTo}<p><a href="/developer">Sign in</a> to issue and revoke keys.</p>`, null);
-    return render(reply, 'API keys', `<h1>API keys</h1>${howTo}${session?.user ? issueForm(session) : ''}${keysTable(context, user, session?.user ? session : null)}`, session?.user ? session : null);
+    return render(reply, 'API keys', `<h1>API keys</h1>${howTo}${session?.user ? issueForm(session) : ''}${await keysTable(context, user, session?.user ? session : null)}`, session?.user ? session : null);
   });
 
   app.post('/developer/keys', async (request, reply) => {
     const { session } = checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
-    const { key, record } = context.keys.issue(session.user, context.now());
+    const { key, record } = await context.keys.issue(session.user, context.now());
     return render(
       reply,
       'New API key',
@@ -125,17 +125,17 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   app.post<{ Params: { id: string } }>('/developer/keys/:id/revoke', async (request, reply) => {
     const { session } = checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
-    context.keys.revoke(session.user.id, request.params.id, context.now());
+    await context.keys.revoke(session.user.id, request.params.id, context.now());
     return reply.redirect('/developer/keys', 303);
   });
 
   app.get('/developer/webhooks', async (request, reply) => {
     const signed = signedIn(request, reply);
     if (!signed) return reply;
-    const hooks = webhooks.list(signed.user.id);
-    const sections = hooks.map((hook) => {
-      const rows = webhooks
-        .deliveriesOf(hook.id)
+    const hooks = await webhooks.list(signed.user.id);
+    const sections: string[] = [];
+    for (const hook of hooks) {
+      const rows = (await webhooks.deliveriesOf(hook.id))
         .flatMap((delivery) =>
           delivery.attempts.map(
             (attempt) =>
@@ -143,9 +143,9 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
           ),
         )
         .join('');
-      return `<h2>${escapeHtml(hook.url)}</h2><p class="meta">${escapeHtml(hook.id)} · ${hook.events.map(escapeHtml).join(', ')} · since ${escapeHtml(hook.createdAt)}</p>
-<table><tr><th>Delivery</th><th>Event</th><th>Attempt</th><th>At</th><th>Status</th><th>Result</th></tr>${rows || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</table>`;
-    });
+      sections.push(`<h2>${escapeHtml(hook.url)}</h2><p class="meta">${escapeHtml(hook.id)} · ${hook.events.map(escapeHtml).join(', ')} · since ${escapeHtml(hook.createdAt)}</p>
+<table><tr><th>Delivery</th><th>Event</th><th>Attempt</th><th>At</th><th>Status</th><th>Result</th></tr>${rows || '<tr><td colspan="6">No deliveries yet.</td></tr>'}</table>`);
+    }
     return render(
       reply,
       'Webhooks',
@@ -163,9 +163,8 @@ function issueForm(session: DeveloperSession): string {
   return `<form method="post" action="/developer/keys">${csrfField(session)}<button type="submit">Issue a new key</button></form>`;
 }
 
-function keysTable(context: ServiceContext, user: AuthenticatedUser, session: DeveloperSession | null): string {
-  const rows = context.keys
-    .list(user.id)
+async function keysTable(context: ServiceContext, user: AuthenticatedUser, session: DeveloperSession | null): Promise<string> {
+  const rows = (await context.keys.list(user.id))
     .map(
       (r) =>
         `<tr><td>${escapeHtml(r.id)}</td><td>…${escapeHtml(r.last4)}</td><td>${escapeHtml(r.createdAt)}</td><td>${r.revokedAt ? `revoked ${escapeHtml(r.revokedAt)}` : 'active'}</td><td>${

@@ -45,18 +45,18 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
 
   app.post('/api/v1/keys', async (request, reply) => {
     const user = requireJwtUser(request, 'Issuing an API key');
-    const { key, record } = context.keys.issue(user, context.now());
+    const { key, record } = await context.keys.issue(user, context.now());
     return reply.status(201).send({ key, id: record.id, last4: record.last4, created_at: record.createdAt, note: 'Shown once. Store it now; the service keeps only its SHA-256.' });
   });
 
   app.get('/api/v1/keys', async (request) => {
     const user = context.requireUser(request, 'Listing API keys');
-    return { keys: context.keys.list(user.id).map((record) => ({ id: record.id, last4: record.last4, created_at: record.createdAt, revoked_at: record.revokedAt })) };
+    return { keys: (await context.keys.list(user.id)).map((record) => ({ id: record.id, last4: record.last4, created_at: record.createdAt, revoked_at: record.revokedAt })) };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/keys/:id', async (request) => {
     const user = requireJwtUser(request, 'Revoking an API key');
-    const record = context.keys.revoke(user.id, request.params.id, context.now());
+    const record = await context.keys.revoke(user.id, request.params.id, context.now());
     return { id: record.id, revoked_at: record.revokedAt };
   });
 

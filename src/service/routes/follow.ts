@@ -36,23 +36,23 @@ export function registerFollowRoutes(app: FastifyInstance, context: ServiceConte
         `Invalid field \`target.value\`: no ${parsed.data.target.type === 'entity' ? 'retailer, segment, city or state' : parsed.data.target.type} called "${parsed.data.target.value}" in this service's signals.`,
       );
     }
-    const existing = follows.find(user.id, target);
+    const existing = await follows.find(user.id, target);
     if (existing) return reply.status(200).send(followJson(existing));
     const allowed = TIER_LIMITS[tier].follows;
-    if (follows.list(user.id).length >= allowed) {
+    if ((await follows.list(user.id)).length >= allowed) {
       throw new ServiceError('limit_reached', `Your ${tier} tier allows ${allowed} follows. Remove one (DELETE /api/v1/follow/{id}) or move to a higher tier.`);
     }
-    return reply.status(201).send(followJson(follows.add(user.id, target)));
+    return reply.status(201).send(followJson(await follows.add(user.id, target)));
   });
 
   app.get('/api/v1/follow', async (request, reply) => {
     const { user, tier } = caller(request, reply, 'follow');
-    return { follows: follows.list(user.id).map(followJson), tier, limit: TIER_LIMITS[tier].follows };
+    return { follows: (await follows.list(user.id)).map(followJson), tier, limit: TIER_LIMITS[tier].follows };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/follow/:id', async (request, reply) => {
     const { user } = caller(request, reply, 'follow');
-    if (!follows.remove(user.id, request.params.id)) throw new ServiceError('not_found', `No follow ${request.params.id}.`);
+    if (!(await follows.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No follow ${request.params.id}.`);
     return { id: request.params.id, deleted: true };
   });
 
@@ -61,7 +61,7 @@ export function registerFollowRoutes(app: FastifyInstance, context: ServiceConte
     const raw = request.query.cursor;
     const cursor = raw === undefined || raw === '' ? 0 : Number(raw);
     if (!Number.isInteger(cursor) || cursor < 0) throw new ServiceError('invalid_request', 'Invalid field `cursor`: pass back the `next_cursor` of the previous read.');
-    const page = follows.feed(user.id, cursor);
+    const page = await follows.feed(user.id, cursor);
     return { items: page.items, next_cursor: String(page.nextCursor), has_more: page.hasMore };
   });
 }

@@ -12,43 +12,42 @@ import { invalidRequest, type ServiceContext } from '../service-context';
 import { escapeHtml, page } from './pages';
 
 export function registerResearchRoutes(app: FastifyInstance, context: ServiceContext): void {
-  const start = (request: FastifyRequest, reply: FastifyReply): ResearchRunRecord => {
+  const start = async (request: FastifyRequest, reply: FastifyReply, queued: boolean): Promise<ResearchRunRecord> => {
     const user = context.requireUser(request, 'Research');
-    context.enforceLimit('research', `user:${user.id}`, reply);
+    await context.enforceLimit('research', `user:${user.id}`, reply);
     const parsed = ResearchRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset);
+    return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset, { queued });
   };
 
   app.post('/api/v1/research', { config: { limit: 'research' } }, async (request, reply) => {
-    const run = start(request, reply);
+    const run = await start(request, reply, false);
     // A caller who hangs up cancels the run. The response's close, not the request's: a request
     // closes as soon as its body has been read, long before the report is ready.
     const controller = new AbortController();
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
-    await context.research.execute(run, { queued: false, signal: controller.signal });
+    await context.research.execute(run, { signal: controller.signal });
     if (run.status === 'failed') throw new ServiceError('invalid_request', run.error ?? 'The research run failed.');
     return { status: 'completed', id: run.id, report_url: reportUrl(run), citation_count: run.citations.length, cost_usd: run.costUsd };
   });
 
   app.post('/api/v2/research', { config: { limit: 'research' } }, async (request, reply) => {
-    const run = start(request, reply);
-    void context.research.execute(run, { queued: true });
+    const run = await start(request, reply, true);
     return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });
   });
 
-  const ownRun = (request: FastifyRequest<{ Params: { id: string } }>): ResearchRunRecord => {
+  const ownRun = async (request: FastifyRequest<{ Params: { id: string } }>): Promise<ResearchRunRecord> => {
     const user = context.requireUser(request, 'Research');
-    const run = context.research.get(request.params.id);
+    const run = await context.research.get(request.params.id);
     // Someone else's run is reported as missing, not forbidden: ids are not to be probed.
     if (!run || run.owner !== user.id) throw new ServiceError('not_found', `No research run ${request.params.id}.`);
     return run;
   };
 
   app.get<{ Params: { id: string } }>('/api/v1/research/:id', async (request) => {
-    const run = ownRun(request);
+    const run = await ownRun(request);
     return {
       id: run.id,
       status: run.status,
@@ -61,7 +60,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/research/:id/report', async (request, reply) => {
-    const run = ownRun(request);
+    const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
     const accept = request.headers.accept ?? '';
     if (accept.includes('text/markdown')) return reply.type('text/markdown; charset=utf-8').send(run.markdown);

@@ -12,7 +12,7 @@ const VisibilityRequest = z.object({ public: z.boolean() });
 export function registerSessionRoutes(app: FastifyInstance, context: ServiceContext): void {
   app.post('/api/v1/sources/propose', { config: { limit: 'propose' } }, async (request, reply) => {
     const identity = context.identify(request);
-    context.enforceLimit('propose', identity.key, reply);
+    await context.enforceLimit('propose', identity.key, reply);
     const parsed = ProposeRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     // Stored for the administrator's queue; never fetched until accepted.
@@ -24,14 +24,14 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     const identity = context.identify(request);
     const parsed = VisibilityRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    const session = context.sessions.get(request.params.id);
+    const session = await context.sessions.get(request.params.id);
     if (!session || session.owner !== identity.key) throw new ServiceError('not_found', `No session ${request.params.id} of yours.`);
-    session.isPublic = parsed.data.public;
+    await context.sessions.setPublic(session, parsed.data.public);
     return { session_id: session.id, session_slug: session.slug, public: session.isPublic, turns: session.turns.length, url: `/ask/${session.slug}/${session.turns.length}` };
   });
 
   app.get<{ Params: { slug: string; turn: string } }>('/ask/:slug/:turn', async (request, reply) => {
-    const session = context.sessions.getBySlug(request.params.slug);
+    const session = await context.sessions.getBySlug(request.params.slug);
     const ordinal = Number(request.params.turn);
     // A private session is indistinguishable from a missing one.
     if (!session || !session.isPublic) throw new ServiceError('not_found', 'No public session at this address.');

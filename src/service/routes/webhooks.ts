@@ -35,25 +35,25 @@ export function registerWebhookRoutes(app: FastifyInstance, context: ServiceCont
     if (!parsed.success) throw invalidRequest(parsed.error);
     const refused = await refuseReason(new URL(parsed.data.url), webhooks.allowPrivate);
     if (refused) throw new ServiceError('invalid_request', `Invalid field \`url\`: ${refused}.`);
-    const hook = webhooks.create(user.id, parsed.data.url, parsed.data.events);
+    const hook = await webhooks.create(user.id, parsed.data.url, parsed.data.events);
     return reply.status(201).send({ ...webhookJson(hook), secret: hook.secret, note: 'The secret is shown once. Verify X-Clarity-Signature with it.' });
   });
 
   app.get('/api/v1/webhooks', async (request, reply) => {
     const user = caller(request, reply);
-    return { webhooks: webhooks.list(user.id).map(webhookJson) };
+    return { webhooks: (await webhooks.list(user.id)).map(webhookJson) };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/webhooks/:id', async (request, reply) => {
     const user = caller(request, reply);
-    if (!webhooks.remove(user.id, request.params.id)) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
+    if (!(await webhooks.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
     return { id: request.params.id, deleted: true };
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/webhooks/:id/deliveries', async (request, reply) => {
     const user = caller(request, reply);
-    const hook = webhooks.get(user.id, request.params.id);
+    const hook = await webhooks.get(user.id, request.params.id);
     if (!hook) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
-    return { deliveries: webhooks.deliveriesOf(hook.id).map(deliveryJson) };
+    return { deliveries: (await webhooks.deliveriesOf(hook.id)).map(deliveryJson) };
   });
 }

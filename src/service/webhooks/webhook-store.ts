@@ -1,16 +1,18 @@
 /**
- * Webhooks: registrations (persisted with their secrets, 0600, in the service's data
- * directory: signing needs the secret itself) and deliveries. Each event is a JSON POST,
- * signed (signature.ts); a delivery is retried with exponential backoff, at most
- * `retryDelaysMs.length + 1` attempts, and every attempt is recorded for the deliveries page.
+ * Webhooks: registrations (kept with their secrets in the service's database: signing needs
+ * the secret itself) and deliveries. Each event is a JSON POST, signed (signature.ts); a
+ * delivery is retried with exponential backoff, at most `retryDelaysMs.length + 1` attempts,
+ * and every attempt is recorded for the deliveries page.
+ *
+ * Deliveries are rows: an event stores one per subscribed webhook, and each process's
+ * dispatcher claims due ones with `FOR UPDATE SKIP LOCKED` and a lease, so on a team server a
+ * delivery is sent by one process, once per attempt; after a restart pending ones go out.
  */
 import { randomBytes, randomInt } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import type { Database } from '../store/database';
 import { isPrivateAddress } from './address-guard';
 import { sign, SIGNATURE_HEADER } from './signature';
 
@@ -54,28 +56,58 @@ export interface WebhookOptions {
   allowPrivate: boolean;
   retryDelaysMs: number[];
   now: () => number;
-  dataDir: string | null;
+  db: Database;
 }
 
+interface HookRow {
+  id: string;
+  owner: string;
+  url: string;
+  events: WebhookEvent[];
+  secret: string;
+  created_at: string;
+}
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event: WebhookEvent;
+  created_at: string;
+  body: string;
+  state: DeliveryRecord['state'];
+  attempts: AttemptRecord[];
+  next_attempt_ms: number | null;
+}
+const hookRecord = (row: HookRow): WebhookRecord => ({ id: row.id, owner: row.owner, url: row.url, events: row.events, secret: row.secret, createdAt: row.created_at });
+const deliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
+  id: row.id,
+  webhookId: row.webhook_id,
+  event: row.event,
+  createdAt: row.created_at,
+  body: row.body,
+  state: row.state,
+  attempts: row.attempts,
+  nextAttemptAt: row.next_attempt_ms === null ? null : new Date(row.next_attempt_ms).toISOString(),
+});
+
+/** How often each process looks for due deliveries (an event in this process also wakes it). */
+const DISPATCH_EVERY_MS = 250;
+/** A claimed attempt's lease: longer than one attempt can take. */
+const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
+
 export class WebhookStore {
-  private readonly hooks = new Map<string, WebhookRecord>();
-  private readonly deliveries = new Map<string, DeliveryRecord[]>();
-  private readonly timers = new Set<NodeJS.Timeout>();
-  private writing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+  private dispatching = false;
+  private again = false;
   private closed = false;
 
-  private constructor(private readonly options: WebhookOptions) {}
+  private constructor(private readonly options: WebhookOptions) {
+    this.timer = setInterval(() => this.dispatch(), DISPATCH_EVERY_MS);
+    this.timer.unref();
+  }
 
   static async open(options: WebhookOptions): Promise<WebhookStore> {
     const store = new WebhookStore(options);
-    const file = store.file();
-    if (file) {
-      try {
-        for (const record of JSON.parse(await readFile(file, 'utf8')) as WebhookRecord[]) store.hooks.set(record.id, record);
-      } catch {
-        // No webhooks yet.
-      }
-    }
+    store.dispatch();
     return store;
   }
 
@@ -85,11 +117,14 @@ export class WebhookStore {
 
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    clearInterval(this.timer);
   }
 
-  create(owner: string, url: string, events: WebhookEvent[]): WebhookRecord {
+  private get db(): Database {
+    return this.options.db;
+  }
+
+  async create(owner: string, url: string, events: WebhookEvent[]): Promise<WebhookRecord> {
     let secret = 'whsec_';
     for (let i = 0; i < 32; i += 1) secret += BASE62[randomInt(BASE62.length)];
     const record: WebhookRecord = {
@@ -100,80 +135,120 @@ export class WebhookStore {
       secret,
       createdAt: new Date(this.options.now()).toISOString(),
     };
-    this.hooks.set(record.id, record);
-    this.persist();
+    await this.db.query('INSERT INTO webhooks (id, owner, url, events, secret, created_at) VALUES ($1, $2, $3, $4, $5, $6)', [record.id, owner, url, JSON.stringify(record.events), secret, record.createdAt]);
     return record;
   }
 
-  list(owner: string): WebhookRecord[] {
-    return [...this.hooks.values()].filter((hook) => hook.owner === owner);
+  async list(owner: string): Promise<WebhookRecord[]> {
+    return (await this.db.query<HookRow>('SELECT * FROM webhooks WHERE owner = $1 ORDER BY created_at, id', [owner])).map(hookRecord);
   }
 
-  get(owner: string, id: string): WebhookRecord | undefined {
-    const hook = this.hooks.get(id);
-    return hook && hook.owner === owner ? hook : undefined;
+  async get(owner: string, id: string): Promise<WebhookRecord | undefined> {
+    const [row] = await this.db.query<HookRow>('SELECT * FROM webhooks WHERE id = $1 AND owner = $2', [id, owner]);
+    return row ? hookRecord(row) : undefined;
   }
 
-  remove(owner: string, id: string): boolean {
-    if (!this.get(owner, id)) return false;
-    this.hooks.delete(id);
-    this.persist();
-    return true;
+  async remove(owner: string, id: string): Promise<boolean> {
+    return (await this.db.query('DELETE FROM webhooks WHERE id = $1 AND owner = $2 RETURNING id', [id, owner])).length > 0;
   }
 
-  deliveriesOf(id: string): DeliveryRecord[] {
-    return [...(this.deliveries.get(id) ?? [])].reverse();
+  /** Newest first, the last 100. */
+  async deliveriesOf(id: string): Promise<DeliveryRecord[]> {
+    return (await this.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_ms DESC, id DESC LIMIT $2', [id, DELIVERIES_KEPT])).map(deliveryRecord);
   }
 
-  /** Sends `event` to each of the owner's webhooks subscribed to it. */
+  /** Stores a delivery of `event` for each of the owner's webhooks subscribed to it; the dispatcher sends them. */
   emit(owner: string, event: WebhookEvent, data: unknown): void {
     if (this.closed) return;
-    for (const hook of this.list(owner)) {
+    void this.enqueue(owner, event, data).then(
+      () => this.dispatch(),
+      () => undefined,
+    );
+  }
+
+  private async enqueue(owner: string, event: WebhookEvent, data: unknown): Promise<void> {
+    for (const hook of await this.list(owner)) {
       if (!hook.events.includes(event)) continue;
       const id = `dlv_${randomBytes(8).toString('hex')}`;
-      const createdAt = new Date(this.options.now()).toISOString();
-      const delivery: DeliveryRecord = {
-        id,
-        webhookId: hook.id,
-        event,
-        createdAt,
-        body: JSON.stringify({ id, type: event, created_at: createdAt, data }),
-        state: 'pending',
-        attempts: [],
-        nextAttemptAt: createdAt,
-      };
-      const list = this.deliveries.get(hook.id) ?? [];
-      list.push(delivery);
-      if (list.length > DELIVERIES_KEPT) list.splice(0, list.length - DELIVERIES_KEPT);
-      this.deliveries.set(hook.id, list);
-      void this.attempt(hook, delivery);
+      const createdMs = this.options.now();
+      const createdAt = new Date(createdMs).toISOString();
+      const body = JSON.stringify({ id, type: event, created_at: createdAt, data });
+      await this.db.transaction(async (tx) => {
+        await tx.query("INSERT INTO webhook_deliveries (id, webhook_id, event, created_at, created_ms, body, state, next_attempt_ms) VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7)", [
+          id,
+          hook.id,
+          event,
+          createdAt,
+          createdMs,
+          body,
+          Date.now(),
+        ]);
+        await tx.query(
+          'DELETE FROM webhook_deliveries WHERE webhook_id = $1 AND id NOT IN (SELECT id FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_ms DESC, id DESC LIMIT $2)',
+          [hook.id, DELIVERIES_KEPT],
+        );
+      });
     }
+  }
+
+  /** Sends every due delivery this process can claim. */
+  private dispatch(): void {
+    if (this.closed) return;
+    if (this.dispatching) {
+      this.again = true;
+      return;
+    }
+    this.dispatching = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          for (;;) {
+            if (this.closed) return;
+            const claimed = await this.claim();
+            if (!claimed) break;
+            void this.attempt(claimed.hook, claimed.delivery).catch(() => undefined);
+          }
+        } while (this.again);
+      } catch {
+        // The database is unavailable: the next tick tries again.
+      } finally {
+        this.dispatching = false;
+      }
+    })();
+  }
+
+  private async claim(): Promise<{ hook: WebhookRecord; delivery: DeliveryRecord } | null> {
+    const wall = Date.now();
+    const [row] = await this.db.query<DeliveryRow & { hook_owner: string; url: string; events: WebhookEvent[]; secret: string; hook_created_at: string }>(
+      `WITH due AS (
+         SELECT id FROM webhook_deliveries
+         WHERE state = 'pending' AND next_attempt_ms <= $1 AND (lease_until_ms IS NULL OR lease_until_ms < $1)
+         ORDER BY next_attempt_ms LIMIT 1 FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries d SET lease_until_ms = $2 FROM due, webhooks w
+       WHERE d.id = due.id AND w.id = d.webhook_id
+       RETURNING d.*, w.owner AS hook_owner, w.url, w.events AS hook_events, w.secret, w.created_at AS hook_created_at`,
+      [wall, wall + LEASE_MS],
+    );
+    if (!row) return null;
+    const hook: WebhookRecord = { id: row.webhook_id, owner: row.hook_owner, url: row.url, events: [], secret: row.secret, createdAt: row.hook_created_at };
+    return { hook, delivery: deliveryRecord(row) };
   }
 
   private async attempt(hook: WebhookRecord, delivery: DeliveryRecord): Promise<void> {
-    if (this.closed || !this.hooks.has(hook.id)) return;
     const number = delivery.attempts.length + 1;
     const at = this.options.now();
     const result = await this.post(hook, delivery, Math.floor(at / 1000));
-    delivery.attempts.push({ attempt: number, at: new Date(at).toISOString(), ...result });
-    if (result.ok) {
-      delivery.state = 'delivered';
-      delivery.nextAttemptAt = null;
-      return;
-    }
-    const delay = this.options.retryDelaysMs[number - 1];
-    if (delay === undefined) {
-      delivery.state = 'failed';
-      delivery.nextAttemptAt = null;
-      return;
-    }
-    delivery.nextAttemptAt = new Date(this.options.now() + delay).toISOString();
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void this.attempt(hook, delivery);
-    }, delay);
-    timer.unref();
-    this.timers.add(timer);
+    const attempts = [...delivery.attempts, { attempt: number, at: new Date(at).toISOString(), ...result }];
+    const delay = result.ok ? undefined : this.options.retryDelaysMs[number - 1];
+    const state: DeliveryRecord['state'] = result.ok ? 'delivered' : delay === undefined ? 'failed' : 'pending';
+    await this.db.query('UPDATE webhook_deliveries SET attempts = $2, state = $3, next_attempt_ms = $4, lease_until_ms = NULL WHERE id = $1', [
+      delivery.id,
+      JSON.stringify(attempts),
+      state,
+      state === 'pending' ? Date.now() + delay! : null,
+    ]);
+    if (state === 'pending') setTimeout(() => this.dispatch(), delay! + 5).unref();
   }
 
   /** One signed POST; redirects are not followed (a redirect is a failed attempt). */
@@ -216,21 +291,5 @@ export class WebhookStore {
       request.on('error', (error) => resolve({ status: null, ok: false, error: error.message }));
       request.end(delivery.body);
     });
-  }
-
-  private file(): string | null {
-    return this.options.dataDir ? join(this.options.dataDir, 'webhooks.json') : null;
-  }
-
-  private persist(): void {
-    const file = this.file();
-    if (!file) return;
-    const records = [...this.hooks.values()];
-    this.writing = this.writing
-      .then(async () => {
-        await mkdir(join(file, '..'), { recursive: true, mode: 0o700 });
-        await writeFileAtomic(file, JSON.stringify(records), { mode: 0o600 });
-      })
-      .catch(() => undefined);
   }
 }

@@ -1,0 +1,248 @@
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) keeping its files in
+ * `<data dir>/database`, in this process, no server. One process at a time may open a folder
+ * (`database.lock` holds its pid). Without a data directory (tests, throw-away services) every
+ * service in the process shares one in-memory PGlite, each in a schema of its own.
+ */
+import { randomBytes } from 'node:crypto';
+import { cp, mkdir, open, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import writeFileAtomic from 'write-file-atomic';
+import { DatabaseStartError, type Database, type Queryable } from './database';
+
+export const DATABASE_FOLDER = 'database';
+export const BACKUP_FOLDER = 'database-backups';
+const BACKUPS_KEPT = 3;
+/** The installed @electric-sql/pglite's version (package.json pins it exactly): names the template. */
+const PGLITE_VERSION = '0.5.16';
+
+type Rows<T> = Promise<T[]>;
+/** Parameterless SQL may be a script of several statements (migrations): PGlite runs those with exec. */
+const run = async <T>(target: PGlite | Transaction, sql: string, params?: unknown[]): Rows<T> => {
+  if (params && params.length > 0) return (await target.query<T>(sql, params)).rows;
+  return ((await target.exec(sql)).at(-1)?.rows ?? []) as T[];
+};
+
+/** Opens (or creates) the database in `dataDir`; a clear DatabaseStartError when it cannot. */
+export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const folder = join(dataDir, DATABASE_FOLDER);
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const releaseLock = await takeLock(join(dataDir, 'database.lock'), folder);
+  try {
+    const pglite = await openFolder(folder, dataDir);
+    return new EmbeddedDatabase(pglite, folder, dataDir, releaseLock);
+  } catch (error) {
+    await releaseLock();
+    throw error;
+  }
+}
+
+/**
+ * A new database starts from a pristine cluster kept in the user's cache: creating one (initdb,
+ * in WebAssembly) takes several seconds, loading a copy about one. Per user (0700) so nobody
+ * else can plant one; named by PGlite's version.
+ */
+const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop', `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
+
+/** A new cluster in `folder`, or in memory when null. */
+async function createFolder(folder: string | null): Promise<PGlite> {
+  const template = await readFile(TEMPLATE).catch(() => null);
+  if (template) {
+    try {
+      const loadDataDir = new Blob([template]);
+      const loaded = folder ? await PGlite.create(folder, { loadDataDir }) : await PGlite.create({ loadDataDir });
+      await loaded.query('SELECT 1');
+      return loaded;
+    } catch {
+      // A damaged or foreign template: drop it and the half-made folder, and create afresh.
+      await rm(TEMPLATE, { force: true });
+      if (folder) await rm(folder, { recursive: true, force: true });
+    }
+  }
+  const pglite = folder ? await PGlite.create(folder) : await PGlite.create();
+  try {
+    const dump = await pglite.dumpDataDir('gzip');
+    await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(TEMPLATE, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+  } catch {
+    // Only a speed-up for the next new database.
+  }
+  return pglite;
+}
+
+async function openFolder(folder: string, dataDir: string): Promise<PGlite> {
+  const existed = await stat(join(folder, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+  try {
+    const pglite = existed ? await PGlite.create(folder) : await createFolder(folder);
+    // A folder that opens but whose catalog is damaged fails here, before anything is served.
+    await pglite.query('SELECT count(*) FROM pg_catalog.pg_class');
+    return pglite;
+  } catch (error) {
+    const backup = await newestBackup(dataDir);
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new DatabaseStartError(
+      `The embedded database in ${folder} cannot be read${existed ? '' : ' or created'} (${reason}); nothing was changed. ` +
+        (backup
+          ? `The newest backup is ${backup}: stop the service, move ${folder} aside and copy the backup in its place.`
+          : 'There is no backup of it: move the folder aside to start with an empty database, or restore it from your own backup.'),
+    );
+  }
+}
+
+/** The newest backup folder, if any. */
+export async function newestBackup(dataDir: string): Promise<string | null> {
+  const names = (await readdir(join(dataDir, BACKUP_FOLDER)).catch(() => [] as string[])).sort();
+  return names.length > 0 ? join(dataDir, BACKUP_FOLDER, names.at(-1)!) : null;
+}
+
+/** Folders this process has open (the lock file cannot tell two opens by one process apart). */
+const openHere = new Set<string>();
+
+/** One PGlite per folder: two instances writing one folder would corrupt it. */
+async function takeLock(file: string, folder: string): Promise<() => Promise<void>> {
+  if (openHere.has(folder)) throw new DatabaseStartError(`The embedded database in ${folder} is already open in this process; close that service first.`);
+  const release = await takeLockFile(file, folder);
+  openHere.add(folder);
+  return async () => {
+    openHere.delete(folder);
+    await release();
+  };
+}
+
+async function takeLockFile(file: string, folder: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const handle = await open(file, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => unlink(file).catch(() => undefined);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(await readFile(file, 'utf8').catch(() => ''));
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new DatabaseStartError(`The embedded database in ${folder} is in use by another service process (pid ${pid}); stop it first or start this one with another --data-dir.`);
+      }
+      // A lock left by a process that died (kill -9, power loss): take it over.
+      await unlink(file).catch(() => undefined);
+    }
+  }
+  throw new DatabaseStartError(`Could not lock the embedded database in ${folder}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Serialises work on one PGlite (it has one connection) and keeps each caller's writes apart. */
+class Exclusive {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work, work);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export class EmbeddedDatabase implements Database {
+  readonly kind = 'embedded' as const;
+  private readonly exclusive = new Exclusive();
+
+  constructor(
+    private pglite: PGlite,
+    readonly location: string,
+    private readonly dataDir: string,
+    private readonly releaseLock: () => Promise<void>,
+  ) {}
+
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Rows<T> {
+    return this.exclusive.run(() => run<T>(this.pglite, sql, params));
+  }
+
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.exclusive.run(() => this.pglite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })));
+  }
+
+  /**
+   * Copies the database folder to `<data dir>/database-backups/<label>-<time>` with the database
+   * closed (a consistent copy), then reopens it; keeps the newest three.
+   */
+  async backup(label: string): Promise<string> {
+    return this.exclusive.run(async () => {
+      await this.pglite.close();
+      const target = join(this.dataDir, BACKUP_FOLDER, `${new Date().toISOString().replace(/[:.]/g, '-')}-${label}`);
+      try {
+        await mkdir(join(this.dataDir, BACKUP_FOLDER), { recursive: true, mode: 0o700 });
+        await cp(this.location, target, { recursive: true });
+      } finally {
+        this.pglite = await openFolder(this.location, this.dataDir);
+      }
+      const names = (await readdir(join(this.dataDir, BACKUP_FOLDER))).sort();
+      for (const old of names.slice(0, Math.max(0, names.length - BACKUPS_KEPT))) await rm(join(this.dataDir, BACKUP_FOLDER, old), { recursive: true, force: true });
+      return target;
+    });
+  }
+
+  private closing: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.exclusive.run(() => this.pglite.close());
+      await this.releaseLock();
+    })();
+    return this.closing;
+  }
+}
+
+let sharedMemory: Promise<{ pglite: PGlite; exclusive: Exclusive; current: { schema: string | null } }> | null = null;
+
+/**
+ * A throw-away database for a service without a data directory: a schema of its own in the
+ * process's one in-memory PGlite (starting PGlite costs seconds; a schema, milliseconds).
+ */
+export async function openMemoryDatabase(): Promise<Database> {
+  sharedMemory ??= createFolder(null).then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null } }));
+  const shared = await sharedMemory;
+  const schema = `service_${randomBytes(6).toString('hex')}`;
+  const use = async (): Promise<void> => {
+    if (shared.current.schema === schema) return;
+    await shared.pglite.query(`SET search_path TO ${schema}`);
+    shared.current.schema = schema;
+  };
+  await shared.exclusive.run(async () => {
+    await shared.pglite.query(`CREATE SCHEMA ${schema}`);
+    await use();
+  });
+  let closed = false;
+  return {
+    kind: 'embedded',
+    location: 'memory',
+    query: <T>(sql: string, params?: unknown[]) =>
+      shared.exclusive.run(async () => {
+        await use();
+        return run<T>(shared.pglite, sql, params);
+      }),
+    transaction: (work) =>
+      shared.exclusive.run(async () => {
+        await use();
+        return shared.pglite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) }));
+      }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await shared.exclusive.run(async () => {
+        await shared.pglite.query(`DROP SCHEMA ${schema} CASCADE`);
+        shared.current.schema = null;
+      });
+    },
+  };
+}

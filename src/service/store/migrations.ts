@@ -1,0 +1,175 @@
+/**
+ * Versioned, forward-only migrations, run at start. Each version is applied once, in order, in
+ * one transaction with its record in `schema_migrations`. Before an existing database is
+ * migrated it is backed up (embedded: a copy of its folder; PostgreSQL: a copy of every table in
+ * a `clarity_backup_v<N>_<time>` schema of the same database, taken in the migrating
+ * transaction). A database written by a newer version is refused, never downgraded.
+ */
+import { DatabaseStartError, type Database, type Queryable } from './database';
+import { EmbeddedDatabase } from './embedded';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'service state',
+    sql: `
+CREATE TABLE ask_sessions (
+  id text PRIMARY KEY,
+  slug text NOT NULL UNIQUE,
+  owner text NOT NULL,
+  is_public boolean NOT NULL DEFAULT false,
+  created_at text NOT NULL
+);
+CREATE TABLE ask_turns (
+  session_id text NOT NULL REFERENCES ask_sessions(id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  question text NOT NULL,
+  answer text NOT NULL,
+  citations jsonb NOT NULL,
+  confidence double precision NOT NULL,
+  at text NOT NULL,
+  frame jsonb,
+  PRIMARY KEY (session_id, ordinal)
+);
+CREATE TABLE api_keys (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  email text NOT NULL,
+  sha256 text NOT NULL UNIQUE,
+  last4 text NOT NULL,
+  created_at text NOT NULL,
+  revoked_at text,
+  tier text
+);
+CREATE INDEX api_keys_owner ON api_keys (owner);
+CREATE TABLE research_runs (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  topic text NOT NULL,
+  preset text NOT NULL,
+  status text NOT NULL,
+  created_at text NOT NULL,
+  completed_at text,
+  markdown text,
+  citations jsonb NOT NULL DEFAULT '[]',
+  cost_usd double precision NOT NULL DEFAULT 0,
+  error text,
+  run_after_ms double precision NOT NULL,
+  claimed_by text,
+  lease_until_ms double precision
+);
+CREATE INDEX research_runs_queue ON research_runs (status, run_after_ms);
+CREATE TABLE follows (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  target jsonb NOT NULL,
+  created_at text NOT NULL
+);
+CREATE INDEX follows_owner ON follows (owner);
+CREATE TABLE webhooks (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  url text NOT NULL,
+  events jsonb NOT NULL,
+  secret text NOT NULL,
+  created_at text NOT NULL
+);
+CREATE INDEX webhooks_owner ON webhooks (owner);
+CREATE TABLE webhook_deliveries (
+  id text PRIMARY KEY,
+  webhook_id text NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+  event text NOT NULL,
+  created_at text NOT NULL,
+  created_ms double precision NOT NULL,
+  body text NOT NULL,
+  state text NOT NULL,
+  attempts jsonb NOT NULL DEFAULT '[]',
+  next_attempt_ms double precision,
+  lease_until_ms double precision
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_attempt_ms);
+CREATE INDEX webhook_deliveries_hook ON webhook_deliveries (webhook_id, created_ms);
+CREATE TABLE identity_keys (
+  kid text PRIMARY KEY,
+  private_jwk jsonb NOT NULL,
+  public_jwk jsonb NOT NULL,
+  created_at text NOT NULL
+);
+CREATE TABLE rate_windows (
+  bucket text PRIMARY KEY,
+  window_start_ms double precision NOT NULL,
+  count integer NOT NULL
+);`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+/** Serialises migrations of several processes starting at once on one PostgreSQL. */
+const MIGRATION_LOCK = 27_0001;
+/** A migration (and its backup copy of every table) may take long on a big database. */
+const MIGRATION_TIMEOUT_MS = 30 * 60_000;
+
+export interface MigrationResult {
+  from: number;
+  to: number;
+  /** Where the pre-migration backup went, when one was taken. */
+  backup: string | null;
+}
+
+async function currentVersion(db: Queryable): Promise<number> {
+  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
+  const [row] = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM schema_migrations');
+  return row?.version ?? 0;
+}
+
+function refuseNewer(db: Database, version: number, known: number): void {
+  if (version > known) {
+    throw new DatabaseStartError(
+      `The database at ${db.location} was written by a newer version of Clarity (schema ${version}; this version knows up to ${known}): upgrade Clarity, or point it at another database.`,
+    );
+  }
+}
+
+export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationResult> {
+  const known = migrations.at(-1)?.version ?? 0;
+  if (db instanceof EmbeddedDatabase || db.kind === 'embedded') {
+    const from = await currentVersion(db);
+    refuseNewer(db, from, known);
+    if (from === known) return { from, to: known, backup: null };
+    const backup = from > 0 && db instanceof EmbeddedDatabase ? await db.backup(`before-v${known}`) : null;
+    await db.transaction(async (tx) => applyPending(tx, migrations, from));
+    return { from, to: known, backup };
+  }
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const from = await currentVersion(tx);
+    refuseNewer(db, from, known);
+    if (from === known) return { from, to: known, backup: null };
+    const backup = from > 0 ? await backupSchema(tx, from) : null;
+    await applyPending(tx, migrations, from);
+    return { from, to: known, backup };
+  }, { timeoutMs: MIGRATION_TIMEOUT_MS });
+}
+
+async function applyPending(tx: Queryable, migrations: readonly Migration[], from: number): Promise<void> {
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    await tx.query(migration.sql);
+    await tx.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [migration.version, migration.name, new Date().toISOString()]);
+  }
+}
+
+/** Copies every table of the current schema into a backup schema of the same database. */
+async function backupSchema(tx: Queryable, from: number): Promise<string> {
+  const schema = `clarity_backup_v${from}_${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}`;
+  const tables = await tx.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()");
+  await tx.query(`CREATE SCHEMA ${schema}`);
+  for (const { name } of tables) await tx.query(`CREATE TABLE ${schema}.${name} AS TABLE ${name}`);
+  return schema;
+}

@@ -1,0 +1,182 @@
+/**
+ * A team server: two service processes on one real PostgreSQL behave as one service (sessions,
+ * the ask limit, the research queue, webhook deliveries), accept the company's JWTs (a JWKS
+ * served here on loopback, a newly published key accepted within a minute), and answer 503
+ * while the database is down, recovering by themselves.
+ */
+import { createServer, type Server } from 'node:http';
+import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+const ISSUER = 'https://id.example.test';
+const AUDIENCE = 'retail-signal-team';
+
+let cluster: PostgresCluster;
+let jwksServer: Server;
+let jwksUrl: string;
+const published: JWK[] = [];
+const running = new Set<ServiceProcess>();
+const received: Array<{ delivery: string; type: string; run?: string }> = [];
+let receiver: Server;
+let receiverUrl: string;
+
+async function newKey(kid: string): Promise<{ privateKey: CryptoKey; jwk: JWK }> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  return { privateKey, jwk: { ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' } };
+}
+
+const sign = (privateKey: CryptoKey, kid: string, email: string): Promise<string> =>
+  new SignJWT({ email }).setProtectedHeader({ alg: 'ES256', kid }).setSubject(email).setIssuer(ISSUER).setAudience(AUDIENCE).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    }),
+  );
+
+let first: { privateKey: CryptoKey; jwk: JWK };
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+  first = await newKey('key-1');
+  published.push(first.jwk);
+  jwksServer = createServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ keys: request.url === '/empty' ? [] : published }));
+  });
+  jwksUrl = `${await listen(jwksServer)}/jwks.json`;
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const event = JSON.parse(body) as { id: string; type: string; data: { run?: { id: string } } };
+      received.push({ delivery: event.id, type: event.type, run: event.data.run?.id });
+      response.end('ok');
+    });
+  });
+  receiverUrl = `${await listen(receiver)}/hook`;
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([...running].map((service) => service.kill9()));
+  await cluster?.destroy();
+  jwksServer?.close();
+  receiver?.close();
+});
+
+async function start(args: string[]): Promise<ServiceProcess> {
+  const service = await startServiceProcess([...FAST_ARGS, '--allow-private-webhooks', ...args]);
+  running.add(service);
+  return service;
+}
+
+const post = (url: string, body: unknown, token: string) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+
+describe('two service processes on one PostgreSQL', () => {
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  let token: string;
+
+  beforeAll(async () => {
+    const url = await cluster.createDatabase('team');
+    const team = ['--database', url, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE, '--jwks-url', jwksUrl];
+    [a, b] = await Promise.all([start(team), start(team)]);
+    token = await sign(first.privateKey, 'key-1', 'analyst@example.com');
+  }, 300_000);
+
+  it('serves a session created through one process from the other, and its public page', async () => {
+    const asked = (await (await post(`${a.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'DMart stores in Pune' }] }, token)).json()) as { session_id: string; session_slug: string };
+    const followUp = await post(`${b.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'And in Mumbai?' }], session_id: asked.session_id }, token);
+    expect(((await followUp.json()) as { session_id: string }).session_id).toBe(asked.session_id);
+    const shared = (await (await post(`${b.url}/api/v1/sessions/${asked.session_id}/visibility`, { public: true }, token)).json()) as { turns: number };
+    expect(shared.turns).toBe(2);
+    expect((await fetch(`${a.url}/ask/${asked.session_slug}/2`)).status).toBe(200);
+  });
+
+  it('holds the ask limit (30 per 60 s) across both processes, not per process', async () => {
+    const caller = await sign(first.privateKey, 'key-1', 'limits@example.com');
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i += 1) {
+      const response = await post(`${i % 2 === 0 ? a.url : b.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'DMart' }] }, caller);
+      statuses.push(response.status);
+      await response.arrayBuffer();
+    }
+    expect(statuses.slice(0, 30).every((status) => status === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  }, 120_000);
+
+  it('gives each queued research run to exactly one worker, and sends its webhook once', async () => {
+    const owner = await sign(first.privateKey, 'key-1', 'research@example.com');
+    expect((await post(`${a.url}/api/v1/webhooks`, { url: receiverUrl, events: ['research.completed'] }, owner)).status).toBe(201);
+    const runs: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const response = await post(`${i % 2 === 0 ? a.url : b.url}/api/v2/research`, { topic: `quick commerce in Bengaluru ${i}` }, owner);
+      runs.push(((await response.json()) as { id: string }).id);
+    }
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && new Set(received.filter((event) => event.type === 'research.completed').map((event) => event.run)).size < runs.length) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a duplicate to show up
+    const completed = received.filter((event) => event.type === 'research.completed');
+    expect(completed.map((event) => event.run).sort()).toEqual([...runs].sort());
+    expect(new Set(completed.map((event) => event.delivery)).size).toBe(completed.length);
+  }, 120_000);
+
+  it('refuses development tokens: the dev-token route is off', async () => {
+    const response = await fetch(`${a.url}/api/v1/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'x@example.com' }) });
+    expect(response.status).toBe(404);
+  });
+
+  it('accepts a key newly published in the JWKS within a minute, and not before it is published', async () => {
+    const second = await newKey('key-2');
+    const token2 = await sign(second.privateKey, 'key-2', 'rotated@example.com');
+    expect((await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status).toBe(401);
+    published.push(second.jwk);
+    const deadline = Date.now() + 60_000;
+    let status = 401;
+    while (Date.now() < deadline && status !== 200) {
+      status = (await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+    expect(status).toBe(200);
+  }, 90_000);
+
+  it('answers 503 with Retry-After while PostgreSQL is stopped, and recovers by itself', async () => {
+    await cluster.stop();
+    try {
+      // Answered, not left hanging: the request gives up after the interface's 10 s.
+      const response = await fetch(`${b.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(((await response.json()) as { error: string }).error).toBe('unavailable');
+    } finally {
+      await cluster.start();
+    }
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i += 1) {
+      status = (await fetch(`${b.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` } })).status;
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(status).toBe(200);
+  }, 120_000);
+});
+
+describe('team settings that cannot work', () => {
+  it('refuses --host beyond loopback without --database and the JWT settings', async () => {
+    const refused = await failedStart([...FAST_ARGS, '--host', '0.0.0.0']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/needs --database and --jwt-issuer/);
+  }, 60_000);
+
+  it('fails at start with one sentence when the JWKS has no keys', async () => {
+    const url = await cluster.createDatabase('nokeys');
+    const refused = await failedStart([...FAST_ARGS, '--database', url, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE, '--jwks-url', jwksUrl.replace('/jwks.json', '/empty')]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim()).toMatch(/^The JWKS at http:\/\/127\.0\.0\.1:\d+\/empty did not answer with signing keys/);
+  }, 120_000);
+});

@@ -1,0 +1,65 @@
+/** The service CLI as its own process (so a test can kill -9 it), started on a free port. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+
+export interface ServiceProcess {
+  url: string;
+  child: ChildProcess;
+  /** SIGKILL: no shutdown code runs, as with a crash or an operator's kill -9. */
+  kill9(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Small corpus and fast research: these tests are about what is kept, not about answers. */
+export const FAST_ARGS = ['--port', '0', '--pace-ms', '0', '--no-live', '--signals', '3000', '--research-ms', '300', '--dev-tokens'];
+
+export async function startServiceProcess(args: string[], timeoutMs = 120_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`The service did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const line = stdout.split('\n').find((l) => l.includes('"listening"'));
+      if (line) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { url: string }).url);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The service exited (${code}) before listening: ${stderr}`));
+    });
+  });
+  const exited = once(child, 'exit');
+  return {
+    url,
+    child,
+    async kill9() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Runs the CLI expecting it to refuse to start; resolves with its exit code, stderr and how long it took. */
+export async function failedStart(args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stderr, ms: Date.now() - started };
+}
+
+export async function devToken(url: string, email: string): Promise<string> {
+  const response = await fetch(`${url}/api/v1/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
+  if (response.status !== 201) throw new Error(`dev token: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
