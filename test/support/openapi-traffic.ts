@@ -125,6 +125,8 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
   // Developer pages and this document.
   await send('GET /developer/keys', '/developer/keys', { headers: bearer(jwt) });
   await send('GET /developer/changelog', '/developer/changelog');
+  await send('GET /developer/changelog.json', '/developer/changelog.json');
+  await send('GET /developer/changelog.atom', '/developer/changelog.atom');
   await send('GET /.well-known/openapi.yaml', '/.well-known/openapi.yaml');
   return result;
 }

@@ -4,7 +4,7 @@
  * ids are registered as components).
  */
 import '../../surface-schemas';
-import { htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type JsonObject, type OpenApiArea } from '../common';
+import { DEVELOPER_PAGE_HEADERS, htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type JsonObject, type OpenApiArea } from '../common';
 
 const ITEM = {
   id: 'sig_3f9a0c1d2e4b5a67',
@@ -36,6 +36,10 @@ const formBody = (fields: Record<string, JsonObject>, example: Record<string, st
   },
 });
 const redirect = (to: string): JsonObject => ({ description: `303 See Other: ${to}.`, headers: { ...RATE_HEADER, Location: { schema: { type: 'string' }, example: to } } });
+/** A redirect that also replaces the developer session cookie (sign-in, sign-out). */
+const redirectWithCookie = (to: string): JsonObject => ({ ...redirect(to), headers: { ...(redirect(to).headers as JsonObject), 'Set-Cookie': DEVELOPER_PAGE_HEADERS['Set-Cookie'] } });
+/** A developer-area page: `no-store`, its CSP, no referrer, and the session cookie when there is a session. */
+const devPage = (description: string, example: string): JsonObject => htmlResponse(description, example, DEVELOPER_PAGE_HEADERS);
 const CSRF_403 = '`forbidden`: no developer session, or the form\'s CSRF token does not match it.';
 /** A form post's body errors: `operation()` adds them only for JSON bodies. */
 const FORM_ERRORS = {
@@ -230,7 +234,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'Developer area home',
         description: 'The development identity provider\'s sign-in form (email and tier), or links once signed in. Sets an `HttpOnly; SameSite=Strict` session cookie scoped to `/developer`.',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('Developer area')) },
+        responses: { '200': devPage('HTML page.', page('Developer area')) },
       }),
     },
     '/developer/sign-in': {
@@ -241,7 +245,7 @@ export const surfacesArea: OpenApiArea = {
           summary: 'Sign in',
           description: 'Form post from `/developer` with its CSRF token. Replaces the session (a new cookie).',
           access: 'anyone',
-          responses: { '303': redirect('/developer/keys') },
+          responses: { '303': redirectWithCookie('/developer/keys') },
           errors: { 400: 'An email that is not one.', 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({ email: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro', 'team'] } }, { email: 'analyst@example.com', tier: 'free' }),
@@ -249,7 +253,7 @@ export const surfacesArea: OpenApiArea = {
     },
     '/developer/sign-out': {
       post: {
-        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirect('/developer') }, errors: { 403: CSRF_403, ...FORM_ERRORS } }),
+        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirectWithCookie('/developer') }, errors: { 403: CSRF_403, ...FORM_ERRORS } }),
         requestBody: formBody({}),
       },
     },
@@ -261,7 +265,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'API keys page',
         description: 'How to issue and present API keys; your keys (last four characters) when signed in or called with a credential, with issue and revoke forms when signed in.',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('API keys')) },
+        responses: { '200': devPage('HTML page.', page('API keys')) },
       }),
       post: {
         ...operation({
@@ -270,7 +274,7 @@ export const surfacesArea: OpenApiArea = {
           summary: 'Issue a key from the page',
           description: 'The answer page shows the new key once (`Cache-Control: no-store`).',
           access: 'anyone',
-          responses: { '200': htmlResponse('The new key, shown once.', page('Your new API key')), '303': redirect('/developer (when signed out)') },
+          responses: { '200': devPage('The new key, shown once.', page('Your new API key')), '303': redirect('/developer (when signed out)') },
           errors: { 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({}),
@@ -298,7 +302,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'Webhook deliveries page',
         description: 'Your webhooks and every delivery attempt (signed in; otherwise 303 to `/developer`).',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('Webhooks')), '303': redirect('/developer') },
+        responses: { '200': devPage('HTML page.', page('Webhooks')), '303': redirect('/developer') },
       }),
     },
   },
