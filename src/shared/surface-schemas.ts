@@ -160,6 +160,7 @@ export const Delivery = z
     state: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.array(DeliveryAttempt),
     next_attempt_at: z.string().nullable(),
+    redelivery_of: z.string().optional().meta({ description: 'On a redelivery: the delivery it repeats.' }),
   })
   .meta({ id: 'Delivery' });
 

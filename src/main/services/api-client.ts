@@ -14,7 +14,11 @@ import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../.
 import { fail, ok } from '../../shared/bridge-contract';
 import type { ReadHealthSnapshot } from '../../shared/health';
 import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
+import type { ServiceChangelogView } from '../../shared/service-notices';
+import { ChangelogFeed } from '../../shared/surface-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
+import { readDeprecation } from './deprecation-headers';
+import type { ObservedDeprecation } from './service-notices';
 import { asText, isRecord, readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
 import { readSseStream, SseStreamError } from './sse-reader';
 
@@ -70,6 +74,8 @@ export interface ApiClientOptions {
   onCredentialRejected?: (detail: { status: number; message: string }) => void;
   /** True once the credential was rejected: anonymous surfaces then go without it. */
   isCredentialRejected?: () => boolean;
+  /** A response said its operation is deprecated (`Deprecation` / `Sunset`, any service). */
+  onDeprecation?: (observed: ObservedDeprecation) => void;
   now?: () => number;
 }
 
@@ -418,6 +424,51 @@ export class RetailSignalClient {
     return ok(parsed.data);
   }
 
+  /**
+   * The service's changelog, machine-readable: a JSON Feed at `/developer/changelog.json` (this
+   * service's shape; others that publish one the same way are read too). Absolute URLs in it
+   * are resolved against the base URL; only http(s) ones are kept.
+   */
+  async getChangelog(): Promise<Result<ServiceChangelogView>> {
+    const response = await this.request('GET', '/developer/changelog.json', undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
+    if (!response.ok) {
+      if (response.error.status === 404) return fail({ code: 'not_found', message: 'This service publishes no machine-readable changelog (/developer/changelog.json).' });
+      return response;
+    }
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = ChangelogFeed.safeParse(json.value);
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a changelog the app cannot read (expected a JSON Feed).' });
+    const feed = parsed.data;
+    const webUrl = (value: string | undefined | null): string | null => {
+      if (!value) return null;
+      try {
+        const url = new URL(value, this.options.baseUrl);
+        return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+      } catch {
+        return null;
+      }
+    };
+    return ok({
+      serviceLabel: new URL(this.options.baseUrl).origin,
+      pageUrl: webUrl(feed.home_page_url ?? '/developer/changelog'),
+      entries: feed.items.slice(0, 200).map((item) => ({
+        version: item._retail_signal?.version ?? null,
+        date: item._retail_signal?.date ?? item.date_published?.slice(0, 10) ?? null,
+        title: item.title ?? item._retail_signal?.version ?? item.id,
+        notes: (item._retail_signal?.notes ?? (item.content_text ?? '').split('\n').map((line) => line.replace(/^-\s*/, ''))).filter((note) => note.trim()).slice(0, 100),
+      })),
+      deprecations: (feed._retail_signal?.deprecations ?? []).slice(0, 100).map((entry) => ({
+        method: entry.method,
+        path: entry.path,
+        deprecatedAt: entry.deprecated_at,
+        sunsetAt: entry.sunset_at ?? null,
+        replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
+        change: entry.change ?? null,
+      })),
+    });
+  }
+
   /** Extension: make a session public (or private again); returns its public page URL. */
   async setSessionVisibility(sessionId: string, isPublic: boolean): Promise<Result<{ url: string | null }>> {
     const response = await this.request('POST', `/api/v1/sessions/${encodeURIComponent(sessionId)}/visibility`, { public: isPublic }, 'application/json');
@@ -526,6 +577,7 @@ export class RetailSignalClient {
       return fail(redirected);
     }
     this.reportRateLimit(response);
+    this.reportDeprecation(method, target, response);
     if (response.ok || options.passStatuses?.includes(response.status)) return ok(response);
     return fail(await this.errorFrom(response));
   }
@@ -542,6 +594,16 @@ export class RetailSignalClient {
     const remaining = raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
     const retryAfterS = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now()) : null;
     this.options.onRateLimit?.({ remaining, retryAfterS });
+  }
+
+  private reportDeprecation(method: string, target: URL, response: Response): void {
+    if (!this.options.onDeprecation) return;
+    const read = readDeprecation(response.headers, response.url || target.href);
+    if (!read) return;
+    // The path as the interface names it: relative to the base URL's own path.
+    const basePath = new URL(this.options.baseUrl).pathname.replace(/\/$/, '');
+    const path = basePath && target.pathname.startsWith(`${basePath}/`) ? target.pathname.slice(basePath.length) : target.pathname;
+    this.options.onDeprecation({ ...read, method, path });
   }
 
   private async errorFrom(response: Response): Promise<BridgeError> {

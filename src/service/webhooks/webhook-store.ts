@@ -48,6 +48,8 @@ export interface DeliveryRecord {
   state: 'pending' | 'delivered' | 'failed';
   attempts: AttemptRecord[];
   nextAttemptAt: string | null;
+  /** Set on a redelivery: the delivery it repeats. */
+  redeliveryOf?: string;
 }
 
 export interface WebhookOptions {
@@ -55,6 +57,13 @@ export interface WebhookOptions {
   retryDelaysMs: number[];
   now: () => number;
   dataDir: string | null;
+}
+
+/** `whsec_` + 32 random base62 characters. */
+function newSecret(): string {
+  let secret = 'whsec_';
+  for (let i = 0; i < 32; i += 1) secret += BASE62[randomInt(BASE62.length)];
+  return secret;
 }
 
 export class WebhookStore {
@@ -90,8 +99,7 @@ export class WebhookStore {
   }
 
   create(owner: string, url: string, events: WebhookEvent[]): WebhookRecord {
-    let secret = 'whsec_';
-    for (let i = 0; i < 32; i += 1) secret += BASE62[randomInt(BASE62.length)];
+    const secret = newSecret();
     const record: WebhookRecord = {
       id: `whk_${randomBytes(8).toString('hex')}`,
       owner,
@@ -119,6 +127,42 @@ export class WebhookStore {
     this.hooks.delete(id);
     this.persist();
     return true;
+  }
+
+  /** A new signing secret; deliveries are signed with it from now on (retries of older ones too). */
+  rotateSecret(owner: string, id: string): WebhookRecord | undefined {
+    const hook = this.get(owner, id);
+    if (!hook) return undefined;
+    hook.secret = newSecret();
+    this.persist();
+    return hook;
+  }
+
+  /**
+   * Sends a logged delivery again, now: a new delivery (own id, own attempts) with the same body,
+   * so the event's id in it lets a receiver see it is the same event.
+   */
+  redeliver(owner: string, hookId: string, deliveryId: string): DeliveryRecord | undefined {
+    const hook = this.get(owner, hookId);
+    const original = hook ? this.deliveries.get(hook.id)?.find((delivery) => delivery.id === deliveryId) : undefined;
+    if (!hook || !original || this.closed) return undefined;
+    const createdAt = new Date(this.options.now()).toISOString();
+    const delivery: DeliveryRecord = {
+      id: `dlv_${randomBytes(8).toString('hex')}`,
+      webhookId: hook.id,
+      event: original.event,
+      createdAt,
+      body: original.body,
+      state: 'pending',
+      attempts: [],
+      nextAttemptAt: createdAt,
+      redeliveryOf: original.id,
+    };
+    const list = this.deliveries.get(hook.id)!;
+    list.push(delivery);
+    if (list.length > DELIVERIES_KEPT) list.splice(0, list.length - DELIVERIES_KEPT);
+    void this.attempt(hook, delivery);
+    return delivery;
   }
 
   deliveriesOf(id: string): DeliveryRecord[] {

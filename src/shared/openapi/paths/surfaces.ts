@@ -198,6 +198,53 @@ export const surfacesArea: OpenApiArea = {
         errors: { 404: '`not_found`: no webhook of yours with this id.' },
       }),
     },
+    '/api/v1/webhooks/{id}/rotate-secret': {
+      post: operation({
+        operationId: 'rotateWebhookSecret',
+        tag: 'Webhooks',
+        summary: 'Rotate a webhook\'s signing secret',
+        description: 'A new secret, in this answer only; the old one stops signing at once (retries of earlier deliveries are signed with the new one).',
+        access: 'signed-in',
+        limit: 'webhooks (30 / 60 s per user)',
+        parameters: [pathParameter('id', 'A webhook id.', { type: 'string' }, WEBHOOK.id)],
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '200': jsonResponse('The webhook with its new secret (shown once).', ref('Webhook'), {
+            ...WEBHOOK,
+            secret: 'whsec_N3wS3cr3tAbCdEfGhIjKlMnOpQrStUv',
+            note: 'The new secret is shown once; the old one no longer signs deliveries.',
+          }),
+        },
+        errors: { 404: '`not_found`: no webhook of yours with this id.' },
+      }),
+    },
+    '/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+      post: operation({
+        operationId: 'redeliverWebhookDelivery',
+        tag: 'Webhooks',
+        summary: 'Send a delivery again',
+        description: 'Sends a logged delivery again now, as a new delivery (its own id and attempts, `redelivery_of` naming the first) with the same body, so the event id in it is the same. Retried like any delivery.',
+        access: 'signed-in',
+        limit: 'webhooks (30 / 60 s per user)',
+        parameters: [
+          pathParameter('id', 'A webhook id.', { type: 'string' }, WEBHOOK.id),
+          pathParameter('deliveryId', 'One of its deliveries.', { type: 'string' }, 'dlv_5e6f7a8b9c0d1e2f'),
+        ],
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '202': jsonResponse('The new delivery, pending (watch it in the deliveries list).', ref('Delivery'), {
+            id: 'dlv_9a8b7c6d5e4f3a2b',
+            event: 'research.completed',
+            created_at: '2026-11-01T11:00:00.000Z',
+            state: 'pending',
+            attempts: [],
+            next_attempt_at: '2026-11-01T11:00:00.000Z',
+            redelivery_of: 'dlv_5e6f7a8b9c0d1e2f',
+          }),
+        },
+        errors: { 404: '`not_found`: no webhook of yours with this id, or no such delivery of it.' },
+      }),
+    },
     '/api/v1/webhooks/{id}/deliveries': {
       get: operation({
         operationId: 'webhookDeliveries',
