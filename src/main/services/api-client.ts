@@ -195,8 +195,25 @@ export class RetailSignalClient {
    */
   private sessionExtensionRefused = false;
 
-  /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
+  /**
+   * Replayed `assistant` turns (replay-messages.ts) are allowed by DESIGN §3; a service that
+   * answers 400 to them gets the questions only, then and from then on.
+   */
+  private assistantTurnsRefused = false;
+
   private async postAsk(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
+    if (!request.messages.some((message) => message.role === 'assistant')) return this.postAskSession(request, stream, signal);
+    const questionsOnly: AskRequest = { ...request, messages: request.messages.filter((message) => message.role === 'user') };
+    if (this.assistantTurnsRefused) return this.postAskSession(questionsOnly, stream, signal);
+    const first = await this.postAskSession(request, stream, signal);
+    if (first.ok || first.error.status !== 400) return first;
+    const second = await this.postAskSession(questionsOnly, stream, signal);
+    if (second.ok) this.assistantTurnsRefused = true;
+    return second;
+  }
+
+  /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
+  private async postAskSession(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
     const { session_id: sessionId, ...rest } = request;
     const accept = stream ? 'text/event-stream' : 'application/json';
     const send = (body: AskRequest): Promise<Result<Response>> => this.post('/api/v1/ask', { ...body, stream }, accept, signal);

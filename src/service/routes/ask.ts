@@ -27,8 +27,10 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     }
     if (fault?.kind === 'latency') await delay(fault.ms);
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
-    const session = context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
-    const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
+    // Replayed `assistant` turns are context the client kept; follow-ups resolve against the questions.
+    const questions = messages.filter((message) => message.role === 'user');
+    const session = context.sessions.open(sessionId, stripFaultMarkers(questions[0]!.content) || question, identity.key);
+    const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     const compose = (): ComposedAnswer => {
       const now = context.now();
       const frame = understand(question, earlier, session, context, now);
