@@ -29,12 +29,7 @@ const MAX_RETRIES = 3;
 const RETRY_BASE_MS = 250;
 const RETRY_CAP_MS = 4_000;
 
-/**
- * After `message_stop` the answer is complete; frames that still arrive within this grace
- * (a citation or confidence some services send last) are taken, then reading ends without
- * waiting for the server to close (pings or silence after stop cannot hold an answer open).
- */
-export const STOP_GRACE_MS = 250;
+
 /** Bounds on one non-streamed body: JSON (a 5,000-source health snapshot is about 2 MB) and a report. */
 export const MAX_JSON_BYTES = 16 * 1_048_576;
 export const MAX_REPORT_BYTES = 8 * 1_048_576;
@@ -244,32 +239,30 @@ export class RetailSignalClient {
     let sawText = false;
     let stopped = false;
     let streamError: BridgeError | null = null;
-    // message_stop completes the answer: reading ends after a short grace, not at close.
-    let endGrace: () => void = () => undefined;
-    const graceOver = new Promise<void>((resolve) => (endGrace = resolve));
-    let graceTimer: NodeJS.Timeout | undefined;
+    // message_stop completes the answer: reading ends there, not at close (pings or silence
+    // after it cannot hold an answer open), and nothing sent after it is kept (issue 30).
+    let endReading: () => void = () => undefined;
+    const stoppedReading = new Promise<void>((resolve) => (endReading = resolve));
     try {
       await readSseStream(response.value.body!, {
         signal: handlers.signal,
         stallTimeoutMs: this.options.stallTimeoutMs,
-        until: graceOver,
+        until: stoppedReading,
         onMessage: (message) => {
-          if (streamError) return;
+          // The answer the service declared finished is the answer: deltas, citations,
+          // confidence and errors after message_stop (even in the same chunk) are ignored.
+          if (streamError || stopped) return;
           const outcome = interpretAskMessage(message);
           if (outcome.kind === 'event') {
-            // After stop, late service frames (citations, confidence) still count; text does
-            // not (the answer the service declared finished is the answer).
-            if (stopped && outcome.event.type === 'text') return;
             if (outcome.event.type === 'text') sawText = true;
             handlers.onEvent(outcome.event);
-          } else if (outcome.kind === 'stop' && !stopped) {
+          } else if (outcome.kind === 'stop') {
             stopped = true;
-            graceTimer = setTimeout(endGrace, STOP_GRACE_MS);
-          } else if (outcome.kind === 'error' && !stopped) streamError = outcome.error;
+            endReading();
+          } else if (outcome.kind === 'error') streamError = outcome.error;
         },
       });
     } catch (error) {
-      clearTimeout(graceTimer);
       if (stopped && !(error instanceof SseStreamError && error.reason === 'aborted')) return { ok: true };
       if (error instanceof SseStreamError) {
         const code = error.reason === 'aborted' ? 'aborted' : error.reason === 'stalled' ? 'timeout' : 'bad_response';
@@ -277,7 +270,6 @@ export class RetailSignalClient {
       }
       return { ok: false, error: { code: 'network', message: 'The connection to the service dropped mid-answer.', incomplete: sawText } };
     }
-    clearTimeout(graceTimer);
     if (streamError) return { ok: false, error: { ...(streamError as BridgeError), incomplete: sawText } };
     if (!stopped) {
       return { ok: false, error: { code: 'network', message: 'The answer stream ended before the service finished.', incomplete: sawText } };
