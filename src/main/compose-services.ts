@@ -21,6 +21,7 @@ import { LibraryHub } from './services/library-hub';
 import type { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
 import { ResearchService } from './services/research-service';
+import { RESEARCH_V1, ServiceNoticeStore } from './services/service-notices';
 import { SettingsStore } from './services/settings-store';
 import { Watchlist } from './services/watchlist';
 import { loggerFor } from './logging/logger';
@@ -185,7 +186,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   notices.onNotice((notice) => push('data.notice', notice));
   let watchlist: Watchlist | null = null;
   let watchingUrl: string | null = null;
-  const connection = new ServiceConnection({
+  const serviceNotices = await ServiceNoticeStore.open(deps.dataDir);
+  const connection: ServiceConnection = new ServiceConnection({
     initial: settings.get().service,
     credentials,
     localService: deps.localService,
@@ -201,12 +203,18 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     },
     trustedHosts: () => settings.get().trustedHosts,
     onCredentialRejected: () => void credentialStatus(credentials, connection).then((status) => push('credentials.status', status)),
+    // Told once (the renderer shows it until dismissed), kept under Settings › Service notices.
+    onDeprecation: (observed) => {
+      const notice = serviceNotices.record(connection.serviceKey, connection.serviceLabel, observed);
+      if (notice) push('service.notice', notice);
+    },
   });
   const research = await ResearchService.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (run) => push('research.updated', run),
     notify: deps.notify,
+    prefersQueued: () => serviceNotices.isDeprecated(connection.serviceKey, RESEARCH_V1.method, RESEARCH_V1.path),
     ...deps.research,
   });
   const health = await HealthMonitor.open({
@@ -223,7 +231,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     notify: deps.notify,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

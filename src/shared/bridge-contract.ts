@@ -19,7 +19,9 @@ import { ResearchMode, type ResearchRunSummary, type StoredReport } from './rese
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
 import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-schemas';
+import type { ServiceChangelogView, ServiceNotice } from './service-notices';
 import { FollowTargetArgs, type WatchlistView } from './watchlist';
+import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks';
 
 export type { AskEvent } from './ask-event';
 export { fail, ok, type BridgeError, type BridgeErrorCode, type Result } from './result';
@@ -314,6 +316,20 @@ export const BridgeMethods = {
   'developer.listKeys': defineMethod(NoArgs).returns<ApiKeySummary[]>(),
   'developer.issueKey': defineMethod(z.object({ storeInKeychain: z.boolean().default(false) })).returns<IssuedApiKey>(),
   'developer.revokeKey': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<ApiKeySummary[]>(),
+  // Webhooks on the service in use (Settings › Developer); a secret is returned once, never stored by the app.
+  'developer.listWebhooks': defineMethod(NoArgs).returns<WebhookView[]>(),
+  'developer.createWebhook': defineMethod(z.object({
+    url: z.string().trim().min(1).max(2_000),
+    events: z.array(z.enum(['follow.matched', 'research.completed'])).min(1, 'Pick at least one event.').max(2),
+  })).returns<WebhookWithSecret>(),
+  'developer.deleteWebhook': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<WebhookView[]>(),
+  'developer.rotateWebhookSecret': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<WebhookWithSecret>(),
+  'developer.webhookDeliveries': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<DeliveryView[]>(),
+  'developer.redeliver': defineMethod(z.object({ id: z.string().min(1).max(64), deliveryId: z.string().min(1).max(64) })).returns<DeliveryView[]>(),
+  // What the service in use announces: deprecations its responses carried, and its changelog.
+  'notices.list': defineMethod(NoArgs).returns<ServiceNotice[]>(),
+  'notices.acknowledge': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<ServiceNotice[]>(),
+  'notices.changelog': defineMethod(NoArgs).returns<ServiceChangelogView>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
   'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
   // Desktop shell (src/main/desktop, src/main/electron): network, logs, crash reports, updates.
@@ -382,6 +398,8 @@ export interface PushEvents {
   'desktop.update': UpdateState;
   /** A library changed (this app, or another writer in a team folder). */
   'library.changed': { locations: LibraryLocation[] };
+  /** The service in use announced a deprecation the user has not been told about. */
+  'service.notice': ServiceNotice;
 }
 export type PushEventName = keyof PushEvents;
 export { IPC_CHANNELS, PUSH_EVENT_NAMES } from './bridge-channels';

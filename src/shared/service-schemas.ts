@@ -46,14 +46,27 @@ export const MAX_MESSAGE_CHARS = 8_000;
 
 export const AskMessage = z
   .object({
-    role: z.literal('user'),
+    role: z.enum(['user', 'assistant']).meta({
+      description: '`user` for a question; `assistant` for an earlier answer replayed by the client, so a conversation continues on another service or after a restart.',
+    }),
     content: z.string().min(1).max(MAX_MESSAGE_CHARS),
   })
   .meta({ id: 'AskMessage' });
 
 export const AskRequest = z
   .object({
-    messages: z.array(AskMessage).min(1).max(MAX_MESSAGES),
+    messages: z
+      .array(AskMessage)
+      .min(1)
+      .max(MAX_MESSAGES)
+      // The question is the last turn: a conversation may replay earlier answers, but it ends with the user's turn.
+      .superRefine((messages, issues) => {
+        const last = messages.length - 1;
+        if (last >= 0 && messages[last]!.role !== 'user') {
+          issues.addIssue({ code: 'custom', path: [last, 'role'], message: 'The last turn must be the user\'s question (role `user`).' });
+        }
+      })
+      .meta({ description: 'The conversation, oldest first, ending with the question (a `user` turn); earlier `assistant` turns may be replayed.' }),
     stream: z.boolean().default(false).meta({ description: '`true` selects SSE; defaults to `false`.' }),
     session_id: z
       .string()

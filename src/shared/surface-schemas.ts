@@ -160,7 +160,44 @@ export const Delivery = z
     state: z.enum(['pending', 'delivered', 'failed']),
     attempts: z.array(DeliveryAttempt),
     next_attempt_at: z.string().nullable(),
+    redelivery_of: z.string().optional().meta({ description: 'On a redelivery: the delivery it repeats.' }),
   })
   .meta({ id: 'Delivery' });
 
 export const DeliveryList = z.looseObject({ deliveries: z.array(Delivery) }).meta({ id: 'DeliveryList' });
+
+// ── Changelog (JSON Feed 1.1 with the service's deprecations) ───────────────────────────────
+export const ChangelogDeprecation = z
+  .looseObject({
+    method: z.string(),
+    path: z.string(),
+    deprecated_at: z.string().meta({ description: 'When the operation was deprecated (its `Deprecation` header).' }),
+    sunset_at: z.string().nullable().optional().meta({ description: 'When it may stop answering (its `Sunset` header).' }),
+    replacement: z.looseObject({ method: z.string(), path: z.string() }).nullable().optional(),
+    change: z.string().optional().meta({ description: 'What changes for a caller who moves to the replacement.' }),
+    link: z.string().optional(),
+  })
+  .meta({ id: 'ChangelogDeprecation' });
+
+export const ChangelogItem = z
+  .looseObject({
+    id: z.string(),
+    url: z.string().optional(),
+    title: z.string().optional(),
+    content_text: z.string().optional(),
+    date_published: z.string().optional(),
+    _retail_signal: z.looseObject({ version: z.string(), date: z.string(), notes: z.array(z.string()) }).optional(),
+  })
+  .meta({ id: 'ChangelogItem' });
+
+export const ChangelogFeed = z
+  .looseObject({
+    version: z.string().meta({ description: '`https://jsonfeed.org/version/1.1`.' }),
+    title: z.string(),
+    home_page_url: z.string().optional(),
+    feed_url: z.string().optional(),
+    _retail_signal: z.looseObject({ deprecations: z.array(ChangelogDeprecation) }).optional(),
+    items: z.array(ChangelogItem),
+  })
+  .meta({ id: 'ChangelogFeed', description: 'A JSON Feed 1.1 of the changelog; `_retail_signal` is this service\'s extension (JSON Feed §4).' });
+export type ChangelogFeed = z.infer<typeof ChangelogFeed>;

@@ -164,11 +164,15 @@ describe('streamed answers: every shape keeps its text and citations', () => {
     expectWholeAnswer(await ask(harness));
   }, 10_000);
 
-  it('stream-frames-after-stop: a citation and confidence sent after message_stop are kept', async () => {
+  it('stream-frames-after-stop: a delta, citation, confidence and error sent after message_stop are ignored, none kept', async () => {
     const harness = await connect('stream-frames-after-stop');
     const result = await ask(harness);
-    expectWholeAnswer(result);
-    expect(result.confidence).toBe(0.72);
+    expect(result.final).toMatchObject({ kind: 'done' });
+    expect(result.text).toBe(ANSWER);
+    expect(result.confidence).toBeUndefined();
+    const stored = result.conversation.turns[0]!.answer;
+    expect(stored).toMatchObject({ status: 'done', text: ANSWER, confidence: null, error: null });
+    expect(stored.citations).toEqual([]);
   }, 10_000);
 
   it('stream-flat-error: the service message is kept, with the partial text', async () => {

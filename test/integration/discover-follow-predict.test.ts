@@ -140,8 +140,24 @@ describe('Follow', () => {
   it('feeds new matching signals at once, oldest first, with the follows they matched; the cursor moves on', async () => {
     const segment = Follow.parse(await (await postJson(`${service.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, bearer('free'))).json());
     const query = Follow.parse(await (await postJson(`${service.url}/api/v1/follow`, { target: { type: 'query', value: 'jewellery prices' } }, bearer('free'))).json());
-    const start = FeedPage.parse(await (await get('/api/v1/follow/feed', bearer('free'))).json());
-    expect(start.items).toEqual([]);
+    // A new follow shows the matching signals of the last 30 days at once (issue 30), each follow's newest 50 at most.
+    let start = FeedPage.parse(await (await get('/api/v1/follow/feed', bearer('free'))).json());
+    const recent = [...start.items];
+    while (start.has_more) {
+      start = FeedPage.parse(await (await get(`/api/v1/follow/feed?cursor=${start.next_cursor}`, bearer('free'))).json());
+      recent.push(...start.items);
+    }
+    const monthAgo = new Date(now - 30 * 86_400_000).toISOString();
+    const bySegment = recent.filter((item) => item.matched.includes(segment.id));
+    expect(bySegment.length).toBeGreaterThan(0);
+    expect(bySegment.length).toBeLessThanOrEqual(50);
+    for (const item of recent) {
+      expect(item.signal.published_at >= monthAgo && item.signal.published_at <= new Date(now).toISOString()).toBe(true);
+      expect(item.matched.every((id) => [segment.id, query.id].includes(id))).toBe(true);
+    }
+    expect(bySegment.map((item) => item.signal.published_at)).toEqual(bySegment.map((item) => item.signal.published_at).sort());
+    // Read once, they are not new again: the next read has nothing until something arrives.
+    expect(FeedPage.parse(await (await get(`/api/v1/follow/feed?cursor=${start.next_cursor}`, bearer('free'))).json()).items).toEqual([]);
     const arrived = [...arriveUntil((s) => s.entities.segments.includes('grocery')), ...arriveUntil((s) => s.entities.segments.includes('grocery'))];
     const feed = FeedPage.parse(await (await get(`/api/v1/follow/feed?cursor=${start.next_cursor}`, bearer('free'))).json());
     const expected = arrived.filter((s) => s.entities.segments.includes('grocery') || (/jewellery/i.test(s.title + s.summary) && /price/i.test(s.title + s.summary)));

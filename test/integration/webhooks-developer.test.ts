@@ -141,6 +141,38 @@ describe('webhooks', () => {
     expect(logged.attempts.map((a) => [a.attempt, a.status, a.ok])).toEqual([[1, 500, false], [2, 500, false], [3, 204, true]]);
   });
 
+  it('rotates the secret (shown once) and redelivers a logged delivery, signed with the new one', async () => {
+    const rotated = await postJson(`${service.url}/api/v1/webhooks/${hookId}/rotate-secret`, {}, bearer());
+    expect(rotated.status).toBe(200);
+    const fresh = ((await rotated.json()) as { secret: string }).secret;
+    expect(fresh).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
+    expect(fresh).not.toBe(secret);
+    expect(await (await fetch(`${service.url}/api/v1/webhooks`, { headers: bearer() })).text()).not.toContain(fresh);
+
+    const before = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
+    const original = before.deliveries.find((d) => d.event === 'research.completed')!;
+    const count = received.length;
+    const redelivered = await postJson(`${service.url}/api/v1/webhooks/${hookId}/deliveries/${original.id}/redeliver`, {}, bearer());
+    expect(redelivered.status).toBe(202);
+    const pending = (await redelivered.json()) as { id: string; redelivery_of: string; state: string };
+    expect(pending).toMatchObject({ redelivery_of: original.id, state: 'pending' });
+    const again = await waitFor(() => received.slice(count).find((r) => r.headers['x-clarity-delivery'] === pending.id), 'the redelivery');
+    expect(receiverAccepts(fresh, again)).toBe(true);
+    expect(receiverAccepts(secret, again)).toBe(false);
+    // The same event: the body, and the event id in it, are the first delivery's.
+    expect(JSON.parse(again.body)).toMatchObject({ id: original.id, type: 'research.completed' });
+    // The receiver has it; the log records the attempt once the answer is back.
+    let after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
+    for (let i = 0; i < 20 && after.deliveries[0]?.state === 'pending'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
+    }
+    expect(after.deliveries[0]).toMatchObject({ id: pending.id, redelivery_of: original.id, state: 'delivered', attempts: [expect.objectContaining({ status: 204, ok: true })] });
+    expect((await postJson(`${service.url}/api/v1/webhooks/${hookId}/deliveries/dlv_0000000000000000/redeliver`, {}, bearer())).status).toBe(404);
+    expect((await postJson(`${service.url}/api/v1/webhooks/whk_0000000000000000/rotate-secret`, {}, bearer())).status).toBe(404);
+    secret = fresh;
+  });
+
   it('gives up after six attempts and logs each', async () => {
     // A user of its own, so the polls below never meet the 30-a-minute management limit.
     const own = { authorization: `Bearer ${await service.idp.issueToken('give-up@example.com')}` };

@@ -146,7 +146,12 @@ export const VARIANTS: FakeVariant[] = [
   { id: 'stream-silence-after-stop', area: 'stream', description: '`message_stop`, then the connection stays open and silent', routes: ask(stream(START + CITATION + DELTAS + STOP, 'silence')) },
   { id: 'stream-pings-after-stop', area: 'stream', description: '`message_stop`, then `ping` frames forever', routes: ask(stream(START + CITATION + DELTAS + STOP, 'pings')) },
   { id: 'stream-error-after-stop', area: 'stream', description: '`message_stop`, then an `error` frame, then close', routes: ask(stream(START + CITATION + DELTAS + STOP + frame('error', { error: { error: 'internal', message: 'late failure' } }))) },
-  { id: 'stream-frames-after-stop', area: 'stream', description: 'citation and confidence frames after `message_stop`', routes: ask(stream(START + DELTAS + STOP + CITATION + CONFIDENCE, 'silence')) },
+  {
+    id: 'stream-frames-after-stop',
+    area: 'stream',
+    description: 'a delta, a citation, confidence and an error after `message_stop`',
+    routes: ask(stream(START + DELTAS + STOP + frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ' LATE TEXT' } }) + CITATION + CONFIDENCE + frame('error', { error: { error: 'internal', message: 'late failure' } }), 'silence')),
+  },
   { id: 'stream-service-frames-first', area: 'stream', description: 'service-specific frames before `message_start`, confidence before any text', routes: ask(stream(CITATION + CONFIDENCE + START + DELTAS + STOP)) },
   { id: 'stream-flat-citation', area: 'stream', description: 'flat citation frame `{id, title, …}` (no `citation` wrapper)', routes: ask(stream(START + DELTAS + frame('clarity.citation_emitted', { id: CITE, title: 'Dark stores double', source_name: 'Business press' }) + STOP)) },
   { id: 'stream-flat-error', area: 'stream', description: 'flat error frame `{error: "overloaded", message}` mid-answer', routes: ask(stream(START + frame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER_PARTS[0] } }) + frame('error', { error: 'overloaded', message: 'The answer engine is overloaded; try again in a minute.' }))) },

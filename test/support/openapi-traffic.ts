@@ -123,6 +123,8 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
   const hookId = hook.status === 201 ? (await body<{ id: string }>(hook)).id : 'whk_missing';
   await send('GET /api/v1/webhooks', '/api/v1/webhooks', { headers: bearer(jwt) });
   await send('GET /api/v1/webhooks/{id}/deliveries', `/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer(jwt) });
+  await send('POST /api/v1/webhooks/{id}/rotate-secret', `/api/v1/webhooks/${hookId}/rotate-secret`, { method: 'POST', json: {}, headers: bearer(jwt) });
+  await send('POST /api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', `/api/v1/webhooks/${hookId}/deliveries/dlv_missing/redeliver`, { method: 'POST', json: {}, headers: bearer(jwt) }); // 404
   await send('DELETE /api/v1/webhooks/{id}', `/api/v1/webhooks/${hookId}`, { method: 'DELETE', headers: bearer(jwt) });
 
   // The signed-in developer area: a session cookie and the CSRF token of the rendered form.
@@ -155,6 +157,8 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
   // Developer pages and this document.
   await send('GET /developer/keys', '/developer/keys', { headers: bearer(jwt) });
   await send('GET /developer/changelog', '/developer/changelog');
+  await send('GET /developer/changelog.json', '/developer/changelog.json');
+  await send('GET /developer/changelog.atom', '/developer/changelog.atom');
   await send('GET /.well-known/openapi.yaml', '/.well-known/openapi.yaml');
   return result;
 }

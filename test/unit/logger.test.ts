@@ -34,6 +34,7 @@ describe('redactSecrets', () => {
     [`https://user:${OPAQUE}@svc.example/`, OPAQUE],
     [`the service refused ${JWT} as expired`, JWT],
     [`key ${API_KEY} rejected`, API_KEY],
+    ['webhook secret whsec_N3wS3cr3tAbCdEfGhIjKlMnOpQrStUv shown once', 'whsec_N3wS3cr3tAbCdEfGhIjKlMnOpQrStUv'],
     [`{"authorization":"Bearer ${OPAQUE}"}`, OPAQUE],
     // Serialised headers and bodies (a request dumped as JSON, a JS literal in a stack).
     [`{"Authorization":"Basic ${OPAQUE}"}`, OPAQUE],

@@ -3,6 +3,7 @@
  * the coalescer, snapshots each cited signal, and keeps the turn in its conversation so
  * nothing is lost if the renderer goes away.
  */
+import { replayMessages, type ReplayTurn } from '../services/replay-messages';
 import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type BridgeError, type Result } from '../../shared/bridge-contract';
 import { citationDetailOf } from '../../shared/citation';
 import { applyAskEvent, endAnswer, type ConversationTurn } from '../../shared/conversation';
@@ -98,7 +99,13 @@ export class AskStreamRunner {
     const conversation = args.conversationId ? conversations.get(args.conversationId) : undefined;
     const begun = conversation ? await conversations.beginTurn(conversation.id, args.question, args.retryTurnId) : undefined;
     const turn = begun?.turn;
-    const history = conversation && turn ? conversation.turns.filter((t) => t.id !== turn.id && t.askedAt <= turn.askedAt).map((t) => t.question).slice(-49) : args.history;
+    // Earlier turns with their finished answers, replayed as `assistant` turns (replay-messages.ts).
+    const history: ReplayTurn[] =
+      conversation && turn
+        ? conversation.turns
+            .filter((t) => t.id !== turn.id && t.askedAt <= turn.askedAt)
+            .map((t) => ({ question: t.question, answer: t.answer.status === 'done' || t.answer.status === 'incomplete' ? t.answer.text : null }))
+        : args.history.map((question) => ({ question, answer: null }));
     const sessionId = conversation?.sessionId ?? args.sessionId;
     let lastSave = Date.now();
     const persist = async (force: boolean): Promise<void> => {
@@ -145,7 +152,7 @@ export class AskStreamRunner {
 
     try {
       if (conversation && turn) enqueue({ type: 'turn', conversationId: conversation.id, turnId: turn.id });
-      const messages = [...history, args.question].map((content) => ({ role: 'user' as const, content }));
+      const messages = replayMessages(history, args.question);
       const result = await client.askStream(
         { messages, ...(sessionId ? { session_id: sessionId } : {}) },
         { signal: controller.signal, onOpen: () => sink({ streamId, kind: 'open' }), onEvent: onServiceEvent },

@@ -7,6 +7,7 @@ import { fail, ok, type Result, type ServiceSetting, type ServiceStatus } from '
 import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
 import type { CredentialStore } from '../services/credential-store';
 import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
+import type { ObservedDeprecation } from '../services/service-notices';
 
 export interface ServiceConnectionDeps {
   /** The setting at start-up: the status starts from it. */
@@ -19,6 +20,8 @@ export interface ServiceConnectionDeps {
   trustedHosts?: () => readonly string[];
   /** The service refused the credential on a surface open to anonymous callers (#14). */
   onCredentialRejected?: () => void;
+  /** A response of the service in use announced a deprecation (Settings › Service notices). */
+  onDeprecation?: (observed: ObservedDeprecation) => void;
   fetch?: typeof fetch;
   stallTimeoutMs?: number;
 }
@@ -54,6 +57,16 @@ export class ServiceConnection {
 
   get status(): ServiceStatus {
     return this.current;
+  }
+
+  /** Which service is in use, as notices are kept: `local` (whatever its port), else the base URL. */
+  get serviceKey(): string {
+    return this.current.mode === 'local' ? 'local' : (this.current.baseUrl ?? 'remote');
+  }
+
+  /** The service in use as the user knows it. */
+  get serviceLabel(): string {
+    return this.current.mode === 'local' ? 'the local service' : `the service at ${this.current.baseUrl ? new URL(this.current.baseUrl).origin : 'its address'}`;
   }
 
   /** The client of the service in use; null while it starts or when it is unreachable. */
@@ -226,6 +239,9 @@ export class ServiceConnection {
       },
       onReach: (reach) => {
         if (this.activeClient === client) this.observeReach(reach);
+      },
+      onDeprecation: (observed) => {
+        if (this.activeClient === client) this.deps.onDeprecation?.(observed);
       },
     });
     return client;

@@ -32,6 +32,8 @@ const SECRET_PATTERNS: Array<[RegExp, string]> = [
   [/\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, CENSOR],
   // Retail Signal API keys.
   [/\bck_[A-Za-z0-9_-]{6,}/g, CENSOR],
+  // Webhook signing secrets (shown once in Settings › Developer, never logged).
+  [/\bwhsec_[A-Za-z0-9_-]{6,}/g, CENSOR],
 ];
 
 /** Masks credentials in free text. Idempotent, and safe on text that has none. */

@@ -14,7 +14,11 @@ import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../.
 import { fail, ok } from '../../shared/bridge-contract';
 import type { ReadHealthSnapshot } from '../../shared/health';
 import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
+import type { ServiceChangelogView } from '../../shared/service-notices';
+import { ChangelogFeed } from '../../shared/surface-schemas';
 import { interpretAskMessage, knownCode } from './ask-events';
+import { readDeprecation } from './deprecation-headers';
+import type { ObservedDeprecation } from './service-notices';
 import { asText, isRecord, readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
 import { readSseStream, SseStreamError } from './sse-reader';
 
@@ -25,12 +29,7 @@ const MAX_RETRIES = 3;
 const RETRY_BASE_MS = 250;
 const RETRY_CAP_MS = 4_000;
 
-/**
- * After `message_stop` the answer is complete; frames that still arrive within this grace
- * (a citation or confidence some services send last) are taken, then reading ends without
- * waiting for the server to close (pings or silence after stop cannot hold an answer open).
- */
-export const STOP_GRACE_MS = 250;
+
 /** Bounds on one non-streamed body: JSON (a 5,000-source health snapshot is about 2 MB) and a report. */
 export const MAX_JSON_BYTES = 16 * 1_048_576;
 export const MAX_REPORT_BYTES = 8 * 1_048_576;
@@ -70,6 +69,8 @@ export interface ApiClientOptions {
   onCredentialRejected?: (detail: { status: number; message: string }) => void;
   /** True once the credential was rejected: anonymous surfaces then go without it. */
   isCredentialRejected?: () => boolean;
+  /** A response said its operation is deprecated (`Deprecation` / `Sunset`, any service). */
+  onDeprecation?: (observed: ObservedDeprecation) => void;
   now?: () => number;
 }
 
@@ -189,8 +190,25 @@ export class RetailSignalClient {
    */
   private sessionExtensionRefused = false;
 
-  /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
+  /**
+   * Replayed `assistant` turns (replay-messages.ts) are allowed by DESIGN §3; a service that
+   * answers 400 to them gets the questions only, then and from then on.
+   */
+  private assistantTurnsRefused = false;
+
   private async postAsk(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
+    if (!request.messages.some((message) => message.role === 'assistant')) return this.postAskSession(request, stream, signal);
+    const questionsOnly: AskRequest = { ...request, messages: request.messages.filter((message) => message.role === 'user') };
+    if (this.assistantTurnsRefused) return this.postAskSession(questionsOnly, stream, signal);
+    const first = await this.postAskSession(request, stream, signal);
+    if (first.ok || first.error.status !== 400) return first;
+    const second = await this.postAskSession(questionsOnly, stream, signal);
+    if (second.ok) this.assistantTurnsRefused = true;
+    return second;
+  }
+
+  /** POST /api/v1/ask, repeated once without `session_id` if a strict service refuses it. */
+  private async postAskSession(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
     const { session_id: sessionId, ...rest } = request;
     const accept = stream ? 'text/event-stream' : 'application/json';
     const send = (body: AskRequest): Promise<Result<Response>> => this.post('/api/v1/ask', { ...body, stream }, accept, signal);
@@ -221,32 +239,30 @@ export class RetailSignalClient {
     let sawText = false;
     let stopped = false;
     let streamError: BridgeError | null = null;
-    // message_stop completes the answer: reading ends after a short grace, not at close.
-    let endGrace: () => void = () => undefined;
-    const graceOver = new Promise<void>((resolve) => (endGrace = resolve));
-    let graceTimer: NodeJS.Timeout | undefined;
+    // message_stop completes the answer: reading ends there, not at close (pings or silence
+    // after it cannot hold an answer open), and nothing sent after it is kept (issue 30).
+    let endReading: () => void = () => undefined;
+    const stoppedReading = new Promise<void>((resolve) => (endReading = resolve));
     try {
       await readSseStream(response.value.body!, {
         signal: handlers.signal,
         stallTimeoutMs: this.options.stallTimeoutMs,
-        until: graceOver,
+        until: stoppedReading,
         onMessage: (message) => {
-          if (streamError) return;
+          // The answer the service declared finished is the answer: deltas, citations,
+          // confidence and errors after message_stop (even in the same chunk) are ignored.
+          if (streamError || stopped) return;
           const outcome = interpretAskMessage(message);
           if (outcome.kind === 'event') {
-            // After stop, late service frames (citations, confidence) still count; text does
-            // not (the answer the service declared finished is the answer).
-            if (stopped && outcome.event.type === 'text') return;
             if (outcome.event.type === 'text') sawText = true;
             handlers.onEvent(outcome.event);
-          } else if (outcome.kind === 'stop' && !stopped) {
+          } else if (outcome.kind === 'stop') {
             stopped = true;
-            graceTimer = setTimeout(endGrace, STOP_GRACE_MS);
-          } else if (outcome.kind === 'error' && !stopped) streamError = outcome.error;
+            endReading();
+          } else if (outcome.kind === 'error') streamError = outcome.error;
         },
       });
     } catch (error) {
-      clearTimeout(graceTimer);
       if (stopped && !(error instanceof SseStreamError && error.reason === 'aborted')) return { ok: true };
       if (error instanceof SseStreamError) {
         const code = error.reason === 'aborted' ? 'aborted' : error.reason === 'stalled' ? 'timeout' : 'bad_response';
@@ -254,7 +270,6 @@ export class RetailSignalClient {
       }
       return { ok: false, error: { code: 'network', message: 'The connection to the service dropped mid-answer.', incomplete: sawText } };
     }
-    clearTimeout(graceTimer);
     if (streamError) return { ok: false, error: { ...(streamError as BridgeError), incomplete: sawText } };
     if (!stopped) {
       return { ok: false, error: { code: 'network', message: 'The answer stream ended before the service finished.', incomplete: sawText } };
@@ -418,6 +433,51 @@ export class RetailSignalClient {
     return ok(parsed.data);
   }
 
+  /**
+   * The service's changelog, machine-readable: a JSON Feed at `/developer/changelog.json` (this
+   * service's shape; others that publish one the same way are read too). Absolute URLs in it
+   * are resolved against the base URL; only http(s) ones are kept.
+   */
+  async getChangelog(): Promise<Result<ServiceChangelogView>> {
+    const response = await this.request('GET', '/developer/changelog.json', undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
+    if (!response.ok) {
+      if (response.error.status === 404) return fail({ code: 'not_found', message: 'This service publishes no machine-readable changelog (/developer/changelog.json).' });
+      return response;
+    }
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = ChangelogFeed.safeParse(json.value);
+    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a changelog the app cannot read (expected a JSON Feed).' });
+    const feed = parsed.data;
+    const webUrl = (value: string | undefined | null): string | null => {
+      if (!value) return null;
+      try {
+        const url = new URL(value, this.options.baseUrl);
+        return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : null;
+      } catch {
+        return null;
+      }
+    };
+    return ok({
+      serviceLabel: new URL(this.options.baseUrl).origin,
+      pageUrl: webUrl(feed.home_page_url ?? '/developer/changelog'),
+      entries: feed.items.slice(0, 200).map((item) => ({
+        version: item._retail_signal?.version ?? null,
+        date: item._retail_signal?.date ?? item.date_published?.slice(0, 10) ?? null,
+        title: item.title ?? item._retail_signal?.version ?? item.id,
+        notes: (item._retail_signal?.notes ?? (item.content_text ?? '').split('\n').map((line) => line.replace(/^-\s*/, ''))).filter((note) => note.trim()).slice(0, 100),
+      })),
+      deprecations: (feed._retail_signal?.deprecations ?? []).slice(0, 100).map((entry) => ({
+        method: entry.method,
+        path: entry.path,
+        deprecatedAt: entry.deprecated_at,
+        sunsetAt: entry.sunset_at ?? null,
+        replacement: entry.replacement ? `${entry.replacement.method} ${entry.replacement.path}` : null,
+        change: entry.change ?? null,
+      })),
+    });
+  }
+
   /** Extension: make a session public (or private again); returns its public page URL. */
   async setSessionVisibility(sessionId: string, isPublic: boolean): Promise<Result<{ url: string | null }>> {
     const response = await this.request('POST', `/api/v1/sessions/${encodeURIComponent(sessionId)}/visibility`, { public: isPublic }, 'application/json');
@@ -526,6 +586,7 @@ export class RetailSignalClient {
       return fail(redirected);
     }
     this.reportRateLimit(response);
+    this.reportDeprecation(method, target, response);
     if (response.ok || options.passStatuses?.includes(response.status)) return ok(response);
     return fail(await this.errorFrom(response));
   }
@@ -542,6 +603,16 @@ export class RetailSignalClient {
     const remaining = raw !== null && /^\d+$/.test(raw.trim()) ? Number(raw) : null;
     const retryAfterS = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), this.options.now?.() ?? Date.now()) : null;
     this.options.onRateLimit?.({ remaining, retryAfterS });
+  }
+
+  private reportDeprecation(method: string, target: URL, response: Response): void {
+    if (!this.options.onDeprecation) return;
+    const read = readDeprecation(response.headers, response.url || target.href);
+    if (!read) return;
+    // The path as the interface names it: relative to the base URL's own path.
+    const basePath = new URL(this.options.baseUrl).pathname.replace(/\/$/, '');
+    const path = basePath && target.pathname.startsWith(`${basePath}/`) ? target.pathname.slice(basePath.length) : target.pathname;
+    this.options.onDeprecation({ ...read, method, path });
   }
 
   private async errorFrom(response: Response): Promise<BridgeError> {

@@ -51,6 +51,11 @@ export interface ResearchServiceDeps {
   pollMinMs?: number;
   /** Overrides POLL_LIMIT_MS (tests). */
   pollLimitMs?: number;
+  /**
+   * The service in use has deprecated v1 research (its Deprecation header): runs asked to wait
+   * go through v2 instead (queued, then polled). A service without v2 still gets v1.
+   */
+  prefersQueued?: () => boolean;
 }
 
 export class ResearchService {
@@ -161,8 +166,15 @@ export class ResearchService {
     }
     const controller = new AbortController();
     this.controllers.set(run.id, controller);
+    const preferV2 = run.mode === 'wait' && (this.deps.prefersQueued?.() ?? false);
+    if (preferV2) this.update(run, { mode: 'queue' });
     this.update(run, { state: run.mode === 'wait' ? 'running' : 'starting' });
-    const started = await client.startResearch(run.topic, run.preset, { queue: run.mode === 'queue', signal: controller.signal });
+    let started = await client.startResearch(run.topic, run.preset, { queue: run.mode === 'queue', signal: controller.signal });
+    // v2 preferred but not offered here after all (404, 405): v1, as the user asked.
+    if (preferV2 && !started.ok && (started.error.status === 404 || started.error.status === 405) && this.runs.get(run.id)?.state !== 'cancelled') {
+      this.update(run, { mode: 'wait', state: 'running' });
+      started = await client.startResearch(run.topic, run.preset, { queue: false, signal: controller.signal });
+    }
     this.controllers.delete(run.id);
     if (this.runs.get(run.id)?.state === 'cancelled') return;
     if (!started.ok) {

@@ -1,9 +1,12 @@
 /**
  * Follows and the follow feed. A follow matches live signals that arrive after it was made;
  * arrivals are kept in an append-only log (sequence numbers are the feed's cursor), so a
- * new signal is in every matching feed the moment it arrives. Follows are kept in the
- * service's database; the log lives in memory beside the generated corpus it points into (a
- * restart starts a new feed).
+ * new signal is in every matching feed the moment it arrives. A new follow also brings the
+ * matching signals of the last BACKFILL_DAYS into its owner's feed at once (newest
+ * BACKFILL_MAX), so it does not start empty; they come after the owner's cursor, so the feed
+ * marks them new like any arrival, and later arrivals are new after they are read. Follows are
+ * kept in the service's database; the log lives in memory beside the generated corpus it points
+ * into (a restart starts a new feed).
  */
 import { randomBytes } from 'node:crypto';
 import type { FeedItem, FollowTarget } from '../../shared/surface-schemas';
@@ -23,7 +26,13 @@ interface Arrival {
   seq: number;
   signal: CorpusSignal;
   at: number;
+  /** A recent signal brought in when this follow was made: in that follow's feed only, no webhook. */
+  backfillFor?: string;
 }
+
+/** A new follow shows the matching signals published in the last 30 days, at most 50. */
+export const BACKFILL_DAYS = 30;
+export const BACKFILL_MAX = 50;
 
 /** Arrivals kept for feeds; a reader further behind than this starts at the oldest kept. */
 const LOG_CAPACITY = 20_000;
@@ -73,7 +82,23 @@ export class FollowStore {
   async add(owner: string, target: FollowTarget): Promise<FollowRecord> {
     const record: FollowRecord = { id: `fol_${randomBytes(8).toString('hex')}`, owner, target, createdAt: new Date(this.now()).toISOString() };
     await this.db.query('INSERT INTO follows (id, owner, target, created_at) VALUES ($1, $2, $3, $4)', [record.id, owner, JSON.stringify(target), record.createdAt]);
+    this.backfill(record);
     return record;
+  }
+
+  private backfill(follow: FollowRecord): void {
+    const since = new Date(this.now() - BACKFILL_DAYS * 86_400_000).toISOString();
+    const until = new Date(this.now()).toISOString();
+    const recent = [...this.store.allSignals()]
+      .filter((signal) => signal.published_at >= since && signal.published_at <= until && matchesTarget(signal, follow.target))
+      .sort((a, b) => b.published_at.localeCompare(a.published_at) || b.id.localeCompare(a.id))
+      .slice(0, BACKFILL_MAX)
+      .reverse();
+    for (const signal of recent) {
+      this.log.push({ seq: this.nextSeq, signal, at: Date.parse(signal.published_at), backfillFor: follow.id });
+      this.nextSeq += 1;
+    }
+    if (this.log.length > LOG_CAPACITY) this.log.splice(0, this.log.length - LOG_CAPACITY);
   }
 
   async remove(owner: string, id: string): Promise<boolean> {
@@ -93,7 +118,9 @@ export class FollowStore {
       if (arrival.seq <= cursor) continue;
       if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
       nextCursor = arrival.seq;
-      const matched = follows.filter((follow) => Date.parse(follow.createdAt) <= arrival.at && matchesTarget(arrival.signal, follow.target));
+      const matched = arrival.backfillFor
+        ? follows.filter((follow) => follow.id === arrival.backfillFor)
+        : follows.filter((follow) => Date.parse(follow.createdAt) <= arrival.at && matchesTarget(arrival.signal, follow.target));
       if (matched.length > 0) {
         items.push({ signal: discoverItem(this.store, arrival.signal), matched: matched.map((f) => f.id), arrived_at: new Date(arrival.at).toISOString() });
       }

@@ -31,8 +31,10 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     }
     if (fault?.kind === 'latency') await delay(fault.ms);
     const question = stripFaultMarkers(rawQuestion) || rawQuestion;
-    const session = await context.sessions.open(sessionId, stripFaultMarkers(messages[0]!.content) || question, identity.key);
-    const earlier = messages.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
+    // Replayed `assistant` turns are context the client kept; follow-ups resolve against the questions.
+    const questions = messages.filter((message) => message.role === 'user');
+    const session = await context.sessions.open(sessionId, stripFaultMarkers(questions[0]!.content) || question, identity.key);
+    const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     let hits: SearchHit[] = [];
     let turn: SessionTurn | null = null;
     const compose = (): ComposedAnswer => {
@@ -51,11 +53,11 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       };
       return answer;
     };
-    // Earlier turns for a model: the session's (questions and answers), else the user turns sent.
+    // Earlier turns for a model: the session's (questions and answers), else the turns the client sent (replayed answers included).
     const conversation = (): ChatMessage[] =>
       session.turns.length > 0
         ? session.turns.flatMap((earlierTurn): ChatMessage[] => [{ role: 'user', content: earlierTurn.question }, { role: 'assistant', content: earlierTurn.answer }])
-        : earlier.map((content): ChatMessage => ({ role: 'user', content }));
+        : messages.slice(0, -1).map((message): ChatMessage => ({ role: message.role, content: stripFaultMarkers(message.content) || message.content }));
     const write = (answer: ComposedAnswer, abort?: AbortSignal): AsyncGenerator<AnswerEvent, FinalAnswer> =>
       writeAnswer({
         streaming: abort !== undefined,

@@ -6,11 +6,21 @@
 import type { FastifyInstance } from 'fastify';
 import { DevTokenRequest } from '../../shared/service-schemas';
 import { ISSUER, userIdFor } from '../auth';
+import { CHANGELOG_ATOM_PATH, CHANGELOG_JSON_PATH, changelogAtomFeed, changelogJsonFeed, type ChangelogEntry } from '../developer/changelog-feeds';
+import { DEPRECATIONS, deprecatedAt, sunsetAt } from '../developer/deprecations';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import { escapeHtml, page } from './pages';
 
-export const CHANGELOG = [
+export const CHANGELOG: ChangelogEntry[] = [
+  {
+    version: '1.2.0',
+    date: '2026-11-25',
+    notes: [
+      'Deprecation: POST /api/v1/research is deprecated now that v2 is announced. Its responses carry Deprecation: @1793491200 (RFC 9745, the announcement date 2026-11-01), Sunset: Sat, 01 May 2027 00:00:00 GMT (RFC 8594, six months later) and Link: </developer/changelog>; rel="deprecation". Move to POST /api/v2/research (202 queued, poll status_url). The OpenAPI document marks the operation deprecated: true.',
+      'The changelog is machine-readable beside this page: /developer/changelog.json (JSON Feed 1.1, with the deprecations under _retail_signal) and /developer/changelog.atom (Atom).',
+    ],
+  },
   {
     version: '1.1.0',
     date: '2026-11-22',
@@ -86,9 +96,16 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
 
   app.get('/developer/changelog', async (_request, reply) => {
     reply.type('text/html; charset=utf-8');
+    const deprecations = DEPRECATIONS.map(
+      (entry) =>
+        `<li><code>${escapeHtml(`${entry.method} ${entry.path}`)}</code>: deprecated since ${escapeHtml(deprecatedAt(entry).toISOString().slice(0, 10))}, removed after ${escapeHtml(sunsetAt(entry).toISOString().slice(0, 10))}. Use <code>${escapeHtml(`${entry.replacement.method} ${entry.replacement.path}`)}</code>: ${escapeHtml(entry.change)}</li>`,
+    ).join('');
     return page(
       'Changelog',
-      `<h1>Changelog</h1>${CHANGELOG.map((entry) => `<h2>${escapeHtml(entry.version)} <span class="meta">${escapeHtml(entry.date)}</span></h2><ul>${entry.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`).join('')}`,
+      `<h1>Changelog</h1><p class="meta">Also as <a href="${CHANGELOG_JSON_PATH}">JSON Feed</a> and <a href="${CHANGELOG_ATOM_PATH}">Atom</a>.</p><h2 id="deprecations">Deprecated</h2><ul>${deprecations}</ul>${CHANGELOG.map((entry) => `<h2 id="v${escapeHtml(entry.version)}">${escapeHtml(entry.version)} <span class="meta">${escapeHtml(entry.date)}</span></h2><ul>${entry.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`).join('')}`,
     );
   });
+
+  app.get(CHANGELOG_JSON_PATH, async (_request, reply) => reply.type('application/feed+json; charset=utf-8').send(JSON.stringify(changelogJsonFeed(CHANGELOG))));
+  app.get(CHANGELOG_ATOM_PATH, async (_request, reply) => reply.type('application/atom+xml; charset=utf-8').send(changelogAtomFeed(CHANGELOG)));
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ResearchRequest } from '../../shared/service-schemas';
+import { announceDeprecation, DEPRECATIONS } from '../developer/deprecations';
 import { ServiceError } from '../http-errors';
 import type { ResearchRunRecord } from '../research/research-runs';
 import { invalidRequest, type ServiceContext } from '../service-context';
@@ -20,7 +21,9 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset, { queued });
   };
 
-  app.post('/api/v1/research', { config: { limit: 'research' } }, async (request, reply) => {
+  // v1 is deprecated now that v2 is announced: every response says so (developer/deprecations.ts).
+  const v1Deprecation = DEPRECATIONS.find((entry) => entry.method === 'POST' && entry.path === '/api/v1/research')!;
+  app.post('/api/v1/research', { config: { limit: 'research' }, onSend: announceDeprecation(v1Deprecation) }, async (request, reply) => {
     const run = await start(request, reply, false);
     // A caller who hangs up cancels the run. The response's close, not the request's: a request
     // closes as soon as its body has been read, long before the report is ready.

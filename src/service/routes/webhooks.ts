@@ -20,6 +20,7 @@ export const deliveryJson = (delivery: DeliveryRecord) => ({
   state: delivery.state,
   attempts: delivery.attempts,
   next_attempt_at: delivery.nextAttemptAt,
+  ...(delivery.redeliveryOf ? { redelivery_of: delivery.redeliveryOf } : {}),
 });
 
 export function registerWebhookRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter, webhooks: WebhookStore): void {
@@ -48,6 +49,22 @@ export function registerWebhookRoutes(app: FastifyInstance, context: ServiceCont
     const user = caller(request, reply);
     if (!(await webhooks.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
     return { id: request.params.id, deleted: true };
+  });
+
+  /** A new secret, shown once like the first; the old one stops signing at once. */
+  app.post<{ Params: { id: string } }>('/api/v1/webhooks/:id/rotate-secret', async (request, reply) => {
+    const user = caller(request, reply);
+    const hook = await webhooks.rotateSecret(user.id, request.params.id);
+    if (!hook) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
+    return { ...webhookJson(hook), secret: hook.secret, note: 'The new secret is shown once; the old one no longer signs deliveries.' };
+  });
+
+  app.post<{ Params: { id: string; deliveryId: string } }>('/api/v1/webhooks/:id/deliveries/:deliveryId/redeliver', async (request, reply) => {
+    const user = caller(request, reply);
+    if (!(await webhooks.get(user.id, request.params.id))) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
+    const delivery = await webhooks.redeliver(user.id, request.params.id, request.params.deliveryId);
+    if (!delivery) throw new ServiceError('not_found', `No delivery ${request.params.deliveryId} of webhook ${request.params.id}.`);
+    return reply.status(202).send(deliveryJson(delivery));
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/webhooks/:id/deliveries', async (request, reply) => {

@@ -107,6 +107,12 @@ CREATE TABLE rate_windows (
   count integer NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: 'webhook redeliveries',
+    // A redelivery is a new delivery of the same body; this names the one it repeats.
+    sql: `ALTER TABLE webhook_deliveries ADD COLUMN redelivery_of text;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

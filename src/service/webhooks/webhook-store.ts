@@ -50,6 +50,8 @@ export interface DeliveryRecord {
   state: 'pending' | 'delivered' | 'failed';
   attempts: AttemptRecord[];
   nextAttemptAt: string | null;
+  /** Set on a redelivery: the delivery it repeats. */
+  redeliveryOf?: string;
 }
 
 export interface WebhookOptions {
@@ -76,6 +78,7 @@ interface DeliveryRow {
   state: DeliveryRecord['state'];
   attempts: AttemptRecord[];
   next_attempt_ms: number | null;
+  redelivery_of: string | null;
 }
 const hookRecord = (row: HookRow): WebhookRecord => ({ id: row.id, owner: row.owner, url: row.url, events: row.events, secret: row.secret, createdAt: row.created_at });
 const deliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
@@ -87,12 +90,20 @@ const deliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   state: row.state,
   attempts: row.attempts,
   nextAttemptAt: row.next_attempt_ms === null ? null : new Date(row.next_attempt_ms).toISOString(),
+  ...(row.redelivery_of ? { redeliveryOf: row.redelivery_of } : {}),
 });
 
 /** How often each process looks for due deliveries (an event in this process also wakes it). */
 const DISPATCH_EVERY_MS = 250;
 /** A claimed attempt's lease: longer than one attempt can take. */
 const LEASE_MS = ATTEMPT_TIMEOUT_MS + 20_000;
+
+/** `whsec_` + 32 random base62 characters. */
+function newSecret(): string {
+  let secret = 'whsec_';
+  for (let i = 0; i < 32; i += 1) secret += BASE62[randomInt(BASE62.length)];
+  return secret;
+}
 
 export class WebhookStore {
   private readonly timer: NodeJS.Timeout;
@@ -125,8 +136,7 @@ export class WebhookStore {
   }
 
   async create(owner: string, url: string, events: WebhookEvent[]): Promise<WebhookRecord> {
-    let secret = 'whsec_';
-    for (let i = 0; i < 32; i += 1) secret += BASE62[randomInt(BASE62.length)];
+    const secret = newSecret();
     const record: WebhookRecord = {
       id: `whk_${randomBytes(8).toString('hex')}`,
       owner,
@@ -155,6 +165,32 @@ export class WebhookStore {
   /** Newest first, the last 100. */
   async deliveriesOf(id: string): Promise<DeliveryRecord[]> {
     return (await this.db.query<DeliveryRow>('SELECT * FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY created_ms DESC, id DESC LIMIT $2', [id, DELIVERIES_KEPT])).map(deliveryRecord);
+  }
+
+  /** A new signing secret; deliveries are signed with it from now on (retries of older ones too). */
+  async rotateSecret(owner: string, id: string): Promise<WebhookRecord | undefined> {
+    const [row] = await this.db.query<HookRow>('UPDATE webhooks SET secret = $3 WHERE id = $1 AND owner = $2 RETURNING *', [id, owner, newSecret()]);
+    return row ? hookRecord(row) : undefined;
+  }
+
+  /**
+   * Sends a logged delivery again, now: a new delivery (own id, own attempts) with the same body,
+   * so the event's id in it lets a receiver see it is the same event. The dispatcher sends it,
+   * in whichever process claims it first.
+   */
+  async redeliver(owner: string, hookId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+    if (this.closed || !(await this.get(owner, hookId))) return undefined;
+    const id = `dlv_${randomBytes(8).toString('hex')}`;
+    const createdMs = this.options.now();
+    const [row] = await this.db.query<DeliveryRow>(
+      `INSERT INTO webhook_deliveries (id, webhook_id, event, created_at, created_ms, body, state, next_attempt_ms, redelivery_of)
+       SELECT $1, webhook_id, event, $2, $3, body, 'pending', $4, id FROM webhook_deliveries WHERE id = $5 AND webhook_id = $6
+       RETURNING *`,
+      [id, new Date(createdMs).toISOString(), createdMs, Date.now(), deliveryId, hookId],
+    );
+    if (!row) return undefined;
+    this.dispatch();
+    return deliveryRecord(row);
   }
 
   /** Stores a delivery of `event` for each of the owner's webhooks subscribed to it; the dispatcher sends them. */

@@ -32,9 +32,20 @@ export function jsonResponse(description: string, schema: JsonObject, example: u
 }
 
 /** A server-rendered HTML page (escaped; the schema is a string). */
-export function htmlResponse(description: string, example: string): JsonObject {
-  return { description, headers: RATE_HEADER, content: { 'text/html': { schema: { type: 'string' }, example } } };
+export function htmlResponse(description: string, example: string, headers: JsonObject = {}): JsonObject {
+  return { description, headers: { ...RATE_HEADER, ...headers }, content: { 'text/html': { schema: { type: 'string' }, example } } };
 }
+
+/** What every signed-in developer-area page sends besides the rate header (developer-area.ts `render`). */
+export const DEVELOPER_PAGE_HEADERS: JsonObject = {
+  'Cache-Control': header('NoStore'),
+  'Content-Security-Policy': header('PageCsp'),
+  'Referrer-Policy': header('NoReferrer'),
+  'Set-Cookie': header('DeveloperSessionCookie'),
+};
+
+/** The headers of a deprecated operation (RFC 9745, RFC 8594): on every response it sends. */
+export const DEPRECATION_HEADERS: JsonObject = { Deprecation: header('Deprecation'), Sunset: header('Sunset'), Link: header('DeprecationLink') };
 
 export const pathParameter = (name: string, description: string, schema: JsonObject, example: unknown): JsonObject => ({
   name,
@@ -47,7 +58,7 @@ export const pathParameter = (name: string, description: string, schema: JsonObj
 
 /** Who may call: anyone (a credential is optional), a signed-in caller, or a caller with a JWT. */
 export type Access = 'anyone' | 'signed-in' | 'jwt';
-export type ErrorStatus = 400 | 401 | 403 | 404 | 413 | 415 | 422 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 413 | 415 | 422 | 429 | 500 | 503;
 
 export const SECURITY: Record<Access, JsonObject[]> = {
   anyone: [{}, { bearer: [] }, { apiKey: [] }],
@@ -79,6 +90,8 @@ export interface OperationSpec {
   errors?: Partial<Record<ErrorStatus, string>>;
   /** Extra fields (`x-…`). */
   extensions?: JsonObject;
+  /** Deprecated: `deprecated: true`, and the Deprecation, Sunset and Link headers on every response. */
+  deprecated?: boolean;
 }
 
 /** An operation with every status and header the service can send on it. */
@@ -110,7 +123,20 @@ export function operation(spec: OperationSpec): JsonObject {
     errors[415] ??= response('UnsupportedMediaType');
   }
   if (spec.limit) errors[429] ??= response('RateLimited');
+  // A request to this path with a method it does not have (never this operation's own).
+  errors[405] ??= response('MethodNotAllowed');
   errors[500] ??= response('Internal');
+  const responses: Record<string, JsonObject> = { ...spec.responses, ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) };
+  if (spec.deprecated) {
+    // Each response, the shared error ones included, is written out here with the headers added.
+    const shared = errorResponses();
+    for (const [status, value] of Object.entries(responses)) {
+      const name = typeof value.$ref === 'string' ? value.$ref.split('/').pop()! : null;
+      const resolved = name ? { ...shared[name], ...(value.description ? { description: value.description } : {}) } : value;
+      responses[status] = { ...resolved, headers: { ...(resolved.headers as JsonObject), ...DEPRECATION_HEADERS } };
+      delete responses[status].$ref;
+    }
+  }
   return {
     operationId: spec.operationId,
     tags: [spec.tag],
@@ -127,7 +153,8 @@ export function operation(spec: OperationSpec): JsonObject {
           },
         }
       : {}),
-    responses: { ...spec.responses, ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) },
+    responses,
+    ...(spec.deprecated ? { deprecated: true } : {}),
     ...spec.extensions,
   };
 }
@@ -137,6 +164,7 @@ export const ERROR_RESPONSE_NAMES: Record<ErrorStatus, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'NotFound',
+  405: 'MethodNotAllowed',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
   422: 'UnprocessableContent',
@@ -163,6 +191,12 @@ export function errorResponses(): Record<string, JsonObject> {
     ),
     errorResponse(403, '`forbidden`.', errorExample('forbidden', 'Issuing an API key needs a bearer JWT; an API key cannot manage keys.')),
     errorResponse(404, '`not_found`.', errorExample('not_found', 'No signal sig_0000000000000000.')),
+    errorResponse(
+      405,
+      '`method_not_allowed`: this path does not take the method used (not this operation\'s own method). `Allow` lists the ones it takes (RFC 9110 §15.5.6).',
+      errorExample('method_not_allowed', 'PUT is not allowed on /api/v1/ask; use POST.'),
+      { Allow: header('Allow') },
+    ),
     errorResponse(413, '`payload_too_large`: the body is over 64 KB.', errorExample('payload_too_large', 'Request body is over 64 KB.')),
     errorResponse(415, '`unsupported_media_type`: send `Content-Type: application/json`.', errorExample('unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.')),
     errorResponse(422, 'The request is well-formed but cannot be served (the message says why).', errorExample('unprocessable', 'Too little history to forecast this metric.')),
@@ -193,4 +227,32 @@ export const HEADERS: Record<string, JsonObject> = {
   },
   ETag: { description: 'Validator of the snapshot\'s data; send it back as `If-None-Match`.', schema: { type: 'string' }, example: '"4f1c2a9be07d3c55a1b2"' },
   CacheControl: { description: 'The snapshot may be cached for 60 seconds.', schema: { type: 'string' }, example: 'max-age=60' },
+  Allow: { description: 'The methods this path takes (HEAD wherever GET is).', schema: { type: 'string' }, example: 'POST' },
+  Deprecation: {
+    description: 'RFC 9745: this operation is deprecated, since the date given as an RFC 9651 Date (`@` and seconds since the epoch): the day its replacement was announced on the changelog.',
+    schema: { type: 'string', pattern: '^@-?[0-9]{1,15}$' },
+    example: '@1793491200',
+  },
+  Sunset: {
+    description: 'RFC 8594: the operation may stop answering after this HTTP-date, six months after the deprecation (the interface\'s deprecation window).',
+    schema: { type: 'string' },
+    example: 'Sat, 01 May 2027 00:00:00 GMT',
+  },
+  DeprecationLink: {
+    description: 'RFC 8288 link, relation `deprecation` (RFC 9745 §3): the changelog that says what replaces the operation. Relative to the request URL.',
+    schema: { type: 'string' },
+    example: '</developer/changelog>; rel="deprecation"; type="text/html"',
+  },
+  NoStore: { description: 'Developer-area pages (they may show a key once, or a session\'s data) are never stored.', schema: { type: 'string', const: 'no-store' }, example: 'no-store' },
+  PageCsp: {
+    description: 'The developer area\'s pages run no script, cannot be framed, and post forms only to this origin.',
+    schema: { type: 'string' },
+    example: "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  },
+  NoReferrer: { description: 'Links out of the developer area send no referrer.', schema: { type: 'string', const: 'no-referrer' }, example: 'no-referrer' },
+  DeveloperSessionCookie: {
+    description: 'The developer-area session (`HttpOnly; SameSite=Strict`, path `/developer`); an empty one with `Max-Age=0` on sign-out.',
+    schema: { type: 'string' },
+    example: 'rs_dev_session=ZGV2LXNlc3Npb24tZXhhbXBsZQ; Path=/developer; HttpOnly; SameSite=Strict; Max-Age=28800',
+  },
 };

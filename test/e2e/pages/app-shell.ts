@@ -43,6 +43,11 @@ export class AppShell {
     return this.page.getByTestId('app-notice');
   }
 
+  /** A deprecation the service in use announced, told once until dismissed. */
+  get serviceNotice(): Locator {
+    return this.page.getByTestId('service-notice');
+  }
+
   /** The notice about data files that could not be read. */
   get dataNotice(): Locator {
     return this.page.getByTestId('data-notice');

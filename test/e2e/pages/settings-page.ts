@@ -1,6 +1,6 @@
 /**
  * Settings: the service (local or remote), the credential and development token, Network and
- * logs, and Developer (API keys).
+ * logs, Developer (API keys, webhooks), Service notices and What's new in the service.
  */
 import { expect, type Locator } from '@playwright/test';
 import { AppShell } from './app-shell';
@@ -109,5 +109,68 @@ export class SettingsPage extends AppShell {
   }
   get keyNew(): Locator {
     return this.developerKeys.getByTestId('key-new');
+  }
+
+  // Developer: webhooks.
+  get webhooks(): Locator {
+    return this.page.getByTestId('developer-webhooks');
+  }
+  get webhookUrl(): Locator {
+    return this.webhooks.getByTestId('webhook-url');
+  }
+  webhookEvent(event: 'follow.matched' | 'research.completed'): Locator {
+    return this.webhooks.getByTestId(`webhook-event-${event}`);
+  }
+  get webhookCreate(): Locator {
+    return this.webhooks.getByTestId('webhook-create');
+  }
+  /** The signing secret, shown once after create or rotate. */
+  get webhookSecret(): Locator {
+    return this.webhooks.getByTestId('webhook-secret');
+  }
+  get webhookSecretHide(): Locator {
+    return this.webhooks.getByTestId('webhook-secret-hide');
+  }
+  get webhookRows(): Locator {
+    return this.webhooks.getByTestId('webhook-row');
+  }
+  get webhookDeliveries(): Locator {
+    return this.webhooks.getByTestId('webhook-delivery');
+  }
+  get webhookDeliveriesRefresh(): Locator {
+    return this.webhooks.getByTestId('webhook-deliveries-refresh');
+  }
+  get webhookError(): Locator {
+    return this.webhooks.getByTestId('webhook-error');
+  }
+
+  /** Creates a webhook for `url` and `events`; returns the secret it showed (once). */
+  async createWebhook(url: string, events: Array<'follow.matched' | 'research.completed'>): Promise<string> {
+    await this.goTo('settings');
+    await this.webhookUrl.fill(url);
+    for (const event of ['follow.matched', 'research.completed'] as const) await this.webhookEvent(event).setChecked(events.includes(event));
+    await this.webhookCreate.click();
+    await expect(this.webhookSecret).toHaveText(/^whsec_/);
+    return (await this.webhookSecret.innerText()).trim();
+  }
+
+  // Service notices and What's new in the service.
+  get serviceNotices(): Locator {
+    return this.page.getByTestId('service-notices');
+  }
+  get serviceNoticeRows(): Locator {
+    return this.serviceNotices.getByTestId('service-notice-row');
+  }
+  get whatsNew(): Locator {
+    return this.page.getByTestId('whats-new');
+  }
+  get whatsNewLoad(): Locator {
+    return this.whatsNew.getByTestId('whats-new-load');
+  }
+  get whatsNewEntries(): Locator {
+    return this.whatsNew.getByTestId('whats-new-entry');
+  }
+  get whatsNewDeprecations(): Locator {
+    return this.whatsNew.getByTestId('whats-new-deprecation');
   }
 }

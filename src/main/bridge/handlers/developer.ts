@@ -3,8 +3,11 @@
  * shown once; main keeps it only when the user asks to use it as the app's credential
  * (keychain), never in a file or a log.
  */
-import { fail, ok, type ApiKeySummary } from '../../../shared/bridge-contract';
+import { z } from 'zod';
+import { fail, ok, type ApiKeySummary, type Result } from '../../../shared/bridge-contract';
 import { ApiKeyIssued, ApiKeyList } from '../../../shared/service-schemas';
+import { Delivery, DeliveryList, Webhook, WebhookList } from '../../../shared/surface-schemas';
+import type { DeliveryView, WebhookView, WebhookWithSecret } from '../../../shared/webhooks';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 export function developerHandlers({ connection, credentials, push }: HandlerContext): HandlerMap<MethodsIn<'developer'>> {
@@ -15,7 +18,51 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
     if (!keys.ok) return keys;
     return ok(keys.value.keys.map((key): ApiKeySummary => ({ id: key.id, last4: key.last4, createdAt: key.created_at, revokedAt: key.revoked_at })));
   };
+  const client = () => connection.requireClient();
+  const hookPath = (id: string) => `/api/v1/webhooks/${encodeURIComponent(id)}`;
+  const listWebhooks = async (): Promise<Result<WebhookView[]>> => {
+    const api = client();
+    if (!api.ok) return api;
+    const listed = await api.value.callJson('GET', '/api/v1/webhooks', undefined, WebhookList, 'a webhook list');
+    return listed.ok ? ok(listed.value.webhooks.map(webhookView)) : listed;
+  };
+  const deliveries = async (id: string): Promise<Result<DeliveryView[]>> => {
+    const api = client();
+    if (!api.ok) return api;
+    const listed = await api.value.callJson('GET', `${hookPath(id)}/deliveries`, undefined, DeliveryList, 'a delivery list');
+    return listed.ok ? ok(listed.value.deliveries.map(deliveryView)) : listed;
+  };
+  /** SECURITY: the secret goes to the renderer once, to be shown; main neither stores nor logs it. */
+  const withSecret = (hook: z.infer<typeof Webhook>): Result<WebhookWithSecret> =>
+    hook.secret ? ok({ webhook: webhookView(hook), secret: hook.secret }) : fail({ code: 'bad_response', message: 'The service did not send the webhook\'s signing secret.' });
   return {
+    'developer.listWebhooks': listWebhooks,
+    'developer.createWebhook': async ({ url, events }) => {
+      const api = client();
+      if (!api.ok) return api;
+      const created = await api.value.callJson('POST', '/api/v1/webhooks', { url, events }, Webhook, 'a new webhook');
+      return created.ok ? withSecret(created.value) : created;
+    },
+    'developer.deleteWebhook': async ({ id }) => {
+      const api = client();
+      if (!api.ok) return api;
+      const deleted = await api.value.callJson('DELETE', hookPath(id), undefined, z.looseObject({}), 'an answer');
+      return deleted.ok ? listWebhooks() : deleted;
+    },
+    'developer.rotateWebhookSecret': async ({ id }) => {
+      const api = client();
+      if (!api.ok) return api;
+      const rotated = await api.value.callJson('POST', `${hookPath(id)}/rotate-secret`, {}, Webhook, 'a new secret');
+      if (!rotated.ok && rotated.error.status === 404) return fail({ ...rotated.error, message: `${rotated.error.message} (A service without secret rotation answers 404 too: delete the webhook and create it again.)` });
+      return rotated.ok ? withSecret(rotated.value) : rotated;
+    },
+    'developer.webhookDeliveries': ({ id }) => deliveries(id),
+    'developer.redeliver': async ({ id, deliveryId }) => {
+      const api = client();
+      if (!api.ok) return api;
+      const sent = await api.value.callJson('POST', `${hookPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {}, Delivery, 'a delivery');
+      return sent.ok ? deliveries(id) : sent;
+    },
     'developer.listKeys': list,
     'developer.issueKey': async ({ storeInKeychain }) => {
       const client = connection.requireClient();
@@ -43,3 +90,14 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
     },
   };
 }
+
+const webhookView = (hook: z.infer<typeof Webhook>): WebhookView => ({ id: hook.id, url: hook.url, events: hook.events, createdAt: hook.created_at });
+
+const deliveryView = (delivery: z.infer<typeof Delivery>): DeliveryView => ({
+  id: delivery.id,
+  event: delivery.event,
+  createdAt: delivery.created_at,
+  state: delivery.state,
+  attempts: delivery.attempts.map((attempt) => ({ attempt: attempt.attempt, at: attempt.at, status: attempt.status, ok: attempt.ok, error: attempt.error })),
+  nextAttemptAt: delivery.next_attempt_at,
+});

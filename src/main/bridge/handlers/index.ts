@@ -14,6 +14,7 @@ import { exportHandlers } from './export';
 import { healthHandlers } from './health';
 import { libraryHandlers } from './library';
 import { linkHandlers } from './links';
+import { noticeHandlers } from './notices';
 import { researchHandlers } from './research';
 import { settingsHandlers } from './settings';
 import { signalHandlers } from './signals';
@@ -38,5 +39,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...developerHandlers(context),
     ...dataHandlers(context),
     ...desktopHandlers(context),
+    ...noticeHandlers(context),
   };
 }

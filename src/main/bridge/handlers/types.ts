@@ -11,6 +11,7 @@ import type { DataNotices } from '../../services/data-notices';
 import type { HealthMonitor } from '../../services/health-monitor';
 import type { LibraryHub } from '../../services/library-hub';
 import type { ResearchService } from '../../services/research-service';
+import type { ServiceNoticeStore } from '../../services/service-notices';
 import type { SettingsStore } from '../../services/settings-store';
 import type { DesktopHost } from '../../desktop/desktop-host';
 import type { Watchlist } from '../../services/watchlist';
@@ -39,6 +40,8 @@ export interface HandlerContext {
   push: Push;
   /** Files set aside, an unwritable data folder: told to the user. */
   notices: DataNotices;
+  /** Deprecations the services in use announced (Settings › Service notices). */
+  serviceNotices: ServiceNoticeStore;
   /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
   openExternal: (url: string) => Promise<boolean>;
   /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */

@@ -3,7 +3,9 @@ import { Suspense, useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
 import { WatchlistNotice } from '../features/discover/WatchlistView';
 import { useAppStore, type View } from '../store/app-store';
+import { noticeText } from '../../../shared/service-notices';
 import { StatusBar } from './StatusBar';
+import { useDisplay } from './use-display';
 import { useDesktopCommands } from './desktop-commands';
 import { useTheme } from './theme';
 import { DiscoverView, HealthView, LibraryView, ResearchView, SettingsView, WatchlistView } from './lazy-views';
@@ -41,6 +43,7 @@ function Notices() {
   const dismiss = useAppStore((s) => s.dismissNotice);
   const openReport = useAppStore((s) => s.openReport);
   const setView = useAppStore((s) => s.setView);
+  const display = useDisplay();
   const newest = notices.filter((n) => !n.sticky).at(-1)?.id;
   useEffect(() => {
     if (!newest) return;
@@ -51,8 +54,20 @@ function Notices() {
   return (
     <div className="notices" aria-live="polite">
       {notices.slice(-3).map((notice) => (
-        <div key={notice.id} className="notice-card" role={notice.sticky ? 'alert' : 'status'} data-testid={notice.sticky ? 'data-notice' : 'app-notice'}>
-          <span>{notice.text}</span>
+        <div key={notice.id} className="notice-card" role={notice.sticky ? 'alert' : 'status'} data-testid={notice.service ? 'service-notice' : notice.sticky ? 'data-notice' : 'app-notice'}>
+          <span>{notice.service ? noticeText(notice.service, display.zone) : notice.text}</span>
+          {notice.service ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setView('settings');
+                dismiss(notice.id);
+              }}
+            >
+              Service notices
+            </button>
+          ) : null}
           {notice.runId ? (
             <button
               type="button"

@@ -16,7 +16,7 @@ export type * from './types';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {
-    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectWatchlist()];
+    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectServiceNotices(), get().connectWatchlist()];
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };

@@ -1,5 +1,6 @@
 /** Research runs, the open report, and the app's notices ("report ready", data set aside). */
 import type { DataNotice } from '../../../shared/bridge-contract';
+import type { ServiceNotice } from '../../../shared/service-notices';
 import { clarity } from '../bridge/clarity';
 import type { ResearchSlice, SliceCreator } from './types';
 
@@ -23,6 +24,19 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     const unsubscribe = clarity().onPush('data.notice', show);
     void clarity()
       .invoke('data.notices')
+      .then((result) => {
+        if (result.ok) for (const notice of result.value) show(notice);
+      });
+    return unsubscribe;
+  },
+  connectServiceNotices() {
+    const show = (notice: ServiceNotice): void => {
+      if (notice.acknowledged || get().notices.some((n) => n.id === notice.id)) return;
+      set({ notices: [...get().notices, { id: notice.id, text: notice.what, sticky: true, service: notice }] });
+    };
+    const unsubscribe = clarity().onPush('service.notice', show);
+    void clarity()
+      .invoke('notices.list')
       .then((result) => {
         if (result.ok) for (const notice of result.value) show(notice);
       });
@@ -55,5 +69,10 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     if (!result.ok) set({ researchError: result.error.message });
   },
   openReport: (id) => set({ openReportId: id, selectedCitation: null }),
-  dismissNotice: (id) => set({ notices: get().notices.filter((n) => n.id !== id) }),
+  dismissNotice: (id) => {
+    const notice = get().notices.find((n) => n.id === id);
+    // A service notice dismissed has been read: it is not shown again (Settings keeps it).
+    if (notice?.service) void clarity().invoke('notices.acknowledge', { id });
+    set({ notices: get().notices.filter((n) => n.id !== id) });
+  },
 });

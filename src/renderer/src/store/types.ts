@@ -3,6 +3,7 @@
  * (`*-slice.ts`); index.ts puts them together as `useAppStore`. Types only, so slices can
  * refer to the whole state without importing each other.
  */
+import type { ServiceNotice } from '../../../shared/service-notices';
 import type { StateCreator } from 'zustand';
 import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscribe } from '../../../shared/bridge-contract';
 import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
@@ -64,9 +65,14 @@ export interface ResearchSlice {
    * In-app notices, newest last: "report ready", and what main says about the user's data
    * (a file set aside, a data folder it cannot write), which stay until dismissed.
    */
-  notices: Array<{ id: string; text: string; runId?: string; sticky?: boolean }>;
+  notices: Array<{ id: string; text: string; runId?: string; sticky?: boolean; service?: ServiceNotice }>;
   /** Loads main's data notices and subscribes to new ones; returns the unsubscribe. */
   connectDataNotices(): Unsubscribe;
+  /**
+   * A deprecation the service in use announced, told once: shown until dismissed (which marks
+   * it told); those not yet told are shown again after a restart. Returns the unsubscribe.
+   */
+  connectServiceNotices(): Unsubscribe;
   researchError: string | null;
   /** Subscribes to run updates (a finished run adds a "report ready" notice). */
   connectResearch(): Unsubscribe;

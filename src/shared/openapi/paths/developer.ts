@@ -1,4 +1,6 @@
 /** Developer area: API keys, the development identity provider, developer pages and this document. */
+// Registers ChangelogFeed and its parts as components.
+import '../../surface-schemas';
 import { htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type OpenApiArea } from '../common';
 
 const KEY_ID = 'key_0f1e2d3c4b5a6978';
@@ -110,9 +112,81 @@ export const developerArea: OpenApiArea = {
         operationId: 'changelogPage',
         tag: 'Developer',
         summary: 'Changelog page',
-        description: 'Changes to the interface and to this document, including the announced v2.',
+        description: 'Changes to the interface and to this document, including the announced v2, and what is deprecated until when. Also served as a JSON Feed and an Atom feed.',
         access: 'anyone',
         responses: { '200': htmlResponse('HTML page.', pageExample('Changelog')) },
+      }),
+    },
+    '/developer/changelog.json': {
+      get: operation({
+        operationId: 'changelogJson',
+        tag: 'Developer',
+        summary: 'Changelog as a JSON Feed',
+        description:
+          'The changelog as a JSON Feed 1.1, newest first; each item\'s notes are also under `_retail_signal.notes`. `_retail_signal.deprecations` lists each deprecated operation with the dates its `Deprecation` and `Sunset` headers carry and what replaces it. URLs are relative to this document\'s.',
+        access: 'anyone',
+        responses: {
+          '200': {
+            description: 'JSON Feed 1.1.',
+            headers: RATE_HEADER,
+            content: {
+              'application/feed+json': {
+                schema: ref('ChangelogFeed'),
+                example: {
+                  version: 'https://jsonfeed.org/version/1.1',
+                  title: 'Retail Signal changelog',
+                  home_page_url: '/developer/changelog',
+                  feed_url: '/developer/changelog.json',
+                  _retail_signal: {
+                    deprecations: [
+                      {
+                        method: 'POST',
+                        path: '/api/v1/research',
+                        deprecated_at: '2026-11-01T00:00:00.000Z',
+                        sunset_at: '2027-05-01T00:00:00.000Z',
+                        replacement: { method: 'POST', path: '/api/v2/research' },
+                        change: 'POST /api/v2/research answers 202 "queued" at once with a status_url to poll.',
+                        link: '/developer/changelog',
+                      },
+                    ],
+                  },
+                  items: [
+                    {
+                      id: 'tag:retail-signal.local,2026:changelog:1.2.0',
+                      url: '/developer/changelog#v1.2.0',
+                      title: '1.2.0 (2026-11-25)',
+                      content_text: '- POST /api/v1/research is deprecated.',
+                      date_published: '2026-11-25T00:00:00.000Z',
+                      _retail_signal: { version: '1.2.0', date: '2026-11-25', notes: ['POST /api/v1/research is deprecated.'] },
+                    },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      }),
+    },
+    '/developer/changelog.atom': {
+      get: operation({
+        operationId: 'changelogAtom',
+        tag: 'Developer',
+        summary: 'Changelog as an Atom feed',
+        description: 'The changelog as an Atom feed (RFC 4287), one entry per version, newest first.',
+        access: 'anyone',
+        responses: {
+          '200': {
+            description: 'Atom feed.',
+            headers: RATE_HEADER,
+            content: {
+              'application/atom+xml': {
+                schema: { type: 'string' },
+                example:
+                  '<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><id>tag:retail-signal.local,2026:changelog</id><title>Retail Signal changelog</title><updated>2026-11-25T00:00:00.000Z</updated></feed>',
+              },
+            },
+          },
+        },
       }),
     },
     '/.well-known/openapi.yaml': {

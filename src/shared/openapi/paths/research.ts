@@ -15,8 +15,9 @@ export const researchArea: OpenApiArea = {
         operationId: 'researchV1',
         tag: 'Research',
         summary: 'Write a research report (v1, synchronous)',
-        description: `Holds the request until the report is ready; the standard preset takes 30–90 s. ${SIGNED_IN} Hanging up cancels the run. Deprecated in favour of v2 after a 6-month window.`,
+        description: `Holds the request until the report is ready; the standard preset takes 30–90 s. ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
         access: 'signed-in',
+        deprecated: true,
         limit: 'research (5 per 5 min)',
         requestBody: request,
         responses: {

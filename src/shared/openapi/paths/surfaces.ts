@@ -4,7 +4,7 @@
  * ids are registered as components).
  */
 import '../../surface-schemas';
-import { htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type JsonObject, type OpenApiArea } from '../common';
+import { DEVELOPER_PAGE_HEADERS, htmlResponse, jsonResponse, operation, pathParameter, RATE_HEADER, ref, type JsonObject, type OpenApiArea } from '../common';
 
 const ITEM = {
   id: 'sig_3f9a0c1d2e4b5a67',
@@ -36,6 +36,10 @@ const formBody = (fields: Record<string, JsonObject>, example: Record<string, st
   },
 });
 const redirect = (to: string): JsonObject => ({ description: `303 See Other: ${to}.`, headers: { ...RATE_HEADER, Location: { schema: { type: 'string' }, example: to } } });
+/** A redirect that also replaces the developer session cookie (sign-in, sign-out). */
+const redirectWithCookie = (to: string): JsonObject => ({ ...redirect(to), headers: { ...(redirect(to).headers as JsonObject), 'Set-Cookie': DEVELOPER_PAGE_HEADERS['Set-Cookie'] } });
+/** A developer-area page: `no-store`, its CSP, no referrer, and the session cookie when there is a session. */
+const devPage = (description: string, example: string): JsonObject => htmlResponse(description, example, DEVELOPER_PAGE_HEADERS);
 const CSRF_403 = '`forbidden`: no developer session, or the form\'s CSRF token does not match it.';
 /** A form post's body errors: `operation()` adds them only for JSON bodies. */
 const FORM_ERRORS = {
@@ -194,6 +198,53 @@ export const surfacesArea: OpenApiArea = {
         errors: { 404: '`not_found`: no webhook of yours with this id.' },
       }),
     },
+    '/api/v1/webhooks/{id}/rotate-secret': {
+      post: operation({
+        operationId: 'rotateWebhookSecret',
+        tag: 'Webhooks',
+        summary: 'Rotate a webhook\'s signing secret',
+        description: 'A new secret, in this answer only; the old one stops signing at once (retries of earlier deliveries are signed with the new one).',
+        access: 'signed-in',
+        limit: 'webhooks (30 / 60 s per user)',
+        parameters: [pathParameter('id', 'A webhook id.', { type: 'string' }, WEBHOOK.id)],
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '200': jsonResponse('The webhook with its new secret (shown once).', ref('Webhook'), {
+            ...WEBHOOK,
+            secret: 'whsec_N3wS3cr3tAbCdEfGhIjKlMnOpQrStUv',
+            note: 'The new secret is shown once; the old one no longer signs deliveries.',
+          }),
+        },
+        errors: { 404: '`not_found`: no webhook of yours with this id.' },
+      }),
+    },
+    '/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver': {
+      post: operation({
+        operationId: 'redeliverWebhookDelivery',
+        tag: 'Webhooks',
+        summary: 'Send a delivery again',
+        description: 'Sends a logged delivery again now, as a new delivery (its own id and attempts, `redelivery_of` naming the first) with the same body, so the event id in it is the same. Retried like any delivery.',
+        access: 'signed-in',
+        limit: 'webhooks (30 / 60 s per user)',
+        parameters: [
+          pathParameter('id', 'A webhook id.', { type: 'string' }, WEBHOOK.id),
+          pathParameter('deliveryId', 'One of its deliveries.', { type: 'string' }, 'dlv_5e6f7a8b9c0d1e2f'),
+        ],
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '202': jsonResponse('The new delivery, pending (watch it in the deliveries list).', ref('Delivery'), {
+            id: 'dlv_9a8b7c6d5e4f3a2b',
+            event: 'research.completed',
+            created_at: '2026-11-01T11:00:00.000Z',
+            state: 'pending',
+            attempts: [],
+            next_attempt_at: '2026-11-01T11:00:00.000Z',
+            redelivery_of: 'dlv_5e6f7a8b9c0d1e2f',
+          }),
+        },
+        errors: { 404: '`not_found`: no webhook of yours with this id, or no such delivery of it.' },
+      }),
+    },
     '/api/v1/webhooks/{id}/deliveries': {
       get: operation({
         operationId: 'webhookDeliveries',
@@ -230,7 +281,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'Developer area home',
         description: 'The development identity provider\'s sign-in form (email and tier), or links once signed in. Sets an `HttpOnly; SameSite=Strict` session cookie scoped to `/developer`.',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('Developer area')) },
+        responses: { '200': devPage('HTML page.', page('Developer area')) },
       }),
     },
     '/developer/sign-in': {
@@ -241,7 +292,7 @@ export const surfacesArea: OpenApiArea = {
           summary: 'Sign in',
           description: 'Form post from `/developer` with its CSRF token. Replaces the session (a new cookie).',
           access: 'anyone',
-          responses: { '303': redirect('/developer/keys') },
+          responses: { '303': redirectWithCookie('/developer/keys') },
           errors: { 400: 'An email that is not one.', 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({ email: { type: 'string' }, tier: { type: 'string', enum: ['free', 'pro', 'team'] } }, { email: 'analyst@example.com', tier: 'free' }),
@@ -249,7 +300,7 @@ export const surfacesArea: OpenApiArea = {
     },
     '/developer/sign-out': {
       post: {
-        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirect('/developer') }, errors: { 403: CSRF_403, ...FORM_ERRORS } }),
+        ...operation({ operationId: 'developerSignOut', tag: 'Developer area', summary: 'Sign out', description: 'Ends the session.', access: 'anyone', responses: { '303': redirectWithCookie('/developer') }, errors: { 403: CSRF_403, ...FORM_ERRORS } }),
         requestBody: formBody({}),
       },
     },
@@ -261,7 +312,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'API keys page',
         description: 'How to issue and present API keys; your keys (last four characters) when signed in or called with a credential, with issue and revoke forms when signed in.',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('API keys')) },
+        responses: { '200': devPage('HTML page.', page('API keys')) },
       }),
       post: {
         ...operation({
@@ -270,7 +321,7 @@ export const surfacesArea: OpenApiArea = {
           summary: 'Issue a key from the page',
           description: 'The answer page shows the new key once (`Cache-Control: no-store`).',
           access: 'anyone',
-          responses: { '200': htmlResponse('The new key, shown once.', page('Your new API key')), '303': redirect('/developer (when signed out)') },
+          responses: { '200': devPage('The new key, shown once.', page('Your new API key')), '303': redirect('/developer (when signed out)') },
           errors: { 403: CSRF_403, ...FORM_ERRORS },
         }),
         requestBody: formBody({}),
@@ -298,7 +349,7 @@ export const surfacesArea: OpenApiArea = {
         summary: 'Webhook deliveries page',
         description: 'Your webhooks and every delivery attempt (signed in; otherwise 303 to `/developer`).',
         access: 'anyone',
-        responses: { '200': htmlResponse('HTML page.', page('Webhooks')), '303': redirect('/developer') },
+        responses: { '200': devPage('HTML page.', page('Webhooks')), '303': redirect('/developer') },
       }),
     },
   },

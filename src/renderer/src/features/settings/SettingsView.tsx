@@ -4,6 +4,8 @@ import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import { CredentialCheckLine, ServiceState, useCredentialCheck } from './ConnectionChecks';
 import { DeveloperKeys } from './DeveloperKeys';
+import { DeveloperWebhooks } from './DeveloperWebhooks';
+import { ServiceNotices } from './ServiceNotices';
 import { ThemeSettings } from './ThemeSettings';
 import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
@@ -235,6 +237,8 @@ export function SettingsView() {
       <ThemeSettings />
       <DisplaySettings />
       <DeveloperKeys />
+      <DeveloperWebhooks />
+      <ServiceNotices />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
       {about ? <p className="hint" data-testid="app-version">{about}</p> : null}
     </section>
