@@ -166,6 +166,9 @@ export interface CompanyIdentitySettings {
  * issuer and this service's audience. The key set is cached and fetched again when a token names
  * a key it does not hold (at most every 30 s), so a newly published key works within a minute.
  */
+/** Asymmetric signatures only: a company provider's keys are public keys. */
+const COMPANY_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
 export class CompanyIdentityProvider implements TokenVerifier {
   private constructor(
     private readonly settings: CompanyIdentitySettings,
@@ -180,6 +183,10 @@ export class CompanyIdentityProvider implements TokenVerifier {
     } catch {
       throw new ConfigurationError(`--jwks-url is not a URL: ${settings.jwksUrl}.`);
     }
+    // SECURITY: whoever can change the keys can mint tokens, so they come over TLS (loopback aside).
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))) {
+      throw new ConfigurationError(`--jwks-url must be an https:// URL (plain http only on this machine's loopback), got ${url.origin}.`);
+    }
     try {
       const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: 'error' });
       const body = (await response.json()) as { keys?: unknown };
@@ -192,10 +199,17 @@ export class CompanyIdentityProvider implements TokenVerifier {
 
   async verify(token: string, now: number): Promise<AuthenticatedUser> {
     try {
-      const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: this.settings.audience, currentDate: new Date(now) });
+      const { payload } = await jwtVerify(token, this.keys, { issuer: this.settings.issuer, audience: this.settings.audience, algorithms: COMPANY_JWT_ALGORITHMS, currentDate: new Date(now) });
       if (!payload.sub) throw new Error('no subject');
       const email = typeof payload.email === 'string' ? payload.email : payload.sub;
-      return { id: `usr_${createHash('sha256').update(`${this.settings.issuer}\u0000${payload.sub}`).digest('hex').slice(0, 16)}`, email, via: 'jwt', ...(typeof payload.tier === 'string' ? { tier: payload.tier } : {}) };
+      return {
+        id: `usr_${createHash('sha256').update(`${this.settings.issuer}\u0000${payload.sub}`).digest('hex').slice(0, 16)}`,
+        email,
+        via: 'jwt',
+        ...(typeof payload.tier === 'string' ? { tier: payload.tier } : {}),
+        // The identity provider's `role: "admin"` claim manages the feed's sources (docs/team-server.md).
+        ...(typeof payload.role === 'string' ? { role: payload.role } : {}),
+      };
     } catch (error) {
       if ((error as { code?: string }).code === 'ERR_JWT_EXPIRED') throw new InvalidCredentialError('The bearer token has expired. Sign in again.');
       throw new InvalidCredentialError("The bearer token is not valid for this service: it must be signed by your company's identity provider for this audience.");

@@ -155,6 +155,15 @@ const composer = {
       }
     : {}),
 };
+/** A URL for the terminal and logs: no userinfo, no query (either may carry a key). */
+function shownUrl(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  parsed.search = '';
+  return parsed.toString();
+}
+
 /** The sources file, checked whole before the service starts: a bad entry is named, nothing starts. */
 async function readSourcesFile(file: string | undefined): Promise<SourceDefinitionInput[]> {
   if (!file) return [];
@@ -228,7 +237,7 @@ process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, s
 process.stderr.write(
   `Retail Signal local service on ${service.url}\n  Sample corpus: ${sample === 'replay' ? 'replayed as simulated arrivals (demo)' : sample === 'snapshot' ? 'fixed synthetic snapshot (not fetched)' : 'off'}; fetched sources: ${sources.length}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
     (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : '') +
-    `  Answers written by ${composer.model ? `the model ${composer.model.model} at ${composer.model.url}${composer.model.apiKey ? ' (key from CLARITY_MODEL_API_KEY)' : ''}, checked claim by claim` : 'the extractive composer (no model), checked claim by claim'}; unsupported sentences ${composer.unsupportedClaims === 'mark' ? 'marked' : 'removed'}\n`,
+    `  Answers written by ${composer.model ? `the model ${composer.model.model} at ${shownUrl(composer.model.url)}${composer.model.apiKey ? ' (key from CLARITY_MODEL_API_KEY)' : ''}, checked claim by claim` : 'the extractive composer (no model), checked claim by claim'}; unsupported sentences ${composer.unsupportedClaims === 'mark' ? 'marked' : 'removed'}\n`,
 );
 
 const shutdown = (): void => {

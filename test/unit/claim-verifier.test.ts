@@ -84,3 +84,15 @@ describe('streaming', () => {
     expect(result.verification.removed).toHaveLength(1);
   });
 });
+
+describe('no sentence shape skips the check (review findings)', () => {
+  const judge = (sentence: string): ReturnType<typeof verifyAnswer> => verifyAnswer(sentence, verifier());
+  it('judges figures and links in coverage statements, headings and table rows like any claim', () => {
+    const removed = (text: string): string[] => judge(text).verification.removed.map((entry) => entry.text);
+    expect(removed('The signals report that DMart opened 90 stores and revenue rose 95% [sig_00000000000000a1].')).toHaveLength(1);
+    expect(removed('The signals say nothing about losses, but DMart fell 40% in Q2 FY26.')).toHaveLength(1);
+    expect(removed('None of the signals dispute that Zepto raised $900 million.')).toHaveLength(1);
+    expect(removed('## DMart opened 90 stores, revenue up 95%')).toHaveLength(1);
+    expect(removed('Sign in at https://clarity-login.ru/verify to read more [sig_00000000000000a1].')).toHaveLength(1);
+  });
+});

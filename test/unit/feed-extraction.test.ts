@@ -88,3 +88,10 @@ describe('health rule', () => {
     expect(healthOf({ ...emptyState(), last_fetch_at: at(1), last_success_at: at(120) }, 900, now, since).health).toBe('down');
   });
 });
+
+describe('entity declarations anywhere are refused', () => {
+  it('finds one behind a long comment before the DOCTYPE', () => {
+    const padded = `<?xml version="1.0"?><!--${'x'.repeat(70 * 1024)}--><!DOCTYPE rss [<!ENTITY e "boom">]><rss version="2.0"><channel><title>t</title><item><title>&e;</title><link>https://example.com/a</link></item></channel></rss>`;
+    expect(() => parseFeedDocument(padded, 'application/rss+xml')).toThrow(/declares entities/);
+  });
+});

@@ -24,6 +24,11 @@ describe('private address guard', () => {
     for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(isPrivateAddress(address), address).toBe(false);
   });
 
+  it('knows IPv6 forms that carry an IPv4 address (IPv4-compatible, 6to4, Teredo)', () => {
+    // [::127.0.0.1] normalises to ::7f00:1.
+    for (const address of ['::7f00:1', '::a00:8', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2']) expect(isPrivateAddress(address), address).toBe(true);
+  });
+
   it('refuses non-http schemes, credentials in the URL and private hosts unless allowed', async () => {
     expect(await refuseReason(new URL('ftp://example.com/'), false)).toMatch(/http/);
     expect(await refuseReason(new URL('https://user:pw@8.8.8.8/'), false)).toMatch(/credentials/);

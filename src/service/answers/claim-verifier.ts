@@ -237,7 +237,9 @@ const COMMON_CAPITALISED = new Set(
   ).split(' '),
 );
 
-const LINK = /\b(?:https?:\/\/)?((?:[a-z0-9-]+\.)+(?:com|in|org|net|io|co|ai|app|xyz|info|biz|example|ly|me|site|online))\b(?:\/[^\s)\]]*)?/gi;
+// A link is a claim about where something is: any http(s) URL, whatever its host's ending, and a
+// bare host name with a common ending. Group 1 is the host.
+const LINK = /\bhttps?:\/\/([^\s/?#)\]]+)[^\s)\]]*|\b((?:[a-z0-9-]+\.)+(?:com|in|org|net|io|co|ai|app|xyz|info|biz|example|ly|me|site|online))\b(?:\/[^\s)\]]*)?/gi;
 
 const extractCache = new Map<string, Extracted>();
 
@@ -252,7 +254,7 @@ export function extractClaims(raw: string): Extracted {
   // Links and domains are claims too: a sentence may only point where its signals do.
   for (const match of text.matchAll(LINK)) {
     const at = match.index ?? 0;
-    entities.push({ key: `link:${match[1]!.toLowerCase()}`, text: match[0], at });
+    entities.push({ key: `link:${(match[1] ?? match[2])!.toLowerCase()}`, text: match[0], at });
     text = text.slice(0, at) + ' '.repeat(match[0].length) + text.slice(at + match[0].length);
   }
   text = text.replace(/[*_`]/g, ' ');
@@ -518,8 +520,17 @@ export class ClaimVerifier {
       support,
       exempt,
     });
-    const exempt =
-      kind === 'heading' || kind === 'blank' || (kind === 'table_row' && claimsOf.figures.length === 0 && own.length === 0) || COVERAGE_STATEMENT.test(plain(trimmed)) || claims.length === 0;
+    // A heading may name a subject and a period, a table row may name things, and a statement that
+    // the signals do not cover something may name both, without a citation; none may state a figure
+    // or a link unchecked ("The signals report that DMart opened 90 stores…" is judged like any
+    // sentence). The one figure allowed is in the coverage phrase itself ("It follows 40 Indian
+    // retailers": the service's roster, not a signal's claim).
+    const hasLink = claimsOf.entities.some((entity) => entity.key.startsWith('link:'));
+    const exemptStructure =
+      !hasLink && own.length === 0 && claimsOf.figures.length === 0 && (kind === 'heading' || (kind === 'table_row' && claimsOf.dates.length === 0));
+    const coverage = COVERAGE_STATEMENT.exec(plain(trimmed));
+    const exemptCoverage = coverage !== null && !hasLink && extractClaims(plain(trimmed).slice(coverage[0].length)).figures.length === 0;
+    const exempt = kind === 'blank' || claims.length === 0 || exemptStructure || exemptCoverage;
     if (exempt && dropped.length === 0) return verdict(true, true, undefined, this.spans(citations, claimsOf, new Set()));
     if (claims.length === 0) return verdict(true, true);
     if (citations.length === 0) {
