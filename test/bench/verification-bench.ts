@@ -90,8 +90,9 @@ export async function benchVerification(): Promise<{ table: string; result: Veri
   // 2. First byte and first text, extractive and scripted model.
   const model = await startScriptedModel({ script: 'good', chunkMs: 20 });
   const dir = await mkdtemp(join(tmpdir(), 'clarity-verify-bench-'));
-  const extractive = await spawnService([], dir);
-  const withModel = await spawnService(['--model-url', model.url, '--model', 'scripted'], dir);
+  // One data directory each: an embedded database belongs to one service process.
+  const extractive = await spawnService([], join(dir, 'extractive'));
+  const withModel = await spawnService(['--model-url', model.url, '--model', 'scripted'], join(dir, 'model'));
   const runs = { extractive: [] as Array<{ byte: number; text: number }>, model: [] as Array<{ byte: number; text: number }> };
   try {
     for (let i = 0; i < 4; i += 1) {
