@@ -18,7 +18,7 @@ import { SignalSearchIndex } from './retrieval/search-index';
 import { corpusCacheKey, corpusCacheText, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
-import type { HealthSnapshot, SourceEntry } from '../shared/service-schemas';
+import type { SourceEntry } from '../shared/service-schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -148,23 +148,9 @@ export class SignalStore {
     };
   }
 
-  healthSnapshot(now: number): HealthSnapshot {
-    const sources = this.sources.map((source) => this.sourceEntry(source, now));
-    const count = (state: string): number => sources.filter((source) => source.health === state).length;
-    const signals24h = sources.reduce((sum, source) => sum + source.items_24h, 0);
-    return {
-      generated_at: new Date(now).toISOString(),
-      stats: {
-        sources_total: sources.length,
-        healthy: count('healthy'),
-        degraded: count('degraded'),
-        down: count('down'),
-        items_per_hour: Math.round((signals24h / 24) * 10) / 10,
-        signals_24h: signals24h,
-      },
-      oracle: { miss_rate: this.oracleMissRate, window: '24h', updated_at: this.oracleUpdatedAt },
-      sources,
-    };
+  /** The sample's sources as health entries (simulated health; the snapshot is built in feed/health-snapshot.ts). */
+  sampleSourceEntries(now: number): SourceEntry[] {
+    return this.sources.map((source) => this.sourceEntry(source, now));
   }
 
   /** Health drifts: a few sources change state, the oracle miss-rate moves. */

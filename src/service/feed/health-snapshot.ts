@@ -12,7 +12,7 @@ export type SampleMode = 'snapshot' | 'replay' | 'off';
 
 export function healthSnapshot(feed: FeedService, store: SignalStore, sample: SampleMode, now: number): HealthSnapshot & Record<string, unknown> {
   const measured = feed.snapshotParts(now);
-  const simulated = sample === 'replay' ? store.healthSnapshot(now).sources.map((entry) => ({ ...entry, simulated: true, origin: 'sample' })) : [];
+  const simulated = sample === 'replay' ? store.sampleSourceEntries(now).map((entry) => ({ ...entry, simulated: true, origin: 'sample' })) : [];
   const sources = [...measured.entries, ...simulated];
   const count = (state: string): number => sources.filter((source) => source.health === state).length;
   const simulatedItems = simulated.reduce((sum, source) => sum + source.items_24h, 0);
