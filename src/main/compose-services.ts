@@ -20,6 +20,8 @@ import { HealthMonitor } from './services/health-monitor';
 import { LibraryHub } from './services/library-hub';
 import type { LibraryStore } from './services/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
+import { composerLaunch } from './services/answer-composer-launch';
+import { ModelKeyStore } from './services/model-key-store';
 import { ResearchService } from './services/research-service';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-notices';
 import { SettingsStore } from './services/settings-store';
@@ -85,6 +87,9 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const keychainService = options.keychainService ?? process.env.CLARITY_KEYCHAIN_SERVICE ?? KEYCHAIN_SERVICE;
   const probe = await probeKeychain(keychainService);
   const credentials = new CredentialStore(probe, () => settings.get().credentialPresentation, keychainService);
+  // Settings › Answers (issue 28): the model key is read before the embedded service starts with it.
+  const modelKeys = new ModelKeyStore(probe, keychainService);
+  if (settings.get().answers?.backend === 'model') await modelKeys.load().catch((error: unknown) => log.warn(`Model API key: the keychain did not answer (${error instanceof Error ? error.message.split('\n')[0] : 'unknown error'}).`));
   let host: BridgeHost | null = null;
   const serviceData = await embeddedServiceDataDir(options.dataDir);
   const launch = {
@@ -95,6 +100,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const localService = new LocalServiceSupervisor(launch, {
     paceMs: options.paceMs,
     onExit: (detail) => host?.localServiceExited(detail),
+    launchExtras: () => composerLaunch(settings.get().answers, modelKeys.current),
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
@@ -125,6 +131,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     conversations,
     library,
     localService,
+    modelKeys,
     openExternal: options.openExternal,
     saveFile: options.saveFile,
     pickFolder: options.pickFolder,
@@ -145,6 +152,8 @@ export interface BridgeHostDeps {
   credentials: CredentialStore;
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
+  /** The model API key of Settings › Answers; default: kept for the session only (tests). */
+  modelKeys?: ModelKeyStore;
   conversations: ConversationStore;
   /** Every library (a bare LibraryStore is taken as the personal one: tests). */
   library: LibraryHub | LibraryStore;
@@ -231,7 +240,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     notify: deps.notify,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const modelKeys = deps.modelKeys ?? new ModelKeyStore({ keychain: null, detail: 'No keychain was given to this host.' });
+  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { AskEvent } from './ask-event';
+import { AnswerSettingInput, type AnswerSetting, type AnswersStatus } from './answer-settings';
 import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
@@ -24,6 +25,7 @@ import { FollowTargetArgs, type WatchlistView } from './watchlist';
 import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks';
 
 export type { AskEvent } from './ask-event';
+export type { AnswerSetting, AnswersStatus, ModelKeyStatus } from './answer-settings';
 export { fail, ok, type BridgeError, type BridgeErrorCode, type Result } from './result';
 
 // ── Shapes that cross the bridge ─────────────────────────────────────────────────────────
@@ -78,6 +80,8 @@ export interface Settings {
   /** Absent until the user picks one: follow the system. */
   theme?: ThemeChoice;
   display: DisplayPreferences;
+  /** Settings › Answers (issue 28): absent until chosen, meaning the extractive composer. */
+  answers?: AnswerSetting;
 }
 
 export interface ServiceStatus {
@@ -213,6 +217,10 @@ export const BridgeMethods = {
   'settings.setTrustedHosts': defineMethod(z.object({ hosts: TrustedHosts })).returns<Settings>(),
   'settings.setTheme': defineMethod(z.object({ theme: ThemeChoice })).returns<Settings>(),
   'settings.setDisplay': defineMethod(DisplaySetting).returns<Settings>(),
+  /** Settings › Answers (issue 28): the embedded service's composer, and the model key's status (never the key). */
+  'answers.status': defineMethod(NoArgs).returns<AnswersStatus>(),
+  /** Saves the composer setting (a key goes to the keychain) and restarts the embedded service with it. */
+  'answers.set': defineMethod(AnswerSettingInput).returns<AnswersStatus>(),
   'credentials.status': defineMethod(NoArgs).returns<CredentialStatus>(),
   'credentials.set': defineMethod(z.object({
     secret: z.string().trim().min(8, 'A credential is at least 8 characters.').max(8_192),

@@ -148,6 +148,20 @@ export class ServiceConnection {
     }, 500);
   }
 
+  /**
+   * Starts the embedded service again so it picks up changed settings (Settings › Answers), when
+   * it is the service in use. Conversations live in main and the service's sessions in its
+   * database, so both carry on; an answer streaming at that moment ends incomplete, with retry.
+   */
+  async restartLocalService(): Promise<void> {
+    if (this.current.mode !== 'local' || !this.deps.localService || this.disposed) return;
+    this.activeClient = null;
+    this.setStatus({ state: 'starting', detail: 'Restarting the local service with the new answer settings…' });
+    await this.deps.localService.stop();
+    this.restarts = [];
+    await this.apply({ mode: 'local' });
+  }
+
   /** A stream failed with a network error: if the local service is gone, say so now. */
   noteNetworkFailure(): void {
     if (this.current.mode === 'local' && !this.deps.localService?.running) {

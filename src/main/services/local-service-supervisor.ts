@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
+import type { LaunchExtras } from './answer-composer-launch';
 
 /** What the supervisor needs of a process: a ChildProcess or an Electron UtilityProcess fit. */
 export interface ServiceProcess {
@@ -42,6 +43,8 @@ export interface SupervisorOptions {
   paceMs?: number;
   startTimeoutMs?: number;
   onExit?: (detail: string) => void;
+  /** Flags and environment the app's settings add at each start (issue 28: the answer composer). */
+  launchExtras?: () => LaunchExtras;
 }
 
 export class LocalServiceSupervisor {
@@ -67,7 +70,15 @@ export class LocalServiceSupervisor {
     this.stopping = false;
     const args = [...this.launch.args, '--port', '0'];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
-    const env = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1' };
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1' };
+    const extras = this.options.launchExtras?.();
+    if (extras) {
+      args.push(...extras.args);
+      for (const [name, value] of Object.entries(extras.env)) {
+        if (value === null) delete env[name];
+        else env[name] = value;
+      }
+    }
     const child = this.launch.start ? this.launch.start(args, env) : spawnProcess(this.launch.command, args, env);
     this.child = child;
     let stderr = '';

@@ -10,6 +10,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { CredentialPresentation, DisplaySetting, ServiceSetting, ThemeChoice, TrustedHost, type Settings } from '../../shared/bridge-contract';
 import { DEFAULT_DISPLAY } from '../../shared/format';
+import { AnswerSetting } from '../../shared/answer-settings';
 
 const SETTINGS_VERSION = 1;
 
@@ -23,6 +24,8 @@ const StoredSettings = z.object({
   theme: ThemeChoice.optional(),
   // Added with issue #16.
   display: DisplaySetting.default(DEFAULT_DISPLAY),
+  // Added with issue 28 (Settings › Answers); read on its own below, so a bad entry loses only itself.
+  answers: z.unknown().optional(),
 });
 
 export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [], display: DEFAULT_DISPLAY };
@@ -65,6 +68,8 @@ export class SettingsStore {
         const read = TrustedHost.safeParse(host);
         return read.success ? [read.data] : [];
       }), display: parsed.display, ...(parsed.theme ? { theme: parsed.theme } : {}) };
+      const answers = AnswerSetting.safeParse(parsed.answers);
+      if (answers.success) this.current.answers = answers.data;
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

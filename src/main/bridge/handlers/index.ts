@@ -2,6 +2,7 @@
  * Every bridge method's handler, one file per domain. The map is typed against the contract:
  * a method without a handler, or a handler of the wrong type, does not compile.
  */
+import { answerHandlers } from './answers';
 import { conversationHandlers } from './conversations';
 import { dataHandlers } from './data';
 import { credentialHandlers } from './credentials';
@@ -40,5 +41,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...dataHandlers(context),
     ...desktopHandlers(context),
     ...noticeHandlers(context),
+    ...answerHandlers(context),
   };
 }

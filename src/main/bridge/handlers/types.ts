@@ -13,6 +13,7 @@ import type { LibraryHub } from '../../services/library-hub';
 import type { ResearchService } from '../../services/research-service';
 import type { ServiceNoticeStore } from '../../services/service-notices';
 import type { SettingsStore } from '../../services/settings-store';
+import type { ModelKeyStore } from '../../services/model-key-store';
 import type { DesktopHost } from '../../desktop/desktop-host';
 import type { Watchlist } from '../../services/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
@@ -30,6 +31,8 @@ export type MethodsIn<Domain extends string> = Extract<InvokeMethod, `${Domain}.
 export interface HandlerContext {
   settings: SettingsStore;
   credentials: CredentialStore;
+  /** The model API key of Settings › Answers (issue 28). */
+  modelKeys: ModelKeyStore;
   conversations: ConversationStore;
   library: LibraryHub;
   research: ResearchService;

@@ -9,6 +9,7 @@ import { ServiceNotices } from './ServiceNotices';
 import { ThemeSettings } from './ThemeSettings';
 import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
+import { AnswerSettings } from './AnswerSettings';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
@@ -19,7 +20,7 @@ const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A toke
 function ComposerLine() {
   const composer = useAppStore((s) => s.turns.findLast((turn) => turn.answer.composer)?.answer.composer);
   let text: string;
-  if (!composer) text = 'Answers: each answer names who wrote it. The embedded service composes them from the signals, with no model, unless it is started with --model-url.';
+  if (!composer) text = 'Answers: each answer names who wrote it. The embedded service composes them from the signals, with no model, unless Settings › Answers chooses a model.';
   else if (composer.backend === 'model' || composer.model) {
     const where =
       composer.local === false
@@ -155,6 +156,7 @@ export function SettingsView() {
         <ServiceState />
         <ComposerLine />
       </fieldset>
+      <AnswerSettings />
       <fieldset>
         <legend>Credential</legend>
         <p className="hint" data-testid="credential-status">
