@@ -78,7 +78,10 @@ describe('AnswerView', () => {
   it('selects a citation when its chip is clicked', () => {
     render(<AnswerView turn={answer()} />);
     fireEvent.click(screen.getAllByTestId('citation-chip')[1]!);
-    expect(useAppStore.getState().selectedCitation).toEqual({ turnId: 'trn_1', citationId: A });
+    expect(useAppStore.getState().selectedCitation).toEqual({ turnId: 'trn_1', citationId: A, occurrence: 0 });
+    // The second chip of B is B's second occurrence: the panel shows that sentence's span.
+    fireEvent.click(screen.getAllByTestId('citation-chip')[2]!);
+    expect(useAppStore.getState().selectedCitation).toEqual({ turnId: 'trn_1', citationId: B, occurrence: 1 });
   });
 
   it('opens links only through the bridge allow-list, never by navigating', async () => {

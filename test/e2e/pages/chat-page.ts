@@ -155,6 +155,10 @@ export class Answer {
   get removedClaim(): Locator {
     return this.root.getByTestId('removed-claim');
   }
+  /** With "mark unsupported" on: the sentences kept in the text behind a ⚠ mark, listed. */
+  get markedClaims(): Locator {
+    return this.root.getByTestId('marked-claims');
+  }
   /** Which composer wrote the answer; a model's failure and the fallback. */
   get composerName(): Locator {
     return this.root.getByTestId('composer-name');

@@ -48,6 +48,57 @@ export class SettingsPage extends AppShell {
     if (options.expectSet !== false) await expect(this.credentialStatus).toContainText('is set');
   }
 
+  // Answers (issue 28): the embedded service's composer.
+  get answers(): Locator {
+    return this.page.getByTestId('answer-settings');
+  }
+  get answersExtractive(): Locator {
+    return this.page.getByTestId('answers-extractive');
+  }
+  get answersModel(): Locator {
+    return this.page.getByTestId('answers-model');
+  }
+  get answersModelUrl(): Locator {
+    return this.page.getByTestId('answers-model-url');
+  }
+  get answersModelName(): Locator {
+    return this.page.getByTestId('answers-model-name');
+  }
+  get answersApiKey(): Locator {
+    return this.page.getByTestId('answers-api-key');
+  }
+  get answersKeyStatus(): Locator {
+    return this.page.getByTestId('answers-key-status');
+  }
+  /** Where the model runs: `data-local="true"` on this machine, else a plain warning. */
+  get answersLocation(): Locator {
+    return this.page.getByTestId('answers-location');
+  }
+  get answersMarkUnsupported(): Locator {
+    return this.page.getByTestId('answers-mark-unsupported');
+  }
+  get answersSave(): Locator {
+    return this.page.getByTestId('answers-save');
+  }
+  get answersMessage(): Locator {
+    return this.page.getByTestId('answers-message');
+  }
+  /** Which composer the local service answers with now. */
+  get answersCurrent(): Locator {
+    return this.page.getByTestId('answers-current');
+  }
+
+  /** Chooses a model in Settings › Answers and saves (the local service restarts with it). */
+  async useModel(url: string, model: string, options: { apiKey?: string; markUnsupported?: boolean } = {}): Promise<void> {
+    await this.goTo('settings');
+    await this.answersModel.check();
+    await this.answersModelUrl.fill(url);
+    await this.answersModelName.fill(model);
+    if (options.apiKey) await this.answersApiKey.fill(options.apiKey);
+    await this.answersMarkUnsupported.setChecked(options.markUnsupported ?? false);
+    await this.answersSave.click();
+  }
+
   // The service.
   get serviceRemote(): Locator {
     return this.page.getByTestId('service-remote');

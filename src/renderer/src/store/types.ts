@@ -111,12 +111,15 @@ export interface WatchlistSlice {
 
 export interface UiSlice {
   view: View;
-  /** The citation open in the side panel: which answer, which signal. */
-  selectedCitation: { turnId: string; citationId: string } | null;
+  /**
+   * The citation open in the side panel: which answer, which signal, and, when a chip in the
+   * answer's text opened it, which of that signal's chips (its sentence's span is highlighted).
+   */
+  selectedCitation: { turnId: string; citationId: string; occurrence?: number } | null;
   /** Why settings were opened for the user (e.g. a 401), shown at the top of settings. */
   settingsNotice: string | null;
   setView(view: View, notice?: string | null): void;
-  selectCitation(selection: { turnId: string; citationId: string } | null): void;
+  selectCitation(selection: { turnId: string; citationId: string; occurrence?: number } | null): void;
 }
 
 export interface ConnectSlice {

@@ -12,6 +12,7 @@ import { ExportMenu } from '../library/ExportMenu';
 import { SaveToLibrary } from '../library/SaveToLibrary';
 import type { Result } from '../../../../shared/bridge-contract';
 import { handleCitationClick } from '../citations/citation-clicks';
+import { chipOccurrence } from '../citations/sentence-support';
 import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
 
 const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
@@ -46,13 +47,40 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** Text as compared for "is this sentence still in the answer": no markers, no emphasis, single spaces. */
+function comparable(text: string): string {
+  return text.replace(/\s?\[sig_[^\]\s]{1,40}\]/g, '').replace(/[*_`]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** A claim the service reported as unsupported but kept, marked (its "mark unsupported" setting). */
+function isMarked(answerText: string, claimText: string): boolean {
+  const claim = comparable(claimText);
+  return claim.length > 0 && comparable(answerText).includes(claim);
+}
+
+function ClaimList({ claims }: { claims: Array<{ text: string; reason: string }> }) {
+  return (
+    <ul>
+      {claims.map((claim, index) => (
+        <li key={index} data-testid="removed-claim">
+          <q>{claim.text.replace(CITATION_MARKER, '').replace(/[*_`]/g, '').trim()}</q> — <span className="hint">{claim.reason}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /**
  * What claim verification did (issue 28): which composer wrote the answer, a model's failure
- * and the fallback, and the sentences removed because their cited signals do not state them.
+ * and the fallback, and the sentences removed because their cited signals do not state them
+ * (or, with "mark unsupported" on, kept in the text behind a ⚠ mark and listed here too).
  */
 function Verification({ answer }: { answer: TurnView['answer'] }) {
   const { composer, removedClaims } = answer;
   if (!composer && !removedClaims?.length) return null;
+  const marked = (removedClaims ?? []).filter((claim) => isMarked(answer.text, claim.text));
+  const removed = (removedClaims ?? []).filter((claim) => !marked.includes(claim));
+  const count = (n: number): string => `${n} sentence${n === 1 ? '' : 's'}`;
   return (
     <div className="answer-verification">
       {composer?.fallbackReason ? (
@@ -66,18 +94,16 @@ function Verification({ answer }: { answer: TurnView['answer'] }) {
             : 'Composed from the signals (no model); every claim checked against its citations.'}
         </p>
       ) : null}
-      {removedClaims?.length ? (
+      {removed.length ? (
         <details className="removed-claims" data-testid="removed-claims">
-          <summary>
-            Removed: not supported by the cited signals ({removedClaims.length} sentence{removedClaims.length === 1 ? '' : 's'})
-          </summary>
-          <ul>
-            {removedClaims.map((claim, index) => (
-              <li key={index} data-testid="removed-claim">
-                <q>{claim.text.replace(CITATION_MARKER, '').replace(/[*_`]/g, '').trim()}</q> — <span className="hint">{claim.reason}</span>
-              </li>
-            ))}
-          </ul>
+          <summary>Removed: not supported by the cited signals ({count(removed.length)})</summary>
+          <ClaimList claims={removed} />
+        </details>
+      ) : null}
+      {marked.length ? (
+        <details className="removed-claims marked-claims" data-testid="marked-claims">
+          <summary>Marked ⚠ in the answer: not supported by the cited signals ({count(marked.length)})</summary>
+          <ClaimList claims={marked} />
         </details>
       ) : null}
     </div>
@@ -125,7 +151,11 @@ export function AnswerView({ turn }: { turn: TurnView }) {
 
   const select = useCallback((citationId: string): void => selectCitation({ turnId: turn.id, citationId }), [selectCitation, turn.id]);
 
-  const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, select);
+  // A chip in the text says which of its signal's chips it is: the panel shows that sentence's span.
+  const onClick = (event: MouseEvent<HTMLDivElement>): void => {
+    const body = event.currentTarget;
+    handleCitationClick(event, (citationId, chip) => selectCitation({ turnId: turn.id, citationId, occurrence: chipOccurrence(chip, body) }));
+  };
   // A chip previews its signal when the pointer is over it or it has the keyboard focus.
   const onHover = (event: MouseEvent<HTMLDivElement> | FocusEvent<HTMLDivElement>): void => {
     const chip = (event.target as HTMLElement).closest<HTMLElement>('[data-cite]');

@@ -11,6 +11,7 @@ import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
 import { CitationActions } from '../discover/CitationActions';
+import { supportForChip } from './sentence-support';
 
 const STALE_AFTER_DAYS = 90;
 /** How often the panel asks again for the source's health "now" while it stays open. */
@@ -35,8 +36,8 @@ export function ChatCitationPanel() {
   const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
   const select = useAppStore((s) => s.selectCitation);
   if (!selection || !turn) return null;
-  // The span of the signal that supports the (first) sentence citing it, from verification.
-  const span = turn.answer.support?.find((entry) => entry.citation === selection.citationId);
+  // The span of the signal that supports the sentence of the chip clicked, from verification.
+  const span = supportForChip(turn.answer.text, turn.answer.support, selection.citationId, selection.occurrence, new Set(turn.answer.citations.map((c) => c.id)));
   return (
     <CitationPanel
       support={span ? { start: span.start, end: span.end } : undefined}

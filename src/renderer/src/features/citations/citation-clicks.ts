@@ -9,13 +9,13 @@ import { openExternalLink } from './open-link';
  * the click is (a chip inside a link included), so service content can never steer the window.
  * Chips are only the app's own `button.cite-chip` elements (markdown.ts builds them).
  */
-export function handleCitationClick(event: MouseEvent<HTMLElement>, onCite: (citationId: string) => void): void {
+export function handleCitationClick(event: MouseEvent<HTMLElement>, onCite: (citationId: string, chip: HTMLElement) => void): void {
   const target = event.target as HTMLElement;
   const link = target.closest<HTMLAnchorElement>('a');
   if (link) event.preventDefault();
   const chip = target.closest<HTMLButtonElement>('button.cite-chip[data-cite]');
   if (chip?.dataset.cite) {
-    onCite(chip.dataset.cite);
+    onCite(chip.dataset.cite, chip);
     return;
   }
   const href = link?.getAttribute('href');
