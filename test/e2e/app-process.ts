@@ -39,6 +39,9 @@ export interface RunningApp {
   session?: { name: string; value: string };
 }
 
+/** A cold start (sample generated, database created) can pass a minute on a loaded machine. */
+const START_TIMEOUT_MS = Number(process.env.CLARITY_E2E_START_TIMEOUT_MS) || 150_000;
+
 export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
   const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
@@ -67,7 +70,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), START_TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += `${line}\n`;
       if (!line.startsWith('{')) return;

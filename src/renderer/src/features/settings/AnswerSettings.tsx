@@ -83,7 +83,7 @@ export function AnswerSettings() {
     // SECURITY: the key field is emptied at once; the renderer keeps only the status.
     setApiKey('');
     show(result.value);
-    const who = result.value.setting.backend === 'model' ? `the model ${result.value.setting.model}` : 'the signals (no model)';
+    const who = `${result.value.setting.backend === 'model' ? `the model ${result.value.setting.model}` : 'the signals (no model)'}${result.value.setting.markUnsupported ? ', marking the sentences the cited signals do not support' : ''}`;
     setMessage({ text: result.value.appliesToServiceInUse ? `Saved. The local service now writes answers with ${who}.` : `Saved. The local service will write answers with ${who} when you use it.`, error: false });
   };
 
