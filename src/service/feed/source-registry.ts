@@ -1,5 +1,5 @@
 /** Sources are data, not code: their shape, as read from a sources file or the admin API. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 export const FEED_KINDS = ['rss', 'atom', 'jsonfeed', 'html', 'folder'] as const;
@@ -52,6 +52,12 @@ export function urlProblem(kind: FeedKind, raw: string): string | null {
 export function newSourceId(name: string): string {
   const stem = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
   return `${stem}-${randomBytes(3).toString('hex')}`;
+}
+
+/** The id of a sources-file entry that names none: the same at every start (derived from its URL). */
+export function fileSourceId(name: string, url: string): string {
+  const stem = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
+  return `${stem}-${createHash('sha256').update(url).digest('hex').slice(0, 6)}`;
 }
 
 /** "every 15 min" and the like, for the snapshot's `cadence`. */

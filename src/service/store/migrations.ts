@@ -113,6 +113,65 @@ CREATE TABLE rate_windows (
     // A redelivery is a new delivery of the same body; this names the one it repeats.
     sql: `ALTER TABLE webhook_deliveries ADD COLUMN redelivery_of text;`,
   },
+  {
+    version: 4,
+    name: 'feed sources, state, history, feed signals and proposals',
+    // One row per source holds its definition, its state (etag, failures, next fetch…) and the
+    // fetch lease that keeps two processes of a team server from fetching it at once
+    // (src/service/feed/feed-database.ts). Feed signals outlive their source; history does not.
+    sql: `
+CREATE TABLE feed_sources (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  kind text NOT NULL,
+  url text NOT NULL,
+  cadence_s integer NOT NULL,
+  role text NOT NULL,
+  item_selector text,
+  paused boolean NOT NULL DEFAULT false,
+  created_at text NOT NULL,
+  state jsonb NOT NULL,
+  next_fetch_ms double precision,
+  lease_owner text,
+  lease_until_ms double precision,
+  changed_ms double precision NOT NULL
+);
+CREATE INDEX feed_sources_due ON feed_sources (next_fetch_ms);
+CREATE TABLE feed_fetches (
+  seq bigserial PRIMARY KEY,
+  source_id text NOT NULL REFERENCES feed_sources(id) ON DELETE CASCADE,
+  record jsonb NOT NULL
+);
+CREATE INDEX feed_fetches_source ON feed_fetches (source_id, seq);
+CREATE TABLE feed_signals (
+  id text PRIMARY KEY,
+  source_id text NOT NULL,
+  signal jsonb NOT NULL,
+  stored_ms double precision NOT NULL
+);
+CREATE INDEX feed_signals_stored ON feed_signals (stored_ms);
+CREATE TABLE feed_oracle_items (
+  canonical_url text PRIMARY KEY,
+  source_id text NOT NULL,
+  item jsonb NOT NULL,
+  stored_ms double precision NOT NULL
+);
+CREATE INDEX feed_oracle_items_stored ON feed_oracle_items (stored_ms);
+CREATE TABLE source_proposals (
+  id text PRIMARY KEY,
+  url text NOT NULL,
+  name text,
+  kind text,
+  note text,
+  proposed_by text NOT NULL,
+  proposed_at text NOT NULL,
+  status text NOT NULL,
+  decided_at text,
+  reason text,
+  source_id text
+);
+CREATE INDEX source_proposals_status ON source_proposals (status, proposed_at);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
