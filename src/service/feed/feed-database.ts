@@ -9,8 +9,13 @@
  * fetch runs and freed in the transaction that stores the fetch, and the next fetch time is
  * written there, so the other process finds the source no longer due. A lease whose process died
  * runs out (LEASE_MS in feed-service.ts) and another process takes the source.
+ *
+ * The feed's signals are rows of the service's `signals` table (origin 'feed', written through
+ * SignalRepository) before the fetch's state: a crash between the two leaves signals whose fetch
+ * is done again (a full GET, the same ids), never a kept ETag whose signals were lost.
  */
-import type { Database, Queryable } from '../store/database';
+import type { Database } from '../store/database';
+import { SIGNAL_BATCH, SignalRepository } from '../store/signal-repository';
 import { emptyState, HISTORY_KEPT, type FeedRepository, type FetchOutcome, type FetchRecord, type OracleItem, type ProposalRecord, type SourceState, type StoredSource } from './feed-repository';
 import type { FeedSignal } from './signal-extraction';
 import type { FeedKind, FeedSourceRecord } from './source-registry';
@@ -52,8 +57,10 @@ const nextFetchMs = (state: SourceState): number | null => (state.next_fetch_at 
 
 export class DatabaseFeedRepository implements FeedRepository {
   readonly shared: boolean;
+  private readonly signals: SignalRepository;
 
   constructor(private readonly db: Database) {
+    this.signals = new SignalRepository(db);
     // An embedded database belongs to one process; a PostgreSQL one may be shared.
     this.shared = db.kind === 'postgres';
   }
@@ -119,8 +126,8 @@ export class DatabaseFeedRepository implements FeedRepository {
 
   async finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean> {
     const storedMs = Date.now();
+    await this.signals.put(outcome.signals);
     return this.db.transaction(async (tx) => {
-      await upsertSignals(tx, outcome.signals, storedMs);
       for (const item of outcome.oracleItems) {
         const { source_id: sourceId, ...kept } = item;
         await tx.query(
@@ -152,10 +159,16 @@ export class DatabaseFeedRepository implements FeedRepository {
     return rows.map((row) => row.record);
   }
 
+  /** Feed signals first seen or updated since then (a fetch stamps both with its time), and oracle items stored since. */
   async signalsSince(sinceMs: number): Promise<{ signals: FeedSignal[]; oracleItems: OracleItem[] }> {
-    const signals = await this.db.query<{ signal: FeedSignal }>('SELECT signal FROM feed_signals WHERE stored_ms >= $1 ORDER BY stored_ms, id', [sinceMs]);
+    const since = new Date(sinceMs).toISOString();
+    const ids = await this.db.query<{ id: string }>("SELECT id FROM signals WHERE origin = 'feed' AND (first_seen_at >= $1 OR updated_at >= $1) ORDER BY first_seen_at, id", [since]);
+    const signals: FeedSignal[] = [];
+    for (let at = 0; at < ids.length; at += SIGNAL_BATCH) {
+      signals.push(...((await this.signals.getMany(ids.slice(at, at + SIGNAL_BATCH).map((row) => row.id))) as FeedSignal[]));
+    }
     const items = await this.db.query<{ item: OracleItem }>('SELECT item FROM feed_oracle_items WHERE stored_ms >= $1 ORDER BY stored_ms', [sinceMs]);
-    return { signals: signals.map((row) => row.signal), oracleItems: items.map((row) => row.item) };
+    return { signals, oracleItems: items.map((row) => row.item) };
   }
 
   async listProposals(): Promise<ProposalRecord[]> {
@@ -182,15 +195,5 @@ export class DatabaseFeedRepository implements FeedRepository {
       [decided.id, decided.status, decided.decided_at, decided.reason, decided.source_id],
     );
     return row ?? null;
-  }
-}
-
-async function upsertSignals(tx: Queryable, signals: FeedSignal[], storedMs: number): Promise<void> {
-  for (const signal of signals) {
-    await tx.query(
-      `INSERT INTO feed_signals (id, source_id, signal, stored_ms) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (id) DO UPDATE SET source_id = EXCLUDED.source_id, signal = EXCLUDED.signal, stored_ms = EXCLUDED.stored_ms`,
-      [signal.id, signal.source_id, JSON.stringify(signal), storedMs],
-    );
   }
 }
