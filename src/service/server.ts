@@ -179,8 +179,8 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   await feedRepository.releaseStaleLeases();
   const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository });
   await feed.load();
-  // A sources file is applied at each start; an entry without an id keeps one derived from its URL.
-  for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.name, source.url) });
+  // A sources file is applied at each start; an entry without an id gets one derived from its URL.
+  for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,

@@ -7,9 +7,12 @@
  * proposals made through one process are seen through the other, and a source is fetched by one
  * process at a time.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
@@ -149,9 +152,71 @@ async function restartKeepsTheFeed(args: string[], dataDir: string, sourceId: st
 }
 
 describe('a restart keeps the feed', () => {
+  let embeddedDir: string;
+
   it('on the embedded database (a data directory)', { timeout: 300_000 }, async () => {
+    embeddedDir = await tempDir();
+    await restartKeepsTheFeed(['--data-dir', embeddedDir], embeddedDir, 'desk-embedded');
+  });
+
+  it('supervised by the app: the sample is a fixed snapshot beside the analyst\'s own sources, each signal labelled', { timeout: 300_000 }, async () => {
+    // As the app starts its embedded service (CLARITY_SUPERVISED=1, its stdin a pipe it holds open).
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--pace-ms', '0', '--signals', '3000', '--health-max-age', '0', '--data-dir', embeddedDir], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, CLARITY_SUPERVISED: '1' },
+    });
+    try {
+      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+      const listening = JSON.parse(line) as { url: string; sample: string };
+      expect(listening.sample).toBe('snapshot');
+      // Health lists only the source really fetched (kept in the database), none simulated.
+      const health = await json<{ sample: string; stats: { sources_total: number }; sources: Array<{ id: string; origin: string; simulated?: boolean }> }>(await get(`${listening.url}/api/v1/sources/health`));
+      expect(health.sources.map((source) => source.id)).toEqual(['desk-embedded']);
+      expect(health.sources[0]).toMatchObject({ origin: 'fetched' });
+      expect(health.sources[0]).not.toHaveProperty('simulated');
+      expect(health.stats.sources_total).toBe(1);
+      expect(health.sample).toMatch(/fixed snapshot, not fetched/);
+      // Both kinds of signal answer, each saying where it came from.
+      const page = await json<DiscoverPage>(await get(`${listening.url}/api/v1/discover?q=DMart%20Avenue%20Supermarts&limit=50`));
+      const fetched = page.items.find((item) => item.source.id === 'desk-embedded')!;
+      const sample = page.items.find((item) => item.source.id !== 'desk-embedded')!;
+      expect(fetched).toMatchObject({ origin: 'feed' });
+      expect(sample).toMatchObject({ origin: 'sample' });
+      const lookup = await json<{ signal: { origin: string }; source: { id: string; origin: string } }>(await get(`${listening.url}/api/v1/signals/${sample.id}`));
+      expect(lookup).toMatchObject({ signal: { origin: 'sample' }, source: { origin: 'sample' } });
+      // No arrivals are made up: the sample's newest signal stays the newest across a few seconds.
+      const newest = async () => (await json<DiscoverPage>(await get(`${listening.url}/api/v1/discover?limit=1`))).items[0]!.id;
+      const first = await newest();
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(await newest()).toBe(first);
+    } finally {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('from a sources file: applied again at each start, its entries and what was learnt about them kept once', { timeout: 300_000 }, async () => {
     const dataDir = await tempDir();
-    await restartKeepsTheFeed(['--data-dir', dataDir], dataDir, 'desk-embedded');
+    const file = join(dataDir, 'sources.json');
+    // No id: one derived from the name and URL, the same at every start.
+    await writeFile(file, JSON.stringify({ sources: [{ name: 'JSON newsroom', kind: 'jsonfeed', url: `${web.url}/feed.json`, cadence_s: 3_600 }] }));
+    const token = await adminToken(dataDir);
+    const args = ['--data-dir', dataDir, '--sources-file', file, '--no-sample'];
+    const before = await start(args);
+    const first = await until(async () => {
+      const listed = await json<{ sources: SourceJson[] }>(await get(`${before.url}/api/v1/sources`, token));
+      return listed.sources.length === 1 && listed.sources[0]!.last_success_at !== null && listed.sources[0]!;
+    }, 'the file\'s source fetched');
+    await stop(before);
+    await writeFile(file, JSON.stringify({ sources: [{ name: 'Company newsroom', kind: 'jsonfeed', url: `${web.url}/feed.json`, cadence_s: 3_600 }] }));
+    const after = await start(args);
+    try {
+      const listed = await json<{ sources: SourceJson[] }>(await get(`${after.url}/api/v1/sources`, token));
+      expect(listed.sources).toHaveLength(1);
+      expect(listed.sources[0]).toMatchObject({ id: first.id, name: 'Company newsroom', last_success_at: first.last_success_at, items_total: first.items_total });
+    } finally {
+      await stop(after);
+    }
   });
 
   it('on PostgreSQL', { timeout: 300_000 }, async () => {

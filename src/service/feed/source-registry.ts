@@ -54,10 +54,19 @@ export function newSourceId(name: string): string {
   return `${stem}-${randomBytes(3).toString('hex')}`;
 }
 
-/** The id of a sources-file entry that names none: the same at every start (derived from its URL). */
-export function fileSourceId(name: string, url: string): string {
-  const stem = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
-  return `${stem}-${createHash('sha256').update(url).digest('hex').slice(0, 6)}`;
+/**
+ * The id of a sources-file entry that names none: the same at every start, derived from its URL
+ * alone (renaming the entry keeps its source, its state and history).
+ */
+export function fileSourceId(url: string): string {
+  let host = 'folder';
+  try {
+    host = new URL(url).hostname || 'folder';
+  } catch {
+    // urlProblem has refused it already; the hash still names it.
+  }
+  const stem = host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
+  return `${stem}-${createHash('sha256').update(url).digest('hex').slice(0, 8)}`;
 }
 
 /** "every 15 min" and the like, for the snapshot's `cadence`. */
