@@ -192,11 +192,10 @@ async function readSourcesFile(file: string | undefined): Promise<SourceDefiniti
 
 const started = Date.now();
 const sources = await readSourcesFile(values['sources-file']);
-// Standalone, the sample is a fixed snapshot that reports no health. Supervised by the app it is
-// still replayed (simulated, labelled) until the app's Sources view lands (issue 26, part 6): the
-// health view would otherwise be empty with nothing to say why.
-const supervised = process.env.CLARITY_SUPERVISED === '1';
-const sample = values['no-sample'] ? 'off' : values['replay-sample'] || supervised ? 'replay' : 'snapshot';
+// The sample is a fixed snapshot that reports no health, standalone and supervised by the app
+// alike: the health snapshot lists only sources really fetched (the analyst's own, kept in the
+// database). Replaying it as simulated arrivals is for demos and tests (--replay-sample), labelled.
+const sample = values['no-sample'] ? 'off' : values['replay-sample'] ? 'replay' : 'snapshot';
 const researchMs = integer('research-ms', values['research-ms']);
 const askLimit = integer('ask-limit', values['ask-limit']);
 const service = await startService({

@@ -23,9 +23,10 @@ import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
 import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
+import { DatabaseFeedRepository } from './feed/feed-database';
 import { FeedService, type FeedServiceOptions } from './feed/feed-service';
 import type { SampleMode } from './feed/health-snapshot';
-import type { SourceDefinitionInput } from './feed/source-registry';
+import { fileSourceId, type SourceDefinitionInput } from './feed/source-registry';
 import { registerFeedSourceRoutes } from './routes/feed-sources';
 import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
@@ -172,8 +173,14 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const store = options.store ?? cached?.store ?? createSignalStore(options);
   // One process owns an embedded database; a PostgreSQL one may be shared, so its limits are counted there.
   const limiter = db.kind === 'postgres' ? new SharedRateLimiter(db, options.limits ?? LIMIT_TABLE, now) : new RateLimiter(options.limits ?? LIMIT_TABLE, now);
-  const feed = new FeedService({ ...options.feed, store, now });
-  for (const source of options.feed?.sources ?? []) feed.add(source);
+  // The feed's sources, state, history, signals and proposals live in the database (migration 4);
+  // stored signals are answerable again before follows listen, so a restart announces nothing twice.
+  const feedRepository = new DatabaseFeedRepository(db);
+  await feedRepository.releaseStaleLeases();
+  const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository });
+  await feed.load();
+  // A sources file is applied at each start; an entry without an id gets one derived from its URL.
+  for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,

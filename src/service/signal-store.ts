@@ -84,16 +84,17 @@ export class SignalStore {
 
   /**
    * A signal from a fetched source (src/service/feed), answerable at once: indexed for search and
-   * Discover, counted in facts, and announced to follows and webhooks like any arrival.
+   * Discover, counted in facts, and announced to follows and webhooks like any arrival
+   * (`announce` false: a stored signal read back after a restart or from another process).
    */
-  addSignal(signal: CorpusSignal): void {
+  addSignal(signal: CorpusSignal, announce = true): void {
     if (this.index.get(signal.id)) return this.updateSignal(signal);
     this.index.add(signal);
     this.facts.add(signal);
     this.bySlug.set(signal.slug, signal);
     const previous = this.lastItemAt.get(signal.source_id);
     if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
-    for (const listener of this.signalListeners) listener(signal);
+    if (announce) for (const listener of this.signalListeners) listener(signal);
   }
 
   /** A fetched item whose content changed: same id, new text, re-indexed in place. */

@@ -85,12 +85,12 @@ async function fetchToAnswerable(samples: number): Promise<number[]> {
   return times;
 }
 
-function sourcesMemory(): number {
+async function sourcesMemory(): Promise<number> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const before = process.memoryUsage().rss;
   const feed = new FeedService({ store: createSignalStore({ signalCount: 0 }), tickMs: 1_000 });
-  for (let i = 0; i < 10_000; i += 1) feed.add({ id: `source-${i}`, name: `Regional retail feed ${i}`, kind: 'rss', url: `https://feeds${i % 500}.example/retail/${i}.xml`, cadence_s: 900, paused: true });
+  for (let i = 0; i < 10_000; i += 1) await feed.add({ id: `source-${i}`, name: `Regional retail feed ${i}`, kind: 'rss', url: `https://feeds${i % 500}.example/retail/${i}.xml`, cadence_s: 900, paused: true });
   feed.start();
   gc?.();
   const after = process.memoryUsage().rss;
@@ -148,7 +148,7 @@ function dedupFigures(): { precision: number; recall: number; stories: number; i
 }
 
 export async function benchIngest(): Promise<IngestBenchResult> {
-  const memory = sourcesMemory();
+  const memory = await sourcesMemory();
   const itemsPerS = await itemsPerSecond();
   const times = (await fetchToAnswerable(20)).sort((a, b) => a - b);
   const dedup = dedupFigures();

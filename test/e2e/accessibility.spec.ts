@@ -16,7 +16,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .flatMap((violation) => violation.nodes.slice(0, 5).map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')} — ${node.failureSummary?.split('\n')[1]?.trim() ?? ''}`));
 }
 
-const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
+// The health view's rows and drill-down come from the replayed sample (it reports no health otherwise).
+const app = oneAppForThisFile({ serviceArgs: [...FAST_RESEARCH, '--replay-sample'] });
 
 for (const theme of ['light', 'dark'] as const) {
   test(`axe finds nothing critical or serious on any view in the ${theme} theme`, async ({ page, chat }, testInfo) => {

@@ -17,6 +17,10 @@ async function filesUnder(dir: string): Promise<string[]> {
   return out;
 }
 
+// This file's app replays the sample (--replay-sample) as the supervised service did before it
+// became a fixed snapshot that reports no health: the refused-credential test reads health rows.
+test.use({ serviceArgs: ['--replay-sample'] });
+
 test('a credential saved in settings lives in the keychain only', async ({ page, app, chat, settings, statusBar }, testInfo) => {
   const probe = await probeKeychain(app.keychainService);
   if (process.env.CI === 'true') expect(probe.keychain, probe.detail).not.toBeNull();

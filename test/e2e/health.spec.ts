@@ -6,7 +6,9 @@
 import { expect, signalLocalService, test } from './fixtures';
 
 test.describe(() => {
-  test.use({ serviceArgs: ['--sources=5000', '--no-live'] });
+  // The rows are the sample's sources, replayed with simulated health (by default the sample is a
+  // fixed snapshot that reports no health; --sources pads the replayed roster).
+  test.use({ serviceArgs: ['--replay-sample', '--sources=5000', '--no-live'] });
 
   test('the table sorts, filters and searches 5,000 sources, rendering only what is visible', async ({ page, app, health }, testInfo) => {
     await health.open(app);
@@ -55,7 +57,8 @@ test.describe(() => {
 });
 
 test.describe(() => {
-  test.use({ serviceArgs: ['--health-max-age=2'] });
+  // Changes come from the replayed sample's simulated health drift.
+  test.use({ serviceArgs: ['--replay-sample', '--health-max-age=2'] });
 
   test('changes from the live feed are highlighted, and the last snapshot is kept, marked stale, when the service stops', async ({ page, app, health }, testInfo) => {
     try {

@@ -17,6 +17,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+// This file's app replays the sample (--replay-sample) as the supervised service did before it
+// became a fixed snapshot that reports no health: the health-view test reads rows and a drill-down.
+test.use({ serviceArgs: ['--replay-sample'] });
+
 test('switching to a service where nothing listens shows connecting, then the reason and a retry that connects once it is up', async ({ page, app, chat }, testInfo) => {
   await chat.open(app);
   const port = await freePort();

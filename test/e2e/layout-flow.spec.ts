@@ -10,7 +10,8 @@ import type { Locator } from '@playwright/test';
 import { expect, oneAppForThisFile, test } from './fixtures';
 import { FAST_RESEARCH } from './views';
 
-const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
+// The health view's rows come from the replayed sample (it reports no health otherwise).
+const app = oneAppForThisFile({ serviceArgs: [...FAST_RESEARCH, '--replay-sample'] });
 
 async function box(locator: Locator) {
   const found = await locator.boundingBox();

@@ -57,7 +57,8 @@ async function fitsWidth(page: Page): Promise<{ scrollWidth: number; clientWidth
   });
 }
 
-const app = oneAppForThisFile({ serviceArgs: FAST_RESEARCH });
+// The health view's rows and drill-down come from the replayed sample (it reports no health otherwise).
+const app = oneAppForThisFile({ serviceArgs: [...FAST_RESEARCH, '--replay-sample'] });
 
 test('every view fits at 760, 1024 and 1440 px: no overlap, no horizontal scroll', async ({ page, chat }, testInfo) => {
   test.setTimeout(420_000);

@@ -5,6 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { ChatPage, expect, saveCredential, test, tokenFor } from './fixtures';
 
+// This file's app replays the sample (--replay-sample) as the supervised service did before it
+// became a fixed snapshot that reports no health: the drill-down test follows a source from a health row.
+test.use({ serviceArgs: ['--replay-sample'] });
+
 test('from a cited signal: follow its retailer, forecast its revenue, save the forecast, find it in the library, export it', async ({ app, page }, testInfo) => {
   const chat = new ChatPage(page);
   await chat.open(app);

@@ -5,7 +5,8 @@
  */
 import { expect, signalTitle, oneAppForThisFile, test, tokenFor } from './fixtures';
 
-const app = oneAppForThisFile({ serviceArgs: ['--live-ms=400'] });
+// The live arrivals are the sample replayed (--replay-sample; by default it is a fixed snapshot).
+const app = oneAppForThisFile({ serviceArgs: ['--replay-sample', '--live-ms=400'] });
 
 test('discover → follow → a live signal appears in the watchlist with a notice → open it → ask about it', async ({ page, chat, discover, watchlist, settings, citations }, testInfo) => {
   await chat.open(app());

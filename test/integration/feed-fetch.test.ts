@@ -41,8 +41,8 @@ beforeAll(async () => {
   await writeFile(join(folder, 'notes.md'), '# Kalyan Jewellers adds 15 showrooms in Kerala\n\nKalyan Jewellers opened 15 showrooms in Kochi and Thrissur.');
   await writeFile(join(folder, 'corrupt.pdf'), Buffer.from('%PDF-1.4\nthis is not really a pdf\n%%EOF'));
   feed = new FeedService({ store, allowedPrivateHosts: [web.host], politeIntervalMs: 0, tickMs: 20, limits: { connectTimeoutMs: 2_000, totalTimeoutMs: 4_000 }, maxItemsPerFetch: 2_000, contactUrl: 'https://example.org/contact' });
-  for (const [id, path] of Object.entries(SOURCES)) feed.add({ id, name: `Fixture ${id}`, kind: KIND[id] ?? 'rss', url: `${web.url}${path}`, cadence_s: 3_600 });
-  feed.add({ id: 'folder', name: 'My PDFs', kind: 'folder', url: pathToFileURL(folder).href, cadence_s: 3_600 });
+  for (const [id, path] of Object.entries(SOURCES)) await feed.add({ id, name: `Fixture ${id}`, kind: KIND[id] ?? 'rss', url: `${web.url}${path}`, cadence_s: 3_600 });
+  await feed.add({ id: 'folder', name: 'My PDFs', kind: 'folder', url: pathToFileURL(folder).href, cadence_s: 3_600 });
   feed.start();
   await until(() => feed.sources().every((source) => source.state.last_fetch_at !== null));
 }, 120_000);
@@ -188,7 +188,7 @@ describe('refetching', () => {
 describe('stopping', () => {
   it('stops a fetch under way when the feed closes, rather than waiting out its 30 s timeout', { timeout: 15_000 }, async () => {
     const stopping = new FeedService({ store: createSignalStore({ signalCount: 0 }), allowedPrivateHosts: [web.host], politeIntervalMs: 0, tickMs: 20 });
-    stopping.add({ id: 'hangs', name: 'Hangs', kind: 'rss', url: `${web.url}/slow.xml` });
+    await stopping.add({ id: 'hangs', name: 'Hangs', kind: 'rss', url: `${web.url}/slow.xml` });
     const seen = web.requests.filter((request) => request.path === '/slow.xml').length;
     stopping.start();
     await until(() => web.requests.filter((request) => request.path === '/slow.xml').length > seen);

@@ -1,14 +1,13 @@
 /**
  * Where the feed keeps what must outlive a fetch: sources, each source's state and fetch history,
- * the signals it produced, and proposals. One small interface so the storage layer (the service's
- * database, issue 27) can implement it; until it lands, this in-memory implementation is the one in
- * use and nothing survives a restart of the service. Persistence across restart arrives with the
- * storage layer.
+ * the signals it produced, oracle items, and proposals. The service keeps them in its database
+ * (feed-database.ts: embedded or PostgreSQL, so they survive a restart and a team server's
+ * processes share them); this in-memory implementation serves a FeedService used on its own
+ * (tests of the fetcher, the ingest benchmark).
  */
 import type { FailureKind } from './feed-failure';
 import type { FeedSignal } from './signal-extraction';
 import type { FeedSourceRecord } from './source-registry';
-
 export interface FetchRecord {
   at: string;
   ok: boolean;
@@ -52,19 +51,55 @@ export interface ProposalRecord {
   source_id: string | null;
 }
 
+/** An oracle item: a reference feed's story, kept to measure what the primary sources missed. */
+export interface OracleItem {
+  title: string;
+  url: string;
+  canonical: string;
+  published_at: string;
+  text: string;
+}
+
+export interface StoredSource {
+  source: FeedSourceRecord;
+  state: SourceState;
+}
+
+/** What one finished fetch changes, written together (one transaction in the database). */
+export interface FetchOutcome {
+  state: SourceState;
+  record: FetchRecord;
+  signals: FeedSignal[];
+  oracleItems: Array<OracleItem & { source_id: string }>;
+}
+
 export interface FeedRepository {
-  listSources(): FeedSourceRecord[];
-  putSource(source: FeedSourceRecord): void;
-  deleteSource(id: string): void;
-  getState(id: string): SourceState;
-  putState(id: string, state: SourceState): void;
-  appendFetch(id: string, record: FetchRecord): void;
-  history(id: string, limit: number): FetchRecord[];
-  listSignals(): FeedSignal[];
-  putSignal(signal: FeedSignal): void;
-  listProposals(): ProposalRecord[];
-  getProposal(id: string): ProposalRecord | undefined;
-  putProposal(proposal: ProposalRecord): void;
+  /** True when other processes write to the same store (a team server): the feed then re-reads it. */
+  readonly shared: boolean;
+  loadSources(): Promise<StoredSource[]>;
+  loadSource(id: string): Promise<StoredSource | null>;
+  /** Adds a source with a fresh state; false when its id is taken. */
+  insertSource(source: FeedSourceRecord): Promise<boolean>;
+  /** Replaces a source's definition; `state` too when given. Null when there is no such source. */
+  updateSource(source: FeedSourceRecord, state?: SourceState): Promise<StoredSource | null>;
+  deleteSource(id: string): Promise<boolean>;
+  /**
+   * Takes the fetch lease of a source for `owner` until `leaseUntilMs` when no live lease is held
+   * and the source is due (`force`: due or not, as for "fetch now"). Its state then, or null.
+   */
+  claim(id: string, owner: string, nowMs: number, leaseUntilMs: number, force: boolean): Promise<SourceState | null>;
+  /** Extends a lease this owner holds (a long fetch); false when it is no longer held. */
+  renewLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean>;
+  /** Stores a fetch's signals, oracle items, state and history record, and frees the lease. False when the source is gone. */
+  finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean>;
+  history(id: string, limit: number): Promise<FetchRecord[]>;
+  /** Feed signals and oracle items stored at or after `sinceMs` (all of them from 0). */
+  signalsSince(sinceMs: number): Promise<{ signals: FeedSignal[]; oracleItems: OracleItem[] }>;
+  listProposals(): Promise<ProposalRecord[]>;
+  getProposal(id: string): Promise<ProposalRecord | null>;
+  insertProposal(proposal: ProposalRecord): Promise<void>;
+  /** Records a decision on a pending proposal; null when it is not pending (any more). */
+  decideProposal(decided: ProposalRecord): Promise<ProposalRecord | null>;
 }
 
 export function emptyState(): SourceState {
@@ -84,54 +119,84 @@ export function emptyState(): SourceState {
   };
 }
 
-const HISTORY_KEPT = 50;
+/** Fetch records kept per source (the newest). */
+export const HISTORY_KEPT = 50;
 
 export class InMemoryFeedRepository implements FeedRepository {
-  private readonly sources = new Map<string, FeedSourceRecord>();
-  private readonly states = new Map<string, SourceState>();
+  readonly shared = false;
+  private readonly sources = new Map<string, StoredSource & { lease: { owner: string; until: number } | null }>();
   private readonly fetches = new Map<string, FetchRecord[]>();
   private readonly signals = new Map<string, FeedSignal>();
+  private readonly oracle = new Map<string, OracleItem>();
   private readonly proposals = new Map<string, ProposalRecord>();
 
-  listSources(): FeedSourceRecord[] {
-    return [...this.sources.values()];
+  async loadSources(): Promise<StoredSource[]> {
+    return [...this.sources.values()].map(({ source, state }) => ({ source, state }));
   }
-  putSource(source: FeedSourceRecord): void {
-    this.sources.set(source.id, source);
+  async loadSource(id: string): Promise<StoredSource | null> {
+    const stored = this.sources.get(id);
+    return stored ? { source: stored.source, state: stored.state } : null;
   }
-  deleteSource(id: string): void {
-    this.sources.delete(id);
-    this.states.delete(id);
+  async insertSource(source: FeedSourceRecord): Promise<boolean> {
+    if (this.sources.has(source.id)) return false;
+    this.sources.set(source.id, { source, state: emptyState(), lease: null });
+    return true;
+  }
+  async updateSource(source: FeedSourceRecord, state?: SourceState): Promise<StoredSource | null> {
+    const stored = this.sources.get(source.id);
+    if (!stored) return null;
+    stored.source = source;
+    if (state) stored.state = state;
+    return { source: stored.source, state: stored.state };
+  }
+  async deleteSource(id: string): Promise<boolean> {
     this.fetches.delete(id);
+    return this.sources.delete(id);
   }
-  getState(id: string): SourceState {
-    return this.states.get(id) ?? emptyState();
+  async claim(id: string, owner: string, nowMs: number, leaseUntilMs: number, force: boolean): Promise<SourceState | null> {
+    const stored = this.sources.get(id);
+    if (!stored || (stored.lease && stored.lease.until >= Date.now())) return null;
+    if (!force && (stored.source.paused || (stored.state.next_fetch_at && Date.parse(stored.state.next_fetch_at) > nowMs))) return null;
+    stored.lease = { owner, until: leaseUntilMs };
+    return stored.state;
   }
-  putState(id: string, state: SourceState): void {
-    this.states.set(id, state);
+  async renewLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean> {
+    const stored = this.sources.get(id);
+    if (!stored?.lease || stored.lease.owner !== owner) return false;
+    stored.lease.until = leaseUntilMs;
+    return true;
   }
-  appendFetch(id: string, record: FetchRecord): void {
+  async finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean> {
+    for (const signal of outcome.signals) this.signals.set(signal.id, signal);
+    for (const { source_id: _source, ...item } of outcome.oracleItems) this.oracle.set(item.canonical, item);
+    const stored = this.sources.get(id);
+    if (!stored) return false;
+    stored.state = outcome.state;
+    if (stored.lease?.owner === owner) stored.lease = null;
     const list = this.fetches.get(id) ?? [];
-    list.push(record);
+    list.push(outcome.record);
     if (list.length > HISTORY_KEPT) list.splice(0, list.length - HISTORY_KEPT);
     this.fetches.set(id, list);
+    return true;
   }
-  history(id: string, limit: number): FetchRecord[] {
+  async history(id: string, limit: number): Promise<FetchRecord[]> {
     return (this.fetches.get(id) ?? []).slice(-limit).reverse();
   }
-  listSignals(): FeedSignal[] {
-    return [...this.signals.values()];
+  async signalsSince(): Promise<{ signals: FeedSignal[]; oracleItems: OracleItem[] }> {
+    return { signals: [...this.signals.values()], oracleItems: [...this.oracle.values()] };
   }
-  putSignal(signal: FeedSignal): void {
-    this.signals.set(signal.id, signal);
-  }
-  listProposals(): ProposalRecord[] {
+  async listProposals(): Promise<ProposalRecord[]> {
     return [...this.proposals.values()];
   }
-  getProposal(id: string): ProposalRecord | undefined {
-    return this.proposals.get(id);
+  async getProposal(id: string): Promise<ProposalRecord | null> {
+    return this.proposals.get(id) ?? null;
   }
-  putProposal(proposal: ProposalRecord): void {
+  async insertProposal(proposal: ProposalRecord): Promise<void> {
     this.proposals.set(proposal.id, proposal);
+  }
+  async decideProposal(decided: ProposalRecord): Promise<ProposalRecord | null> {
+    if (this.proposals.get(decided.id)?.status !== 'pending') return null;
+    this.proposals.set(decided.id, decided);
+    return decided;
   }
 }

@@ -6,6 +6,7 @@
  * A failure of any kind lands in that source's state; nothing stops the scheduler or another source.
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,7 +19,7 @@ import { htmlToText, listingLinks, readArticle, readDocx, readPdf } from './docu
 import { asFeedFailure, FeedFailure } from './feed-failure';
 import { HEALTH_RULE, healthOf } from './feed-health';
 import { parseFeedDocument } from './feed-parsers';
-import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchRecord, type ProposalRecord, type SourceState } from './feed-repository';
+import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchRecord, type OracleItem, type ProposalRecord, type SourceState } from './feed-repository';
 import { fetchResource, type FetchLimits, type FetchResponse } from './http-fetcher';
 import { NearDuplicateIndex } from './near-duplicate';
 import { RobotsCache } from './robots';
@@ -50,6 +51,8 @@ export interface FeedServiceOptions {
   maxDocumentsPerFetch?: number;
   /** Oracle window (default 24 h). */
   oracleWindowMs?: number;
+  /** A shared store (team server): how often other processes' changes are read (default 1 s). */
+  syncMs?: number;
 }
 
 export interface SourceView extends FeedSourceRecord {
@@ -72,13 +75,10 @@ interface Collected {
   partial: FeedFailure | null;
 }
 
-interface OracleItem {
-  title: string;
-  url: string;
-  canonical: string;
-  published_at: string;
-  text: string;
-}
+/** How long a fetch lease lasts unrenewed; renewed every third of it while the fetch runs. */
+export const LEASE_MS = 60_000;
+/** Re-read window for other processes' signals (a write commits a little after its stored time). */
+const SYNC_LOOKBACK_MS = 30_000;
 
 export const USER_AGENT_PRODUCT = 'ClarityRetailSignal';
 export const DEFAULT_CONTACT_URL = 'https://github.com/clarity-desktop/clarity-desktop#feed-crawler';
@@ -86,6 +86,14 @@ export const DEFAULT_CONTACT_URL = 'https://github.com/clarity-desktop/clarity-d
 export class FeedService {
   readonly repository: FeedRepository;
   private readonly store: SignalStore;
+  /** This process's copy of the sources and their state (re-read from a shared store, see sync). */
+  private readonly sourcesById = new Map<string, FeedSourceRecord>();
+  private readonly states = new Map<string, SourceState>();
+  /** Names this process in fetch leases. */
+  private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  private lastSyncAt = 0;
+  private syncing: Promise<void> | null = null;
+  private signalCursorMs = 0;
   private readonly now: () => number;
   private readonly userAgent: string;
   private readonly robots: RobotsCache;
@@ -106,13 +114,56 @@ export class FeedService {
     this.now = options.now ?? Date.now;
     this.userAgent = `${USER_AGENT_PRODUCT}/1.0 (+${options.contactUrl ?? DEFAULT_CONTACT_URL})`;
     this.robots = new RobotsCache({ userAgent: this.userAgent, productToken: USER_AGENT_PRODUCT, allowPrivate: options.allowPrivate ?? false, allowedPrivateHosts: options.allowedPrivateHosts, signal: this.stopping.signal, now: this.now, limits: options.limits });
-    for (const source of this.repository.listSources()) this.register(source);
-    for (const signal of this.repository.listSignals()) this.remember(signal, false);
     // A fetched source's entry in the store is the measured one.
     this.store.feedSourceEntry = (id, now) => {
-      const source = this.repository.listSources().find((candidate) => candidate.id === id);
+      const source = this.sourcesById.get(id);
       return source ? this.entry(source, now) : null;
     };
+  }
+
+  /**
+   * Reads the stored sources, their state, the feed signals and oracle items (before start, and
+   * before follows listen: stored signals are answerable again, not announced again).
+   */
+  async load(): Promise<void> {
+    const loadedAt = Date.now();
+    for (const { source, state } of await this.repository.loadSources()) this.keep(source, state);
+    const { signals, oracleItems } = await this.repository.signalsSince(0);
+    for (const signal of signals) this.remember(signal, false);
+    for (const item of oracleItems) this.oracleItems.set(item.canonical, item);
+    this.signalCursorMs = loadedAt - SYNC_LOOKBACK_MS;
+    this.lastSyncAt = loadedAt;
+  }
+
+  /**
+   * On a shared store (a team server), reads what other processes changed: sources added, edited
+   * or removed through them, state after their fetches, and the signals those fetches stored
+   * (answerable here too; announced to follows and webhooks only by the process that fetched them).
+   */
+  sync(): Promise<void> {
+    if (!this.repository.shared || this.closed) return Promise.resolve();
+    this.syncing ??= this.readShared().finally(() => (this.syncing = null));
+    return this.syncing;
+  }
+
+  private async readShared(): Promise<void> {
+    const startedAt = Date.now();
+    const stored = await this.repository.loadSources();
+    const ids = new Set(stored.map(({ source }) => source.id));
+    for (const id of [...this.sourcesById.keys()]) {
+      if (!ids.has(id) && !this.inFlight.has(id)) this.forget(id);
+    }
+    // A source this process is fetching keeps the state its fetch will write.
+    for (const { source, state } of stored) this.keep(source, this.inFlight.has(source.id) ? (this.states.get(source.id) ?? state) : state);
+    const { signals, oracleItems } = await this.repository.signalsSince(this.signalCursorMs);
+    for (const signal of signals) {
+      const known = this.signals.get(signal.id);
+      if (known && known.title === signal.title && known.body === signal.body && known.source_id === signal.source_id) continue;
+      this.remember(signal, false);
+    }
+    for (const item of oracleItems) this.oracleItems.set(item.canonical, item);
+    this.signalCursorMs = startedAt - SYNC_LOOKBACK_MS;
+    this.lastSyncAt = startedAt;
   }
 
   start(): void {
@@ -132,7 +183,7 @@ export class FeedService {
 
   sources(): SourceView[] {
     const now = this.now();
-    return this.repository.listSources().map((source) => this.view(source, now));
+    return [...this.sourcesById.values()].map((source) => this.view(source, now));
   }
 
   source(id: string): SourceView | null {
@@ -140,7 +191,7 @@ export class FeedService {
     return source ? this.view(source, this.now()) : null;
   }
 
-  history(id: string, limit = 20): FetchRecord[] {
+  history(id: string, limit = 20): Promise<FetchRecord[]> {
     return this.repository.history(id, limit);
   }
 
@@ -159,44 +210,60 @@ export class FeedService {
   }
 
   /** Adds a source without fetching it first (sources file); it is fetched at once. */
-  add(input: SourceDefinitionInput): FeedSourceRecord {
+  async add(input: SourceDefinitionInput): Promise<FeedSourceRecord> {
     const definition = this.definitionOf(input);
-    if (this.find(definition.id)) throw new SourceInputError(`A source with id "${definition.id}" already exists.`);
-    this.repository.putSource(definition);
-    this.register(definition);
+    if (this.find(definition.id) || !(await this.repository.insertSource(definition))) throw new SourceInputError(`A source with id "${definition.id}" already exists.`);
+    this.keep(definition, emptyState());
     return definition;
   }
 
-  update(id: string, patch: { name?: string; cadence_s?: number; paused?: boolean }): SourceView | null {
+  /**
+   * A sources file's entry at start: added when new; when stored already, its definition follows
+   * the file while what the service learnt stays (state, history, a pause set through the admin
+   * API). A changed URL or kind starts its state afresh (an etag of another URL means nothing).
+   */
+  async ensure(input: SourceDefinitionInput): Promise<FeedSourceRecord> {
+    const definition = this.definitionOf(input);
+    const existing = this.find(definition.id);
+    if (!existing) return this.add(definition);
+    const next: FeedSourceRecord = { ...definition, paused: existing.paused, created_at: existing.created_at };
+    const fresh = existing.url !== next.url || existing.kind !== next.kind ? emptyState() : undefined;
+    const updated = await this.repository.updateSource(next, fresh);
+    if (updated) this.keep(updated.source, updated.state);
+    return next;
+  }
+
+  async update(id: string, patch: { name?: string; cadence_s?: number; paused?: boolean }): Promise<SourceView | null> {
     const source = this.find(id);
     if (!source) return null;
     const next = { ...source, ...patch };
-    this.repository.putSource(next);
-    this.register(next);
-    if (patch.cadence_s !== undefined || patch.paused === false) {
-      const state = this.repository.getState(id);
-      this.repository.putState(id, { ...state, next_fetch_at: new Date(this.now()).toISOString() });
+    const state = patch.cadence_s !== undefined || patch.paused === false ? { ...this.stateOf(id), next_fetch_at: new Date(this.now()).toISOString() } : undefined;
+    const updated = await this.repository.updateSource(next, state);
+    if (!updated) {
+      this.forget(id);
+      return null;
     }
-    return this.view(next, this.now());
+    this.keep(updated.source, this.inFlight.has(id) && !state ? this.stateOf(id) : updated.state);
+    return this.view(updated.source, this.now());
   }
 
-  remove(id: string): boolean {
-    if (!this.find(id)) return false;
-    this.repository.deleteSource(id);
+  async remove(id: string): Promise<boolean> {
+    const removed = await this.repository.deleteSource(id);
     // Its signals stay answerable (they were true when read); the source no longer reports health.
-    return true;
+    this.forget(id);
+    return removed;
   }
 
-  /** Runs one fetch of a source now (the scheduler's own path; tests and accept use it). */
+  /** Runs one fetch of a source now, due or not (tests use it); one process fetches it at a time. */
   fetchNow(id: string): Promise<void> {
     const source = this.find(id);
     if (!source) return Promise.resolve();
-    return this.run(source);
+    return this.run(source, true);
   }
 
   /** The measured entries, oracle and stats; the health route caches the result. */
   snapshotParts(now: number) {
-    const all = this.repository.listSources();
+    const all = [...this.sourcesById.values()];
     const entries = all.map((source) => this.entry(source, now));
     const dayAgo = now - 86_400_000;
     let signals24h = 0;
@@ -205,7 +272,7 @@ export class FeedService {
   }
 
   entry(source: FeedSourceRecord, now: number): SourceEntry {
-    const state = this.repository.getState(source.id);
+    const state = this.stateOf(source.id);
     const { health, reason } = healthOf(state, source.cadence_s, now, source.created_at);
     const dayAgo = now - 86_400_000;
     let items24h = 0;
@@ -250,7 +317,7 @@ export class FeedService {
    */
   oracle(now: number) {
     const windowMs = this.options.oracleWindowMs ?? 86_400_000;
-    const primaries = this.repository.listSources().filter((source) => source.role === 'primary');
+    const primaries = [...this.sourcesById.values()].filter((source) => source.role === 'primary');
     const graceMs = 2 * Math.max(0, ...primaries.map((source) => source.cadence_s)) * 1000;
     const primaryIds = new Set(primaries.map((source) => source.id));
     const primaryUrls = new Set<string>();
@@ -282,7 +349,7 @@ export class FeedService {
   // ── Proposals ───────────────────────────────────────────────────────────────────────────
 
   /** A proposal is stored, never fetched until an administrator accepts it. */
-  propose(input: { url: string; name?: string; kind?: string; rationale?: string }, proposedBy: string): ProposalRecord {
+  async propose(input: { url: string; name?: string; kind?: string; rationale?: string }, proposedBy: string): Promise<ProposalRecord> {
     const proposal: ProposalRecord = {
       id: `prp_${randomBytes(8).toString('hex')}`,
       url: input.url,
@@ -296,8 +363,17 @@ export class FeedService {
       reason: null,
       source_id: null,
     };
-    this.repository.putProposal(proposal);
+    await this.repository.insertProposal(proposal);
     return proposal;
+  }
+
+  /** Newest first. */
+  async listProposals(): Promise<ProposalRecord[]> {
+    return (await this.repository.listProposals()).sort((a, b) => b.proposed_at.localeCompare(a.proposed_at));
+  }
+
+  getProposal(id: string): Promise<ProposalRecord | null> {
+    return this.repository.getProposal(id);
   }
 
   /**
@@ -305,9 +381,7 @@ export class FeedService {
    * the proposer's when it is one of ours, else found by reading the URL (a feed, or a listing page).
    */
   async accept(id: string, overrides: { kind?: FeedKind; name?: string; cadence_s?: number } = {}): Promise<{ proposal: ProposalRecord; source: FeedSourceRecord }> {
-    const proposal = this.repository.getProposal(id);
-    if (!proposal) throw new SourceInputError(`No proposal ${id}.`);
-    if (proposal.status !== 'pending') throw new SourceInputError(`Proposal ${id} is already ${proposal.status}.`);
+    const proposal = await this.pending(id);
     let kind = overrides.kind ?? (FEED_KINDS as readonly string[]).find((known) => known === proposal.kind) as FeedKind | undefined;
     const name = overrides.name ?? proposal.name ?? new URL(proposal.url).hostname;
     if (!kind) {
@@ -318,43 +392,51 @@ export class FeedService {
         if (error instanceof FeedFailure && error.kind === 'not_a_feed') kind = 'html';
       }
     }
-    const source = this.add({ name, kind, url: proposal.url, ...(overrides.cadence_s ? { cadence_s: overrides.cadence_s } : {}) });
-    const decided: ProposalRecord = { ...proposal, status: 'accepted', decided_at: new Date(this.now()).toISOString(), source_id: source.id };
-    this.repository.putProposal(decided);
+    const definition = this.definitionOf({ name, kind, url: proposal.url, ...(overrides.cadence_s ? { cadence_s: overrides.cadence_s } : {}) });
+    // Decided first: of two administrators accepting at once (two processes), one makes the source.
+    const decided = await this.repository.decideProposal({ ...proposal, status: 'accepted', decided_at: new Date(this.now()).toISOString(), source_id: definition.id });
+    if (!decided) throw new SourceInputError(`Proposal ${id} is already ${(await this.repository.getProposal(id))?.status ?? 'decided'}.`);
+    const source = await this.add(definition);
     return { proposal: decided, source };
   }
 
-  reject(id: string, reason: string): ProposalRecord {
-    const proposal = this.repository.getProposal(id);
+  async reject(id: string, reason: string): Promise<ProposalRecord> {
+    const proposal = await this.pending(id);
+    const decided = await this.repository.decideProposal({ ...proposal, status: 'rejected', decided_at: new Date(this.now()).toISOString(), reason });
+    if (!decided) throw new SourceInputError(`Proposal ${id} is already ${(await this.repository.getProposal(id))?.status ?? 'decided'}.`);
+    return decided;
+  }
+
+  private async pending(id: string): Promise<ProposalRecord> {
+    const proposal = await this.repository.getProposal(id);
     if (!proposal) throw new SourceInputError(`No proposal ${id}.`);
     if (proposal.status !== 'pending') throw new SourceInputError(`Proposal ${id} is already ${proposal.status}.`);
-    const decided: ProposalRecord = { ...proposal, status: 'rejected', decided_at: new Date(this.now()).toISOString(), reason };
-    this.repository.putProposal(decided);
-    return decided;
+    return proposal;
   }
 
   // ── Scheduling ──────────────────────────────────────────────────────────────────────────
 
   private tick(): void {
     if (this.closed) return;
+    if (this.repository.shared && Date.now() - this.lastSyncAt >= (this.options.syncMs ?? 1_000)) void this.sync().catch(() => undefined);
     const now = this.now();
     const polite = this.options.politeIntervalMs ?? 1_000;
-    for (const source of this.repository.listSources()) {
+    for (const source of this.sourcesById.values()) {
       if (source.paused || this.inFlight.has(source.id)) continue;
-      const state = this.repository.getState(source.id);
+      const state = this.stateOf(source.id);
       if (state.next_fetch_at && Date.parse(state.next_fetch_at) > now) continue;
       const host = hostOf(source.url);
       if (this.hostBusy.has(host) || now - (this.hostLastAt.get(host) ?? 0) < polite) continue;
-      void this.run(source);
+      void this.run(source, false);
     }
   }
 
-  private run(source: FeedSourceRecord): Promise<void> {
+  private run(source: FeedSourceRecord, force: boolean): Promise<void> {
     const running = this.inFlight.get(source.id);
     if (running) return running;
     const host = hostOf(source.url);
     this.hostBusy.add(host);
-    const done = this.fetchAndIngest(source)
+    const done = this.claimAndFetch(source, force)
       .catch(() => undefined)
       .finally(() => {
         this.hostBusy.delete(host);
@@ -365,15 +447,39 @@ export class FeedService {
     return done;
   }
 
-  private async fetchAndIngest(source: FeedSourceRecord): Promise<void> {
+  /**
+   * Takes the source's fetch lease (no other process is fetching it, and it is still due there),
+   * fetches it and stores the outcome. Without the lease, the stored state is read instead.
+   */
+  private async claimAndFetch(source: FeedSourceRecord, force: boolean): Promise<void> {
+    const state = await this.repository.claim(source.id, this.owner, this.now(), Date.now() + LEASE_MS, force);
+    if (!state) {
+      const stored = await this.repository.loadSource(source.id);
+      if (stored) this.keep(stored.source, stored.state);
+      return;
+    }
+    const renew = setInterval(() => void this.repository.renewLease(source.id, this.owner, Date.now() + LEASE_MS).catch(() => undefined), LEASE_MS / 3);
+    renew.unref();
+    try {
+      await this.fetchAndIngest(source, state);
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  private async fetchAndIngest(source: FeedSourceRecord, before: SourceState): Promise<void> {
     const started = this.now();
-    const before = this.repository.getState(source.id);
     const state: SourceState = { ...before, last_fetch_at: new Date(started).toISOString(), fetches: before.fetches + 1 };
     let record: FetchRecord;
+    let ingested: Ingested = { items: 0, newItems: 0, signals: [], oracleItems: [] };
     try {
       const collected = await this.collect(source, before, false);
       const fetchedAt = new Date(this.now());
-      const { items, newItems } = this.ingest(source, collected.items, fetchedAt);
+      const files = this.pendingFiles.get(source.id);
+      this.pendingFiles.delete(source.id);
+      if (files) state.files = files;
+      ingested = this.ingest(source, collected.items, fetchedAt);
+      const { items, newItems } = ingested;
       const response = collected.response;
       state.consecutive_failures = 0;
       state.last_success_at = fetchedAt.toISOString();
@@ -396,10 +502,19 @@ export class FeedService {
       state.next_fetch_at = new Date(at.getTime() + this.jittered(waitMs)).toISOString();
       record = { at: state.last_fetch_at!, ok: false, status: null, not_modified: false, items: 0, new_items: 0, duration_ms: at.getTime() - started, error: { kind: failure.kind, message: failure.message } };
     }
+    let stored: boolean;
+    try {
+      stored = await this.repository.finishFetch(source.id, this.owner, { state, record, signals: ingested.signals, oracleItems: ingested.oracleItems });
+    } catch {
+      // The database is unavailable: what was read stays answerable here, and the next fetch is a
+      // full one (no etag), so its signals are stored then. The lease runs out by itself.
+      stored = this.find(source.id) !== undefined;
+      state.etag = null;
+      state.last_modified = null;
+      state.files = {};
+    }
     // A source removed while its fetch ran leaves no state behind.
-    if (!this.find(source.id)) return;
-    this.repository.putState(source.id, state);
-    this.repository.appendFetch(source.id, record);
+    if (stored && this.find(source.id)) this.states.set(source.id, state);
   }
 
   private jittered(ms: number): number {
@@ -554,22 +669,20 @@ export class FeedService {
 
   // ── Signals ─────────────────────────────────────────────────────────────────────────────
 
-  private ingest(source: FeedSourceRecord, inputs: ExtractInput[], fetchedAt: Date): { items: number; newItems: number } {
-    const files = this.pendingFiles.get(source.id);
-    if (files) {
-      const state = this.repository.getState(source.id);
-      this.repository.putState(source.id, { ...state, files });
-      this.pendingFiles.delete(source.id);
-    }
+  private ingest(source: FeedSourceRecord, inputs: ExtractInput[], fetchedAt: Date): Ingested {
     const seen = new Set<string>();
     let newItems = 0;
+    const changed: FeedSignal[] = [];
+    const oracleItems: Ingested['oracleItems'] = [];
     for (const input of inputs) {
       const signal = extractSignal({ ...input, fetchedAt });
       if (!signal || seen.has(signal.id)) continue;
       seen.add(signal.id);
       if (source.role === 'oracle') {
         if (!this.oracleItems.has(signal.canonical_url)) newItems += 1;
-        this.oracleItems.set(signal.canonical_url, { title: signal.title, url: signal.url, canonical: signal.canonical_url, published_at: signal.published_at, text: `${signal.title} ${signal.summary}` });
+        const item: OracleItem = { title: signal.title, url: signal.url, canonical: signal.canonical_url, published_at: signal.published_at, text: `${signal.title} ${signal.summary}` };
+        this.oracleItems.set(signal.canonical_url, item);
+        oracleItems.push({ ...item, source_id: source.id });
         continue;
       }
       const existing = this.signals.get(signal.id);
@@ -585,16 +698,22 @@ export class FeedService {
           confidence: existing.confidence,
         };
         this.remember(updated, true);
+        changed.push(updated);
         continue;
       }
       newItems += 1;
       this.remember(signal, true);
+      changed.push(signal);
     }
-    return { items: inputs.length, newItems };
+    return { items: inputs.length, newItems, signals: changed, oracleItems };
   }
 
-  /** Keeps a signal, clusters it with its near-duplicates, and hands it to the store. */
-  private remember(signal: FeedSignal, persist: boolean): void {
+  /**
+   * Keeps a signal, clusters it with its near-duplicates, and hands it to the store. `announce`:
+   * a new arrival from this process's fetch (follows and webhooks hear of it); a stored signal
+   * read back (at start, or another process's on a team server) is answerable but not announced.
+   */
+  private remember(signal: FeedSignal, announce: boolean): void {
     const isNew = !this.signals.has(signal.id);
     this.signals.set(signal.id, signal);
     const cluster = this.duplicates.add(signal.id, `${signal.title} ${signal.summary}`);
@@ -605,8 +724,7 @@ export class FeedService {
       // One source: 0.5; each further independent source adds 0.15, up to 0.95.
       member.confidence = Math.min(0.95, 0.5 + 0.15 * (sources.size - 1));
     }
-    if (persist) this.repository.putSignal(signal);
-    if (isNew) this.store.addSignal(signal);
+    if (isNew) this.store.addSignal(signal, announce);
     else this.store.updateSignal(signal);
   }
 
@@ -640,11 +758,28 @@ export class FeedService {
   }
 
   private find(id: string): FeedSourceRecord | undefined {
-    return this.repository.listSources().find((source) => source.id === id);
+    return this.sourcesById.get(id);
+  }
+
+  private stateOf(id: string): SourceState {
+    return this.states.get(id) ?? emptyState();
+  }
+
+  /** This process's copy of a source and its state; the store resolves its signals to it. */
+  private keep(source: FeedSourceRecord, state: SourceState): void {
+    const known = this.sourcesById.get(source.id);
+    this.sourcesById.set(source.id, source);
+    this.states.set(source.id, state);
+    if (!known || known.name !== source.name || known.url !== source.url || known.kind !== source.kind || known.cadence_s !== source.cadence_s) this.register(source);
+  }
+
+  private forget(id: string): void {
+    this.sourcesById.delete(id);
+    this.states.delete(id);
   }
 
   private view(source: FeedSourceRecord, now: number): SourceView {
-    const state = this.repository.getState(source.id);
+    const state = this.stateOf(source.id);
     const { health, reason } = healthOf(state, source.cadence_s, now, source.created_at);
     return { ...source, state, health, health_reason: reason };
   }
@@ -662,12 +797,20 @@ export class FeedService {
       health: 'degraded',
     };
     // Answers weigh a citation by its source's health: the measured one, read when asked.
-    Object.defineProperty(corpusSource, 'health', { enumerable: true, get: () => this.view(source, this.now()).health });
+    Object.defineProperty(corpusSource, 'health', { enumerable: true, get: () => this.view(this.sourcesById.get(source.id) ?? source, this.now()).health });
     this.store.registerSource(corpusSource);
   }
 }
 
 export class SourceInputError extends Error {}
+
+interface Ingested {
+  items: number;
+  newItems: number;
+  /** Signals new or changed by this fetch (stored with it). */
+  signals: FeedSignal[];
+  oracleItems: Array<OracleItem & { source_id: string }>;
+}
 
 function hostOf(url: string): string {
   try {

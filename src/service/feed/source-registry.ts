@@ -1,5 +1,5 @@
 /** Sources are data, not code: their shape, as read from a sources file or the admin API. */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 
 export const FEED_KINDS = ['rss', 'atom', 'jsonfeed', 'html', 'folder'] as const;
@@ -52,6 +52,21 @@ export function urlProblem(kind: FeedKind, raw: string): string | null {
 export function newSourceId(name: string): string {
   const stem = name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
   return `${stem}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The id of a sources-file entry that names none: the same at every start, derived from its URL
+ * alone (renaming the entry keeps its source, its state and history).
+ */
+export function fileSourceId(url: string): string {
+  let host = 'folder';
+  try {
+    host = new URL(url).hostname || 'folder';
+  } catch {
+    // urlProblem has refused it already; the hash still names it.
+  }
+  const stem = host.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40) || 'source';
+  return `${stem}-${createHash('sha256').update(url).digest('hex').slice(0, 8)}`;
 }
 
 /** "every 15 min" and the like, for the snapshot's `cadence`. */

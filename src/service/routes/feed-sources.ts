@@ -37,8 +37,10 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     return { ...definition, ...entry, item_selector: view.item_selector ?? null, created_at: view.created_at };
   };
 
+  // On a team server, what another process changed is read first (feed.sync; nothing to do embedded).
   app.get('/api/v1/sources', async (request) => {
     requireAdmin(request);
+    await feed.sync();
     return { sources: feed.sources().map((view) => sourceJson(view.id)), health_rule: feed.snapshotParts(context.now()).health_rule };
   });
 
@@ -48,7 +50,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     try {
       const { definition, preview } = await feed.preview(request.body as never);
       if (dryRun) return { dry_run: true, source: definition, preview };
-      const created = feed.add({ ...definition });
+      const created = await feed.add({ ...definition });
       return reply.status(201).send({ source: sourceJson(created.id), preview });
     } catch (error) {
       throw asServiceError(error);
@@ -57,32 +59,35 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
 
   app.get<{ Params: { id: string } }>('/api/v1/sources/:id', async (request) => {
     requireAdmin(request);
+    await feed.sync();
     const source = sourceJson(request.params.id);
     if (!source) throw new ServiceError('not_found', `No source ${request.params.id}.`);
-    return { source, history: feed.history(request.params.id, 20) };
+    return { source, history: await feed.history(request.params.id, 20) };
   });
 
   app.patch<{ Params: { id: string } }>('/api/v1/sources/:id', async (request) => {
     requireAdmin(request);
     const parsed = SourcePatch.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    if (!feed.update(request.params.id, parsed.data)) throw new ServiceError('not_found', `No source ${request.params.id}.`);
+    await feed.sync();
+    if (!(await feed.update(request.params.id, parsed.data))) throw new ServiceError('not_found', `No source ${request.params.id}.`);
     return { source: sourceJson(request.params.id) };
   });
 
   app.delete<{ Params: { id: string } }>('/api/v1/sources/:id', async (request, reply) => {
     requireAdmin(request);
-    if (!feed.remove(request.params.id)) throw new ServiceError('not_found', `No source ${request.params.id}.`);
+    await feed.sync();
+    if (!(await feed.remove(request.params.id))) throw new ServiceError('not_found', `No source ${request.params.id}.`);
     return reply.status(204).send();
   });
 
   app.get('/api/v1/sources/proposals', async (request) => {
     requireAdmin(request);
-    return { proposals: feed.repository.listProposals().sort((a, b) => b.proposed_at.localeCompare(a.proposed_at)).map(proposalJson) };
+    return { proposals: (await feed.listProposals()).map(proposalJson) };
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/sources/proposals/:id', async (request) => {
-    const proposal = feed.repository.getProposal(request.params.id);
+    const proposal = await feed.getProposal(request.params.id);
     if (!proposal) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
     // Anyone holding the id reads its status; who proposed it stays with the administrator.
     const { proposed_by: _by, ...status } = proposalJson(proposal);
@@ -93,7 +98,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     requireAdmin(request);
     const parsed = AcceptRequest.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidRequest(parsed.error);
-    if (!feed.repository.getProposal(request.params.id)) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
+    if (!(await feed.getProposal(request.params.id))) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
     try {
       const { proposal, source } = await feed.accept(request.params.id, parsed.data);
       return { proposal: proposalJson(proposal), source: sourceJson(source.id) };
@@ -106,9 +111,9 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     requireAdmin(request);
     const parsed = RejectRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    if (!feed.repository.getProposal(request.params.id)) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
+    if (!(await feed.getProposal(request.params.id))) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
     try {
-      return { proposal: proposalJson(feed.reject(request.params.id, parsed.data.reason)) };
+      return { proposal: proposalJson(await feed.reject(request.params.id, parsed.data.reason)) };
     } catch (error) {
       throw asServiceError(error);
     }

@@ -16,7 +16,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     const parsed = ProposeRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     // Stored for the administrator's queue; never fetched until accepted.
-    const proposal = context.feed.propose(parsed.data, identity.key);
+    const proposal = await context.feed.propose(parsed.data, identity.key);
     return reply.status(202).send({ status: 'received', proposal_id: proposal.id, status_url: `/api/v1/sources/proposals/${proposal.id}` });
   });
 

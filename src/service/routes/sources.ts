@@ -35,7 +35,8 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     if (!signal) throw new ServiceError('not_found', `No signal ${id}.`);
     const source = context.store.sourcesById.get(signal.source_id);
     if (!source) throw new ServiceError('internal', `Signal ${id} has no source.`);
-    // Labelled with where it came from: fetched signals say `feed`, the synthetic sample `sample`.
-    return { signal: { origin: 'sample', ...signal }, source: context.store.sourceEntry(source, context.now()) };
+    // Labelled with where it came from: fetched signals say `feed`, the synthetic sample `sample`;
+    // their source likewise (`fetched` with its measured health, or `sample`).
+    return { signal: { origin: 'sample', ...signal }, source: { origin: 'sample', ...context.store.sourceEntry(source, context.now()) } };
   });
 }

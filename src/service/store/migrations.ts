@@ -113,6 +113,107 @@ CREATE TABLE rate_windows (
     // A redelivery is a new delivery of the same body; this names the one it repeats.
     sql: `ALTER TABLE webhook_deliveries ADD COLUMN redelivery_of text;`,
   },
+  {
+    version: 3,
+    name: 'signals',
+    // Every signal (the sample's and the feed's) in one table; repository: signal-repository.ts.
+    // Times are ISO 8601 UTC text like the other tables (they sort as text). `search` is the
+    // full-text vector PostgreSQL keeps itself; signal_entities lets Discover take the newest
+    // signals naming an entity from one index range instead of sorting every match.
+    sql: `
+CREATE TABLE signals (
+  id text PRIMARY KEY,
+  slug text NOT NULL UNIQUE,
+  origin text NOT NULL CHECK (origin IN ('sample', 'feed')),
+  source_id text NOT NULL,
+  type text NOT NULL,
+  title text NOT NULL,
+  summary text NOT NULL,
+  body text NOT NULL,
+  url text NOT NULL,
+  canonical_url text,
+  entities jsonb NOT NULL,
+  metrics jsonb NOT NULL,
+  event_id text,
+  period text,
+  published_at text NOT NULL,
+  published_at_source text CHECK (published_at_source IN ('item', 'fetch')),
+  first_seen_at text,
+  updated_at text,
+  corroborated_by jsonb NOT NULL DEFAULT '[]',
+  confidence double precision,
+  search tsvector GENERATED ALWAYS AS (
+    setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', summary), 'B') || setweight(to_tsvector('english', body), 'C')
+  ) STORED
+);
+CREATE INDEX signals_published ON signals (published_at DESC, id DESC);
+CREATE INDEX signals_source_published ON signals (source_id, published_at DESC, id DESC);
+CREATE INDEX signals_type_published ON signals (type, published_at DESC, id DESC);
+CREATE INDEX signals_origin_published ON signals (origin, published_at DESC, id DESC);
+CREATE INDEX signals_event ON signals (event_id) WHERE event_id IS NOT NULL;
+CREATE INDEX signals_search ON signals USING gin (search);
+CREATE TABLE signal_entities (
+  signal_id text NOT NULL REFERENCES signals(id) ON DELETE CASCADE,
+  kind text NOT NULL CHECK (kind IN ('retailer', 'segment', 'city', 'state')),
+  name text NOT NULL,
+  published_at text NOT NULL,
+  PRIMARY KEY (signal_id, kind, name)
+);
+CREATE INDEX signal_entities_newest ON signal_entities (name, published_at DESC, signal_id DESC);`,
+  },
+  {
+    version: 4,
+    name: 'feed sources, state, history, oracle items and proposals',
+    // One row per source holds its definition, its state (etag, failures, next fetch…) and the
+    // fetch lease that keeps two processes of a team server from fetching it at once
+    // (src/service/feed/feed-database.ts). The feed's signals go in the signals table (version 3),
+    // origin 'feed', and outlive their source; history does not.
+    sql: `
+CREATE TABLE feed_sources (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  kind text NOT NULL,
+  url text NOT NULL,
+  cadence_s integer NOT NULL,
+  role text NOT NULL,
+  item_selector text,
+  paused boolean NOT NULL DEFAULT false,
+  created_at text NOT NULL,
+  state jsonb NOT NULL,
+  next_fetch_ms double precision,
+  lease_owner text,
+  lease_until_ms double precision,
+  changed_ms double precision NOT NULL
+);
+CREATE INDEX feed_sources_due ON feed_sources (next_fetch_ms);
+CREATE TABLE feed_fetches (
+  seq bigserial PRIMARY KEY,
+  source_id text NOT NULL REFERENCES feed_sources(id) ON DELETE CASCADE,
+  record jsonb NOT NULL
+);
+CREATE INDEX feed_fetches_source ON feed_fetches (source_id, seq);
+CREATE TABLE feed_oracle_items (
+  canonical_url text PRIMARY KEY,
+  source_id text NOT NULL,
+  item jsonb NOT NULL,
+  stored_ms double precision NOT NULL
+);
+CREATE INDEX feed_oracle_items_stored ON feed_oracle_items (stored_ms);
+CREATE TABLE source_proposals (
+  id text PRIMARY KEY,
+  url text NOT NULL,
+  name text,
+  kind text,
+  note text,
+  proposed_by text NOT NULL,
+  proposed_at text NOT NULL,
+  status text NOT NULL,
+  decided_at text,
+  reason text,
+  source_id text
+);
+CREATE INDEX source_proposals_status ON source_proposals (status, proposed_at);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,0 +1,305 @@
+/**
+ * Signals in the database (migration 3): the sample's and the feed's in one table, written in
+ * batches, read by id or slug, listed newest first with Discover's filters (keyset pages), and
+ * searched with PostgreSQL full-text search. The same SQL runs embedded (PGlite) and on a server.
+ */
+import type { CorpusSignal, SignalType } from '../corpus/generator';
+import type { Database, Queryable } from './database';
+
+/** A signal as stored: the corpus shape, where it came from, and the feed's extra fields. */
+export interface StoredSignal extends CorpusSignal {
+  origin: 'sample' | 'feed';
+  canonical_url?: string | null;
+  published_at_source?: 'item' | 'fetch' | null;
+  first_seen_at?: string | null;
+  updated_at?: string | null;
+  /** Other signals carrying the same story. */
+  corroborated_by?: string[];
+  confidence?: number | null;
+}
+
+export interface NewestFilter {
+  origin?: 'sample' | 'feed';
+  sourceId?: string;
+  type?: SignalType;
+  /** Any entity (retailer, segment, city or state) by name, case-insensitive; several = any of them. */
+  entities?: string[];
+  /** ISO times, inclusive. */
+  since?: string;
+  until?: string;
+  /** The last signal of the previous page (keyset paging: stable while signals arrive). */
+  after?: { published_at: string; id: string };
+  limit?: number;
+}
+
+export interface TextHit {
+  signal: StoredSignal;
+  /** PostgreSQL's ts_rank with weights title > summary > body, before any recency boost. */
+  rank: number;
+}
+
+/** Rows per INSERT: big enough to amortise a round trip, small enough for one statement's memory. */
+export const SIGNAL_BATCH = 1_000;
+const MAX_LIMIT = 1_000;
+
+const COLUMNS = `id, slug, origin, source_id, type, title, summary, body, url, canonical_url, entities, metrics, event_id, period,
+  published_at, published_at_source, first_seen_at, updated_at, corroborated_by, confidence`;
+
+interface SignalRow {
+  id: string;
+  slug: string;
+  origin: 'sample' | 'feed';
+  source_id: string;
+  type: SignalType;
+  title: string;
+  summary: string;
+  body: string;
+  url: string;
+  canonical_url: string | null;
+  entities: CorpusSignal['entities'];
+  metrics: Record<string, number>;
+  event_id: string | null;
+  period: string | null;
+  published_at: string;
+  published_at_source: 'item' | 'fetch' | null;
+  first_seen_at: string | null;
+  updated_at: string | null;
+  corroborated_by: string[];
+  confidence: number | null;
+}
+
+const iso = (value: string): string => {
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new Error(`not a date: ${value}`);
+  return new Date(ms).toISOString();
+};
+const isoOrNull = (value: string | null | undefined): string | null => (value ? iso(value) : null);
+
+function toRow(signal: StoredSignal): SignalRow {
+  return {
+    id: signal.id,
+    slug: signal.slug,
+    origin: signal.origin,
+    source_id: signal.source_id,
+    type: signal.type,
+    title: signal.title,
+    summary: signal.summary,
+    body: signal.body,
+    url: signal.url,
+    canonical_url: signal.canonical_url ?? null,
+    entities: signal.entities,
+    metrics: signal.metrics,
+    event_id: signal.event_id ?? null,
+    period: signal.period ?? null,
+    published_at: iso(signal.published_at),
+    published_at_source: signal.published_at_source ?? null,
+    first_seen_at: isoOrNull(signal.first_seen_at),
+    updated_at: isoOrNull(signal.updated_at),
+    corroborated_by: signal.corroborated_by ?? [],
+    confidence: signal.confidence ?? null,
+  };
+}
+
+/** Back to the shape the service cites: optional corpus fields and the feed's only where set. */
+function fromRow(row: SignalRow): StoredSignal {
+  const signal: StoredSignal = {
+    id: row.id,
+    slug: row.slug,
+    title: row.title,
+    summary: row.summary,
+    body: row.body,
+    source_id: row.source_id,
+    url: row.url,
+    published_at: row.published_at,
+    type: row.type,
+    entities: row.entities,
+    metrics: row.metrics,
+    origin: row.origin,
+  };
+  if (row.event_id !== null) signal.event_id = row.event_id;
+  if (row.period !== null) signal.period = row.period;
+  if (row.origin === 'feed') {
+    signal.canonical_url = row.canonical_url;
+    signal.published_at_source = row.published_at_source;
+    signal.first_seen_at = row.first_seen_at;
+    signal.updated_at = row.updated_at;
+    signal.corroborated_by = row.corroborated_by;
+    signal.confidence = row.confidence;
+  }
+  return signal;
+}
+
+const ENTITY_KINDS = [
+  ['retailers', 'retailer'],
+  ['segments', 'segment'],
+  ['cities', 'city'],
+  ['states', 'state'],
+] as const;
+
+function entityRows(signal: SignalRow): Array<{ signal_id: string; kind: string; name: string; published_at: string }> {
+  const rows = new Map<string, { signal_id: string; kind: string; name: string; published_at: string }>();
+  for (const [field, kind] of ENTITY_KINDS) {
+    for (const name of signal.entities[field] ?? []) {
+      const lower = name.trim().toLowerCase();
+      if (lower) rows.set(`${kind}:${lower}`, { signal_id: signal.id, kind, name: lower, published_at: signal.published_at });
+    }
+  }
+  return [...rows.values()];
+}
+
+/** Words of a question as an OR query for to_tsquery (PostgreSQL stems and drops stop words itself). */
+export function orQuery(text: string): string | null {
+  const words = [...new Set(text.toLowerCase().normalize('NFKD').split(/[^a-z0-9]+/).filter((word) => word.length >= 2))];
+  return words.length ? words.slice(0, 32).join(' | ') : null;
+}
+
+export class SignalRepository {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Inserts or replaces signals (by id), in batches, each batch in one transaction with its
+   * entity rows. Returns how many were written.
+   */
+  async put(signals: readonly StoredSignal[]): Promise<number> {
+    for (let at = 0; at < signals.length; at += SIGNAL_BATCH) {
+      const rows = signals.slice(at, at + SIGNAL_BATCH).map(toRow);
+      await this.db.transaction((tx) => writeBatch(tx, rows));
+    }
+    return signals.length;
+  }
+
+  async get(id: string): Promise<StoredSignal | null> {
+    const [row] = await this.db.query<SignalRow>(`SELECT ${COLUMNS} FROM signals WHERE id = $1`, [id]);
+    return row ? fromRow(row) : null;
+  }
+
+  async getBySlug(slug: string): Promise<StoredSignal | null> {
+    const [row] = await this.db.query<SignalRow>(`SELECT ${COLUMNS} FROM signals WHERE slug = $1`, [slug]);
+    return row ? fromRow(row) : null;
+  }
+
+  /** The signals with these ids that exist, in the order asked. */
+  async getMany(ids: readonly string[]): Promise<StoredSignal[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.query<SignalRow>(`SELECT ${COLUMNS} FROM signals WHERE id = ANY($1::text[])`, [ids]);
+    const byId = new Map(rows.map((row) => [row.id, fromRow(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async count(origin?: 'sample' | 'feed'): Promise<number> {
+    const [row] = origin
+      ? await this.db.query<{ n: string | number }>('SELECT count(*) AS n FROM signals WHERE origin = $1', [origin])
+      : await this.db.query<{ n: string | number }>('SELECT count(*) AS n FROM signals');
+    return Number(row?.n ?? 0);
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const rows = await this.db.query('DELETE FROM signals WHERE id = $1 RETURNING id', [id]);
+    return rows.length > 0;
+  }
+
+  /** Newest first (published_at, then id), filtered; page on with `after` = the last one returned. */
+  async newest(filter: NewestFilter = {}): Promise<StoredSignal[]> {
+    const params: unknown[] = [];
+    const where: string[] = [];
+    const param = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const entities = filter.entities?.map((name) => name.trim().toLowerCase()).filter(Boolean);
+    const s = entities?.length ? 'e' : 'signals';
+    if (filter.origin) where.push(`signals.origin = ${param(filter.origin)}`);
+    if (filter.sourceId) where.push(`signals.source_id = ${param(filter.sourceId)}`);
+    if (filter.type) where.push(`signals.type = ${param(filter.type)}`);
+    if (filter.since) where.push(`${s}.published_at >= ${param(iso(filter.since))}`);
+    if (filter.until) where.push(`${s}.published_at <= ${param(iso(filter.until))}`);
+    if (filter.after) where.push(`(${s}.published_at, ${s === 'e' ? 'e.signal_id' : 'signals.id'}) < (${param(iso(filter.after.published_at))}, ${param(filter.after.id)})`);
+    const limit = param(Math.min(Math.max(1, filter.limit ?? 20), MAX_LIMIT));
+    if (entities?.length) {
+      // Walks the entity index newest first (several names: each name's range, merged), so a
+      // common retailer costs a page, not a sort of every signal naming it.
+      where.unshift(`e.name = ANY(${param(entities)}::text[])`);
+      const rows = await this.db.query<SignalRow>(
+        `SELECT DISTINCT ON (e.published_at, e.signal_id) ${prefixed('signals')}
+         FROM signal_entities e JOIN signals ON signals.id = e.signal_id
+         WHERE ${where.join(' AND ')}
+         ORDER BY e.published_at DESC, e.signal_id DESC LIMIT ${limit}`,
+        params,
+      );
+      return rows.map(fromRow);
+    }
+    const rows = await this.db.query<SignalRow>(
+      `SELECT ${COLUMNS} FROM signals ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY published_at DESC, id DESC LIMIT ${limit}`,
+      params,
+    );
+    return rows.map(fromRow);
+  }
+
+  /**
+   * Full-text search: signals matching any word of `text` (stemmed, stop words dropped), best
+   * ts_rank first; `until` hides what was published after it.
+   */
+  async search(text: string, options: { limit?: number; until?: string } = {}): Promise<TextHit[]> {
+    const query = orQuery(text);
+    if (!query) return [];
+    const params: unknown[] = [query, Math.min(Math.max(1, options.limit ?? 20), MAX_LIMIT)];
+    const until = options.until ? `AND published_at <= $${params.push(iso(options.until))}` : '';
+    const rows = await this.db.query<SignalRow & { rank: number }>(
+      `SELECT ${COLUMNS}, ts_rank(search, q) AS rank
+       FROM signals, to_tsquery('english', $1) q
+       WHERE search @@ q ${until}
+       ORDER BY rank DESC, published_at DESC LIMIT $2`,
+      params,
+    );
+    return rows.map((row) => ({ signal: fromRow(row), rank: Number(row.rank) }));
+  }
+
+  /** Every signal in pages of `batch`, oldest first (loading an index beside the table). */
+  async *scan(batch = 5_000): AsyncGenerator<StoredSignal[]> {
+    let after: { published_at: string; id: string } | null = null;
+    for (;;) {
+      const rows: SignalRow[] = after
+        ? await this.db.query<SignalRow>(`SELECT ${COLUMNS} FROM signals WHERE (published_at, id) > ($1, $2) ORDER BY published_at, id LIMIT $3`, [after.published_at, after.id, batch])
+        : await this.db.query<SignalRow>(`SELECT ${COLUMNS} FROM signals ORDER BY published_at, id LIMIT $1`, [batch]);
+      if (rows.length === 0) return;
+      yield rows.map(fromRow);
+      const last = rows[rows.length - 1]!;
+      after = { published_at: last.published_at, id: last.id };
+      if (rows.length < batch) return;
+    }
+  }
+}
+
+function prefixed(table: string): string {
+  return COLUMNS.split(',')
+    .map((column) => `${table}.${column.trim()}`)
+    .join(', ');
+}
+
+/** One batch: the signals as one jsonb array (one parameter, any size), then their entity rows. */
+async function writeBatch(tx: Queryable, rows: SignalRow[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO signals (${COLUMNS})
+     SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(
+       id text, slug text, origin text, source_id text, type text, title text, summary text, body text, url text,
+       canonical_url text, entities jsonb, metrics jsonb, event_id text, period text, published_at text,
+       published_at_source text, first_seen_at text, updated_at text, corroborated_by jsonb, confidence double precision)
+     ON CONFLICT (id) DO UPDATE SET
+       slug = EXCLUDED.slug, origin = EXCLUDED.origin, source_id = EXCLUDED.source_id, type = EXCLUDED.type,
+       title = EXCLUDED.title, summary = EXCLUDED.summary, body = EXCLUDED.body, url = EXCLUDED.url,
+       canonical_url = EXCLUDED.canonical_url, entities = EXCLUDED.entities, metrics = EXCLUDED.metrics,
+       event_id = EXCLUDED.event_id, period = EXCLUDED.period, published_at = EXCLUDED.published_at,
+       published_at_source = EXCLUDED.published_at_source, first_seen_at = EXCLUDED.first_seen_at,
+       updated_at = EXCLUDED.updated_at, corroborated_by = EXCLUDED.corroborated_by, confidence = EXCLUDED.confidence`,
+    [JSON.stringify(rows)],
+  );
+  // Replaced signals may name other entities now: their rows are written again.
+  await tx.query('DELETE FROM signal_entities WHERE signal_id = ANY($1::text[])', [rows.map((row) => row.id)]);
+  const entities = rows.flatMap(entityRows);
+  if (entities.length === 0) return;
+  await tx.query(
+    `INSERT INTO signal_entities (signal_id, kind, name, published_at)
+     SELECT signal_id, kind, name, published_at FROM jsonb_to_recordset($1::jsonb) AS r(signal_id text, kind text, name text, published_at text)`,
+    [JSON.stringify(entities)],
+  );
+}
