@@ -33,7 +33,7 @@ export function runDesktopCommand(command: DesktopCommand): void {
       } else if (link.kind === 'report') {
         store.setView('research');
         store.openReport(link.id);
-      } else if (link.kind === 'saved') store.setView('library');
+      } else if (link.kind === 'saved') void store.openSaved(link.id);
       else {
         store.setView('chat');
         store.setDraft(link.question);

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { createChatSlice } from './chat-slice';
 import { createHealthSlice } from './health-slice';
+import { createLibrarySlice } from './library-slice';
 import { createResearchSlice } from './research-slice';
 import { createServiceSlice } from './service-slice';
 import type { AppState, ConnectSlice, SliceCreator } from './types';
@@ -16,7 +17,7 @@ export type * from './types';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {
-    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectServiceNotices(), get().connectWatchlist()];
+    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectServiceNotices(), get().connectWatchlist(), get().connectLibrary()];
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };
@@ -30,5 +31,6 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createResearchSlice(...args),
   ...createHealthSlice(...args),
   ...createWatchlistSlice(...args),
+  ...createLibrarySlice(...args),
   ...createConnectSlice(...args),
 }));
