@@ -31,7 +31,7 @@ function bridgeTo(bridgeHost: BridgeHost): ClarityBridge {
     startStream: async () => ({ ok: false, error: { code: 'unknown_method', message: 'not in this test' } }),
     abortStream: async () => undefined,
     onStreamMessage: () => () => undefined,
-    onPush: (event, callback) => bridgeHost.onPush((name, payload) => name === event && callback(payload as never)),
+    onPush: (event, callback) => bridgeHost.onPush((name: string, payload) => name === event && callback(payload as never)),
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * One zustand store of typed slices (STYLE §5), one file per slice. The renderer's only way
+ * One zustand store of typed slices (docs/decisions/conventions.md §5), one file per slice. The renderer's only way
  * out is the bridge; this store never sees a secret (credential status only: set/not set,
  * last four). Conversations live in the main process; the chat slice shows the open one.
  */

@@ -1,5 +1,5 @@
 /**
- * The app store's state, one interface per slice (STYLE §5). Each slice lives in its own file
+ * The app store's state, one interface per slice (docs/decisions/conventions.md §5). Each slice lives in its own file
  * (`*-slice.ts`); index.ts puts them together as `useAppStore`. Types only, so slices can
  * refer to the whole state without importing each other.
  */
