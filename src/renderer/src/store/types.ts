@@ -5,6 +5,7 @@
  */
 import type { ServiceNotice } from '../../../shared/service-notices';
 import type { StateCreator } from 'zustand';
+import type { View } from '../app/view-registry';
 import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscribe } from '../../../shared/bridge-contract';
 import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
 import type { HealthView } from '../../../shared/health';
@@ -93,7 +94,8 @@ export interface HealthSlice {
   watchHealth(): () => void;
 }
 
-export type View = 'chat' | 'research' | 'health' | 'library' | 'settings' | 'discover' | 'watchlist';
+/** The views are declared once, in the registry (app/view-registry.ts). */
+export type { View };
 
 export interface WatchlistSlice {
   watchlist: WatchlistView | null;
