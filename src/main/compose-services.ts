@@ -28,7 +28,7 @@ import { SettingsStore } from './services/settings-store';
 import { Watchlist } from './services/watchlist';
 import { loggerFor } from './logging/logger';
 import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
-import { createNetworkFetch } from './network/network-fetch';
+import { createNetworkFetch, type NetworkFetch } from './network/network-fetch';
 
 const log = loggerFor('startup');
 
@@ -112,7 +112,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     const network = createNetworkFetch(process.env);
     for (const warning of network.certificates.warnings) log.warn(`Network: ${warning}`);
     fetchImpl ??= network.fetch;
-    desktop ??= createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
+    desktop ??= nodeStandInDesktop(network);
   }
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
@@ -248,6 +248,11 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
 function defaultDesktop(fetchImpl: typeof fetch | undefined): DesktopHost {
   const network = createNetworkFetch({});
   if (fetchImpl) network.fetch = fetchImpl;
+  return nodeStandInDesktop(network);
+}
+
+/** The one Node stand-in for the desktop shell when a host gives none: no policy file, no log folder. */
+function nodeStandInDesktop(network: NetworkFetch): DesktopHost {
   return createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
 }
 

@@ -1,6 +1,6 @@
 /**
  * Exposes exactly the ClarityBridge as `window.clarity`. Never ipcRenderer itself; callbacks
- * get payloads only, never the IPC event (STYLE §1, §3). The bridge is built in ./bridge.ts.
+ * get payloads only, never the IPC event (docs/decisions/conventions.md §1, §3). The bridge is built in ./bridge.ts.
  */
 import { contextBridge, ipcRenderer } from 'electron';
 import { createPreloadBridge, type IpcRendererLike } from './bridge';

@@ -1,5 +1,5 @@
 /**
- * Authentication for the local service (DESIGN §3):
+ * Authentication for the local service (docs/decisions/design.md §3):
  * - a development identity provider that signs ES256 JWTs and publishes its JWKS; its key
  *   persists in the service's data directory so `npm run service -- token` and the running
  *   service agree;

@@ -1,5 +1,5 @@
 /**
- * The surfaces beyond v1's first table (DESIGN §3): Discover, follows and their feed,
+ * The surfaces beyond v1's first table (docs/decisions/design.md §3): Discover, follows and their feed,
  * predict, webhooks and the signed-in developer area. One call from server.ts wires them;
  * their stores live here so the service's shared context stays as it was.
  */

@@ -35,7 +35,7 @@ export class ServiceError extends Error {
 
 /**
  * A credential was presented and refused (unknown, expired, revoked, signed by another key):
- * 401 with `WWW-Authenticate: Bearer error="invalid_token"` on every route (DESIGN §3).
+ * 401 with `WWW-Authenticate: Bearer error="invalid_token"` on every route (docs/decisions/design.md §3).
  */
 export class InvalidCredentialError extends ServiceError {
   constructor(message: string) {

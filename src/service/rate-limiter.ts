@@ -1,5 +1,5 @@
 /**
- * Fixed-window rate limits, exactly the interface's table (DESIGN §3): per IP for anonymous
+ * Fixed-window rate limits, exactly the interface's table (docs/decisions/design.md §3): per IP for anonymous
  * callers, per user for authenticated ones. The clock is injectable so tests can cross a
  * window boundary without waiting.
  */

@@ -1,5 +1,5 @@
 /**
- * Limits of the surfaces added after v1's table (DESIGN §3): Discover 60 / 60 s, predict
+ * Limits of the surfaces added after v1's table (docs/decisions/design.md §3): Discover 60 / 60 s, predict
  * 5 / 5 min, webhook management 30 / 60 s, and follow per tier (from the JWT claim `tier`).
  * Same fixed windows and clock as the interface's limiter; kept apart so its table stays
  * exactly the interface's.

@@ -1,5 +1,5 @@
 /**
- * The one contract between the renderer and the main process (STYLE §1). Both transports
+ * The one contract between the renderer and the main process (docs/decisions/conventions.md §1). Both transports
  * (Electron IPC, WebSocket for the browser host), the preload and the renderer are typed
  * from this file; the bridge host validates every payload against the schemas here.
  *
@@ -362,7 +362,7 @@ export function isInvokeMethod(method: string): method is InvokeMethod {
   return Object.hasOwn(BridgeMethods, method);
 }
 
-// ── Streams: open → events* → done | error (STYLE §4) ───────────────────────────────────
+// ── Streams: open → events* → done | error (docs/decisions/conventions.md §4) ───────────────────────────────────
 export const AskStreamArgs = z.object({
   question: z.string().trim().min(1, 'Type a question first.').max(8_000),
   /** The conversation the turn belongs to; main keeps the history and session. */

@@ -2,7 +2,7 @@
 import type { SourceHealth } from './service-schemas';
 
 /**
- * A source's health as the app shows it: the three words of DESIGN §3, or `unknown` when a
+ * A source's health as the app shows it: the three words of docs/decisions/design.md §3, or `unknown` when a
  * service uses a word the app cannot place (its own word is kept in `health_reported`).
  */
 export type ShownHealth = SourceHealth | 'unknown';

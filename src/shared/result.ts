@@ -1,4 +1,4 @@
-/** Results: errors are values at the boundary (STYLE §10). */
+/** Results: errors are values at the boundary (docs/decisions/conventions.md §10). */
 import type { ServiceErrorCode } from './service-schemas';
 
 export type BridgeErrorCode =

@@ -1,5 +1,5 @@
 /**
- * The Retail Signal service interface as zod schemas, with the decisions of DESIGN §3.
+ * The Retail Signal service interface as zod schemas, with the decisions of docs/decisions/design.md §3.
  * The client, the local service and the OpenAPI document are all derived from this file.
  *
  * Response schemas are loose on purpose (`z.looseObject`): the client must ignore unknown
@@ -78,7 +78,7 @@ export const AskRequest = z
   .meta({ id: 'AskRequest' });
 export type AskRequest = z.input<typeof AskRequest>;
 
-/** DESIGN §3: a number in [0,1]; the client also accepts 0–100 and low/medium/high. */
+/** docs/decisions/design.md §3: a number in [0,1]; the client also accepts 0–100 and low/medium/high. */
 export const ConfidenceValue = z
   .union([z.number().min(0).max(100), z.enum(['low', 'medium', 'high'])])
   .meta({ id: 'Confidence', description: 'Number in [0,1] (services may send 0–100 or low/medium/high).' });

@@ -1,5 +1,5 @@
 /**
- * Schemas of the surfaces the interface names but does not shape (DESIGN §3): Discover,
+ * Schemas of the surfaces the interface names but does not shape (docs/decisions/design.md §3): Discover,
  * follows and their feed, predictions and webhooks. The local service validates with them,
  * the app's client parses with them, and the OpenAPI document is generated from them.
  * Responses are loose objects: clients ignore unknown fields.

@@ -19,7 +19,7 @@ export interface WatchlistItem {
   read: boolean;
 }
 
-/** Feed reads per hour by tier (DESIGN §3): main paces its polling to stay inside them. */
+/** Feed reads per hour by tier (docs/decisions/design.md §3): main paces its polling to stay inside them. */
 export const FEED_READS_PER_HOUR: Record<string, number> = { free: 60, pro: 600, team: 6_000 };
 
 export interface WatchlistView {

@@ -26,6 +26,8 @@ export interface StartOptions {
    * permissions), e.g. to try a data directory the user may not write to.
    */
   runAsUser?: string;
+  /** `clarity-desktop://` links the host is launched with (its `--open`), as a clicked link launches the desktop app. */
+  links?: string[];
 }
 
 export interface RunningApp {
@@ -56,6 +58,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
     '--pace-ms',
     String(options.paceMs ?? 12),
     ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
+    ...(options.links ?? []).map((link) => `--open=${link}`),
   ];
   const env = { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService };
   let child: ChildProcess;
@@ -70,7 +73,11 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      // A host that did not come up is stopped, with its local service, not left running.
+      child.kill('SIGTERM');
+      reject(new Error(`browser host did not start:\n${output}`));
+    }, START_TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += `${line}\n`;
       if (!line.startsWith('{')) return;

@@ -75,8 +75,7 @@ test('citations open a side panel with the signal, its health when cited and now
   await expect(answer.researchPromotion).toContainText('research report');
 
   const chip = answer.allChips.nth(1);
-  await chip.hover();
-  await expect(chat.chipPreview).toBeVisible();
+  await expect(await answer.previewChip(chip)).toBeVisible();
   await chip.click();
   await expect(panel.root).toBeVisible();
   const id = (await chip.getAttribute('data-cite'))!;

@@ -2,7 +2,7 @@
  * Playwright fixtures: a fresh app per test (its own data directory, its own keychain entry
  * name, the real local service behind it), started with the options `serviceArgs` and `paceMs`
  * and stopped after the test, and one page object per view on the test's page. Page objects use
- * data-testid selectors (STYLE §8) and wait on state, never on time.
+ * data-testid selectors (docs/decisions/conventions.md §8) and wait on state, never on time.
  *
  *   test.use({ serviceArgs: ['--research-ms=500'] });
  *   test('…', async ({ app, chat, research }) => { await chat.open(app); … });

@@ -50,9 +50,9 @@ test('a question asked at the bottom of the list is followed to the end of its a
 
 test('the chip preview sits by its chip, is readable and gives a human date', async ({ page, chat }) => {
   await chat.open(app());
-  const chip = chat.lastAnswer().getByTestId('citation-chip').first();
-  await chip.hover();
-  const preview = page.getByTestId('chip-preview');
+  const answer = chat.latest();
+  const chip = answer.allChips.first();
+  const preview = await answer.previewChip(chip);
   await expect(preview).toBeVisible();
   const chipBox = await box(chip);
   const previewBox = await box(preview);

@@ -75,11 +75,11 @@ test('every view fits at 760, 1024 and 1440 px: no overlap, no horizontal scroll
       expect.soft(fit.clipped, `${view} at ${width} px: controls past the right edge`).toEqual([]);
       const chrome = { nav: 'nav.sidebar', panel: '[data-testid="citation-panel"], [data-testid="source-drilldown"]' };
       const found =
-        view === 'ask'
+        view === 'chat'
           ? await boxes(page, { ...chrome, toolbar: '.chat-toolbar', composer: '[data-testid="composer-input"]', button: '[data-testid="send"]' })
           : await boxes(page, chrome);
       expect.soft(overlapping(found), `${view} at ${width} px`).toEqual([]);
-      if (view === 'ask') expect.soft(found.map((b) => b.name).sort(), `ask at ${width} px shows all four`).toEqual(['button', 'composer', 'nav', 'panel', 'toolbar']);
+      if (view === 'chat') expect.soft(found.map((b) => b.name).sort(), `ask at ${width} px shows all four`).toEqual(['button', 'composer', 'nav', 'panel', 'toolbar']);
     }
   }
 });

@@ -5,9 +5,10 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, type ChatPage } from './fixtures';
+import { VIEW_REGISTRY, type View } from '../../src/renderer/src/app/view-registry';
 
-export const VIEWS = ['ask', 'research', 'health', 'library', 'discover', 'watchlist', 'settings'] as const;
-export type ViewName = (typeof VIEWS)[number];
+/** Every view, from the renderer's registry (the one list of them). */
+export const VIEWS: readonly View[] = VIEW_REGISTRY.map((view) => view.id);
 
 /** Start the app with this so a research run finishes in well under a second. */
 export const FAST_RESEARCH = ['--research-ms=300'];
@@ -44,10 +45,10 @@ export async function prepareData(page: Page, chat: ChatPage): Promise<void> {
 }
 
 /** Opens one view in its fullest state: with the citation panel (or drill-down) open where there is one. */
-export async function openView(page: Page, view: ViewName): Promise<void> {
+export async function openView(page: Page, view: View): Promise<void> {
   const panel = page.getByTestId('citation-panel');
   switch (view) {
-    case 'ask': {
+    case 'chat': {
       await page.getByTestId('nav-chat').click();
       const answer = page.getByTestId('answer').last();
       await expect(answer).toHaveAttribute('data-status', 'done');

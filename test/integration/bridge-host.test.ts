@@ -87,11 +87,23 @@ describe('bridge host over the supervised local service', () => {
 
   it('aborts a stream on request and keeps the text that arrived', async () => {
     const { sink, done, messages } = collect('stream_two');
-    host.startStream('stream_two', 'ask', { question: 'Zudio store openings' }, sink);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Abort on the event itself: the first batch that carries answer text.
+    let firstText: () => void = () => undefined;
+    const textArrived = new Promise<void>((resolve) => (firstText = resolve));
+    const textOf = (list: StreamMessage[]) =>
+      list.flatMap((m) => (m.kind === 'events' ? m.events : [])).map((e) => (e.type === 'text' ? e.text : '')).join('');
+    host.startStream('stream_two', 'ask', { question: 'Zudio store openings' }, (message) => {
+      sink(message);
+      if (textOf(messages).length > 0) firstText();
+    });
+    await textArrived;
+    const kept = textOf(messages);
     host.abortStream('stream_two');
     await done;
-    expect(messages[messages.length - 1]).toMatchObject({ kind: 'error', error: { code: 'aborted' } });
+    // Ended as aborted, marked incomplete because text had arrived, and that text is still there.
+    expect(messages[messages.length - 1]).toMatchObject({ kind: 'error', error: { code: 'aborted' }, incomplete: true });
+    expect(kept.length).toBeGreaterThan(0);
+    expect(textOf(messages).startsWith(kept)).toBe(true);
     expect(host.activeStreamCount).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 /** Authentication, research (v1 and v2), proposals, sharing and faults of the local service. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import type { RunningService } from '../../src/service/server';
 import { Report, ResearchQueuedResponse, ResearchRun, ResearchV1Response } from '../../src/shared/service-schemas';
@@ -112,12 +112,15 @@ describe('research', () => {
     expect(response.status).toBe(202);
     const queued = ResearchQueuedResponse.parse(await response.json());
     const seen = new Set<string>();
-    let run = ResearchRun.parse(await (await fetch(new URL(queued.status_url, service.url), { headers: bearer(await tokenFor('v2@example.com')) })).json());
-    for (let i = 0; i < 100 && run.status !== 'completed'; i += 1) {
+    const read = async () => ResearchRun.parse(await (await fetch(new URL(queued.status_url, service.url), { headers: bearer(await tokenFor('v2@example.com')) })).json());
+    let run = await read();
+    // Polled until the run says it completed (a deadline, not a count of polls: a busy machine is slower).
+    await vi.waitUntil(async () => {
+      if (run.status === 'completed') return true;
       seen.add(run.status);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      run = ResearchRun.parse(await (await fetch(new URL(queued.status_url, service.url), { headers: bearer(await tokenFor('v2@example.com')) })).json());
-    }
+      run = await read();
+      return run.status === 'completed';
+    }, { timeout: 30_000, interval: 10 });
     expect(seen).toEqual(new Set(['queued', 'running']));
     expect(run).toMatchObject({ status: 'completed', report_url: expect.stringContaining(run.id), citation_count: expect.any(Number) });
   });

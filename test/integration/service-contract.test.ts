@@ -21,7 +21,7 @@ const expectErrorBody = async (response: Response, status: number, code: string)
   return body.message;
 };
 
-describe('errors are {error, message} with the status of DESIGN §3', () => {
+describe('errors are {error, message} with the status of docs/decisions/design.md §3', () => {
   it('400 for malformed JSON', async () => {
     const response = await fetch(`${service.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"messages": [' });
     await expectErrorBody(response, 400, 'invalid_request');

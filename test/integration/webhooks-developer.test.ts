@@ -163,7 +163,8 @@ describe('webhooks', () => {
     expect(JSON.parse(again.body)).toMatchObject({ id: original.id, type: 'research.completed' });
     // The receiver has it; the log records the attempt once the answer is back.
     let after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
-    for (let i = 0; i < 20 && after.deliveries[0]?.state === 'pending'; i += 1) {
+    const deadline = Date.now() + 10_000;
+    while (after.deliveries[0]?.state === 'pending' && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
     }
@@ -185,7 +186,8 @@ describe('webhooks', () => {
     await waitFor(() => received.filter((r) => r.body.includes(runId)).length >= 6, 'six attempts at the receiver');
     // …then read the log until the service has recorded it as failed.
     const failed = await (async () => {
-      for (let i = 0; i < 20; i += 1) {
+      // A deadline, not a count of polls: on a busy machine the log is written later.
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
         const list = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${id}/deliveries`, { headers: own })).json());
         if (list.deliveries[0]?.state === 'failed') return list.deliveries[0];
         await new Promise((resolve) => setTimeout(resolve, 100));

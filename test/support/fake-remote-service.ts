@@ -1,7 +1,7 @@
 /**
  * A fake remote Retail Signal service (issue #14): a plain Node http server, not our Fastify
  * service, that follows the interface but makes the other choices it allows. By default it
- * answers like a well-behaved service (Anthropic-shaped SSE, a DESIGN §3 health snapshot,
+ * answers like a well-behaved service (Anthropic-shaped SSE, a docs/decisions/design.md §3 health snapshot,
  * queued research with a JSON report); each VARIANT below overrides one route to make one
  * allowed (or hostile) choice. docs/compatibility.md tables every variant and its test.
  *

@@ -1,5 +1,5 @@
 /**
- * Coalesces a stream's events into few messages (STYLE §4): consecutive text deltas become
+ * Coalesces a stream's events into few messages (docs/decisions/conventions.md §4): consecutive text deltas become
  * one, and at most one message leaves per window. The renderer already applies them once per
  * frame, so this only caps the message rate (250/s at 4 ms); a full 16 ms frame here added up
  * to 16 ms of latency and saved the renderer nothing.

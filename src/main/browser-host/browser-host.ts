@@ -1,6 +1,6 @@
 /**
  * The browser host: the real main-process services and the real renderer build, served to a
- * browser on 127.0.0.1 through the same bridge contract as Electron (DESIGN §1).
+ * browser on 127.0.0.1 through the same bridge contract as Electron (docs/decisions/design.md §1).
  *
  * SECURITY: loopback only; a secret token per launch, good exactly once, exchanged for an
  * HttpOnly, SameSite=Strict session cookie holding a different random value (so the token

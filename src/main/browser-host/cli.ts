@@ -2,6 +2,7 @@
  * `npm run web` — the browser host. Runs the main-process services and the embedded local
  * service, serves the renderer build on 127.0.0.1 and prints the one URL to open.
  *   --port N (default 5178; 0 = free port)  --data-dir DIR  --pace-ms N
+ *   --open clarity-desktop://… (a link to open once the page loads, as the desktop app does)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     renderer: { type: 'string' },
     // Passed through to the embedded local service; for tests.
     'service-arg': { type: 'string', multiple: true },
+    open: { type: 'string', multiple: true },
   },
 });
 
@@ -46,7 +48,7 @@ const services = await composeMainServices({
   dataDir,
   logFilesProblem: logFiles.problem,
   fetch: network.fetch,
-  desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir }),
+  desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir, links: values.open ?? [], warn: (line) => console.warn(line) }),
   // The local service runs in its own Node process: built JS beside us, or its source under
   // the same TypeScript loader as us.
   serviceLaunch: { command: process.execPath, args: [...process.execArgv, serviceEntry] },

@@ -8,6 +8,7 @@ import { testConnection } from '../network/connection-test';
 import type { NetworkFetch } from '../network/network-fetch';
 import { displayProxy } from '../network/proxy-env';
 import type { LoadedPolicy } from './admin-policy';
+import { parseDeepLink } from './deep-link';
 
 export interface DesktopHost {
   info(serviceUrl: string | null): Promise<DesktopInfo>;
@@ -24,6 +25,10 @@ export interface NodeDesktopHostOptions {
   network: NetworkFetch;
   policy: LoadedPolicy;
   logsDir: string | null;
+  /** `clarity-desktop://` links given at launch (`--open`): parsed as strictly as Electron's, handed to the renderer once. */
+  links?: string[];
+  /** Where a rejected link is reported (never to the renderer). */
+  warn?: (line: string) => void;
 }
 
 const BROWSER_HOST_UPDATES: UpdateState = { state: 'off', detail: 'The browser host is updated with the project (git pull), not by the updater.' };
@@ -31,6 +36,12 @@ const BROWSER_HOST_UPDATES: UpdateState = { state: 'off', detail: 'The browser h
 /** The browser host's desktop: the environment's proxy and CAs; no folders, crash dumps or updates. */
 export function createNodeDesktopHost(options: NodeDesktopHostOptions): DesktopHost {
   const { network, policy } = options;
+  const pending: DesktopCommand[] = [];
+  for (const raw of options.links ?? []) {
+    const parsed = parseDeepLink(raw);
+    if (parsed.ok) pending.push({ command: 'open-link', link: parsed.link });
+    else options.warn?.(`Ignored a link given at launch (${parsed.reason})`);
+  }
   const proxySource = network.proxy.httpProxy || network.proxy.httpsProxy ? 'HTTPS_PROXY / HTTP_PROXY / NO_PROXY' : 'none set (HTTPS_PROXY / HTTP_PROXY are empty)';
   return {
     async info(serviceUrl) {
@@ -54,6 +65,6 @@ export function createNodeDesktopHost(options: NodeDesktopHostOptions): DesktopH
     setCrashUpload: async () => ({ dumpsDir: null, uploadAllowed: false, uploadEnabled: false }),
     checkForUpdates: async () => BROWSER_HOST_UPDATES,
     restartToUpdate: async () => ({ restarting: false }),
-    takePendingCommands: () => [],
+    takePendingCommands: () => pending.splice(0),
   };
 }

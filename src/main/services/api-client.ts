@@ -1,6 +1,6 @@
 /**
  * Client of the Retail Signal service: fetch + eventsource-parser, abortable, every failure
- * a typed BridgeError. It knows nothing of Electron or the renderer (STYLE §7): the base URL,
+ * a typed BridgeError. It knows nothing of Electron or the renderer (docs/decisions/conventions.md §7): the base URL,
  * the credential and fetch are given to it.
  *
  * Over 400 lines on purpose: every call to the service shares one request path (deadline,
@@ -191,7 +191,7 @@ export class RetailSignalClient {
   private sessionExtensionRefused = false;
 
   /**
-   * Replayed `assistant` turns (replay-messages.ts) are allowed by DESIGN §3; a service that
+   * Replayed `assistant` turns (replay-messages.ts) are allowed by docs/decisions/design.md §3; a service that
    * answers 400 to them gets the questions only, then and from then on.
    */
   private assistantTurnsRefused = false;
@@ -215,7 +215,7 @@ export class RetailSignalClient {
     if (!sessionId || this.sessionExtensionRefused) return send(rest);
     const first = await send({ ...rest, session_id: sessionId });
     if (first.ok || first.error.status !== 400) return first;
-    // The extension is optional (DESIGN §3): a strict service answers 400 to an unknown field.
+    // The extension is optional (docs/decisions/design.md §3): a strict service answers 400 to an unknown field.
     const second = await send(rest);
     if (second.ok) this.sessionExtensionRefused = true;
     return second;
@@ -316,7 +316,7 @@ export class RetailSignalClient {
     return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: read.problem });
   }
 
-  /** Fetches a report: JSON per DESIGN §3, or markdown, or HTML (the caller sanitises HTML). */
+  /** Fetches a report: JSON per docs/decisions/design.md §3, or markdown, or HTML (the caller sanitises HTML). */
   async getReport(reportUrl: string): Promise<Result<{ format: 'json'; report: ReadReport } | { format: 'markdown' | 'html'; text: string }>> {
     const response = await this.request('GET', reportUrl, undefined, 'application/json, text/markdown;q=0.9, text/html;q=0.8');
     if (!response.ok) return response;
@@ -408,7 +408,7 @@ export class RetailSignalClient {
     return new URL(url, this.options.baseUrl).href;
   }
 
-  /** Extension (DESIGN §3): one signal with its source and the source's health now. */
+  /** Extension (docs/decisions/design.md §3): one signal with its source and the source's health now. */
   async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: SourceEntry }>> {
     const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
     if (!response.ok) return response;

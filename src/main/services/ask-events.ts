@@ -1,6 +1,6 @@
 /**
  * Turns raw SSE messages of the ask stream into the app's normalised AskEvents. Unknown
- * events, unknown fields and malformed JSON are ignored (counted), never fatal (DESIGN §3).
+ * events, unknown fields and malformed JSON are ignored (counted), never fatal (docs/decisions/design.md §3).
  * The reader is tolerant (issue #14): answer text is taken wherever a frame carries it (with or
  * without `index`, any `delta.type` with a `text`, a flat `{text}`), a data-only frame is read
  * by its payload's `type`, citations and errors may be nested or flat.
@@ -86,7 +86,7 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
       return text ? { kind: 'event', event: { type: 'text', text } } : notText;
     }
     case 'clarity.citation_emitted': {
-      // `{citation:{id,…}}` per DESIGN §3, or the citation itself (`{id,…}`), or `{citation:"sig_…"}`.
+      // `{citation:{id,…}}` per docs/decisions/design.md §3, or the citation itself (`{id,…}`), or `{citation:"sig_…"}`.
       const inner = isRecord(data.citation) ? data.citation : typeof data.citation === 'string' ? { id: data.citation } : data;
       const id = asText(inner.id);
       if (!id) return malformed;
@@ -131,7 +131,7 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
 }
 
 /**
- * A mid-stream error frame: `{error:{error, message}}` (DESIGN §3), flat `{error, message}`,
+ * A mid-stream error frame: `{error:{error, message}}` (docs/decisions/design.md §3), flat `{error, message}`,
  * or Anthropic's `{error:{type, message}}`. The service's message is kept whatever the shape.
  */
 function readStreamError(data: Record<string, unknown>): BridgeError {

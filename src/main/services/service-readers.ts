@@ -115,7 +115,7 @@ function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 }
 
-/** DESIGN §3: the source list is `sources`, else the first array of objects in the snapshot. */
+/** docs/decisions/design.md §3: the source list is `sources`, else the first array of objects in the snapshot. */
 function findSourceList(body: Json): unknown[] | null {
   if (Array.isArray(body.sources)) return body.sources;
   const list = Object.values(body).find((value) => Array.isArray(value) && value.length > 0 && isRecord(value[0]));

@@ -1,7 +1,7 @@
 /**
  * The Electron transport: the bridge over IPC. The only main-process file that touches
  * ipcMain. Every message is checked to come from the main frame of our own window, loaded
- * from our own origin (STYLE §2); anything else is dropped.
+ * from our own origin (docs/decisions/conventions.md §2); anything else is dropped.
  */
 import { ipcMain, type IpcMainEvent, type IpcMainInvokeEvent, type WebContents } from 'electron';
 import { IPC_CHANNELS } from '../../shared/bridge-contract';

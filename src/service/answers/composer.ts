@@ -2,7 +2,7 @@
  * Composes a cited markdown answer, answer first: the direct answer computed from the
  * signals (direct-answers.ts), then supporting developments about the same subject, then a
  * "sources disagree" note where two sources state different figures for one fact, then what
- * the signals do not cover. Every figure carries an inline `[sig_…]` marker (DESIGN §3) of a
+ * the signals do not cover. Every figure carries an inline `[sig_…]` marker (docs/decisions/design.md §3) of a
  * signal that states it. No model: the text is assembled from the signals themselves.
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';

@@ -1,5 +1,5 @@
 /**
- * Deterministic corpus of India retail signals (DESIGN §2): ~150 sources and ≥ 20,000 signals
+ * Deterministic corpus of India retail signals (docs/decisions/design.md §2): ~150 sources and ≥ 20,000 signals
  * over 18 months. Same seed and anchor → byte-identical output. Figures are synthetic.
  */
 import type { SourceHealth } from '../../shared/service-schemas';

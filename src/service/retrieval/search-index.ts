@@ -1,6 +1,6 @@
 /**
  * Full-text retrieval over signals: BM25 on title (weighted), summary, body and entities,
- * boosted by recency and by entities the question names (DESIGN §2). Indexing is
+ * boosted by recency and by entities the question names (docs/decisions/design.md §2). Indexing is
  * incremental so live signals are retrievable the moment they arrive.
  */
 import type { CorpusSignal } from '../corpus/generator';

@@ -1,6 +1,6 @@
 /**
  * POST /api/v1/ask — JSON (`stream: false`, the default) or SSE (`stream: true`).
- * SSE frames are Anthropic-Messages-shaped with the clarity.* extensions (DESIGN §3).
+ * SSE frames are Anthropic-Messages-shaped with the clarity.* extensions (docs/decisions/design.md §3).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -94,7 +94,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         confidence: final.confidence,
         session_id: session.id,
         session_slug: session.slug,
-        // Extensions (DESIGN §3; additive): who wrote the answer and what verification did.
+        // Extensions (docs/decisions/design.md §3; additive): who wrote the answer and what verification did.
         composer: final.composer,
         verification: final.verification,
         support: final.support,

@@ -1,5 +1,5 @@
 /**
- * The signed-in developer area (DESIGN §3): `/developer` signs in through the development
+ * The signed-in developer area (docs/decisions/design.md §3): `/developer` signs in through the development
  * identity provider (a form, a session cookie, a CSRF token), `/developer/keys` issues (shown
  * once), lists and revokes API keys, `/developer/webhooks` shows webhooks and every delivery
  * attempt. Plain server-rendered forms, no script; every value escaped.

@@ -1,5 +1,5 @@
 /**
- * `GET /api/v1/discover`: search and browse signals (DESIGN §3). Anonymous callers allowed:
+ * `GET /api/v1/discover`: search and browse signals (docs/decisions/design.md §3). Anonymous callers allowed:
  * 60 requests / 60 s per IP, per user when authenticated. Without `q` the newest come first
  * and the cursor is a position in time (stable while live signals arrive); with `q` the
  * order is relevance and the cursor an offset into the ranked results.

@@ -1,5 +1,5 @@
 /**
- * Follows (DESIGN §3): authenticated; the tier comes from the JWT claim `tier` (free by
+ * Follows (docs/decisions/design.md §3): authenticated; the tier comes from the JWT claim `tier` (free by
  * default). Following past the tier's count is 403 `limit_reached`; follow changes and feed
  * reads each have the tier's hourly budget (429 with Retry-After when spent).
  */

@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/predict` (DESIGN §3): authenticated and paid (the answer carries its
+ * `POST /api/v1/predict` (docs/decisions/design.md §3): authenticated and paid (the answer carries its
  * `cost_usd`), 5 requests / 5 min per user; too little history is 422. The method is in
  * forecast/forecaster.ts and is stated in every answer's `method`.
  */

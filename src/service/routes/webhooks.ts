@@ -1,5 +1,5 @@
 /**
- * Webhooks (DESIGN §3): authenticated; management and the deliveries log share a budget of
+ * Webhooks (docs/decisions/design.md §3): authenticated; management and the deliveries log share a budget of
  * 30 requests / 60 s per user. The secret is in the 201 answer only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -5,7 +5,7 @@
  * components of its own; `document.ts` merges them. An operation is written with `operation()`,
  * which adds what every route of this service can answer, so no area forgets it:
  *   - 401 with `WWW-Authenticate` (a presented but invalid or expired credential is refused on
- *     every route, anonymous ones included; DESIGN §3),
+ *     every route, anonymous ones included; docs/decisions/design.md §3),
  *   - 400 for two credentials at once, or a malformed percent-encoded path,
  *   - 400/413/415 on routes with a body, 429 with `Retry-After` on routes with a limit, 500,
  *   - `x-rate-limit-remaining` on every response.
@@ -23,7 +23,7 @@ export const ref = (id: string): JsonObject => ({ $ref: `#/components/schemas/${
 const header = (id: string): JsonObject => ({ $ref: `#/components/headers/${id}` });
 const response = (id: string, description?: string): JsonObject => ({ $ref: `#/components/responses/${id}`, ...(description ? { description } : {}) });
 
-/** The header on every response (DESIGN §3). */
+/** The header on every response (docs/decisions/design.md §3). */
 export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemaining') };
 
 /** A JSON response with its example. */

@@ -23,7 +23,7 @@ import { surfacesArea } from './paths/surfaces';
 export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, feedSourcesArea, pagesArea, developerArea, surfacesArea];
 
 /**
- * What the interface promises for confidence (DESIGN §3): a number in [0, 1]. The client's zod
+ * What the interface promises for confidence (docs/decisions/design.md §3): a number in [0, 1]. The client's zod
  * schema accepts more (0–100, low/medium/high) because other services send those; the document
  * publishes what a service must send.
  */

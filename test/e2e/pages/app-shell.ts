@@ -4,9 +4,10 @@
  */
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { RunningApp } from '../app-process';
+import { navTestId, type View } from '../../../src/renderer/src/app/view-registry';
 
-/** The views of the navigation rail (data-testid `nav-<view>`; `View` in the renderer's store). */
-export type ViewName = 'chat' | 'research' | 'library' | 'discover' | 'watchlist' | 'health' | 'settings';
+/** The views of the navigation rail: the renderer's registry, the one list of them. */
+export type ViewName = View;
 
 export class AppShell {
   constructor(readonly page: Page) {}
@@ -30,7 +31,7 @@ export class AppShell {
 
   /** Clicks the view's entry in the navigation rail. */
   async goTo(view: ViewName): Promise<void> {
-    await this.page.getByTestId(`nav-${view}`).click();
+    await this.page.getByTestId(navTestId(view)).click();
   }
 
   /** The unread count on the watchlist's navigation entry. */

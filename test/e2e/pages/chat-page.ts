@@ -185,4 +185,17 @@ export class Answer {
   async text(): Promise<string> {
     return this.body.innerText();
   }
+
+  /**
+   * Hovers a chip of this answer and returns the preview. Only once the answer has finished
+   * rendering (done, its actions shown): while it streams its blocks are replaced under the
+   * pointer, and a replaced chip gets no mouseover until the pointer moves again (a busy machine
+   * made that race visible).
+   */
+  async previewChip(chip: Locator): Promise<Locator> {
+    await expect(this.root).toHaveAttribute('data-status', 'done');
+    await expect(this.copyMarkdown).toBeVisible();
+    await chip.hover();
+    return this.root.page().getByTestId('chip-preview');
+  }
 }

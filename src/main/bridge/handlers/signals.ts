@@ -1,7 +1,7 @@
 /**
  * One signal with its source, looked up on the service (the citation panel). A service without
  * the `GET /api/v1/signals/{id}` extension is asked through Discover (`?id=`), with the source's
- * health taken from the last health snapshot (DESIGN §3: the client works without extensions).
+ * health taken from the last health snapshot (docs/decisions/design.md §3: the client works without extensions).
  */
 import { fail, ok, type Result, type SignalDetails } from '../../../shared/bridge-contract';
 import { DiscoverPage } from '../../../shared/surface-schemas';

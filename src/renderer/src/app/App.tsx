@@ -1,14 +1,13 @@
-import { Activity, Compass, Eye, FlaskConical, Library, MessageSquare, Settings, type LucideIcon } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
-import { ChatView } from '../features/chat/ChatView';
 import { WatchlistNotice } from '../features/discover/WatchlistView';
-import { useAppStore, type View } from '../store/app-store';
+import { useAppStore } from '../store/app-store';
 import { noticeText } from '../../../shared/service-notices';
 import { StatusBar } from './StatusBar';
 import { useDisplay } from './use-display';
 import { useDesktopCommands } from './desktop-commands';
 import { useTheme } from './theme';
-import { DiscoverView, HealthView, LibraryView, ResearchView, SettingsView, WatchlistView } from './lazy-views';
+import { navTestId, VIEW_REGISTRY } from './view-registry';
+import { VIEW_PARTS } from './views';
 
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
@@ -23,16 +22,8 @@ function useRetryCountdown(): number {
   return retryAt ? Math.max(0, Math.ceil((retryAt - Date.now()) / 1000)) : 0;
 }
 
-/** Below 1200 px the navigation is a rail of these icons; the label stays as the accessible name. */
-const NAV: Array<{ view: View; label: string; Icon: LucideIcon }> = [
-  { view: 'chat', label: 'Ask', Icon: MessageSquare },
-  { view: 'discover', label: 'Discover', Icon: Compass },
-  { view: 'watchlist', label: 'Watchlist', Icon: Eye },
-  { view: 'research', label: 'Research', Icon: FlaskConical },
-  { view: 'health', label: 'Sources health', Icon: Activity },
-  { view: 'library', label: 'Library', Icon: Library },
-  { view: 'settings', label: 'Settings', Icon: Settings },
-];
+/** Below 1200 px the navigation is a rail of the views' icons; the title stays as the accessible name. */
+const NAV = VIEW_REGISTRY.map((declaration) => ({ view: declaration.id, label: declaration.title, Icon: VIEW_PARTS[declaration.id].Icon }));
 
 /**
  * In-app notifications (the browser host has no system ones): "report ready", with a link, and
@@ -96,6 +87,12 @@ function UnreadCount() {
   return unread > 0 ? <span className="sf-badge" data-testid="nav-unread">{unread}</span> : null;
 }
 
+/** The current view's component, from the registry. */
+function Shown({ retryInS }: { retryInS: number }) {
+  const { Component } = VIEW_PARTS[useAppStore((s) => s.view)];
+  return <Component retryInS={retryInS} />;
+}
+
 export function App() {
   const view = useAppStore((s) => s.view);
   const setView = useAppStore((s) => s.setView);
@@ -128,7 +125,7 @@ export function App() {
             className={view === item.view ? 'active' : ''}
             aria-current={view === item.view ? 'page' : undefined}
             onClick={() => setView(item.view)}
-            data-testid={`nav-${item.view}`}
+            data-testid={navTestId(item.view)}
             title={item.label}
           >
             <item.Icon className="nav-icon" size={18} aria-hidden="true" />
@@ -144,7 +141,7 @@ export function App() {
       </div>
       <main className="content">
         <Suspense fallback={null}>
-        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
+        <Shown retryInS={retryInS} />
         </Suspense>
       </main>
       <StatusBar retryInS={retryInS} />

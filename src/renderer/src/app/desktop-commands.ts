@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import type { DesktopCommand } from '../../../shared/desktop';
 import { clarity } from '../bridge/clarity';
 import { useAppStore } from '../store/app-store';
+import { viewForCommand } from './view-registry';
 
 export function runDesktopCommand(command: DesktopCommand): void {
   const store = useAppStore.getState();
@@ -15,16 +16,6 @@ export function runDesktopCommand(command: DesktopCommand): void {
       store.setView('chat');
       void store.newConversation();
       return;
-    case 'open-ask':
-      return store.setView('chat');
-    case 'open-research':
-      return store.setView('research');
-    case 'open-health':
-      return store.setView('health');
-    case 'open-library':
-      return store.setView('library');
-    case 'open-settings':
-      return store.setView('settings');
     case 'open-link': {
       const { link } = command;
       if (link.kind === 'conversation') {
@@ -33,15 +24,19 @@ export function runDesktopCommand(command: DesktopCommand): void {
       } else if (link.kind === 'report') {
         store.setView('research');
         store.openReport(link.id);
-      } else if (link.kind === 'saved') store.setView('library');
+      } else if (link.kind === 'saved') void store.openSaved(link.id);
       else {
         store.setView('chat');
         store.setDraft(link.question);
       }
       return;
     }
-    default:
+    default: {
+      // "Open a view" commands come from the registry.
+      const view = viewForCommand(command.command);
+      if (view) store.setView(view);
       return;
+    }
   }
 }
 

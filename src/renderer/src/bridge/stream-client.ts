@@ -1,5 +1,5 @@
 /**
- * The renderer's side of a stream (STYLE §4): subscribe first, then start, so no message can
+ * The renderer's side of a stream (docs/decisions/conventions.md §4): subscribe first, then start, so no message can
  * be missed; messages are handed over once per animation frame, as one batch; the listener is
  * released when the stream ends (done or error) or fails to start.
  */

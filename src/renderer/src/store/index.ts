@@ -1,11 +1,12 @@
 /**
- * One zustand store of typed slices (STYLE §5), one file per slice. The renderer's only way
+ * One zustand store of typed slices (docs/decisions/conventions.md §5), one file per slice. The renderer's only way
  * out is the bridge; this store never sees a secret (credential status only: set/not set,
  * last four). Conversations live in the main process; the chat slice shows the open one.
  */
 import { create } from 'zustand';
 import { createChatSlice } from './chat-slice';
 import { createHealthSlice } from './health-slice';
+import { createLibrarySlice } from './library-slice';
 import { createResearchSlice } from './research-slice';
 import { createServiceSlice } from './service-slice';
 import type { AppState, ConnectSlice, SliceCreator } from './types';
@@ -16,7 +17,7 @@ export type * from './types';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {
-    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectServiceNotices(), get().connectWatchlist()];
+    const unsubscribes = [get().connectService(), get().connectResearch(), get().connectHealth(), get().connectDataNotices(), get().connectServiceNotices(), get().connectWatchlist(), get().connectLibrary()];
     return () => {
       for (const unsubscribe of unsubscribes) unsubscribe();
     };
@@ -30,5 +31,6 @@ export const useAppStore = create<AppState>()((...args) => ({
   ...createResearchSlice(...args),
   ...createHealthSlice(...args),
   ...createWatchlistSlice(...args),
+  ...createLibrarySlice(...args),
   ...createConnectSlice(...args),
 }));

@@ -1,13 +1,15 @@
 /**
- * The app store's state, one interface per slice (STYLE §5). Each slice lives in its own file
+ * The app store's state, one interface per slice (docs/decisions/conventions.md §5). Each slice lives in its own file
  * (`*-slice.ts`); index.ts puts them together as `useAppStore`. Types only, so slices can
  * refer to the whole state without importing each other.
  */
 import type { ServiceNotice } from '../../../shared/service-notices';
 import type { StateCreator } from 'zustand';
+import type { View } from '../app/view-registry';
 import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscribe } from '../../../shared/bridge-contract';
 import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
 import type { HealthView } from '../../../shared/health';
+import type { LibraryItemView, LibraryLocation, LibraryQuery, LibrarySearchResult } from '../../../shared/library';
 import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
 import type { FollowTargetArgs, WatchlistView } from '../../../shared/watchlist';
 
@@ -92,7 +94,8 @@ export interface HealthSlice {
   watchHealth(): () => void;
 }
 
-export type View = 'chat' | 'research' | 'health' | 'library' | 'settings' | 'discover' | 'watchlist';
+/** The views are declared once, in the registry (app/view-registry.ts). */
+export type { View };
 
 export interface WatchlistSlice {
   watchlist: WatchlistView | null;
@@ -122,11 +125,33 @@ export interface UiSlice {
   selectCitation(selection: { turnId: string; citationId: string; occurrence?: number } | null): void;
 }
 
+export interface LibrarySlice {
+  /** The user's libraries (personal and team), from main; replaced by every `library.changed` push. */
+  libraryLocations: LibraryLocation[];
+  /** Counts `library.changed` pushes: the view searches again on it (another writer saved, say). */
+  libraryChanges: number;
+  libraryResult: LibrarySearchResult | null;
+  libraryFacets: { sources: string[]; entities: string[]; tags: string[] };
+  /** The saved item open in the reader. */
+  libraryItem: LibraryItemView | null;
+  libraryError: string | null;
+  /** Loads the libraries and follows `library.changed`; returns the unsubscribe. */
+  connectLibrary(): Unsubscribe;
+  refreshLibraryLocations(): Promise<void>;
+  /** Searches (and reloads the facets); the result replaces the last one. */
+  searchLibrary(query: LibraryQuery): Promise<void>;
+  /** Opens an item in the reader (any library when `location` is not given); false if it is gone. */
+  openLibraryItem(id: string, location?: string): Promise<boolean>;
+  closeLibraryItem(): void;
+  /** A `saved/lib_…` link: shows the library with that item open. */
+  openSaved(id: string): Promise<boolean>;
+}
+
 export interface ConnectSlice {
   /** Every slice's subscriptions to main, at once (the app calls it on mount). */
   connect(): Unsubscribe;
 }
 
-export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice & WatchlistSlice & ConnectSlice;
+export type AppState = ChatSlice & ServiceSlice & UiSlice & ResearchSlice & HealthSlice & WatchlistSlice & LibrarySlice & ConnectSlice;
 
 export type SliceCreator<Slice> = StateCreator<AppState, [], [], Slice>;

@@ -1,5 +1,5 @@
 /**
- * Discover, follows, predict, webhooks and the signed-in developer pages (DESIGN §3;
+ * Discover, follows, predict, webhooks and the signed-in developer pages (docs/decisions/design.md §3;
  * docs/service-extensions.md). Schemas come from surface-schemas.ts (imported here so their
  * ids are registered as components).
  */

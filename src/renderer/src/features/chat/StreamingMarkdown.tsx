@@ -4,7 +4,7 @@ import { IncrementalMarkdown, type RenderedBlock } from './markdown';
 
 /**
  * Incremental markdown for one answer: finished blocks are frozen, only the tail re-renders
- * (STYLE §6). Returns the blocks and the citation numbering they used.
+ * (docs/decisions/conventions.md §6). Returns the blocks and the citation numbering they used.
  */
 export function useStreamingMarkdown(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[]; markdown: IncrementalMarkdown } {
   const markdown = useRef<IncrementalMarkdown | null>(null);

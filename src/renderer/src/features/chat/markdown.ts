@@ -8,7 +8,7 @@
  * Citation chips are built as elements in the sanitised tree (never by editing HTML text), so
  * a marker inside an attribute or code stays text and the service cannot forge a chip.
  *
- * Speed (STYLE §6): finished blocks are frozen; while streaming only the unfinished tail is
+ * Speed (docs/decisions/conventions.md §6): finished blocks are frozen; while streaming only the unfinished tail is
  * lexed and rendered again, so the cost per delta stays flat as the answer grows.
  */
 import DOMPurify from 'dompurify';

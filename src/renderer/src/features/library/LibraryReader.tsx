@@ -8,7 +8,7 @@ import { CitationNumbering, renderMarkdownHtml } from '../chat/markdown';
 import { useDisplay } from '../../app/use-display';
 import { downloadFile } from './bundle-files';
 import { ExportMenu } from './ExportMenu';
-import { locationName } from './library-locations';
+import { locationName } from '../../store/library-slice';
 
 export const KIND_LABEL: Record<LibraryItemKind, string> = { answer: 'Answer', conversation: 'Conversation', report: 'Report' };
 

@@ -1,48 +1,39 @@
 import { useCallback, useEffect, useState } from 'react';
 import { formatNumber } from '../../../../shared/format';
-import type { LibraryItemKind, LibraryItemView, LibraryQuery, LibrarySearchResult } from '../../../../shared/library';
+import type { LibraryItemKind, LibraryQuery } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
 import { useDisplay } from '../../app/use-display';
+import { useAppStore } from '../../store/app-store';
+import { locationName } from '../../store/library-slice';
 import { BundleImport } from './BundleImport';
 import { downloadFile } from './bundle-files';
 import { DayInput } from './DayInput';
 import { KIND_LABEL, LibraryReader } from './LibraryReader';
-import { locationName, useLibraryChanges, useLibraryLocations } from './library-locations';
 import { LocationsPanel } from './LocationsPanel';
 import './team-library.css';
 
 export function LibraryView() {
+  // The query is this view's own (it goes when the view does); what main has is in the store.
   const [query, setQuery] = useState<LibraryQuery>({ sort: 'date' });
-  const [result, setResult] = useState<LibrarySearchResult | null>(null);
-  const [facets, setFacets] = useState<{ sources: string[]; entities: string[]; tags: string[] }>({ sources: [], entities: [], tags: [] });
-  const [openItem, setOpenItem] = useState<LibraryItemView | null>(null);
-  const locations = useLibraryLocations();
-  const changes = useLibraryChanges();
+  const result = useAppStore((s) => s.libraryResult);
+  const facets = useAppStore((s) => s.libraryFacets);
+  const openItem = useAppStore((s) => s.libraryItem);
+  const locations = useAppStore((s) => s.libraryLocations);
+  const changes = useAppStore((s) => s.libraryChanges);
+  const error = useAppStore((s) => s.libraryError);
+  const searchLibrary = useAppStore((s) => s.searchLibrary);
+  const open = useAppStore((s) => s.openLibraryItem);
+  const closeItem = useAppStore((s) => s.closeLibraryItem);
   const [bundleStatus, setBundleStatus] = useState<string | null>(null);
   const [deleted, setDeleted] = useState<{ id: string; title: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const display = useDisplay();
 
-  const search = useCallback(async (next: LibraryQuery): Promise<void> => {
-    const clean = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as LibraryQuery;
-    const response = await clarity().invoke('library.search', clean);
-    if (response.ok) setResult(response.value);
-    else setError(response.error.message);
-  }, []);
-  const refresh = useCallback(() => {
-    void search(query);
-    void clarity().invoke('library.facets').then((r) => r.ok && setFacets(r.value));
-  }, [query, search]);
+  const refresh = useCallback(() => void searchLibrary(query), [query, searchLibrary]);
 
   // Results as you type: every change of the query searches again (it takes milliseconds), and
   // so does every change main reports (another writer in a team folder, a library opening).
   useEffect(() => refresh(), [refresh, changes]);
 
-  const open = useCallback(async (id: string, location?: string): Promise<void> => {
-    const response = await clarity().invoke('library.get', { id, location });
-    if (response.ok) setOpenItem(response.value);
-    else setError(response.error.message);
-  }, []);
   // The open item follows changes too: a conflict appears, another writer renames it.
   const openId = openItem?.id;
   const openLocation = openItem?.location;
@@ -173,7 +164,7 @@ export function LibraryView() {
           }}
           onDeleted={(title) => {
             setDeleted({ id: openItem.id, title });
-            setOpenItem(null);
+            closeItem();
             refresh();
           }}
         />

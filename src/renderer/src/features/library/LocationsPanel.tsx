@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { LibraryLocation } from '../../../../shared/library';
 import { clarity } from '../../bridge/clarity';
-import { refreshLocations } from './library-locations';
+import { useAppStore } from '../../store/app-store';
 
 const STATE: Record<LibraryLocation['state'], string> = { opening: 'opening…', ready: '', unavailable: 'unavailable' };
 
@@ -25,13 +25,13 @@ export function LocationsPanel({ locations, selected, onSelect }: { locations: L
     setAdding(false);
     setPath('');
     setName('');
-    refreshLocations();
+    void useAppStore.getState().refreshLibraryLocations();
   };
   const remove = async (location: LibraryLocation): Promise<void> => {
     const result = await clarity().invoke('library.removeLocation', { id: location.id });
     setMessage(result.ok ? `“${location.name}” is no longer listed; its folder is untouched.` : result.error.message);
     if (selected === location.id) onSelect(undefined);
-    refreshLocations();
+    void useAppStore.getState().refreshLibraryLocations();
   };
 
   return (

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import type { Result } from '../../../../shared/bridge-contract';
-import { useLibraryLocations } from './library-locations';
+import { useAppStore } from '../../store/app-store';
 
 /**
  * "Save to library": with team libraries, asks where (the personal library first, the default);
  * without, saves at once. Read-only and unavailable team libraries are not offered.
  */
 export function SaveToLibrary({ label, className = 'ghost', testId, save, onResult }: { label: string; className?: string; testId: string; save: (location: string) => Promise<Result<unknown>>; onResult: (result: Result<unknown>, teamName: string | null) => void }) {
-  const locations = useLibraryLocations().filter((l) => !l.readOnly && l.state !== 'unavailable');
+  const locations = useAppStore((s) => s.libraryLocations).filter((l) => !l.readOnly && l.state !== 'unavailable');
   const [asking, setAsking] = useState(false);
   const run = async (location: string): Promise<void> => {
     setAsking(false);
