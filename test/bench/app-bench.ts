@@ -267,6 +267,9 @@ async function coldStartFloor(browser: Browser, dataDir: string, renderer: strin
     await page.waitForFunction(() => document.querySelector('textarea')?.value === 'x');
     const ready = performance.now() - host.spawnedAt;
     await context.close();
+    // Stopped only once its service is up, as the app's starts are: a service stopped while it
+    // opens the data directory's database could leave the next start waiting on its lock.
+    await host.serviceReady;
     return ready;
   } finally {
     await stopHost(host);

@@ -132,32 +132,38 @@ async function firstOpen(options: ConstructorParameters<typeof LibraryStore>[0],
   return { firstOpenFirstResultsMs, openMs, firstPageNewest: page.length > 0 && page.join() === newest.join(), tanishq };
 }
 
+/** `count` item files in `<dir>/library`, each citing three signals of a generated corpus. */
+export async function writeLibraryItems(dir: string, count: number): Promise<LibraryItem[]> {
+  const corpus = generateCorpus({ signalCount: count * 3 });
+  const names = new Map(corpus.sources.map((s) => [s.id, s.name]));
+  await mkdir(join(dir, 'library'), { recursive: true });
+  const items: LibraryItem[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const cited = corpus.signals.slice(i * 3, i * 3 + 3);
+    const item: LibraryItem = {
+      formatVersion: LIBRARY_FORMAT_VERSION,
+      id: `lib_${i.toString(16).padStart(16, '0')}`,
+      kind: i % 5 === 0 ? 'report' : 'answer',
+      title: cited[0]!.title,
+      tags: i % 7 === 0 ? ['board'] : [],
+      createdAt: cited[0]!.published_at,
+      savedAt: cited[0]!.published_at,
+      updatedAt: cited[0]!.published_at,
+      markdown: cited.map((s) => `- ${s.summary} [${s.id}]`).join('\n'),
+      citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: names.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
+      meta: {},
+      deletedAt: null,
+    };
+    items.push(item);
+    await writeFile(join(dir, 'library', `${item.id}.json`), JSON.stringify(item));
+  }
+  return items;
+}
+
 export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'clarity-libbench-'));
   try {
-    const corpus = generateCorpus({ signalCount: count * 3 });
-    const names = new Map(corpus.sources.map((s) => [s.id, s.name]));
-    await mkdir(join(dir, 'library'), { recursive: true });
-    const items: LibraryItem[] = [];
-    for (let i = 0; i < count; i += 1) {
-      const cited = corpus.signals.slice(i * 3, i * 3 + 3);
-      const item: LibraryItem = {
-        formatVersion: LIBRARY_FORMAT_VERSION,
-        id: `lib_${i.toString(16).padStart(16, '0')}`,
-        kind: i % 5 === 0 ? 'report' : 'answer',
-        title: cited[0]!.title,
-        tags: i % 7 === 0 ? ['board'] : [],
-        createdAt: cited[0]!.published_at,
-        savedAt: cited[0]!.published_at,
-        updatedAt: cited[0]!.published_at,
-        markdown: cited.map((s) => `- ${s.summary} [${s.id}]`).join('\n'),
-        citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: names.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
-        meta: {},
-        deletedAt: null,
-      };
-      items.push(item);
-      await writeFile(join(dir, 'library', `${item.id}.json`), JSON.stringify(item));
-    }
+    const items = await writeLibraryItems(dir, count);
     const options = { dir: join(dir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' as const }, device: { id: 'bench', name: 'bench' }, cacheBase: join(dir, 'library-cache', 'personal') };
     // The very first open: no cache yet (in the background in the app). Its own function, so
     // that store is gone before the searches are timed: the app holds one copy of a library.
