@@ -269,7 +269,7 @@ async function coldStartFloor(browser: Browser, dataDir: string, renderer: strin
     await context.close();
     // Stopped only once its service is up, as the app's starts are: a service stopped while it
     // opens the data directory's database could leave the next start waiting on its lock.
-    await host.serviceReady;
+    await Promise.race([host.serviceReady, new Promise((resolve) => setTimeout(resolve, 180_000))]);
     return ready;
   } finally {
     await stopHost(host);

@@ -64,16 +64,29 @@ async function ask(page: Page, question: string): Promise<void> {
 
 /** A real conversation from the app, its turns repeated up to `turns` (see the header). */
 async function seedConversation(dataDir: string, renderer: string, turns: number): Promise<void> {
-  const host = await startHost(['--pace-ms', '0', '--service-arg=--no-live'], { dataDir, renderer });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage();
-    await page.goto(host.url);
-    await waitForReady(page);
-    for (const question of QUESTIONS) await ask(page, question);
-  } finally {
-    await browser.close();
-    await stopHost(host);
+  // The first start on a new data directory generates the service's corpus; on a loaded machine
+  // that can outlast the supervisor's start timeout. The corpus is cached by then, so a second
+  // start on the same directory comes up: up to three attempts.
+  for (let attempt = 1; ; attempt += 1) {
+    const host = await startHost(['--pace-ms', '0', '--service-arg=--no-live'], { dataDir, renderer });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(host.url);
+      const ready = await waitForReady(page).then(
+        () => true,
+        (error: unknown) => {
+          if (attempt >= 3) throw error;
+          return false;
+        },
+      );
+      if (!ready) continue;
+      for (const question of QUESTIONS) await ask(page, question);
+      break;
+    } finally {
+      await browser.close();
+      await stopHost(host);
+    }
   }
   const dir = join(dataDir, 'conversations');
   const [name] = (await readdir(dir)).filter((file) => file.endsWith('.json'));
@@ -131,17 +144,19 @@ async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: n
   return result.value;
 }
 
-// Keystroke → next paint into the Composer (the app bench's probe, the Composer alone).
+// Keystroke → next paint into the Composer (the app bench's probe, the Composer alone). Listens
+// on the document: the Composer's element may be replaced as views switch.
 const KEY_PROBE = `(() => {
   window.__soakKeys = [];
-  document.querySelector('[data-testid="composer-input"]').addEventListener('keydown', (event) => {
+  document.addEventListener('keydown', (event) => {
+    if (event.target?.dataset?.testid !== 'composer-input') return;
     const sent = event.timeStamp;
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { window.__soakKeys.push(performance.now() - sent); channel.port1.close(); };
       channel.port2.postMessage(null);
     });
-  });
+  }, true);
 })()`;
 
 async function keystrokes(page: Page, count = 40): Promise<number[]> {
@@ -150,32 +165,32 @@ async function keystrokes(page: Page, count = 40): Promise<number[]> {
   await composer.focus();
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   for (let key = 0; key < count; key += 1) await page.keyboard.press('a');
-  await page.waitForFunction((n) => (window as unknown as { __soakKeys: number[] }).__soakKeys.length >= n, count);
+  await page.waitForFunction((n) => (window as unknown as { __soakKeys: number[] }).__soakKeys.length >= n, count, { timeout: 120_000 });
   const keys = await page.evaluate(() => (window as unknown as { __soakKeys: number[] }).__soakKeys.splice(0));
   await composer.fill('');
   return keys;
 }
 
-/** Scrolls the conversation's list from the top by `stepPx` a frame; the rAF intervals. */
+/**
+ * Scrolls the conversation's list from the top by `stepPx` a frame; the rAF intervals. Plain
+ * JavaScript: the TypeScript runner would wrap named functions in helpers the page lacks.
+ */
 async function scrollFrames(page: Page, stepPx: number, frames: number): Promise<number[]> {
-  return page.evaluate(
-    async ([step, count]) => {
-      const scroller = document.querySelector('[data-testid="messages"]') as HTMLElement;
-      const frame = (): Promise<number> => new Promise((resolve) => requestAnimationFrame(resolve));
-      scroller.scrollTop = 0;
-      await frame();
-      let last = await frame();
-      const times: number[] = [];
-      for (let i = 0; i < count; i += 1) {
-        scroller.scrollTop += step;
-        const now = await frame();
-        times.push(now - last);
-        last = now;
-      }
-      return times;
-    },
-    [stepPx, frames] as const,
-  );
+  return (await page.evaluate(`(async () => {
+    const scroller = document.querySelector('[data-testid="messages"]');
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    scroller.scrollTop = 0;
+    await frame();
+    let last = await frame();
+    const times = [];
+    for (let i = 0; i < ${frames}; i += 1) {
+      scroller.scrollTop += ${stepPx};
+      const now = await frame();
+      times.push(now - last);
+      last = now;
+    }
+    return times;
+  })()`)) as number[];
 }
 
 export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 60), askEveryS = Number(process.env.CLARITY_SOAK_ASK_EVERY_S ?? 10), build = true } = {}): Promise<SoakResult> {
