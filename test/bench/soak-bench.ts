@@ -130,7 +130,14 @@ async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: n
       const roots = new Set();
       let nodes = 0;
       for (const node of this) {
-        if (node.isConnected) continue;
+        // The prototypes themselves (Element.prototype…) are among the objects: their getters throw.
+        let connected;
+        try {
+          connected = node.isConnected;
+        } catch {
+          continue;
+        }
+        if (connected) continue;
         const root = node.getRootNode();
         if (root.nodeType === Node.DOCUMENT_NODE || root.nodeType === Node.DOCUMENT_FRAGMENT_NODE) continue;
         nodes += 1;
@@ -139,8 +146,9 @@ async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: n
       return { trees: roots.size, nodes };
     }`,
     returnByValue: true,
-  })) as { result: { value: { trees: number; nodes: number } } };
+  })) as { result: { value?: { trees: number; nodes: number } }; exceptionDetails?: { text: string } };
   await cdp.send('Runtime.releaseObject', { objectId: objects.objectId });
+  if (!result.value) throw new Error('soak: counting detached DOM trees failed in the page');
   return result.value;
 }
 
