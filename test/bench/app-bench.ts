@@ -11,19 +11,19 @@
  *      directory apart from the later ones
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
 const round = (n: number): number => Math.round(n * 100) / 100;
 /** The benchmark's clock, as epoch milliseconds (the same form the app's marks use). */
 const nowEpoch = (): number => performance.timeOrigin + performance.now();
 
-interface Host {
+export interface Host {
   url: string;
   child: ChildProcess;
   dataDir: string;
@@ -37,13 +37,13 @@ interface Host {
 }
 
 /** Starts a browser host; resolves once its page can load (`early`) or once its service is ready too. */
-async function startHost(args: string[], { early = false, withClock = false, dataDir: existing }: { early?: boolean; withClock?: boolean; dataDir?: string } = {}): Promise<Host> {
+export async function startHost(args: string[], { early = false, withClock = false, dataDir: existing, renderer }: { early?: boolean; withClock?: boolean; dataDir?: string; renderer?: string } = {}): Promise<Host> {
   const dataDir = existing ?? (await mkdtemp(join(tmpdir(), 'clarity-appbench-')));
   const spawnedAt = performance.now();
   // As `npm run web` runs it (built JS; the benchmark builds first). Only the hosts whose clock
   // is read load the probe (under tsx); a cold start is the bare command.
   const probe = withClock ? ['--import', 'tsx', '--import', './test/bench/clock-probe.ts'] : [];
-  const child = spawn(process.execPath, [...probe, 'out/main/browser-host.js', '--port', '0', '--data-dir', dataDir, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...probe, 'out/main/browser-host.js', '--port', '0', '--data-dir', dataDir, ...(renderer ? ['--renderer', renderer] : []), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const clockWaiters: Array<(now: number) => void> = [];
   let serviceReadyAt: (at: number) => void = () => undefined;
   const serviceReady = new Promise<number>((resolve) => (serviceReadyAt = resolve));
@@ -63,12 +63,35 @@ async function startHost(args: string[], { early = false, withClock = false, dat
   return { url, child, dataDir, ownsDataDir: existing === undefined, spawnedAt, serviceReady, clock };
 }
 
-async function stopHost(host: Host): Promise<void> {
+export async function stopHost(host: Host): Promise<void> {
   await new Promise<void>((resolve) => {
     host.child.once('exit', () => resolve());
     host.child.kill('SIGTERM');
   });
   if (host.ownsDataDir) await rm(host.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * The renderer build with the floor page beside it (test/bench/floor, under /bench-floor/), in a
+ * copy: the host serves only its renderer folder, and out/renderer stays as built.
+ */
+export async function floorRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'clarity-appbench-renderer-'));
+  const dir = join(root, 'renderer');
+  await cp('out/renderer', dir, { recursive: true });
+  await cp('test/bench/floor', join(dir, 'bench-floor'), { recursive: true });
+  return { dir, remove: () => rm(root, { recursive: true, force: true }) };
+}
+
+/**
+ * Opens the floor page of a host in `context`: the launch token (good once) is traded for the
+ * session cookie by a plain request if no page of the context has done it yet.
+ */
+export async function openFloor(context: BrowserContext, host: Host, tokenUsed: boolean): Promise<Page> {
+  if (!tokenUsed) await context.request.get(host.url, { maxRedirects: 0 });
+  const page = await context.newPage();
+  await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`);
+  return page;
 }
 
 /**
@@ -146,6 +169,20 @@ const KEYSTROKE_PROBE = `(() => {
   watch(plain, 'plain');
 })()`;
 
+// The same probe on the floor page's textarea; "streaming" is the floor page's own stream.
+const FLOOR_KEYSTROKE_PROBE = `(() => {
+  window.__keystrokes = [];
+  document.querySelector('textarea').addEventListener('keydown', (event) => {
+    const streaming = window.floor.streaming;
+    const sent = event.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { window.__keystrokes.push({ ms: performance.now() - sent, streaming, target: 'floor' }); channel.port1.close(); };
+      channel.port2.postMessage(null);
+    });
+  });
+})()`;
+
 export interface AppBenchResult {
   latencyMs: { median: number; p95: number; n: number; calibrationUncertaintyMs: number };
   keystrokeMs: { median: number; p95: number; n: number };
@@ -163,10 +200,21 @@ export interface AppBenchResult {
     firstStart: ColdStart;
   };
   healthTable: { mountMs: number; sortMedianMs: number; sortWorstMs: number; sortClicks: number; filterMs: number };
+  /**
+   * The floors (test/bench/floor/floor.js on the same host): keys into a bare page's textarea
+   * while that page streams the same answers; batches of the same stream appended to a <div>;
+   * cold starts to a bare page whose textarea shows a key.
+   */
+  floors?: {
+    keystrokeMs: { median: number; p95: number; n: number };
+    latencyMs: { median: number; p95: number; n: number };
+    coldStartMs: { median: number; worst: number; runs: number };
+  };
 }
 
-const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'));
-const waitForAnswerDone = (page: Page) => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'));
+// Generous timeouts: a first start on a loaded machine can take longer than 30 s (it measures, never judges).
+export const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'), undefined, { timeout: 180_000 });
+export const waitForAnswerDone = (page: Page) => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'), undefined, { timeout: 180_000 });
 
 interface ColdStart {
   serviceReady: number;
@@ -179,8 +227,8 @@ interface ColdStart {
  * One cold start: a new host process on `dataDir`, its page opened as soon as it is served (the
  * Electron window likewise loads while the service starts), in a new browser context.
  */
-async function coldStart(browser: Browser, dataDir: string): Promise<ColdStart> {
-  const host = await startHost(['--service-arg=--no-live'], { early: true, dataDir });
+async function coldStart(browser: Browser, dataDir: string, renderer?: string): Promise<ColdStart> {
+  const host = await startHost(['--service-arg=--no-live'], { early: true, dataDir, renderer });
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -205,16 +253,44 @@ async function coldStart(browser: Browser, dataDir: string): Promise<ColdStart> 
 }
 
 /**
- * 7: cold starts of one app, as a user starts it: the first on a new data directory (the local
- * service generates its corpus and caches it there), reported apart; then 5 more. Needs a build.
+ * The floor of a cold start: the same host command on the same data directory, its floor page
+ * (a bare textarea) opened as soon as the host serves, until a key typed shows in it.
  */
-export async function benchColdStarts(browser: Browser): Promise<AppBenchResult['coldStart']> {
+async function coldStartFloor(browser: Browser, dataDir: string, renderer: string): Promise<number> {
+  const host = await startHost(['--service-arg=--no-live'], { early: true, dataDir, renderer });
+  try {
+    const context = await browser.newContext();
+    const page = await openFloor(context, host, false);
+    const input = page.locator('textarea');
+    await input.waitFor();
+    await input.press('x');
+    await page.waitForFunction(() => document.querySelector('textarea')?.value === 'x');
+    const ready = performance.now() - host.spawnedAt;
+    await context.close();
+    // Stopped only once its service is up, as the app's starts are: a service stopped while it
+    // opens the data directory's database could leave the next start waiting on its lock.
+    await Promise.race([host.serviceReady, new Promise((resolve) => setTimeout(resolve, 180_000))]);
+    return ready;
+  } finally {
+    await stopHost(host);
+  }
+}
+
+/**
+ * 7: cold starts of one app, as a user starts it: the first on a new data directory (the local
+ * service generates its corpus and caches it there), reported apart; then 5 more, each followed
+ * by a start of the floor page on the same data directory. Needs a build.
+ */
+export async function benchColdStarts(browser: Browser, renderer?: string, floorStarts?: number[]): Promise<AppBenchResult['coldStart']> {
   const coldDir = await mkdtemp(join(tmpdir(), 'clarity-appbench-cold-'));
   const starts: ColdStart[] = [];
   let firstStart: ColdStart;
   try {
-    firstStart = await coldStart(browser, coldDir);
-    for (let run = 0; run < 5; run += 1) starts.push(await coldStart(browser, coldDir));
+    firstStart = await coldStart(browser, coldDir, renderer);
+    for (let run = 0; run < 5; run += 1) {
+      starts.push(await coldStart(browser, coldDir, renderer));
+      if (renderer && floorStarts) floorStarts.push(await coldStartFloor(browser, coldDir, renderer));
+    }
   } finally {
     await rm(coldDir, { recursive: true, force: true });
   }
@@ -233,35 +309,53 @@ export async function benchColdStarts(browser: Browser): Promise<AppBenchResult[
 export async function benchApp(): Promise<AppBenchResult> {
   execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const renderer = await floorRenderer();
   try {
-    // 7: cold starts.
-    const coldStarts = await benchColdStarts(browser);
+    // 7: cold starts, each beside a start of the floor page.
+    const floorStarts: number[] = [];
+    const coldStarts = await benchColdStarts(browser, renderer.dir, floorStarts);
 
     // 1 and 5: a host whose local service streams 200 deltas per second.
-    const host = await startHost(['--pace-ms', '5'], { withClock: true });
+    const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir });
     let latency: AppBenchResult['latencyMs'];
     let keystrokeMs: AppBenchResult['keystrokeMs'];
     let keystrokePlainMs: AppBenchResult['keystrokePlainMs'];
     let keystrokeIdleMs: AppBenchResult['keystrokeIdleMs'];
+    const floorLatencies: number[] = [];
+    const floorKeys: number[] = [];
     try {
-      const page = await browser.newPage();
+      // The app and its floor page in one context: the launch token is good once, the cookie for both.
+      const context = await browser.newContext();
+      const page = await context.newPage();
       // The app records its stream-painted marks only when asked (src/renderer/src/bridge/latency-mark.ts).
       await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
       await page.goto(host.url);
       await waitForReady(page);
+      const floor = await openFloor(context, host, true);
+      await floor.waitForFunction(() => document.title === 'ready');
       const hostClock = await clockOffset(host.clock);
       const pageClock = await clockOffset(() => page.evaluate(() => performance.timeOrigin + performance.now()));
+      const floorClock = await clockOffset(() => floor.evaluate(() => performance.timeOrigin + performance.now()));
+      type Mark = { receivedAt: number; paintedAt: number };
+      const paintedMarks = (on: Page): Promise<Mark[]> => on.evaluate(() => performance.getEntriesByName('stream-painted').map((entry) => (entry as PerformanceMark).detail as { receivedAt: number; paintedAt: number }));
       const latencies: number[] = [];
       for (const question of ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad']) {
+        await page.bringToFront();
         await page.evaluate(() => performance.clearMarks('stream-painted'));
         await page.getByTestId('composer-input').fill(question);
         await page.getByTestId('send').click();
         await waitForAnswerDone(page);
-        const marks = await page.evaluate(() => performance.getEntriesByName('stream-painted').map((entry) => (entry as PerformanceMark).detail as { receivedAt: number; paintedAt: number }));
         // Both instants moved onto the benchmark's clock before subtracting.
-        for (const mark of marks) latencies.push(mark.paintedAt - pageClock.offsetMs - (mark.receivedAt - hostClock.offsetMs));
+        for (const mark of await paintedMarks(page)) latencies.push(mark.paintedAt - pageClock.offsetMs - (mark.receivedAt - hostClock.offsetMs));
+        // The floor: the same question's stream, each batch appended to a <div>, same marks.
+        await floor.bringToFront();
+        await floor.evaluate(() => performance.clearMarks('stream-painted'));
+        await floor.evaluate((q) => (window as unknown as { floor: { askTracked(q: string): Promise<string> } }).floor.askTracked(q), question);
+        await floor.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        for (const mark of await paintedMarks(floor)) floorLatencies.push(mark.paintedAt - floorClock.offsetMs - (mark.receivedAt - hostClock.offsetMs));
       }
       latency = { median: round(percentile(latencies, 0.5)), p95: round(percentile(latencies, 0.95)), n: latencies.length, calibrationUncertaintyMs: round(hostClock.uncertaintyMs + pageClock.uncertaintyMs) };
+      await page.bringToFront();
 
       // Keystrokes into the real Composer and into the plain textarea, in turn, while answers
       // stream (only keys typed mid-stream count), then both with nothing streaming.
@@ -300,7 +394,22 @@ export async function benchApp(): Promise<AppBenchResult> {
       keystrokeMs = stats(streamingKeys('composer'));
       keystrokePlainMs = stats(streamingKeys('plain'));
       keystrokeIdleMs = { composer: stats(idleKeys.filter((k) => k.target === 'composer').map((k) => k.ms)), plain: stats(idleKeys.filter((k) => k.target === 'plain').map((k) => k.ms)) };
-      await page.close();
+
+      // The keystroke floor: the same keys into the floor page's bare textarea while that page
+      // streams the same questions (only keys typed mid-stream count).
+      await floor.bringToFront();
+      await floor.evaluate(FLOOR_KEYSTROKE_PROBE);
+      const floorInput = floor.locator('textarea');
+      for (let round_ = 0; round_ < 12 && floorKeys.length < 60; round_ += 1) {
+        await floorInput.focus();
+        const streamed = floor.evaluate((q) => (window as unknown as { floor: { askTracked(q: string): Promise<string> } }).floor.askTracked(q), `Quick commerce growth in Bengaluru, question ${round_}`);
+        await floor.waitForFunction(() => (window as unknown as { floor: { streaming: boolean } }).floor.streaming);
+        while (await floor.evaluate(() => (window as unknown as { floor: { streaming: boolean } }).floor.streaming)) for (let key = 0; key < 6; key += 1) await floor.keyboard.press('a');
+        await streamed;
+        await floor.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+        floorKeys.push(...(await floor.evaluate(() => (window as unknown as { __keystrokes: Array<{ ms: number; streaming: boolean }> }).__keystrokes.splice(0))).filter((k) => k.streaming).map((k) => k.ms));
+      }
+      await context.close();
     } finally {
       await stopHost(host);
     }
@@ -323,6 +432,7 @@ export async function benchApp(): Promise<AppBenchResult> {
     } finally {
       await stopHost(big);
     }
+    const stats = (samples: number[]) => ({ median: round(percentile(samples, 0.5)), p95: round(percentile(samples, 0.95)), n: samples.length });
     return {
       latencyMs: latency,
       keystrokeMs,
@@ -330,9 +440,15 @@ export async function benchApp(): Promise<AppBenchResult> {
       keystrokeIdleMs,
       coldStart: coldStarts,
       healthTable,
+      floors: {
+        keystrokeMs: stats(floorKeys),
+        latencyMs: stats(floorLatencies),
+        coldStartMs: { median: round(percentile(floorStarts, 0.5)), worst: round(Math.max(...floorStarts)), runs: floorStarts.length },
+      },
     };
   } finally {
     await browser.close();
+    await renderer.remove();
   }
 }
 

@@ -14,6 +14,7 @@ import { parseFeedDocument } from '../../src/service/feed/feed-parsers';
 import { NearDuplicateIndex } from '../../src/service/feed/near-duplicate';
 import { extractSignal } from '../../src/service/feed/signal-extraction';
 import { createSignalStore, startService } from '../../src/service/server';
+import { closeMemoryDatabase } from '../../src/service/store/embedded';
 import { startFixtureWeb } from '../support/fixture-web';
 
 export interface IngestBenchResult {
@@ -170,7 +171,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const file = 'bench/results/latest.json';
   const saved = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Record<string, unknown>;
   await writeFile(file, `${JSON.stringify({ ...saved, ingest }, null, 2)}\n`);
-  // The in-process service's shared in-memory database keeps the event loop alive once the
-  // figures are written (to be closed properly: issue 31); the benchmark ends here.
-  process.exit(0);
+  // The in-process services' shared in-memory database holds the event loop open until closed.
+  await closeMemoryDatabase();
 }

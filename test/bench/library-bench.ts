@@ -26,6 +26,8 @@ export interface LibraryBenchResult {
   open_to_first_results_ms: number;
   /** A later open: until the whole library is checked against the cache. */
   reopen_ready_ms?: number;
+  /** A later open: until a text search finds all it finds on the ready store (the persisted index loaded, not rebuilt). */
+  search_usable_ms?: number;
   queries: Array<{ query: string; p50_ms: number; p95_ms: number; baseline_p50_ms: number; baseline_p95_ms: number; results: number; baseline_results: number }>;
 }
 
@@ -103,7 +105,19 @@ async function firstResultsOf(store: LibraryStore): Promise<void> {
 }
 
 /** A new store with no cache: until the first page shows (checked to be the newest items), and until all is indexed. */
-async function firstOpen(options: ConstructorParameters<typeof LibraryStore>[0], items: LibraryItem[]): Promise<{ firstOpenFirstResultsMs: number; openMs: number; firstPageNewest: boolean }> {
+/** Until a text search on `store` finds `expected` items (checked at every change the store announces). */
+async function searchUsable(store: LibraryStore, query: string, expected: number): Promise<void> {
+  while (store.search({ text: query }).total !== expected) {
+    await new Promise<void>((resolve) => {
+      const stop = store.onChange(() => {
+        stop();
+        resolve();
+      });
+    });
+  }
+}
+
+async function firstOpen(options: ConstructorParameters<typeof LibraryStore>[0], items: LibraryItem[]): Promise<{ firstOpenFirstResultsMs: number; openMs: number; firstPageNewest: boolean; tanishq: number }> {
   const started = performance.now();
   const store = new LibraryStore(options);
   await firstResultsOf(store);
@@ -111,47 +125,56 @@ async function firstOpen(options: ConstructorParameters<typeof LibraryStore>[0],
   const page = store.search({ sort: 'date' }).items.map((item) => item.createdAt);
   await store.ready;
   const openMs = performance.now() - started;
+  const tanishq = store.search({ text: 'Tanishq' }).total;
   await store.writeCache();
   await store.close();
   const newest = items.filter((item) => !item.deletedAt).map((item) => item.createdAt).sort().reverse().slice(0, page.length);
-  return { firstOpenFirstResultsMs, openMs, firstPageNewest: page.length > 0 && page.join() === newest.join() };
+  return { firstOpenFirstResultsMs, openMs, firstPageNewest: page.length > 0 && page.join() === newest.join(), tanishq };
+}
+
+/** `count` item files in `<dir>/library`, each citing three signals of a generated corpus. */
+export async function writeLibraryItems(dir: string, count: number): Promise<LibraryItem[]> {
+  const corpus = generateCorpus({ signalCount: count * 3 });
+  const names = new Map(corpus.sources.map((s) => [s.id, s.name]));
+  await mkdir(join(dir, 'library'), { recursive: true });
+  const items: LibraryItem[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const cited = corpus.signals.slice(i * 3, i * 3 + 3);
+    const item: LibraryItem = {
+      formatVersion: LIBRARY_FORMAT_VERSION,
+      id: `lib_${i.toString(16).padStart(16, '0')}`,
+      kind: i % 5 === 0 ? 'report' : 'answer',
+      title: cited[0]!.title,
+      tags: i % 7 === 0 ? ['board'] : [],
+      createdAt: cited[0]!.published_at,
+      savedAt: cited[0]!.published_at,
+      updatedAt: cited[0]!.published_at,
+      markdown: cited.map((s) => `- ${s.summary} [${s.id}]`).join('\n'),
+      citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: names.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
+      meta: {},
+      deletedAt: null,
+    };
+    items.push(item);
+    await writeFile(join(dir, 'library', `${item.id}.json`), JSON.stringify(item));
+  }
+  return items;
 }
 
 export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> {
   const dir = await mkdtemp(join(tmpdir(), 'clarity-libbench-'));
   try {
-    const corpus = generateCorpus({ signalCount: count * 3 });
-    const names = new Map(corpus.sources.map((s) => [s.id, s.name]));
-    await mkdir(join(dir, 'library'), { recursive: true });
-    const items: LibraryItem[] = [];
-    for (let i = 0; i < count; i += 1) {
-      const cited = corpus.signals.slice(i * 3, i * 3 + 3);
-      const item: LibraryItem = {
-        formatVersion: LIBRARY_FORMAT_VERSION,
-        id: `lib_${i.toString(16).padStart(16, '0')}`,
-        kind: i % 5 === 0 ? 'report' : 'answer',
-        title: cited[0]!.title,
-        tags: i % 7 === 0 ? ['board'] : [],
-        createdAt: cited[0]!.published_at,
-        savedAt: cited[0]!.published_at,
-        updatedAt: cited[0]!.published_at,
-        markdown: cited.map((s) => `- ${s.summary} [${s.id}]`).join('\n'),
-        citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: names.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
-        meta: {},
-        deletedAt: null,
-      };
-      items.push(item);
-      await writeFile(join(dir, 'library', `${item.id}.json`), JSON.stringify(item));
-    }
+    const items = await writeLibraryItems(dir, count);
     const options = { dir: join(dir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' as const }, device: { id: 'bench', name: 'bench' }, cacheBase: join(dir, 'library-cache', 'personal') };
     // The very first open: no cache yet (in the background in the app). Its own function, so
     // that store is gone before the searches are timed: the app holds one copy of a library.
-    const { firstOpenFirstResultsMs, openMs, firstPageNewest } = await firstOpen(options, items);
+    const { firstOpenFirstResultsMs, openMs, firstPageNewest, tanishq } = await firstOpen(options, items);
     // Every later start: the cache is there; first results come from it, the rest fills in behind.
     const started = performance.now();
     const store = new LibraryStore(options);
     await firstResultsOf(store);
     const firstResultsMs = performance.now() - started;
+    await searchUsable(store, 'Tanishq', tanishq);
+    const searchUsableMs = performance.now() - started;
     await store.ready;
     const reopenReadyMs = performance.now() - started;
     const tokenised = baselineCorpus(items);
@@ -177,7 +200,7 @@ export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> 
       out.push({ query, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), baseline_p50_ms: round(percentile(baseline, 50)), baseline_p95_ms: round(percentile(baseline, 95)), results, baseline_results: baselineResults });
     }
     await store.close();
-    return { items: store.size, open_ms: round(openMs), first_open_first_results_ms: round(firstOpenFirstResultsMs), first_page_newest: firstPageNewest, open_to_first_results_ms: round(firstResultsMs), reopen_ready_ms: round(reopenReadyMs), queries: out };
+    return { items: store.size, open_ms: round(openMs), first_open_first_results_ms: round(firstOpenFirstResultsMs), first_page_newest: firstPageNewest, open_to_first_results_ms: round(firstResultsMs), reopen_ready_ms: round(reopenReadyMs), search_usable_ms: round(searchUsableMs), queries: out };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -9,11 +9,14 @@ import { readFile, readdir, stat, mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { benchApp, type AppBenchResult } from './app-bench';
+import { benchFigures, figuresTable } from './figures';
 import { benchIngest, type IngestBenchResult } from './ingest-bench';
 import { benchLibrary, type LibraryBenchResult } from './library-bench';
 import { benchRenderer, type RendererBenchResult } from './renderer-bench';
 import { benchService, type ServiceBenchResult } from './service-bench';
+import { benchSoak, type SoakResult } from './soak-bench';
 import { benchVerification, type VerificationBenchResult } from './verification-bench';
+import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
 let machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium (Debian)`;
 let measuredAt = new Date().toISOString();
@@ -37,7 +40,7 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 // `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
 // from a saved run, measuring nothing.
 const fromIndex = process.argv.indexOf('--from');
-type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult };
+type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   console.log('Service benchmark…');
@@ -52,9 +55,16 @@ const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   const verificationRun = await benchVerification();
   console.log('Ingest benchmark (the live feed)…');
   const ingestRun = await benchIngest();
-  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun };
+  // The CI-sized soak (issue 31): 5 minutes unless CLARITY_SOAK_MINUTES says otherwise (0 skips it).
+  const soakMinutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 5);
+  let soakRun: SoakResult | undefined;
+  if (soakMinutes > 0) {
+    console.log(`Soak (${soakMinutes} min)…`);
+    soakRun = await benchSoak({ minutes: soakMinutes, build: false });
+  }
+  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun, soak: soakRun };
 };
-const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest } = saved ?? (await measure());
+const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak } = saved ?? (await measure());
 if (saved) {
   measuredAt = saved.measured_at;
   machine = saved.machine;
@@ -134,11 +144,13 @@ try {
 } catch {
   // No notes: the figures alone.
 }
-const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${rows.join('\n')}`;
+// Issue 31: each figure beside its floor from the same run, and its goal.
+const figures = benchFigures({ app, service: service.result, renderer, library, soak });
+const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${figuresTable(figures)}\n\n${rows.join('\n')}`;
 const verificationSection = verification ? `\n\n## Claim verification and the model composer\n\n${verification.table}` : '';
 const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, figures, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest, soak }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).
@@ -146,6 +158,6 @@ const readme = await readFile('README.md', 'utf8');
 const marked = /<!-- bench-table -->[\s\S]*?<!-- \/bench-table -->/;
 if (marked.test(readme)) await writeFile('README.md', readme.replace(marked, `<!-- bench-table -->\n${summary}\n<!-- /bench-table -->`));
 console.log(`\n${markdown}`);
-// The ingest part's in-process service leaves its shared in-memory database open (to be closed
-// properly: issue 31); everything is written, so the benchmark ends here.
-process.exit(0);
+// The in-process services (renderer answers, ingest) shared one in-memory database: closing it
+// lets the process end by itself.
+await closeMemoryDatabase();

@@ -49,6 +49,13 @@ const INDEX_OPTIONS = {
   searchOptions: { prefix: true, fuzzy: fuzzyFor, maxFuzzy: 1, boost: { title: 3, sources: 2, citations: 1.5, tags: 2 }, combineWith: 'AND' } satisfies SearchOptions,
 };
 
+/**
+ * A cache file as text: read whole, then decoded once. `readFile(path, 'utf8')` decodes chunk by
+ * chunk through a StringDecoder, which was the largest part of a later open's time to a usable
+ * search at 10,000 items (bench/notes.md, `npm run bench:library-profile`).
+ */
+const readText = async (file: string): Promise<string> => (await readFile(file)).toString('utf8');
+
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
 const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => string | null | undefined | false;
 
@@ -230,7 +237,7 @@ export class LibraryIndex {
 
   private async loadEntries(file: string, key: string): Promise<boolean> {
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as { version: number; key: string; entries: LibraryEntry[] };
+      const parsed = JSON.parse(await readText(file)) as { version: number; key: string; entries: LibraryEntry[] };
       if (parsed.version !== CACHE_VERSION || parsed.key !== key || !Array.isArray(parsed.entries)) return false;
       for (const entry of parsed.entries) if (!this.touched.has(entry.id)) this.entries.set(entry.id, entry);
       this.byDate = null;
@@ -243,7 +250,7 @@ export class LibraryIndex {
 
   async loadCachedIndex(path: string, key: string): Promise<boolean> {
     try {
-      const text = await readFile(`${path}.index.json`, 'utf8');
+      const text = await readText(`${path}.index.json`);
       const head = /^\{"version":(\d+),"key":("(?:[^"\\]|\\.)*"),"index":/.exec(text.slice(0, 600));
       if (!head || Number(head[1]) !== CACHE_VERSION || JSON.parse(head[2]!) !== key) return false;
       const loaded = await MiniSearch.loadJSONAsync<IndexedDoc>(text.slice(head[0].length, -1), INDEX_OPTIONS as Parameters<typeof MiniSearch.loadJSONAsync>[1]);

@@ -203,14 +203,14 @@ export class EmbeddedDatabase implements Database {
   }
 }
 
-let sharedMemory: Promise<{ pglite: PGlite; exclusive: Exclusive; current: { schema: string | null } }> | null = null;
+let sharedMemory: Promise<{ pglite: PGlite; exclusive: Exclusive; current: { schema: string | null }; open: Set<string> }> | null = null;
 
 /**
  * A throw-away database for a service without a data directory: a schema of its own in the
  * process's one in-memory PGlite (starting PGlite costs seconds; a schema, milliseconds).
  */
 export async function openMemoryDatabase(): Promise<Database> {
-  sharedMemory ??= createFolder(null).then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null } }));
+  sharedMemory ??= createFolder(null).then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null }, open: new Set<string>() }));
   const shared = await sharedMemory;
   const schema = `service_${randomBytes(6).toString('hex')}`;
   const use = async (): Promise<void> => {
@@ -222,6 +222,7 @@ export async function openMemoryDatabase(): Promise<Database> {
     await shared.pglite.query(`CREATE SCHEMA ${schema}`);
     await use();
   });
+  shared.open.add(schema);
   let closed = false;
   return {
     kind: 'embedded',
@@ -243,6 +244,20 @@ export async function openMemoryDatabase(): Promise<Database> {
         await shared.pglite.query(`DROP SCHEMA ${schema} CASCADE`);
         shared.current.schema = null;
       });
+      shared.open.delete(schema);
     },
   };
+}
+
+/**
+ * Ends the process's shared in-memory PGlite, which otherwise keeps the event loop alive (a
+ * benchmark's or a script's last step, once every service in it is closed). Refused while a
+ * service still holds a schema in it; a later openMemoryDatabase starts a new one.
+ */
+export async function closeMemoryDatabase(): Promise<void> {
+  if (!sharedMemory) return;
+  const shared = await sharedMemory;
+  if (shared.open.size > 0) throw new Error(`closeMemoryDatabase: ${shared.open.size} service database(s) still open in it; close those services first`);
+  sharedMemory = null;
+  await shared.exclusive.run(() => shared.pglite.close());
 }

@@ -1,0 +1,69 @@
+/**
+ * Issue 31: every client figure beside its floor (measured in the same run, on the same host,
+ * through the same transport, with the same measurement code), and every figure judged against
+ * its goal: a ratio to the floor where one exists, absolute where the work is ours alone.
+ * Written under `figures` in bench/results/latest.json and shown as a table in the README.
+ */
+import type { AppBenchResult } from './app-bench';
+import type { LibraryBenchResult } from './library-bench';
+import type { RendererBenchResult } from './renderer-bench';
+import type { ServiceBenchResult } from './service-bench';
+import type { SoakResult } from './soak-bench';
+
+export interface Figure {
+  label: string;
+  value: number;
+  /** The same measurement on the bare page / plain server; absent where the work is ours alone. */
+  floor?: number;
+  ratio?: number;
+  goal: string;
+  met: boolean;
+}
+
+const ratioOf = (value: number, floor: number): number => Math.round((value / Math.max(0.001, floor)) * 100) / 100;
+
+function againstFloor(label: string, value: number, floor: number, maxRatio: number): Figure {
+  const ratio = ratioOf(value, floor);
+  return { label, value, floor, ratio, goal: `ratio ≤ ${maxRatio}`, met: ratio <= maxRatio };
+}
+
+export function benchFigures(input: { app: AppBenchResult; service: ServiceBenchResult; renderer: RendererBenchResult; library: LibraryBenchResult; soak?: SoakResult }): Record<string, Figure> {
+  const { app, service, renderer, library, soak } = input;
+  const out: Record<string, Figure> = {};
+  const floors = app.floors;
+  if (floors) {
+    out.keystroke_p95_ms = againstFloor('Keystroke → paint while an answer streams, p95 (ms): Composer / bare textarea page', app.keystrokeMs.p95, floors.keystrokeMs.p95, 1.2);
+    out.client_latency_p95_ms = againstFloor('Client-added latency, bytes in main → painted, p95 (ms): app / page appending each batch to a <div>', app.latencyMs.p95, floors.latencyMs.p95, 1.3);
+    const composer = app.coldStart.composerReadyMs.median;
+    const floor = floors.coldStartMs.median;
+    out.cold_start_composer_ms = { label: 'Cold start to a composer taking a key, median of 5 (ms): app / empty page with a textarea', value: composer, floor, ratio: ratioOf(composer, floor), goal: 'value ≤ floor + 500', met: composer <= floor + 500 };
+  }
+  const s = service.concurrent;
+  out.service_200_streams_first_byte_p95_ms = againstFloor(`${s.streams} concurrent streams, first byte p95 of the median burst (ms): service / plain Node HTTP server, same bytes`, s.ttfb_p95_ms, s.baseline_plain_node.ttfb_p95_ms, 1.2);
+  const absolute = (label: string, value: number, max: number): Figure => ({ label, value, goal: `≤ ${max}`, met: value <= max });
+  out.render_cost_40kb_p95_ms = absolute('Render cost per delta at 40 KB, p95 (ms; update work: render, commit, style, layout)', renderer.renderCost.clarity.kb40.p95, 1);
+  out.append_answer_worst_ms = absolute('Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12 (ms)', renderer.history.appendMs.worst, 3);
+  out.library_first_page_ms = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300);
+  const items = library.items.toLocaleString('en-IN');
+  if (library.search_usable_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: search finds all it will after a later open, the persisted index loaded (ms)`, library.search_usable_ms, 1000);
+  else if (library.reopen_ready_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: a later open until the folder is checked (a run before search-usable was timed; ms)`, library.reopen_ready_ms, 1000);
+  out.library_search_p95_ms = absolute('Library search p95, worst query (ms)', Math.max(...library.queries.map((q) => q.p95_ms)), 10);
+  if (soak) {
+    const span = `${soak.minutes} min soak, ${soak.turnsAtEnd} turns at the end`;
+    out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour)`, soak.heapGrowthPctPerHour, 5);
+    out.soak_dom_growth_pct_per_h = absolute(`${span}: DOM node growth after warm-up (% per hour)`, soak.domNodeGrowthPctPerHour, 5);
+    out.soak_detached_trees = absolute(`${span}: detached DOM trees held by JS at the end (${soak.detached.nodes} nodes)`, soak.detached.trees, 0);
+    out.soak_scroll_over_share = { label: `${span}: share of scroll frames over 1.5 × the floor page's median frame (value: app median frame ms; floor: floor page's)`, value: soak.scroll.medianMs, floor: soak.scroll.floorMedianMs, ratio: soak.scroll.overShare, goal: 'share (ratio column) ≤ 0.05', met: soak.scroll.overShare <= 0.05 };
+    out.soak_keystroke_end_vs_start = { label: `${span}: keystroke → paint p95 at the end (value) vs the start (floor column), ms`, value: soak.keystroke.endP95, floor: soak.keystroke.startP95, ratio: soak.keystroke.ratio, goal: 'ratio ≤ 1.1', met: soak.keystroke.ratio <= 1.1 };
+  }
+  return out;
+}
+
+export function figuresTable(figures: Record<string, Figure>): string {
+  const cell = (n: number | undefined): string => (n === undefined ? '' : String(n));
+  return [
+    '| Figure (issue 31) | Value | Floor | Ratio | Goal | |',
+    '|---|---:|---:|---:|---|---|',
+    ...Object.values(figures).map((f) => `| ${f.label} | ${cell(f.value)} | ${cell(f.floor)} | ${cell(f.ratio)} | ${f.goal} | ${f.met ? 'met' : 'missed'} |`),
+  ].join('\n');
+}

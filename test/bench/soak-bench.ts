@@ -1,0 +1,293 @@
+/**
+ * `npm run bench:soak` (not in CI): an hour of use of the real app through the browser host.
+ * Length: CLARITY_SOAK_MINUTES (default 60 here; `npm run bench` runs a 5-minute one, and the
+ * same variable shortens or lengthens that). Every CLARITY_SOAK_ASK_EVERY_S seconds (default 10)
+ * one answer is asked in the same conversation; every third answer the views are switched
+ * (Discover, Library, back to Ask), every fifth the answer is saved to the library and the
+ * library searched. Reported:
+ *   - JS heap (after forced GC) and DOM counters (CDP Memory.getDOMCounters) over time, growth
+ *     per hour after warm-up (the first fifth of the run) from a least-squares line; goal ≤ 5 %/h;
+ *   - detached DOM trees at the end, after GC: JS-held nodes (Runtime.queryObjects on
+ *     Node.prototype) whose root is not a document or fragment; goal none;
+ *   - scroll frame times through the 1,000-turn conversation at the end, against the floor
+ *     page scrolling plain text the same way in the same browser; goal ≤ 5 % of frames over
+ *     1.5 × the floor's median frame time;
+ *   - keystroke → paint p95 into the Composer at the end vs at the start; goal ≤ 1.1 ×.
+ * Reaching 1,000 turns: the conversation is pre-seeded before the soak host starts. A first host
+ * answers a few distinct questions at pace 0 through the app (a real conversation file, as main
+ * writes it); its turns are then repeated, with new ids, up to 1,000 minus the answers the soak
+ * will ask, so the conversation reaches 1,000 turns at the end of the run.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type CDPSession, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, floorRenderer, openFloor, startHost, stopHost, waitForAnswerDone, waitForReady } from './app-bench';
+
+export interface SoakSample {
+  minute: number;
+  turns: number;
+  heapMb: number;
+  domNodes: number;
+  documents: number;
+  listeners: number;
+}
+
+export interface SoakResult {
+  minutes: number;
+  askEveryS: number;
+  seededTurns: number;
+  asked: number;
+  turnsAtEnd: number;
+  samples: SoakSample[];
+  /** Least-squares growth after warm-up, as a share of the post-warm-up start, per hour. */
+  heapGrowthPctPerHour: number;
+  domNodeGrowthPctPerHour: number;
+  detached: { trees: number; nodes: number };
+  scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
+  keystroke: { startP95: number; endP95: number; ratio: number; n: number };
+}
+
+const QUESTIONS = ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad', 'DMart revenue growth in Mumbai', 'Nykaa beauty prices in Delhi'];
+const TARGET_TURNS = 1_000;
+const round = (n: number): number => Math.round(n * 100) / 100;
+const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
+
+async function ask(page: Page, question: string): Promise<void> {
+  await page.getByTestId('composer-input').fill(question);
+  await page.getByTestId('send').click();
+  // The conversation already holds finished answers: wait for the new one to start, then end.
+  await page.waitForSelector('[data-status="streaming"],[data-status="waiting"]', { timeout: 5_000 }).catch(() => undefined);
+  await waitForAnswerDone(page);
+}
+
+/** A real conversation from the app, its turns repeated up to `turns` (see the header). */
+async function seedConversation(dataDir: string, renderer: string, turns: number): Promise<void> {
+  // The first start on a new data directory generates the service's corpus; on a loaded machine
+  // that can outlast the supervisor's start timeout. The corpus is cached by then, so a second
+  // start on the same directory comes up: up to three attempts.
+  for (let attempt = 1; ; attempt += 1) {
+    const host = await startHost(['--pace-ms', '0', '--service-arg=--no-live'], { dataDir, renderer });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(host.url);
+      const ready = await waitForReady(page).then(
+        () => true,
+        (error: unknown) => {
+          if (attempt >= 3) throw error;
+          return false;
+        },
+      );
+      if (!ready) continue;
+      for (const question of QUESTIONS) await ask(page, question);
+      break;
+    } finally {
+      await browser.close();
+      await stopHost(host);
+    }
+  }
+  const dir = join(dataDir, 'conversations');
+  const [name] = (await readdir(dir)).filter((file) => file.endsWith('.json'));
+  if (!name) throw new Error('soak: seeding wrote no conversation');
+  const stored = JSON.parse(await readFile(join(dir, name), 'utf8')) as { conversation: { turns: Array<{ id: string; askedAt: string }> } };
+  const real = stored.conversation.turns;
+  const start = Date.now() - turns * 60_000;
+  stored.conversation.turns = Array.from({ length: turns }, (_, i) => ({ ...real[i % real.length]!, id: `${real[i % real.length]!.id}_seed${i}`, askedAt: new Date(start + i * 60_000).toISOString() }));
+  await writeFile(join(dir, name), JSON.stringify(stored));
+}
+
+async function sample(cdp: CDPSession, minute: number, turns: number): Promise<SoakSample> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
+  const counters = (await cdp.send('Memory.getDOMCounters')) as { documents: number; nodes: number; jsEventListeners: number };
+  return { minute: round(minute), turns, heapMb: round(usedSize / 2 ** 20), domNodes: counters.nodes, documents: counters.documents, listeners: counters.jsEventListeners };
+}
+
+/** Growth per hour after warm-up (least-squares slope over the later samples), as a % of the line's start. */
+function growthPerHour(samples: SoakSample[], pick: (s: SoakSample) => number): number {
+  const later = samples.slice(Math.floor(samples.length / 5));
+  if (later.length < 2) return 0;
+  const xs = later.map((s) => s.minute);
+  const ys = later.map(pick);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / Math.max(1e-9, xs.reduce((sum, x) => sum + (x - mx) ** 2, 0));
+  const startValue = my - slope * (mx - xs[0]!);
+  return round(((slope * 60) / Math.max(1e-9, startValue)) * 100);
+}
+
+/** JS-held nodes, after GC, whose root is neither a document nor a fragment: detached trees. */
+async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: number }> {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { result: proto } = (await cdp.send('Runtime.evaluate', { expression: 'Node.prototype' })) as { result: { objectId: string } };
+  const { objects } = (await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.objectId })) as { objects: { objectId: string } };
+  const { result } = (await cdp.send('Runtime.callFunctionOn', {
+    objectId: objects.objectId,
+    functionDeclaration: `function () {
+      const roots = new Set();
+      let nodes = 0;
+      for (const node of this) {
+        // The prototypes themselves (Element.prototype…) are among the objects: their getters throw.
+        let connected;
+        try {
+          connected = node.isConnected;
+        } catch {
+          continue;
+        }
+        if (connected) continue;
+        const root = node.getRootNode();
+        if (root.nodeType === Node.DOCUMENT_NODE || root.nodeType === Node.DOCUMENT_FRAGMENT_NODE) continue;
+        nodes += 1;
+        roots.add(root);
+      }
+      return { trees: roots.size, nodes };
+    }`,
+    returnByValue: true,
+  })) as { result: { value?: { trees: number; nodes: number } }; exceptionDetails?: { text: string } };
+  await cdp.send('Runtime.releaseObject', { objectId: objects.objectId });
+  if (!result.value) throw new Error('soak: counting detached DOM trees failed in the page');
+  return result.value;
+}
+
+// Keystroke → next paint into the Composer (the app bench's probe, the Composer alone). Listens
+// on the document: the Composer's element may be replaced as views switch.
+const KEY_PROBE = `(() => {
+  window.__soakKeys = [];
+  document.addEventListener('keydown', (event) => {
+    if (event.target?.dataset?.testid !== 'composer-input') return;
+    const sent = event.timeStamp;
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { window.__soakKeys.push(performance.now() - sent); channel.port1.close(); };
+      channel.port2.postMessage(null);
+    });
+  }, true);
+})()`;
+
+async function keystrokes(page: Page, count = 40): Promise<number[]> {
+  const composer = page.getByTestId('composer-input');
+  await composer.fill('');
+  await composer.focus();
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  for (let key = 0; key < count; key += 1) await page.keyboard.press('a');
+  await page.waitForFunction((n) => (window as unknown as { __soakKeys: number[] }).__soakKeys.length >= n, count, { timeout: 120_000 });
+  const keys = await page.evaluate(() => (window as unknown as { __soakKeys: number[] }).__soakKeys.splice(0));
+  await composer.fill('');
+  return keys;
+}
+
+/**
+ * Scrolls the conversation's list from the top by `stepPx` a frame; the rAF intervals. Plain
+ * JavaScript: the TypeScript runner would wrap named functions in helpers the page lacks.
+ */
+async function scrollFrames(page: Page, stepPx: number, frames: number): Promise<number[]> {
+  return (await page.evaluate(`(async () => {
+    const scroller = document.querySelector('[data-testid="messages"]');
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    scroller.scrollTop = 0;
+    await frame();
+    let last = await frame();
+    const times = [];
+    for (let i = 0; i < ${frames}; i += 1) {
+      scroller.scrollTop += ${stepPx};
+      const now = await frame();
+      times.push(now - last);
+      last = now;
+    }
+    return times;
+  })()`)) as number[];
+}
+
+export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 60), askEveryS = Number(process.env.CLARITY_SOAK_ASK_EVERY_S ?? 10), build = true } = {}): Promise<SoakResult> {
+  if (!(minutes > 0) || !(askEveryS > 0)) throw new Error('soak: CLARITY_SOAK_MINUTES and CLARITY_SOAK_ASK_EVERY_S must be positive numbers');
+  if (build) execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
+  const planned = Math.floor((minutes * 60) / askEveryS);
+  const seededTurns = Math.max(QUESTIONS.length, TARGET_TURNS - planned);
+  const dataDir = await mkdtemp(join(tmpdir(), 'clarity-soak-'));
+  const renderer = await floorRenderer();
+  try {
+    await seedConversation(dataDir, renderer.dir, seededTurns);
+    const host = await startHost(['--pace-ms', '5', '--service-arg=--no-live'], { dataDir, renderer: renderer.dir });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      await page.goto(host.url);
+      await waitForReady(page);
+      await page.getByTestId('question').first().waitFor();
+      const cdp = await context.newCDPSession(page);
+      await page.evaluate(KEY_PROBE);
+      const startKeys = await keystrokes(page);
+      const samples: SoakSample[] = [await sample(cdp, 0, seededTurns)];
+      const started = performance.now();
+      const elapsedMin = (): number => (performance.now() - started) / 60_000;
+      let asked = 0;
+      let lastSampleMin = 0;
+      console.log(`  soak: ${minutes} min, an answer every ${askEveryS} s, conversation seeded with ${seededTurns} turns`);
+      while (elapsedMin() < minutes) {
+        const cycleStart = performance.now();
+        await ask(page, `${QUESTIONS[asked % QUESTIONS.length]} (soak ${asked})`);
+        asked += 1;
+        if (asked % 5 === 0) {
+          await page.getByTestId('answer').last().getByTestId('save-answer').click();
+          await page.getByTestId('nav-library').click();
+          await page.getByTestId('library-search').fill(['Bengaluru', 'Tanishq', 'Zudio Pune', 'hiring'][asked % 4]!);
+          await page.getByTestId('library-item').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+          await page.getByTestId('library-search').fill('');
+          await page.getByTestId('nav-chat').click();
+        } else if (asked % 3 === 0) {
+          for (const view of ['discover', 'library', 'chat']) await page.getByTestId(`nav-${view}`).click();
+        }
+        await page.getByTestId('composer-input').waitFor();
+        if (elapsedMin() - lastSampleMin >= Math.min(1, minutes / 10)) {
+          lastSampleMin = elapsedMin();
+          samples.push(await sample(cdp, lastSampleMin, seededTurns + asked));
+          console.log(`  soak: ${JSON.stringify(samples.at(-1))}`);
+        }
+        const rest = askEveryS * 1000 - (performance.now() - cycleStart);
+        if (rest > 0 && elapsedMin() < minutes) await new Promise((resolve) => setTimeout(resolve, rest));
+      }
+      samples.push(await sample(cdp, elapsedMin(), seededTurns + asked));
+      const endKeys = await keystrokes(page);
+      const detached = await detachedTrees(cdp);
+      // Scroll through the long conversation, then the floor page the same way in the same browser.
+      const appFrames = await scrollFrames(page, 300, 240);
+      const floor = await openFloor(context, host, true);
+      await floor.waitForFunction(() => document.title === 'ready');
+      const paragraph = QUESTIONS.join(' ').repeat(6);
+      const floorFrames = (await floor.evaluate(([p, t, step, n]) => (window as unknown as { floor: { scrollFrames(p: number, t: string, s: number, n: number): Promise<number[]> } }).floor.scrollFrames(p, t, step, n), [2_000, paragraph, 300, 240] as const)) as number[];
+      const floorMedian = percentile(floorFrames, 0.5);
+      await context.close();
+      const startP95 = percentile(startKeys, 0.95);
+      const endP95 = percentile(endKeys, 0.95);
+      return {
+        minutes,
+        askEveryS,
+        seededTurns,
+        asked,
+        turnsAtEnd: seededTurns + asked,
+        samples,
+        heapGrowthPctPerHour: growthPerHour(samples, (s) => s.heapMb),
+        domNodeGrowthPctPerHour: growthPerHour(samples, (s) => s.domNodes),
+        detached,
+        scroll: { frames: appFrames.length, medianMs: round(percentile(appFrames, 0.5)), floorMedianMs: round(floorMedian), overShare: round(appFrames.filter((t) => t > 1.5 * floorMedian).length / Math.max(1, appFrames.length)) },
+        keystroke: { startP95: round(startP95), endP95: round(endP95), ratio: round(endP95 / Math.max(0.001, startP95)), n: endKeys.length },
+      };
+    } finally {
+      await browser.close();
+      await stopHost(host);
+    }
+  } finally {
+    await renderer.remove();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1]?.endsWith('soak-bench.ts')) {
+  const soak = await benchSoak();
+  console.log(JSON.stringify(soak, null, 2));
+  await writeFile('bench/results/soak-latest.json', `${JSON.stringify({ measured_at: new Date().toISOString(), soak }, null, 2)}\n`);
+}
