@@ -149,7 +149,7 @@ async function load(db: Database, rows: StoredSignal[]): Promise<number> {
       const at = next;
       next += chunk;
       if (at >= rows.length) return;
-      await signals.put(rows.slice(at, at + chunk));
+      await signals.put(rows.slice(at, at + chunk), { timeoutMs: 300_000 });
     }
   };
   const { ms } = await timed(() => Promise.all([writer(), writer()]));
@@ -237,7 +237,7 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
     await empty.value.stop();
     const embedded = await openEmbeddedDatabase(home);
     const feedRows: StoredSignal[] = generateCorpus({ signalCount: restartCount, seed: 7 }).signals.map((signal, i) => ({ ...signal, id: `sig_fe${i.toString(16).padStart(14, '0')}`, slug: `${signal.slug}-feed`, origin: 'feed' }));
-    await new SignalRepository(embedded).put(feedRows);
+    await new SignalRepository(embedded).put(feedRows, { timeoutMs: 300_000 });
     await embedded.close();
     const restarted = await timed(() => startServiceProcess(restartArgs, 600_000));
     await restarted.value.stop();
