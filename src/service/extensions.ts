@@ -59,7 +59,7 @@ export async function registerExtensions(
   registerFollowRoutes(app, context, limiter, follows);
   registerPredictRoutes(app, context, limiter);
   registerWebhookRoutes(app, context, limiter, webhooks);
-  registerDeveloperArea(app, context, webhooks);
+  registerDeveloperArea(app, context, webhooks, options.db);
 
   return {
     close() {

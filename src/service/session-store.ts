@@ -52,6 +52,14 @@ interface TurnRow {
  * restart and is served by every process of a team server.
  */
 export class SessionStore {
+  /**
+   * A new session's row, written while its first answer is composed rather than before it (the
+   * answer's first byte waited for it: a queue of inserts under 200 concurrent asks). Its first
+   * turn, and any read by id, wait for the row, so nothing is acknowledged before it is stored.
+   */
+  private readonly rowWritten = new WeakMap<Session, Promise<void>>();
+  private readonly creating = new Map<string, Promise<void>>();
+
   constructor(private readonly db: Database) {}
 
   /** Returns the session to continue, or a new one when the id is absent, unknown or another's. */
@@ -59,12 +67,22 @@ export class SessionStore {
     const existing = sessionId ? await this.get(sessionId) : undefined;
     if (existing && existing.owner === owner) return existing;
     const session: Session = { id: `ses_${randomBytes(8).toString('hex')}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
-    await this.db.query('INSERT INTO ask_sessions (id, slug, owner, is_public, created_at) VALUES ($1, $2, $3, false, $4)', [session.id, session.slug, owner, new Date().toISOString()]);
+    const written = this.db
+      .query('INSERT INTO ask_sessions (id, slug, owner, is_public, created_at) VALUES ($1, $2, $3, false, $4)', [session.id, session.slug, owner, new Date().toISOString()])
+      .then(() => undefined);
+    this.rowWritten.set(session, written);
+    this.creating.set(session.id, written);
+    // Settled either way: a failure reaches the caller through appendTurn, never as an unhandled rejection.
+    written.then(
+      () => this.creating.delete(session.id),
+      () => this.creating.delete(session.id),
+    );
     return session;
   }
 
   /** Adds the turn after the session's last one; resolves once it is durably stored. */
   async appendTurn(session: Session, turn: SessionTurn): Promise<void> {
+    await this.rowWritten.get(session);
     for (let attempt = 0; ; attempt += 1) {
       try {
         const [row] = await this.db.query<{ ordinal: number }>(
@@ -83,11 +101,13 @@ export class SessionStore {
   }
 
   async setPublic(session: Session, isPublic: boolean): Promise<void> {
+    await this.rowWritten.get(session);
     await this.db.query('UPDATE ask_sessions SET is_public = $2 WHERE id = $1', [session.id, isPublic]);
     session.isPublic = isPublic;
   }
 
   async get(id: string): Promise<Session | undefined> {
+    await this.creating.get(id)?.catch(() => undefined);
     const [row] = await this.db.query<SessionRow>('SELECT id, slug, owner, is_public FROM ask_sessions WHERE id = $1', [id]);
     return row ? this.withTurns(row) : undefined;
   }

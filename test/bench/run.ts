@@ -15,6 +15,7 @@ import { benchLibrary, type LibraryBenchResult } from './library-bench';
 import { benchRenderer, type RendererBenchResult } from './renderer-bench';
 import { benchService, type ServiceBenchResult } from './service-bench';
 import { benchSoak, type SoakResult } from './soak-bench';
+import { benchStorage, type StorageBenchResult } from './storage-bench';
 import { benchVerification, type VerificationBenchResult } from './verification-bench';
 import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
@@ -40,7 +41,7 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 // `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
 // from a saved run, measuring nothing.
 const fromIndex = process.argv.indexOf('--from');
-type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult };
+type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult; storage?: StorageBenchResult; storageTable?: string };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
   console.log('Service benchmark…');
@@ -62,9 +63,11 @@ const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
     console.log(`Soak (${soakMinutes} min)…`);
     soakRun = await benchSoak({ minutes: soakMinutes, build: false });
   }
-  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun, soak: soakRun };
+  console.log('Storage benchmark (PostgreSQL, 1,000,000 signals)…');
+  const storageRun = await benchStorage();
+  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun, soak: soakRun, storage: storageRun.result, storageTable: storageRun.table };
 };
-const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak } = saved ?? (await measure());
+const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak, storage, storageTable } = saved ?? (await measure());
 if (saved) {
   measuredAt = saved.measured_at;
   machine = saved.machine;
@@ -148,9 +151,10 @@ try {
 const figures = benchFigures({ app, service: service.result, renderer, library, soak });
 const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${figuresTable(figures)}\n\n${rows.join('\n')}`;
 const verificationSection = verification ? `\n\n## Claim verification and the model composer\n\n${verification.table}` : '';
-const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}\n${notes}`;
+const storageSection = storageTable ? `\n\n## Storage (PostgreSQL and the embedded database)\n\n${storageTable}` : '';
+const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}${storageSection}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, figures, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest, soak }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, figures, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest, soak, storage, storageTable }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).

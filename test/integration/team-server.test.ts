@@ -166,6 +166,40 @@ describe('two service processes on one PostgreSQL', () => {
   }, 120_000);
 });
 
+describe("the developer area's browser sessions on two processes", () => {
+  it('keeps a sign-in made through one process for the other, and a sign-out through that one for both', async () => {
+    const url = await cluster.createDatabase('developer_area');
+    const [a, b] = await Promise.all([start(['--database', url]), start(['--database', url])]);
+    const browser = { cookie: '', csrf: '' };
+    const visit = async (base: string, path: string, form?: Record<string, string>): Promise<{ status: number; html: string }> => {
+      const response = await fetch(`${base}${path}`, {
+        method: form ? 'POST' : 'GET',
+        headers: { cookie: browser.cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+        redirect: 'manual',
+      });
+      const html = await response.text();
+      const cookie = response.headers.get('set-cookie');
+      if (cookie) browser.cookie = cookie.split(';')[0]!;
+      const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(html)?.[1];
+      if (csrf) browser.csrf = csrf;
+      return { status: response.status, html };
+    };
+    // The sign-in form comes from A and is posted to B: B knows A's anonymous session and its token.
+    await visit(a.url, '/developer');
+    expect((await visit(b.url, '/developer/sign-in', { email: 'dev@example.com', tier: 'pro', csrf: browser.csrf })).status).toBe(303);
+    const onA = await visit(a.url, '/developer/keys');
+    expect(onA.html).toContain('Signed in as dev@example.com (pro)');
+    expect((await visit(b.url, '/developer/keys')).html).toContain('Signed in as dev@example.com (pro)');
+    // Signing out through A ends the session on B too: the old cookie, replayed there, signs nobody in.
+    const signedInCookie = browser.cookie;
+    expect((await visit(a.url, '/developer/sign-out', { csrf: browser.csrf })).status).toBe(303);
+    expect(browser.cookie).toBe('rs_dev_session=');
+    browser.cookie = signedInCookie;
+    expect((await visit(b.url, '/developer/keys')).html).not.toContain('Signed in as');
+  }, 300_000);
+});
+
 describe('team settings that cannot work', () => {
   it('refuses --host beyond loopback without --database and the JWT settings', async () => {
     const refused = await failedStart([...FAST_ARGS, '--host', '0.0.0.0']);

@@ -10,6 +10,7 @@ import { DeveloperSessions, type DeveloperSession } from '../developer/sessions'
 import { ServiceError } from '../http-errors';
 import type { ServiceContext } from '../service-context';
 import { TIERS } from '../surface-limits';
+import type { Queryable } from '../store/database';
 import type { WebhookStore } from '../webhooks/webhook-store';
 import { escapeHtml, page } from './pages';
 
@@ -18,8 +19,8 @@ const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'se
 
 type Form = Record<string, string>;
 
-export function registerDeveloperArea(app: FastifyInstance, context: ServiceContext, webhooks: WebhookStore): void {
-  const sessions = new DeveloperSessions(context.now);
+export function registerDeveloperArea(app: FastifyInstance, context: ServiceContext, webhooks: WebhookStore, db: Queryable): void {
+  const sessions = new DeveloperSessions(context.now, db);
 
   // Forms post `application/x-www-form-urlencoded`; only /developer/ routes accept it (server.ts).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4_096 }, (_request, body, done) => {
@@ -37,11 +38,11 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   };
 
   /** The caller's live session, or a fresh anonymous one (it carries the sign-in form's CSRF token). */
-  const sessionFor = (request: FastifyRequest): DeveloperSession => sessions.fromCookie(request.headers.cookie) ?? sessions.create(null);
+  const sessionFor = async (request: FastifyRequest): Promise<DeveloperSession> => (await sessions.fromCookie(request.headers.cookie)) ?? sessions.create(null);
 
   /** A POST from one of our forms: a live session and its CSRF token, or 403. */
-  const checkedForm = (request: FastifyRequest): { session: DeveloperSession; form: Form } => {
-    const session = sessions.fromCookie(request.headers.cookie);
+  const checkedForm = async (request: FastifyRequest): Promise<{ session: DeveloperSession; form: Form }> => {
+    const session = await sessions.fromCookie(request.headers.cookie);
     const form = (request.body ?? {}) as Form;
     if (!DeveloperSessions.csrfMatches(session, form.csrf)) {
       throw new ServiceError('forbidden', 'The form is out of date or came from another site (CSRF check failed). Reload /developer and try again.');
@@ -49,8 +50,8 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     return { session: session!, form };
   };
 
-  const signedIn = (request: FastifyRequest, reply: FastifyReply): { session: DeveloperSession; user: AuthenticatedUser } | null => {
-    const session = sessions.fromCookie(request.headers.cookie);
+  const signedIn = async (request: FastifyRequest, reply: FastifyReply): Promise<{ session: DeveloperSession; user: AuthenticatedUser } | null> => {
+    const session = await sessions.fromCookie(request.headers.cookie);
     if (!session?.user) {
       void reply.redirect('/developer', 303);
       return null;
@@ -59,7 +60,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   };
 
   app.get('/developer', async (request, reply) => {
-    const session = sessionFor(request);
+    const session = await sessionFor(request);
     if (session.user) {
       return render(
         reply,
@@ -82,25 +83,25 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   });
 
   app.post('/developer/sign-in', async (request, reply) => {
-    const { session, form } = checkedForm(request);
+    const { session, form } = await checkedForm(request);
     const email = (form.email ?? '').trim();
     if (!/^[^@\s]{1,100}@[^@\s]{1,100}$/.test(email)) throw new ServiceError('invalid_request', 'Invalid field `email`: enter an email address.');
     const tier = TIERS.find((t) => t === form.tier) ?? 'free';
-    sessions.end(session);
-    const fresh = sessions.create({ id: userIdFor(email), email, via: 'jwt', tier });
+    await sessions.end(session);
+    const fresh = await sessions.create({ id: userIdFor(email), email, via: 'jwt', tier });
     reply.header('set-cookie', DeveloperSessions.cookie(fresh));
     return reply.redirect('/developer/keys', 303);
   });
 
   app.post('/developer/sign-out', async (request, reply) => {
-    const { session } = checkedForm(request);
-    sessions.end(session);
+    const { session } = await checkedForm(request);
+    await sessions.end(session);
     reply.header('set-cookie', DeveloperSessions.cookie(null));
     return reply.redirect('/developer', 303);
   });
 
   app.get('/developer/keys', async (request, reply) => {
-    const session = sessions.fromCookie(request.headers.cookie);
+    const session = await sessions.fromCookie(request.headers.cookie);
     // A caller presenting a credential (curl, the app) sees their keys without a browser session.
     const user = session?.user ?? context.identify(request).user;
     const howTo = `<p>Keys look like <code>ck_</code> followed by 32 letters and digits. A key is shown once when issued; the service stores only its SHA-256.</p>
@@ -110,7 +111,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   });
 
   app.post('/developer/keys', async (request, reply) => {
-    const { session } = checkedForm(request);
+    const { session } = await checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
     const { key, record } = await context.keys.issue(session.user, context.now());
     return render(
@@ -123,14 +124,14 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   });
 
   app.post<{ Params: { id: string } }>('/developer/keys/:id/revoke', async (request, reply) => {
-    const { session } = checkedForm(request);
+    const { session } = await checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
     await context.keys.revoke(session.user.id, request.params.id, context.now());
     return reply.redirect('/developer/keys', 303);
   });
 
   app.get('/developer/webhooks', async (request, reply) => {
-    const signed = signedIn(request, reply);
+    const signed = await signedIn(request, reply);
     if (!signed) return reply;
     const hooks = await webhooks.list(signed.user.id);
     const sections: string[] = [];

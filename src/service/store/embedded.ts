@@ -18,6 +18,13 @@ const BACKUPS_KEPT = 3;
 /** The installed @electric-sql/pglite's version (package.json pins it exactly): names the template. */
 const PGLITE_VERSION = '0.5.16';
 
+/**
+ * PGlite's start parameters with a smaller buffer cache. Its 128 MB default is zeroed at every
+ * open, which was most of the service's cold start (3.5 s of PGlite's 4 s, profiled; bench/notes.md);
+ * the desktop's database is small and the operating system caches its files behind these 16 MB.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 type Rows<T> = Promise<T[]>;
 /** Parameterless SQL may be a script of several statements (migrations): PGlite runs those with exec. */
 const run = async <T>(target: PGlite | Transaction, sql: string, params?: unknown[]): Rows<T> => {
@@ -52,7 +59,7 @@ async function createFolder(folder: string | null): Promise<PGlite> {
   if (template) {
     try {
       const loadDataDir = new Blob([template]);
-      const loaded = folder ? await PGlite.create(folder, { loadDataDir }) : await PGlite.create({ loadDataDir });
+      const loaded = folder ? await PGlite.create(folder, { loadDataDir, startParams: START_PARAMS }) : await PGlite.create({ loadDataDir, startParams: START_PARAMS });
       await loaded.query('SELECT 1');
       return loaded;
     } catch {
@@ -61,7 +68,7 @@ async function createFolder(folder: string | null): Promise<PGlite> {
       if (folder) await rm(folder, { recursive: true, force: true });
     }
   }
-  const pglite = folder ? await PGlite.create(folder) : await PGlite.create();
+  const pglite = folder ? await PGlite.create(folder, { startParams: START_PARAMS }) : await PGlite.create({ startParams: START_PARAMS });
   try {
     const dump = await pglite.dumpDataDir('gzip');
     await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
@@ -78,7 +85,7 @@ async function openFolder(folder: string, dataDir: string): Promise<PGlite> {
     () => false,
   );
   try {
-    const pglite = existed ? await PGlite.create(folder) : await createFolder(folder);
+    const pglite = existed ? await PGlite.create(folder, { startParams: START_PARAMS }) : await createFolder(folder);
     // A folder that opens but whose catalog is damaged fails here, before anything is served.
     await pglite.query('SELECT count(*) FROM pg_catalog.pg_class');
     return pglite;

@@ -115,7 +115,7 @@ CREATE TABLE rate_windows (
   },
   {
     version: 3,
-    name: 'signals',
+    name: 'signals and developer sessions',
     // Every signal (the sample's and the feed's) in one table; repository: signal-repository.ts.
     // Times are ISO 8601 UTC text like the other tables (they sort as text). `search` is the
     // full-text vector PostgreSQL keeps itself; signal_entities lets Discover take the newest
@@ -159,7 +159,15 @@ CREATE TABLE signal_entities (
   published_at text NOT NULL,
   PRIMARY KEY (signal_id, kind, name)
 );
-CREATE INDEX signal_entities_newest ON signal_entities (name, published_at DESC, signal_id DESC);`,
+CREATE INDEX signal_entities_newest ON signal_entities (name, published_at DESC, signal_id DESC);
+-- The developer area's browser sessions (developer/sessions.ts): the cookie's SHA-256, never the cookie.
+CREATE TABLE developer_sessions (
+  id_sha256 text PRIMARY KEY,
+  csrf text NOT NULL,
+  user_json jsonb,
+  expires_ms double precision NOT NULL
+);
+CREATE INDEX developer_sessions_expiry ON developer_sessions (expires_ms);`,
   },
   {
     version: 4,

@@ -158,12 +158,13 @@ export class SignalRepository {
 
   /**
    * Inserts or replaces signals (by id), in batches, each batch in one transaction with its
-   * entity rows. Returns how many were written.
+   * entity rows. Returns how many were written. A bulk load may lift the per-statement wait
+   * (`timeoutMs`): a batch into a big table's full-text index can take longer than a request may.
    */
-  async put(signals: readonly StoredSignal[]): Promise<number> {
+  async put(signals: readonly StoredSignal[], options: { timeoutMs?: number } = {}): Promise<number> {
     for (let at = 0; at < signals.length; at += SIGNAL_BATCH) {
       const rows = signals.slice(at, at + SIGNAL_BATCH).map(toRow);
-      await this.db.transaction((tx) => writeBatch(tx, rows));
+      await this.db.transaction((tx) => writeBatch(tx, rows), options);
     }
     return signals.length;
   }

@@ -1,0 +1,312 @@
+/**
+ * `npm run bench:storage` — the service's database at scale, each figure beside its goal (issue 27):
+ *   1. load_1m_s: 1,000,000 generated signals written into a throw-away PostgreSQL cluster
+ *      through SignalRepository (batches of 1,000 rows, two writers), indexes and full-text vector included
+ *   2. discover_p95_ms: Discover's queries on that table (newest first; by entity, type, source;
+ *      the next page), each as the repository runs it
+ *   3. ranking, both ways on the same 1,000,000: PostgreSQL full-text search (ts_rank) and the
+ *      index kept beside it (SignalSearchIndex, BM25 + boosts, the one the eval is measured on):
+ *      p95 per question, build time and heap of the index (docs/decisions/0009)
+ *   4. ask_first_byte_p95_ms: a service process over that database holding 1,000,000 signals
+ *      (`--signals 1000000 --database …`), streaming asks one at a time, first body byte
+ *   5. team: 100 analysts asking at once through two service processes on one database, errors
+ *      and first byte p95, beside one embedded process in the same run
+ *   6. restart_ms: the embedded default restarted with 100,000 signals in its database
+ * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run.
+ */
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { generateCorpus, type CorpusSignal } from '../../src/service/corpus/generator';
+import { CITIES, RETAILERS, SEGMENTS } from '../../src/service/corpus/vocabulary';
+import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
+import type { Database } from '../../src/service/store/database';
+import { openEmbeddedDatabase } from '../../src/service/store/embedded';
+import { migrate } from '../../src/service/store/migrations';
+import { openPostgresDatabase } from '../../src/service/store/postgres';
+import { SignalRepository, type NewestFilter, type StoredSignal } from '../../src/service/store/signal-repository';
+import { startPostgresCluster } from '../support/postgres-cluster';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+const GOALS = { load_1m_s: 120, discover_p95_ms: 50, ask_first_byte_p95_ms: 150, team_ask_errors: 0, restart_ms: 2_000 } as const;
+const ANALYSTS = 100;
+const TEAM_ROUNDS = 3;
+const QUESTIONS = [
+  'How fast is DMart growing?',
+  'Which stores did Zudio open in Pune this quarter?',
+  'Latest quick commerce funding rounds',
+  'Reliance Retail results Q2 FY27',
+  'What is happening with grocery pricing in Bengaluru?',
+  'Store closures in fashion retail',
+  'Blinkit expansion in Delhi',
+  'How are electronics retailers hiring?',
+  'Regulation affecting e-commerce in India',
+  'Tata Cliq partnership news',
+];
+
+export interface StorageBenchResult {
+  measured_at: string;
+  machine: string;
+  load_average: { start: number; end: number };
+  signals: number;
+  goals: typeof GOALS;
+  generate_s: number;
+  load_1m_s: number;
+  load_rows_per_s: number;
+  discover_p95_ms: number;
+  discover_p50_ms: number;
+  ranking: {
+    postgres_fts: { p50_ms: number; p95_ms: number };
+    index_beside: { p50_ms: number; p95_ms: number; build_s: number; heap_mb: number };
+    chosen: 'index_beside' | 'postgres_fts';
+  };
+  ask_first_byte_p95_ms: number;
+  ask_first_byte_p50_ms: number;
+  service_start_1m_s: number;
+  team_ask_errors: number;
+  team_first_byte_p95_ms: number;
+  team_baseline_embedded: { errors: number; first_byte_p95_ms: number };
+  restart_signals: number;
+  restart_ms: number;
+  restart_empty_ms: number;
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const round = (n: number): number => Math.round(n * 10) / 10;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await work();
+  return { ms: performance.now() - started, value };
+}
+
+/** One streaming ask over node:http: first body byte (ms) and whether a whole answer came. */
+function ask(url: string, question: string): Promise<{ ttfb: number; ok: boolean }> {
+  const body = JSON.stringify({ messages: [{ role: 'user', content: question }], stream: true });
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const request = httpRequest(`${url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false }, (response) => {
+      let ttfb = -1;
+      let text = '';
+      response.on('data', (chunk: Buffer) => {
+        if (ttfb < 0) ttfb = performance.now() - started;
+        text += chunk.toString();
+      });
+      response.on('end', () => resolve({ ttfb, ok: response.statusCode === 200 && text.includes('message_stop') }));
+      response.on('error', () => resolve({ ttfb, ok: false }));
+    });
+    request.on('error', () => resolve({ ttfb: -1, ok: false }));
+    request.end(body);
+  });
+}
+
+/** `analysts` asks at once, spread over the services, `rounds` times: errors and first-byte p95. */
+async function team(urls: string[], analysts: number, rounds: number): Promise<{ errors: number; p95: number }> {
+  let errors = 0;
+  const ttfb: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const results = await Promise.all(Array.from({ length: analysts }, (_, i) => ask(urls[i % urls.length]!, QUESTIONS[(round + i) % QUESTIONS.length]!)));
+    for (const result of results) {
+      if (!result.ok) errors += 1;
+      else ttfb.push(result.ttfb);
+    }
+  }
+  return { errors, p95: round(percentile(ttfb, 95)) };
+}
+
+/** Discover's queries as the repository runs them: mixed filters and a second page. */
+async function discoverLatencies(signals: SignalRepository, runs: number): Promise<number[]> {
+  const filters: NewestFilter[] = [
+    {},
+    { entities: [RETAILERS[0]!.name] },
+    { entities: [CITIES[3]!.city] },
+    { entities: [SEGMENTS[2]!] },
+    { type: 'funding' },
+    { origin: 'sample' },
+    { entities: [RETAILERS[5]!.name], since: '2026-01-01T00:00:00Z' },
+  ];
+  const latencies: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const filter = { ...filters[i % filters.length]!, limit: 20 };
+    const { ms, value } = await timed(() => signals.newest(filter));
+    latencies.push(ms);
+    const last = value.at(-1);
+    if (last && i % 3 === 0) latencies.push((await timed(() => signals.newest({ ...filter, after: { published_at: last.published_at, id: last.id } }))).ms);
+  }
+  return latencies;
+}
+
+async function load(db: Database, rows: StoredSignal[]): Promise<number> {
+  const signals = new SignalRepository(db);
+  const chunk = 10_000;
+  let next = 0;
+  const writer = async (): Promise<void> => {
+    for (;;) {
+      const at = next;
+      next += chunk;
+      if (at >= rows.length) return;
+      await signals.put(rows.slice(at, at + chunk), { timeoutMs: 300_000 });
+    }
+  };
+  const { ms } = await timed(() => Promise.all([writer(), writer()]));
+  await db.query('ANALYZE signals');
+  await db.query('ANALYZE signal_entities');
+  return ms;
+}
+
+export async function benchStorage(): Promise<{ table: string; result: StorageBenchResult }> {
+  const count = Number(process.env.STORAGE_SIGNALS ?? 1_000_000);
+  const restartCount = Number(process.env.STORAGE_RESTART_SIGNALS ?? 100_000);
+  const loadStart = loadavg()[0]!;
+  const cluster = await startPostgresCluster();
+  const running: ServiceProcess[] = [];
+  const scratch = await mkdtemp(join(tmpdir(), 'clarity-storage-bench-'));
+  try {
+    // 1. The same corpus the service generates for `--signals count` (same seed): the table and
+    // the service's index hold the same signals.
+    console.log(`  generating ${count.toLocaleString('en-IN')} signals…`);
+    const generated = await timed(async () => generateCorpus({ signalCount: count }).signals);
+    const rows: StoredSignal[] = generated.value.map((signal: CorpusSignal) => ({ ...signal, origin: 'sample' }));
+    const url = await cluster.createDatabase('storage_bench');
+    const db = await openPostgresDatabase(url);
+    await migrate(db);
+    console.log('  loading into PostgreSQL…');
+    const loadMs = await load(db, rows);
+    const signals = new SignalRepository(db);
+
+    // 2. Discover.
+    console.log('  Discover and ranking…');
+    await discoverLatencies(signals, 20);
+    const discover = await discoverLatencies(signals, 200);
+
+    // 3. Ranking both ways.
+    for (const question of QUESTIONS) await signals.search(question, { limit: 150 });
+    const fts: number[] = [];
+    for (let i = 0; i < 50; i += 1) fts.push((await timed(() => signals.search(QUESTIONS[i % QUESTIONS.length]!, { limit: 150 }))).ms);
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const built = await timed(async () => new SignalSearchIndex(generated.value));
+    global.gc?.();
+    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+    const beside: number[] = [];
+    const now = Date.parse('2026-11-01T00:00:00Z');
+    for (const question of QUESTIONS) built.value.search(question, { now, limit: 150 });
+    for (let i = 0; i < 50; i += 1) beside.push((await timed(async () => built.value.search(QUESTIONS[i % QUESTIONS.length]!, { now, limit: 150 }))).ms);
+    await db.close();
+    rows.length = 0;
+
+    // 4. Ask through a service process holding the same signals over this database.
+    console.log(`  a service over ${count.toLocaleString('en-IN')} signals…`);
+    const bigStart = await timed(() => startServiceProcess(['--port', '0', '--pace-ms', '0', '--no-live', '--ask-limit', '1000000', '--signals', String(count), '--database', url], 1_800_000));
+    running.push(bigStart.value);
+    for (const question of QUESTIONS) await ask(bigStart.value.url, question);
+    const askTtfb: number[] = [];
+    for (let i = 0; i < 100; i += 1) askTtfb.push((await ask(bigStart.value.url, QUESTIONS[i % QUESTIONS.length]!)).ttfb);
+    await bigStart.value.stop();
+    running.pop();
+
+    // 5. A team: two processes on one database (default corpus), beside one embedded process.
+    console.log('  team: two processes on one database, and one embedded…');
+    const teamUrl = await cluster.createDatabase('storage_bench_team');
+    const teamArgs = ['--port', '0', '--pace-ms', '0', '--no-live', '--ask-limit', '1000000', '--data-dir'];
+    const a = await startServiceProcess([...teamArgs, join(scratch, 'team-a'), '--database', teamUrl], 600_000);
+    running.push(a);
+    const b = await startServiceProcess([...teamArgs, join(scratch, 'team-b'), '--database', teamUrl], 600_000);
+    running.push(b);
+    await team([a.url, b.url], 10, 1);
+    const teamRun = await team([a.url, b.url], ANALYSTS, TEAM_ROUNDS);
+    await Promise.all([a.stop(), b.stop()]);
+    running.length = 0;
+    const solo = await startServiceProcess([...teamArgs, join(scratch, 'solo')], 600_000);
+    running.push(solo);
+    await team([solo.url], 10, 1);
+    const soloRun = await team([solo.url], ANALYSTS, TEAM_ROUNDS);
+    await solo.stop();
+    running.length = 0;
+
+    // 6. Restart of the embedded default, empty and then with `restartCount` signals in its database.
+    console.log(`  embedded restart with ${restartCount.toLocaleString('en-IN')} signals…`);
+    const home = join(scratch, 'embedded');
+    const restartArgs = ['--port', '0', '--pace-ms', '0', '--no-live', '--data-dir', home];
+    await (await startServiceProcess(restartArgs, 600_000)).stop(); // first start: corpus cache, database created
+    const empty = await timed(() => startServiceProcess(restartArgs, 600_000));
+    await empty.value.stop();
+    const embedded = await openEmbeddedDatabase(home);
+    const feedRows: StoredSignal[] = generateCorpus({ signalCount: restartCount, seed: 7 }).signals.map((signal, i) => ({ ...signal, id: `sig_fe${i.toString(16).padStart(14, '0')}`, slug: `${signal.slug}-feed`, origin: 'feed' }));
+    await new SignalRepository(embedded).put(feedRows, { timeoutMs: 300_000 });
+    await embedded.close();
+    const restarted = await timed(() => startServiceProcess(restartArgs, 600_000));
+    await restarted.value.stop();
+
+    const result: StorageBenchResult = {
+      measured_at: new Date().toISOString(),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+      load_average: { start: round(loadStart), end: round(loadavg()[0]!) },
+      signals: count,
+      goals: GOALS,
+      generate_s: round(generated.ms / 1000),
+      load_1m_s: round(loadMs / 1000),
+      load_rows_per_s: Math.round(count / (loadMs / 1000)),
+      discover_p95_ms: round(percentile(discover, 95)),
+      discover_p50_ms: round(percentile(discover, 50)),
+      ranking: {
+        postgres_fts: { p50_ms: round(percentile(fts, 50)), p95_ms: round(percentile(fts, 95)) },
+        index_beside: { p50_ms: round(percentile(beside, 50)), p95_ms: round(percentile(beside, 95)), build_s: round(built.ms / 1000), heap_mb: Math.round(heapMb) },
+        chosen: percentile(beside, 95) <= percentile(fts, 95) ? 'index_beside' : 'postgres_fts',
+      },
+      ask_first_byte_p95_ms: round(percentile(askTtfb, 95)),
+      ask_first_byte_p50_ms: round(percentile(askTtfb, 50)),
+      service_start_1m_s: round(bigStart.ms / 1000),
+      team_ask_errors: teamRun.errors,
+      team_first_byte_p95_ms: teamRun.p95,
+      team_baseline_embedded: { errors: soloRun.errors, first_byte_p95_ms: soloRun.p95 },
+      restart_signals: restartCount,
+      restart_ms: Math.round(restarted.ms),
+      restart_empty_ms: Math.round(empty.ms),
+    };
+    return { result, table: storageTable(result) };
+  } finally {
+    await Promise.all(running.map((service) => service.stop().catch(() => undefined)));
+    await cluster.destroy();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+const met = (value: number, goal: number): string => (value <= goal ? 'met' : `missed by ${round(value - goal)}`);
+
+export function storageTable(r: StorageBenchResult): string {
+  const n = r.signals.toLocaleString('en-IN');
+  return [
+    `Storage benchmark — ${r.measured_at} — ${r.machine}; load average ${r.load_average.start} at the start, ${r.load_average.end} at the end`,
+    '',
+    '| Figure | Measured | Goal / baseline | Verdict |',
+    '|---|---:|---|---|',
+    `| Load ${n} generated signals into PostgreSQL (s; ${r.load_rows_per_s} rows/s; generating them took ${r.generate_s} s, not counted) | ${r.load_1m_s} | ≤ ${r.goals.load_1m_s} | ${met(r.load_1m_s, r.goals.load_1m_s)} |`,
+    `| Discover over ${n}: newest first, by entity/type/origin, next pages, p95 (p50) (ms) | ${r.discover_p95_ms} (${r.discover_p50_ms}) | ≤ ${r.goals.discover_p95_ms} | ${met(r.discover_p95_ms, r.goals.discover_p95_ms)} |`,
+    `| Ranking 150 hits over ${n}: index beside the table, p95 (p50) (ms; built in ${r.ranking.index_beside.build_s} s, ${r.ranking.index_beside.heap_mb} MB heap) | ${r.ranking.index_beside.p95_ms} (${r.ranking.index_beside.p50_ms}) | PostgreSQL full-text search: ${r.ranking.postgres_fts.p95_ms} (${r.ranking.postgres_fts.p50_ms}) | ${r.ranking.chosen === 'index_beside' ? 'index beside is faster' : 'PostgreSQL FTS is faster'} |`,
+    `| Ask over ${n} (service process on PostgreSQL), first byte p95 (p50) (ms; the service started in ${r.service_start_1m_s} s) | ${r.ask_first_byte_p95_ms} (${r.ask_first_byte_p50_ms}) | ≤ ${r.goals.ask_first_byte_p95_ms} | ${met(r.ask_first_byte_p95_ms, r.goals.ask_first_byte_p95_ms)} |`,
+    `| ${ANALYSTS} analysts asking at once through two processes on one database, ${TEAM_ROUNDS} rounds: errors / first byte p95 (ms) | ${r.team_ask_errors} / ${r.team_first_byte_p95_ms} | 0 errors; one embedded process: ${r.team_baseline_embedded.errors} / ${r.team_baseline_embedded.first_byte_p95_ms} | ${r.team_ask_errors === 0 ? 'met' : `${r.team_ask_errors} errors`} |`,
+    `| Restart of the embedded default with ${r.restart_signals.toLocaleString('en-IN')} signals in its database, spawn to listening (ms) | ${r.restart_ms} | ≤ ${r.goals.restart_ms}; empty database: ${r.restart_empty_ms} | ${met(r.restart_ms, r.goals.restart_ms)} |`,
+  ].join('\n');
+}
+
+/** Adds the storage figures under `storage` in bench/results/latest.json, keeping the rest. */
+export async function saveStorageResult(result: StorageBenchResult): Promise<void> {
+  await mkdir('bench/results', { recursive: true });
+  const file = 'bench/results/latest.json';
+  const saved = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as Record<string, unknown>;
+  await writeFile(file, `${JSON.stringify({ ...saved, storage: result }, null, 2)}\n`);
+  await writeFile('bench/results/storage-latest.json', `${JSON.stringify(result, null, 2)}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { table, result } = await benchStorage();
+  await saveStorageResult(result);
+  console.log(`\n${table}`);
+  // Spawned services and the cluster are gone; nothing else should keep the process.
+  process.exit(0);
+}
