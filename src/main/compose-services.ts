@@ -23,6 +23,7 @@ import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/loca
 import { ResearchService } from './services/research-service';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-notices';
 import { SettingsStore } from './services/settings-store';
+import { SourceAdmin } from './services/source-admin';
 import { Watchlist } from './services/watchlist';
 import { loggerFor } from './logging/logger';
 import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
@@ -230,8 +231,16 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     onUpdate: (view) => push('watchlist.updated', view),
     notify: deps.notify,
   });
+  const sources = new SourceAdmin({
+    service: () => ({ mode: connection.status.mode, baseUrl: connection.client?.baseUrl ?? null }),
+    // SECURITY: the embedded service's admin token stays in main (supervisor → this client's header).
+    localAdminToken: () => deps.localService?.adminToken ?? null,
+    userCredential: () => credentials.credential(),
+    trustedOrigins: () => settings.get().trustedHosts,
+    fetch: deps.fetch,
+  });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
-  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const handlers = createHandlers({ settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch), sources });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

@@ -18,6 +18,7 @@ import { noticeHandlers } from './notices';
 import { researchHandlers } from './research';
 import { settingsHandlers } from './settings';
 import { signalHandlers } from './signals';
+import { sourceHandlers } from './sources';
 import type { HandlerContext, HandlerMap } from './types';
 
 export type { Handler, HandlerContext, HandlerMap, MethodsIn } from './types';
@@ -40,5 +41,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...dataHandlers(context),
     ...desktopHandlers(context),
     ...noticeHandlers(context),
+    ...sourceHandlers(context),
   };
 }

@@ -13,6 +13,7 @@ import type { LibraryHub } from '../../services/library-hub';
 import type { ResearchService } from '../../services/research-service';
 import type { ServiceNoticeStore } from '../../services/service-notices';
 import type { SettingsStore } from '../../services/settings-store';
+import type { SourceAdmin } from '../../services/source-admin';
 import type { DesktopHost } from '../../desktop/desktop-host';
 import type { Watchlist } from '../../services/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
@@ -50,4 +51,6 @@ export interface HandlerContext {
   pickFolder?: () => Promise<string | null>;
   /** The desktop shell (Electron) or its Node stand-in (browser host). */
   desktop: DesktopHost;
+  /** The sources the service in use fetches, for its administrator (Sources view). */
+  sources: SourceAdmin;
 }

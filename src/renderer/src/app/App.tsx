@@ -1,4 +1,4 @@
-import { Activity, Compass, Eye, FlaskConical, Library, MessageSquare, Settings, type LucideIcon } from 'lucide-react';
+import { Activity, Compass, Eye, FlaskConical, Library, MessageSquare, Rss, Settings, type LucideIcon } from 'lucide-react';
 import { Suspense, useEffect, useState } from 'react';
 import { ChatView } from '../features/chat/ChatView';
 import { WatchlistNotice } from '../features/discover/WatchlistView';
@@ -8,7 +8,7 @@ import { StatusBar } from './StatusBar';
 import { useDisplay } from './use-display';
 import { useDesktopCommands } from './desktop-commands';
 import { useTheme } from './theme';
-import { DiscoverView, HealthView, LibraryView, ResearchView, SettingsView, WatchlistView } from './lazy-views';
+import { DiscoverView, HealthView, LibraryView, ResearchView, SettingsView, SourcesView, WatchlistView } from './lazy-views';
 
 /** Seconds until a 429's Retry-After has passed, ticking once a second. */
 function useRetryCountdown(): number {
@@ -29,6 +29,7 @@ const NAV: Array<{ view: View; label: string; Icon: LucideIcon }> = [
   { view: 'discover', label: 'Discover', Icon: Compass },
   { view: 'watchlist', label: 'Watchlist', Icon: Eye },
   { view: 'research', label: 'Research', Icon: FlaskConical },
+  { view: 'sources', label: 'Sources', Icon: Rss },
   { view: 'health', label: 'Sources health', Icon: Activity },
   { view: 'library', label: 'Library', Icon: Library },
   { view: 'settings', label: 'Settings', Icon: Settings },
@@ -144,7 +145,7 @@ export function App() {
       </div>
       <main className="content">
         <Suspense fallback={null}>
-        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
+        {view === 'chat' ? <ChatView retryInS={retryInS} /> : view === 'research' ? <ResearchView /> : view === 'health' ? <HealthView /> : view === 'sources' ? <SourcesView /> : view === 'library' ? <LibraryView /> : view === 'discover' ? <DiscoverView /> : view === 'watchlist' ? <WatchlistView /> : <SettingsView />}
         </Suspense>
       </main>
       <StatusBar retryInS={retryInS} />

@@ -92,7 +92,7 @@ export interface HealthSlice {
   watchHealth(): () => void;
 }
 
-export type View = 'chat' | 'research' | 'health' | 'library' | 'settings' | 'discover' | 'watchlist';
+export type View = 'chat' | 'research' | 'health' | 'sources' | 'library' | 'settings' | 'discover' | 'watchlist';
 
 export interface WatchlistSlice {
   watchlist: WatchlistView | null;
