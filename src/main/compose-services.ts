@@ -48,6 +48,8 @@ export interface ComposeOptions {
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
   serviceArgs?: string[];
+  /** How long the local service may take to start (the supervisor's default: 60 s). */
+  serviceStartTimeoutMs?: number;
   /**
    * The fetch every service request uses. Electron: net.fetch (system proxy, PAC, OS certificate
    * store). Default: the environment's proxy and CAs (src/main/network/network-fetch.ts).
@@ -95,6 +97,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   };
   const localService = new LocalServiceSupervisor(launch, {
     paceMs: options.paceMs,
+    ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
   });
   const conversations = await ConversationStore.open(options.dataDir);

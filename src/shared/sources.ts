@@ -134,4 +134,9 @@ export interface SourcesOverview {
   proposals: ProposalView[] | null;
   /** What the service said when listing proposals failed. */
   proposalsError: string | null;
+  /**
+   * The service's own words on its synthetic sample (the health snapshot's `sample`: a fixed
+   * snapshot, replayed, …); null when it has none or does not say.
+   */
+  sample: string | null;
 }

@@ -26,6 +26,8 @@ export interface StartOptions {
    * permissions), e.g. to try a data directory the user may not write to.
    */
   runAsUser?: string;
+  /** How long the host may take to be ready (its local service included); 60 s unless set. */
+  startTimeoutMs?: number;
 }
 
 export interface RunningApp {
@@ -53,6 +55,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
     '--pace-ms',
     String(options.paceMs ?? 12),
     ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
+    ...(options.startTimeoutMs !== undefined ? ['--service-start-timeout-ms', String(options.startTimeoutMs)] : []),
   ];
   const env = { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService };
   let child: ChildProcess;
@@ -67,7 +70,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const ready = await new Promise<{ url: string; origin: string }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`browser host did not start:\n${output}`)), options.startTimeoutMs ?? 60_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += `${line}\n`;
       if (!line.startsWith('{')) return;

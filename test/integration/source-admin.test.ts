@@ -21,9 +21,9 @@ let web: FixtureWeb;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clarity-source-admin-'));
   web = await startFixtureWeb();
-  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-sample', '--allow-private-sources', '--data-dir', dir] });
+  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-sample', '--allow-private-sources', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
   url = await supervisor.start();
-}, 90_000);
+}, 200_000);
 
 afterAll(async () => {
   await supervisor?.stop();

@@ -94,7 +94,13 @@ export interface SourceAdminDeps {
   fetch?: typeof fetch;
 }
 
+/** The sample's description changes only with a restart: asked at most once a minute. */
+const SAMPLE_TTL_MS = 60_000;
+const SampleNote = z.looseObject({ sample: z.string().max(500).optional() });
+
 export class SourceAdmin {
+  private sampleNote: { baseUrl: string; at: number; text: string | null } | null = null;
+
   constructor(private readonly deps: SourceAdminDeps) {}
 
   /** The sources with their health facts, the proposals, and whether the analyst may manage them. */
@@ -114,6 +120,7 @@ export class SourceAdmin {
       return parsed.success ? [sourceView(parsed.data)] : [];
     });
     const proposals = await api.value.callJson('GET', '/api/v1/sources/proposals', undefined, ProposalList, 'a proposal list');
+    const sample = await this.sample(api.value);
     return ok({
       access: 'admin',
       accessReason: null,
@@ -122,7 +129,19 @@ export class SourceAdmin {
       healthRule: listed.value.health_rule ?? null,
       proposals: proposals.ok ? proposals.value.proposals.map(proposalView).sort((a, b) => b.proposedAt.localeCompare(a.proposedAt)) : null,
       proposalsError: proposals.ok ? null : proposals.error.message,
+      sample,
     });
+  }
+
+  /** The health snapshot's word on the synthetic sample (`off` and silence both give null). */
+  private async sample(api: RetailSignalClient): Promise<string | null> {
+    const cached = this.sampleNote;
+    if (cached && cached.baseUrl === api.baseUrl && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.text;
+    const read = await api.callJson('GET', '/api/v1/health', undefined, SampleNote, 'a health snapshot');
+    const said = read.ok ? (read.value.sample ?? null) : null;
+    const text = said && said !== 'off' ? said : null;
+    this.sampleNote = { baseUrl: api.baseUrl, at: Date.now(), text };
+    return text;
   }
 
   async history(id: string): Promise<Result<{ source: FetchedSource; history: FetchRecordView[] }>> {
@@ -196,7 +215,7 @@ export class SourceAdmin {
   }
 
   private closed(mode: 'local' | 'remote', access: SourcesOverview['access'], reason: string): SourcesOverview {
-    return { access, accessReason: reason, mode, sources: [], healthRule: null, proposals: null, proposalsError: null };
+    return { access, accessReason: reason, mode, sources: [], healthRule: null, proposals: null, proposalsError: null, sample: null };
   }
 }
 

@@ -6,7 +6,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 import type { RunningApp } from '../app-process';
 
 /** The views of the navigation rail (data-testid `nav-<view>`; `View` in the renderer's store). */
-export type ViewName = 'chat' | 'research' | 'library' | 'discover' | 'watchlist' | 'health' | 'settings';
+export type ViewName = 'chat' | 'research' | 'library' | 'discover' | 'watchlist' | 'health' | 'sources' | 'settings';
 
 export class AppShell {
   constructor(readonly page: Page) {}

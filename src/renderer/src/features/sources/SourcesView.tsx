@@ -90,7 +90,7 @@ export function SourcesView() {
             {overview.accessReason}
           </p>
         ) : null}
-        {admin ? <AddSource onAdded={(id) => { setOpenId(id); void refresh(); }} /> : null}
+        {admin ? <AddSource onAdded={() => void refresh()} /> : null}
         {admin ? (
           <>
             <h2 className="sources-h2">Fetched sources</h2>
@@ -113,12 +113,11 @@ export function SourcesView() {
             <Proposals proposals={overview.proposals} error={overview.proposalsError} onChanged={refresh} />
           </>
         ) : null}
-        {overview?.mode === 'local' ? (
+        {overview?.sample ? (
           <div className="sample-card" data-testid="sources-sample">
-            <span className="badge">Sample</span>{' '}
-            <strong>The synthetic sample corpus</strong>
+            <span className="badge">Sample</span> <strong>The synthetic sample corpus</strong>
             <p className="hint">
-              The local service also holds a made-up sample of India&apos;s retail sector (about 150 sources, real names, synthetic figures) so the app is useful offline. It is a fixed snapshot, never fetched, so its sources report no health; its signals are marked as sample wherever they are cited.
+              {overview.mode === 'local' ? 'The local service also holds' : 'This service also holds'} a made-up sample of India&apos;s retail sector (real names, synthetic figures) so the app is useful offline. It is not one of the sources above; the service describes it as “<span data-testid="sources-sample-said">{overview.sample}</span>”. Its signals are marked as sample wherever they are cited.
             </p>
           </div>
         ) : null}
@@ -317,7 +316,7 @@ function FetchHistory({ id, lastFetchAt }: { id: string; lastFetchAt: string | n
   );
 }
 
-function AddSource({ onAdded }: { onAdded(id: string): void }) {
+function AddSource({ onAdded }: { onAdded(): void }) {
   const display = useDisplay();
   const [url, setUrl] = useState('');
   const [kind, setKind] = useState<SourceKind>('rss');
@@ -356,7 +355,7 @@ function AddSource({ onAdded }: { onAdded(id: string): void }) {
     setName('');
     setKindChosen(false);
     reset();
-    onAdded(result.value.source.id);
+    onAdded();
   };
   return (
     <form
