@@ -25,6 +25,7 @@ import { ModelKeyStore } from './services/model-key-store';
 import { ResearchService } from './services/research-service';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-notices';
 import { SettingsStore } from './services/settings-store';
+import { SourceAdmin } from './services/source-admin';
 import { Watchlist } from './services/watchlist';
 import { loggerFor } from './logging/logger';
 import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
@@ -49,6 +50,8 @@ export interface ComposeOptions {
   notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
   serviceArgs?: string[];
+  /** How long the local service may take to start (the supervisor's default: 60 s). */
+  serviceStartTimeoutMs?: number;
   /**
    * The fetch every service request uses. Electron: net.fetch (system proxy, PAC, OS certificate
    * store). Default: the environment's proxy and CAs (src/main/network/network-fetch.ts).
@@ -99,6 +102,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   };
   const localService = new LocalServiceSupervisor(launch, {
     paceMs: options.paceMs,
+    ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
     launchExtras: () => composerLaunch(settings.get().answers, modelKeys.current),
   });
@@ -239,9 +243,17 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     onUpdate: (view) => push('watchlist.updated', view),
     notify: deps.notify,
   });
+  const sources = new SourceAdmin({
+    service: () => ({ mode: connection.status.mode, baseUrl: connection.client?.baseUrl ?? null }),
+    // SECURITY: the embedded service's admin token stays in main (supervisor → this client's header).
+    localAdminToken: () => deps.localService?.adminToken ?? null,
+    userCredential: () => credentials.credential(),
+    trustedOrigins: () => settings.get().trustedHosts,
+    fetch: deps.fetch,
+  });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
   const modelKeys = deps.modelKeys ?? new ModelKeyStore({ keychain: null, detail: 'No keychain was given to this host.' });
-  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch) });
+  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch), sources });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
 }
 

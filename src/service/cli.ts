@@ -190,6 +190,11 @@ async function readSourcesFile(file: string | undefined): Promise<SourceDefiniti
   return checked.data.sources;
 }
 
+// The supervising app's one-time secret for its administrator token (routes/admin-bootstrap.ts);
+// taken out of the environment so nothing this process starts inherits it.
+const adminSecret = process.env.CLARITY_SUPERVISED === '1' && !companyIdentity ? process.env.CLARITY_ADMIN_SECRET || null : null;
+delete process.env.CLARITY_ADMIN_SECRET;
+
 const started = Date.now();
 const sources = await readSourcesFile(values['sources-file']);
 // The sample is a fixed snapshot that reports no health, standalone and supervised by the app
@@ -217,6 +222,7 @@ const service = await startService({
   faults: { enabled: values['enable-faults'] ?? false },
   // The app's embedded service offers "Get a development token" (POST /api/v1/dev/token).
   devTokens: !companyIdentity && ((values['dev-tokens'] ?? false) || process.env.CLARITY_SUPERVISED === '1'),
+  adminBootstrapSecret: adminSecret,
   sourceCount: integer('sources', values.sources),
   healthMaxAgeS: integer('health-max-age', values['health-max-age']),
   liveIntervalMs: integer('live-ms', values['live-ms']),

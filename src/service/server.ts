@@ -28,6 +28,7 @@ import { FeedService, type FeedServiceOptions } from './feed/feed-service';
 import type { SampleMode } from './feed/health-snapshot';
 import { fileSourceId, type SourceDefinitionInput } from './feed/source-registry';
 import { registerFeedSourceRoutes } from './routes/feed-sources';
+import { registerAdminBootstrapRoute } from './routes/admin-bootstrap';
 import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
@@ -68,6 +69,8 @@ export interface ServiceOptions {
   healthMaxAgeS?: number;
   /** Serve POST /api/v1/dev/token (the app's embedded service; off unless asked for). */
   devTokens?: boolean;
+  /** The supervising app's one-time secret for POST /api/v1/dev/admin-token (routes/admin-bootstrap.ts). */
+  adminBootstrapSecret?: string | null;
   /** Discover, follows, predict, webhooks and the developer area (extensions.ts). */
   extensions?: ExtensionOptions;
   /** Who writes answers (the extractive composer unless a model is given) and what verification does with unsupported claims. */
@@ -310,6 +313,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   registerResearchRoutes(app, context);
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
+  if (options.adminBootstrapSecret && !options.companyIdentity) registerAdminBootstrapRoute(app, context, options.adminBootstrapSecret);
   const extensions = await registerExtensions(app, context, { ...options.extensions, db });
   await context.research.restore();
   // Written on first request (stringifying the document takes a noticeable part of a start).

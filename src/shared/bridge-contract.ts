@@ -21,6 +21,7 @@ import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type Signal, type SourceEntry } from './service-schemas';
 import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-schemas';
 import type { ServiceChangelogView, ServiceNotice } from './service-notices';
+import { AcceptProposalArgs, NewSourceArgs, RejectProposalArgs, SourceIdArgs, SourcePatchArgs, type FetchRecordView, type FetchedSource, type ProposalView, type SourcePreview, type SourcesOverview } from './sources';
 import { FollowTargetArgs, type WatchlistView } from './watchlist';
 import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks';
 
@@ -338,6 +339,16 @@ export const BridgeMethods = {
   'notices.list': defineMethod(NoArgs).returns<ServiceNotice[]>(),
   'notices.acknowledge': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<ServiceNotice[]>(),
   'notices.changelog': defineMethod(NoArgs).returns<ServiceChangelogView>(),
+  // Sources the service fetches (issue 26): its administrator manages them; main decides who that is.
+  'sources.overview': defineMethod(NoArgs).returns<SourcesOverview>(),
+  'sources.history': defineMethod(SourceIdArgs).returns<{ source: FetchedSource; history: FetchRecordView[] }>(),
+  /** Fetches the address once and shows what it would give; adds nothing. */
+  'sources.preview': defineMethod(NewSourceArgs).returns<SourcePreview>(),
+  'sources.add': defineMethod(NewSourceArgs).returns<{ source: FetchedSource; preview: SourcePreview }>(),
+  'sources.update': defineMethod(SourcePatchArgs).returns<FetchedSource>(),
+  'sources.remove': defineMethod(SourceIdArgs).returns<{ removed: true }>(),
+  'sources.acceptProposal': defineMethod(AcceptProposalArgs).returns<{ proposal: ProposalView; source: FetchedSource }>(),
+  'sources.rejectProposal': defineMethod(RejectProposalArgs).returns<ProposalView>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
   'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
   // Desktop shell (src/main/desktop, src/main/electron): network, logs, crash reports, updates.

@@ -28,6 +28,8 @@ export interface StartOptions {
   runAsUser?: string;
   /** `clarity-desktop://` links the host is launched with (its `--open`), as a clicked link launches the desktop app. */
   links?: string[];
+  /** How long the host may take to be ready (its local service included); 60 s unless set. */
+  startTimeoutMs?: number;
 }
 
 export interface RunningApp {
@@ -59,6 +61,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
     String(options.paceMs ?? 12),
     ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
     ...(options.links ?? []).map((link) => `--open=${link}`),
+    ...(options.startTimeoutMs !== undefined ? ['--service-start-timeout-ms', String(options.startTimeoutMs)] : []),
   ];
   const env = { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService };
   let child: ChildProcess;
@@ -77,7 +80,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
       // A host that did not come up is stopped, with its local service, not left running.
       child.kill('SIGTERM');
       reject(new Error(`browser host did not start:\n${output}`));
-    }, START_TIMEOUT_MS);
+    }, options.startTimeoutMs ?? START_TIMEOUT_MS);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output += `${line}\n`;
       if (!line.startsWith('{')) return;

@@ -3,6 +3,7 @@
  * service, serves the renderer build on 127.0.0.1 and prints the one URL to open.
  *   --port N (default 5178; 0 = free port)  --data-dir DIR  --pace-ms N
  *   --open clarity-desktop://… (a link to open once the page loads, as the desktop app does)
+ *   --service-start-timeout-ms N (how long the local service may take to start; 60,000 by default)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     // Passed through to the embedded local service; for tests.
     'service-arg': { type: 'string', multiple: true },
     open: { type: 'string', multiple: true },
+    // Tests on a loaded machine: the local service may take longer than a minute to start.
+    'service-start-timeout-ms': { type: 'string' },
   },
 });
 
@@ -57,6 +60,7 @@ const services = await composeMainServices({
   openExternal: async () => false,
   paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
   serviceArgs: values['service-arg'] ?? [],
+  ...(values['service-start-timeout-ms'] !== undefined ? { serviceStartTimeoutMs: Number(values['service-start-timeout-ms']) } : {}),
 });
 // An open tab reconnects to a restarted host on the same port (the cookie stays valid).
 const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });

@@ -137,7 +137,7 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
 
 /** One HTTP request to the service: what `request` (with retries) and `requestOnce` take. */
 type RequestArgs = [
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body: unknown,
   accept: string,
@@ -423,7 +423,7 @@ export class RetailSignalClient {
    * The surfaces beyond ask and research (Discover, follows, predict, keys): one JSON call,
    * its answer read with `schema`. GETs retry like every safe GET; POST and DELETE do not.
    */
-  async callJson<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
+  async callJson<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
     const response = await this.request(method, path, body, 'application/json');
     if (!response.ok) return response;
     const json = await readJson(response.value);

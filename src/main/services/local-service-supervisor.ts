@@ -8,6 +8,7 @@
  * ELECTRON_RUN_AS_NODE (its RunAsNode fuse is off).
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { LaunchExtras } from './answer-composer-launch';
@@ -51,6 +52,7 @@ export class LocalServiceSupervisor {
   private child: ServiceProcess | null = null;
   private url: string | null = null;
   private stopping = false;
+  private admin: string | null = null;
 
   constructor(
     private readonly launch: LocalServiceLaunch,
@@ -65,12 +67,24 @@ export class LocalServiceSupervisor {
     return this.child?.pid;
   }
 
+  /**
+   * The running service's administrator token (claim role "admin"), obtained at start with a
+   * one-time secret (see exchangeAdminSecret); null when the service did not grant it.
+   * SECURITY: kept in memory only, never logged, never sent to the renderer.
+   */
+  get adminToken(): string | null {
+    return this.url ? this.admin : null;
+  }
+
   async start(): Promise<string> {
     if (this.url && this.child) return this.url;
     this.stopping = false;
     const args = [...this.launch.args, '--port', '0'];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
-    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1' };
+    // SECURITY: a fresh one-time secret per start, traded for the admin token once the service listens.
+    const adminSecret = randomBytes(32).toString('base64url');
+    this.admin = null;
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), ...this.launch.env, CLARITY_SUPERVISED: '1', CLARITY_ADMIN_SECRET: adminSecret };
     const extras = this.options.launchExtras?.();
     if (extras) {
       args.push(...extras.args);
@@ -104,10 +118,12 @@ export class LocalServiceSupervisor {
         reject(new Error(`The local service exited (code ${code}). ${stderr.trim().split('\n').slice(-3).join(' ')}`));
       });
     });
+    this.admin = await exchangeAdminSecret(url, adminSecret);
     this.url = url;
     child.once('exit', (code, signal) => {
       this.child = null;
       this.url = null;
+      this.admin = null;
       if (!this.stopping) this.options.onExit?.(`The local service stopped (${signal ?? `code ${code}`}).`);
     });
     return url;
@@ -127,5 +143,31 @@ export class LocalServiceSupervisor {
     });
     this.child = null;
     this.url = null;
+    this.admin = null;
+  }
+}
+
+/**
+ * Trades the one-time secret for the administrator token (the service's
+ * POST /api/v1/dev/admin-token). A service without that route, or any failure, gives null: the
+ * app then runs without the admin controls and says why.
+ */
+async function exchangeAdminSecret(url: string, secret: string): Promise<string | null> {
+  try {
+    const response = await fetch(new URL('/api/v1/dev/admin-token', url), {
+      method: 'POST',
+      headers: { 'x-clarity-admin-secret': secret, accept: 'application/json', 'content-type': 'application/json' },
+      body: '{}',
+      redirect: 'error',
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status !== 201) {
+      await response.body?.cancel().catch(() => undefined);
+      return null;
+    }
+    const body = (await response.json()) as { token?: unknown };
+    return typeof body.token === 'string' && body.token.length > 0 ? body.token : null;
+  } catch {
+    return null;
   }
 }

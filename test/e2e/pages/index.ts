@@ -7,5 +7,6 @@ export { HealthPage } from './health-page';
 export { LibraryPage, LibraryReader } from './library-page';
 export { ReportViewer, ResearchPage, ResearchRun } from './research-page';
 export { SettingsPage } from './settings-page';
+export { SourcesPage } from './sources-page';
 export { StatusBar } from './status-bar';
 export { WatchlistPage } from './watchlist-page';

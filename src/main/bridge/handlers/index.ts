@@ -19,6 +19,7 @@ import { noticeHandlers } from './notices';
 import { researchHandlers } from './research';
 import { settingsHandlers } from './settings';
 import { signalHandlers } from './signals';
+import { sourceHandlers } from './sources';
 import type { HandlerContext, HandlerMap } from './types';
 
 export type { Handler, HandlerContext, HandlerMap, MethodsIn } from './types';
@@ -42,5 +43,6 @@ export function createHandlers(context: HandlerContext): HandlerMap {
     ...desktopHandlers(context),
     ...noticeHandlers(context),
     ...answerHandlers(context),
+    ...sourceHandlers(context),
   };
 }

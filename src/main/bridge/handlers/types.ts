@@ -14,6 +14,7 @@ import type { ResearchService } from '../../services/research-service';
 import type { ServiceNoticeStore } from '../../services/service-notices';
 import type { SettingsStore } from '../../services/settings-store';
 import type { ModelKeyStore } from '../../services/model-key-store';
+import type { SourceAdmin } from '../../services/source-admin';
 import type { DesktopHost } from '../../desktop/desktop-host';
 import type { Watchlist } from '../../services/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
@@ -53,4 +54,6 @@ export interface HandlerContext {
   pickFolder?: () => Promise<string | null>;
   /** The desktop shell (Electron) or its Node stand-in (browser host). */
   desktop: DesktopHost;
+  /** The sources the service in use fetches, for its administrator (Sources view). */
+  sources: SourceAdmin;
 }

@@ -8,6 +8,7 @@ import { lazy } from 'react';
 export const DiscoverView = lazy(async () => ({ default: (await import('../features/discover/DiscoverView')).DiscoverView }));
 export const WatchlistView = lazy(async () => ({ default: (await import('../features/discover/WatchlistView')).WatchlistView }));
 export const HealthView = lazy(async () => ({ default: (await import('../features/health/HealthView')).HealthView }));
+export const SourcesView = lazy(async () => ({ default: (await import('../features/sources/SourcesView')).SourcesView }));
 export const LibraryView = lazy(async () => ({ default: (await import('../features/library/LibraryView')).LibraryView }));
 export const ResearchView = lazy(async () => ({ default: (await import('../features/research/ResearchView')).ResearchView }));
 export const SettingsView = lazy(async () => ({ default: (await import('../features/settings/SettingsView')).SettingsView }));

@@ -22,6 +22,7 @@ export const VIEW_REGISTRY = [
   { id: 'discover', title: 'Discover', command: null, links: [] },
   { id: 'watchlist', title: 'Watchlist', command: null, links: [] },
   { id: 'research', title: 'Research', command: 'open-research', links: ['report'] },
+  { id: 'sources', title: 'Sources', command: null, links: [] },
   { id: 'health', title: 'Sources health', command: 'open-health', links: [] },
   { id: 'library', title: 'Library', command: 'open-library', links: ['saved'] },
   { id: 'settings', title: 'Settings', command: 'open-settings', links: [] },

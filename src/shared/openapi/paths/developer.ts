@@ -97,6 +97,34 @@ export const developerArea: OpenApiArea = {
         },
       }),
     },
+    '/api/v1/dev/admin-token': {
+      post: operation({
+        operationId: 'issueAdministratorToken',
+        tag: 'Identity',
+        summary: 'The supervising app becomes administrator (local service only)',
+        description:
+          'Trades the one-time secret the app put in the embedded service\'s environment (`CLARITY_ADMIN_SECRET`) for a bearer ' +
+          'JWT with the claim `role: "admin"`, so the analyst manages the sources of the service their app runs. The secret is ' +
+          'sent in the `X-Clarity-Admin-Secret` header and works once. Served only by a service started that way; refused (403) ' +
+          'for a wrong or spent secret and for requests from a web page (any `Origin` header). `POST /api/v1/dev/token` never ' +
+          'issues the admin role. Not part of the interface.',
+        access: 'anyone',
+        parameters: [{ name: 'X-Clarity-Admin-Secret', in: 'header', required: true, schema: { type: 'string' }, description: 'The one-time secret from the supervising app.' }],
+        requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
+        responses: {
+          '201': jsonResponse('Issued.', ref('DevTokenIssued'), {
+            token: 'eyJhbGciOiJFUzI1NiIsImtpZCI6ImIxZjYifQ.eyJyb2xlIjoiYWRtaW4ifQ.c2lnbmF0dXJl',
+            token_type: 'Bearer',
+            expires_at: '2026-12-01T10:00:00.000Z',
+            subject: 'usr_5b0c6e1a2f3d4c58',
+            issuer: 'urn:retail-signal:local-dev-idp',
+          }),
+        },
+        errors: {
+          403: '`forbidden`: the secret is wrong or already used, or the request came from a web page (`Origin` header).',
+        },
+      }),
+    },
     '/developer/keys': {
       get: operation({
         operationId: 'keysPage',
