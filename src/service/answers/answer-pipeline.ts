@@ -9,6 +9,7 @@ import type { SearchHit } from '../retrieval/search-index';
 import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
+import { withMinusSigns } from '../../shared/format';
 import { buildMessages, isLoopback, ModelFailure, streamCompletion, type ChatMessage, type FallbackReason, type ModelConfig } from './model-composer';
 
 export interface ComposerSettings {
@@ -104,7 +105,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     for (const piece of pieces) {
       if (piece.kind === 'removed') {
         yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
-        if (piece.text) yield { type: 'text', text: piece.text };
+        if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
         continue;
       }
       if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
@@ -113,7 +114,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
         support.push(entry);
         yield { type: 'supported', span: entry };
       }
-      if (piece.text) yield { type: 'text', text: piece.text };
+      if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
     }
   };
 
@@ -163,7 +164,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     yield* events(verifier.end());
   }
 
-  let content = tidy(parts.map((part) => part.content()).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
   // Two cited figures that conflict are never left side by side without a word: a model's
   // answer (or text the verifier trimmed) that cites both gets the note the extractive one has.
   const known = new Map<string, CorpusSignal>([...options.hits.map((hit) => [hit.signal.id, hit.signal] as const), ...answer.citations.map((signal) => [signal.id, signal] as const)]);

@@ -23,7 +23,7 @@ import {
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
-import { formatDate } from '../../shared/format';
+import { formatDate, withMinusSigns } from '../../shared/format';
 
 export interface ComposedAnswer {
   content: string;
@@ -167,7 +167,8 @@ export function composeAnswer(
   const trace = confidenceTrace(frame, direct, hasDirect, citations, sourcesById, now, conflicts.length > 0);
   const promotion =
     citations.length >= 3 ? { topic: describeSubject(frame), preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` } : null;
-  return { content: lines.join('\n'), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame, conflicts };
+  // Quoted signal text writes "-6.4%"; the answer displays a true minus sign (the verifier reads both as one sign).
+  return { content: withMinusSigns(lines.join('\n')), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame, conflicts };
 }
 
 function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {

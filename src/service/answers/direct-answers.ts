@@ -7,6 +7,7 @@
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import { fiscalQuarter, formatDate } from '../corpus/periods';
 import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import { withMinusSigns } from '../../shared/format';
 import type { Period, QuestionFrame } from './question';
 import { firstReported, readFigure, type FactGroup, type ReadFigure, type SignalFacts } from './signal-facts';
 
@@ -29,8 +30,9 @@ export interface AnswerContext {
 const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
 const day = (iso: string): string => formatDate(Date.parse(iso));
 const num = (value: number): string => value.toLocaleString('en-IN');
-const pct = (value: number): string => `${value.toFixed(1)}%`;
-const pts = (value: number): string => (value > 0 ? `+${value.toFixed(1)} pts` : value === 0 ? 'unchanged' : `${value.toFixed(1)} pts`);
+// Figures as displayed: a negative one with the true minus sign (U+2212), never a hyphen.
+const pct = (value: number): string => withMinusSigns(`${value.toFixed(1)}%`);
+const pts = (value: number): string => (value > 0 ? `+${value.toFixed(1)} pts` : value === 0 ? 'unchanged' : withMinusSigns(`${value.toFixed(1)} pts`));
 const retailerOf = (name: string) => RETAILERS.find((retailer) => retailer.name === name);
 const unitOf = (name: string): string => (retailerOf(name)?.segment === 'quick commerce' ? 'dark stores' : 'stores');
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -297,10 +299,10 @@ export function shareAnswer(frame: QuestionFrame, context: AnswerContext): Direc
   const answer = newAnswer(`${capitalise(segment)}: who is gaining share`);
   const measure = 'change in share of gross order value on the previous quarter (percentage points)';
   const readShares = (signal: CorpusSignal): Array<{ retailer: string; share: number; change: number }> =>
-    [...signal.summary.matchAll(/([A-Z][A-Za-z&' -]+?) (\d+\.\d)% \((unchanged|[+-]\d+\.\d pts)\)/g)].map((match) => ({
+    [...signal.summary.matchAll(/([A-Z][A-Za-z&' -]+?) (\d+\.\d)% \((unchanged|[+\-−]\d+\.\d pts)\)/g)].map((match) => ({
       retailer: match[1]!.replace(/^.*: /, '').trim(),
       share: Number(match[2]),
-      change: match[3] === 'unchanged' ? 0 : Number(match[3]!.replace(' pts', '')),
+      change: match[3] === 'unchanged' ? 0 : Number(match[3]!.replace(' pts', '').replace('−', '-')),
     }));
   if (frame.cities.length > 0) {
     for (const city of frame.cities.slice(0, 3)) {
