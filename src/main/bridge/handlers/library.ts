@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { fail, ok, type ExportSource } from '../../../shared/bridge-contract';
 import { buildDocument } from '../../services/documents';
-import { applyImport, BundleError, exportBundle, planImport, readBundle } from '../../services/library-bundle';
+import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library-bundle';
 import { LibraryError } from '../../services/library-hub';
 import { LibraryReadOnlyError } from '../../services/library-store';
 import { documentSources } from './documents';
@@ -104,10 +104,10 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
         if (context.saveFile) return ok({ filename, mime: 'application/zip', savedPath: await context.saveFile(filename, data), base64: null });
         return ok({ filename, mime: 'application/zip', savedPath: null, base64: data.toString('base64') });
       }),
-    'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport(readBundle(Buffer.from(data, 'base64')).items, library.store(location)))),
+    'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport((await readBundleInBackground(Buffer.from(data, 'base64'))).items, library.store(location)))),
     'library.importBundle': ({ data, location, replace }) =>
       userErrors(async () => {
-        const { items } = readBundle(Buffer.from(data, 'base64'));
+        const { items } = await readBundleInBackground(Buffer.from(data, 'base64'));
         return ok(await applyImport(items, library.store(location), replace));
       }),
   };
