@@ -60,6 +60,8 @@ interface AskResponse {
   confidence: number;
   session_id: string;
   verification?: ItemResult['verification'];
+  /** Extension (issue 30): the conflicting figures the answer flags; absent from services without it. */
+  conflicts?: Array<{ figures: Array<{ signal_id: string }> }>;
 }
 
 async function ask(baseUrl: string, content: string, sessionId: string | undefined): Promise<AskResponse> {
@@ -184,6 +186,12 @@ export async function runItem(baseUrl: string, item: GoldenItem, lookup: (id: st
     const values = numbersIn(section);
     conflictOk = expect.conflict.values.every((value) => values.some((stated) => close(stated, value))) && expect.conflict.signals.every((id) => section.includes(id));
     if (!conflictOk) problems.push('conflict not flagged with both figures and both citations');
+    // A service with the `conflicts` extension must list the same pair machine-readably.
+    const listed = answer!.conflicts;
+    if (listed && !listed.some((conflict) => expect.conflict!.signals.every((id) => conflict.figures.some((figure) => figure.signal_id === id)))) {
+      conflictOk = false;
+      problems.push('conflict missing from the `conflicts` extension field');
+    }
   }
 
   let unknownOk: boolean | null = null;

@@ -274,6 +274,11 @@ export function buildGoldenSet(truth: GroundTruth): GoldenItem[] {
       const fact = truth.results[conflict.entity]!.find((result) => result.event_id === conflict.event_id)!;
       add({ id: `conflict-${conflict.event_id}`, category: 'conflict', turns: [`${conflict.entity} revenue ${fact.period}?`], expect: { retailers: [conflict.entity], figures: [conflict.true_value], conflict: expect } });
     }
+    if (conflict.kind === 'app_rank') {
+      // Two trackers' charts for the same app and day (issue 30): the rank the answer leads with, the other flagged.
+      const phrasings = [`What is ${conflict.entity}'s app rank now?`, `Where does ${conflict.entity} rank in the app charts?`, `${conflict.entity} app ranking today?`];
+      add({ id: `conflict-${conflict.event_id}`, category: 'conflict', turns: [phrasings[items.length % phrasings.length]!], expect: { retailers: [conflict.entity], figures: [conflict.true_value], conflict: expect } });
+    }
     if (conflict.kind === 'gov_growth') add({ id: `conflict-${conflict.event_id}`, category: 'conflict', turns: [`${conflict.segment} order value growth in ${conflict.entity}?`], expect: { city: conflict.entity, figures: [conflict.true_value], conflict: expect } });
   }
   return items;

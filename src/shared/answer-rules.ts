@@ -50,6 +50,8 @@ export function applyAskEvent(answer: TurnAnswerState, event: AskEvent): TurnAns
       const { type: _type, ...composer } = event;
       return { ...answer, composer: { ...answer.composer, ...composer } };
     }
+    case 'conflicts':
+      return { ...answer, conflicts: event.conflicts };
     case 'meta':
       return event.composer ? { ...answer, composer: event.composer } : answer;
     case 'turn':

@@ -14,4 +14,15 @@ export type AskEvent =
   | { type: 'claim_removed'; text: string; reason: string }
   | { type: 'claim_supported'; sentence: string; citation: string; start: number; end: number }
   /** Who writes the answer; `fallbackReason` when a model failed and the extractive composer answered. */
-  | { type: 'composer'; backend: 'extractive' | 'model'; model?: string; fallbackReason?: string };
+  | { type: 'composer'; backend: 'extractive' | 'model'; model?: string; fallbackReason?: string }
+  /** Conflicting figures the answer flags (issue 30): the same measure, entity, place and day from sources that disagree. */
+  | { type: 'conflicts'; conflicts: AnswerConflict[] };
+
+export interface AnswerConflict {
+  measure: string;
+  entity: string;
+  place: string;
+  asOf: string;
+  figures: Array<{ value: number; citation: string; source: string }>;
+  note: string;
+}

@@ -25,6 +25,19 @@ export const TurnAnswer = z.object({
   removedClaims: z.array(z.object({ text: z.string(), reason: z.string() })).optional(),
   support: z.array(z.object({ sentence: z.string(), citation: z.string(), start: z.number(), end: z.number() })).optional(),
   composer: z.object({ backend: z.enum(['extractive', 'model']), model: z.string().optional(), local: z.boolean().optional(), fallbackReason: z.string().optional() }).optional(),
+  /** Conflicting figures the service flagged (issue 30); absent in answers saved before it. */
+  conflicts: z
+    .array(
+      z.object({
+        measure: z.string(),
+        entity: z.string(),
+        place: z.string(),
+        asOf: z.string(),
+        figures: z.array(z.object({ value: z.number(), citation: z.string(), source: z.string() })),
+        note: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 export const ConversationTurnSchema = z.object({

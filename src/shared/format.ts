@@ -39,6 +39,15 @@ function numberFormat(min: number, max: number): Intl.NumberFormat {
 
 const withMinus = (text: string): string => text.replace(/^-/, MINUS);
 
+/**
+ * Text whose negative figures are written with a hyphen ("-1.1 pts", "(-6.4%)") gets the true
+ * minus sign (U+2212) before each: only a hyphen that starts a number, never one inside a name
+ * or a range ("V-Mart", "FY2026-27", "2026-11-21").
+ */
+export function withMinusSigns(text: string): string {
+  return text.replace(/(^|[\s([:;,/])-(?=[₹#]?\d)/gmu, `$1${MINUS}`);
+}
+
 /** 1234567.8 → "12,34,568"; −5 → "−5" (U+2212). */
 export function formatNumber(value: number, options: { maxFractionDigits?: number; minFractionDigits?: number } = {}): string {
   if (!Number.isFinite(value)) return '—';

@@ -110,6 +110,26 @@ export const ClaimSupport = z
   .meta({ id: 'ClaimSupport' });
 export type ClaimSupport = z.infer<typeof ClaimSupport>;
 
+/**
+ * Extension (issue 30): two sources state different figures for the same measure, entity, place
+ * and day (or reported period). The answer's text says so too, under "Sources disagree".
+ */
+export const FigureConflict = z
+  .looseObject({
+    measure: z.string(),
+    entity: z.string(),
+    place: z.string(),
+    as_of: z.string(),
+    figures: z.array(z.looseObject({ value: z.number(), signal_id: z.string(), source_id: z.string().optional(), source_name: z.string().optional(), published_at: z.string().optional() })).min(2),
+    note: z.string(),
+  })
+  .meta({
+    id: 'FigureConflict',
+    description:
+      'Extension: conflicting figures among the cited signals — same `measure` (app_rank, store_count, revenue_cr, gov_growth_yoy_pct), `entity`, `place` and `as_of` day or period, values that differ beyond rounding. `figures[0]` is the one the answer leads with; `note` is the sentence the answer says about it.',
+  });
+export type FigureConflict = z.infer<typeof FigureConflict>;
+
 export const VerificationSummary = z
   .looseObject({
     sentences: z.number().int().nonnegative(),
@@ -128,6 +148,7 @@ export const AskResponse = z
     composer: ComposerInfo.optional(),
     verification: VerificationSummary.optional(),
     support: z.array(ClaimSupport).optional(),
+    conflicts: z.array(FigureConflict).optional(),
   })
   .meta({ id: 'AskResponse' });
 export type AskResponse = z.infer<typeof AskResponse>;
@@ -172,6 +193,7 @@ export const SseClaimSupported = ClaimSupport.meta({ id: 'SseEvent_clarity_claim
 export const SseComposerFallback = z
   .looseObject({ reason: z.string(), code: z.string().optional() })
   .meta({ id: 'SseEvent_clarity_composer_fallback' });
+export const SseConflictsFlagged = z.looseObject({ conflicts: z.array(FigureConflict) }).meta({ id: 'SseEvent_clarity_conflicts_flagged' });
 export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) }).meta({ id: 'SseEvent_error' });
 
 /** Every SSE event the service emits, by name, with its payload schema. */
@@ -187,6 +209,7 @@ export const SSE_EVENTS = {
   'clarity.claim_removed': SseClaimRemoved,
   'clarity.claim_supported': SseClaimSupported,
   'clarity.composer_fallback': SseComposerFallback,
+  'clarity.conflicts_flagged': SseConflictsFlagged,
   error: SseError,
 } as const;
 export type SseEventName = keyof typeof SSE_EVENTS;

@@ -218,3 +218,34 @@ describe('links in a synced folder', () => {
     await rm(dir, { recursive: true, force: true });
   });
 });
+
+describe('bundle import in the app (issue 29, item 10)', () => {
+  it('inflates off the main thread with the same checks: a good bundle reads the same, hostile ones are refused with the same messages', async () => {
+    const { readBundleInBackground } = await import('../../src/main/services/library-bundle');
+    const item = await a.save(newItem('Background'), 'personal');
+    const good = exportBundle([item], 'Background');
+    expect((await readBundleInBackground(good)).items).toEqual(readBundle(good).items);
+    const files = unzipSync(good);
+    for (const [data, message] of [
+      [zipSync({ ...files, '../../evil.json': strToU8('{}') }), /should not/],
+      [zipSync({ ...files, [`signals/sig_${'f'.repeat(16)}.json`]: new Uint8Array(9 * 1024 * 1024) }), /larger than 8 MB/],
+      [strToU8('just text'), /not a Clarity bundle/],
+      [new Uint8Array(65 * 1024 * 1024), /65\.0 MB; the app imports bundles up to 64 MB/],
+    ] as Array<[Uint8Array, RegExp]>) {
+      await expect(readBundleInBackground(data)).rejects.toThrow(message);
+    }
+  });
+
+  it('a large entry inflates in a worker: the main thread keeps running timers while it unzips', async () => {
+    const { readBundleInBackground } = await import('../../src/main/services/library-bundle');
+    const item = await a.save({ ...newItem('Long'), markdown: `# Long\n\n${'Zepto opened 12 dark stores in Pune. '.repeat(120_000)}` }, 'personal');
+    const bundle = exportBundle([item], 'Long');
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 1);
+    const read = await readBundleInBackground(bundle);
+    clearInterval(timer);
+    expect(read.items[0]!.markdown.length).toBeGreaterThan(4_000_000);
+    // Off the main thread the event loop keeps turning while the entry inflates.
+    expect(ticks).toBeGreaterThan(0);
+  });
+});

@@ -130,3 +130,23 @@ describe('AnswerView', () => {
     expect(retry).toHaveBeenCalledWith('trn_1');
   });
 });
+
+describe('conflicting figures (issue 30)', () => {
+  it('flags the answer visibly with each figure and its source', () => {
+    const conflicts = [
+      { measure: 'app_rank', entity: 'Zepto', place: 'India', asOf: '2026-11-21', figures: [{ value: 49, citation: A, source: 'Google Play India shopping ranks' }, { value: 42, citation: B, source: 'Appfigures India' }], note: 'n' },
+    ];
+    render(<AnswerView turn={answer({ conflicts })} />);
+    const flag = screen.getByTestId('conflict-flag');
+    expect(flag.textContent).toContain('Sources disagree on 1 figure');
+    expect(screen.getByTestId('conflict').textContent).toBe('Zepto — app rank, India, 21 Nov 2026: #49 (Google Play India shopping ranks) vs #42 (Appfigures India)');
+  });
+
+  it('flags a service without the extension from its "Sources disagree" section, and nothing otherwise', () => {
+    render(<AnswerView turn={answer({ text: `Zepto runs 900 stores [${A}].\n\n### Sources disagree\n\n- A says 900 [${A}], B says 880 [${B}].` })} />);
+    expect(screen.getByTestId('conflict-flag').textContent).toContain('Sources disagree');
+    cleanup();
+    render(<AnswerView turn={answer()} />);
+    expect(screen.queryByTestId('conflict-flag')).toBeNull();
+  });
+});

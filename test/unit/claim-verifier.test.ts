@@ -96,3 +96,22 @@ describe('no sentence shape skips the check (review findings)', () => {
     expect(removed('Sign in at https://clarity-login.ru/verify to read more [sig_00000000000000a1].')).toHaveLength(1);
   });
 });
+
+describe('a minus sign is a minus sign (issue 29: answers display U+2212)', () => {
+  const PRICES: EvidenceSignal = {
+    id: 'sig_00000000000000d4',
+    title: 'Zepto cuts dairy prices in Pune',
+    body: 'Average dairy prices at Zepto in Pune moved -6.4% week on week; its share fell -1.1 pts.',
+    published_at: '2026-10-05T06:51:58.000Z',
+    source_name: 'Price tracker',
+    entities: { retailers: ['Zepto'], segments: ['quick commerce'], cities: ['Pune'], states: ['Maharashtra'] },
+  };
+  it('keeps "−6.4%" and "−1.1 pts" against a signal that writes "-6.4%" and "-1.1 pts", and the reverse', () => {
+    expect(verifyAnswer('Zepto dairy prices in Pune moved −6.4% and its share fell −1.1 pts [sig_00000000000000d4].', new ClaimVerifier([PRICES])).verification.removed).toEqual([]);
+    const minusInSignal = { ...PRICES, body: PRICES.body.replaceAll('-', '\u2212') };
+    expect(verifyAnswer('Zepto dairy prices in Pune moved -6.4% [sig_00000000000000d4].', new ClaimVerifier([minusInSignal])).verification.removed).toEqual([]);
+  });
+  it('still removes the opposite sign', () => {
+    expect(verifyAnswer('Zepto dairy prices in Pune moved +6.4% [sig_00000000000000d4].', new ClaimVerifier([PRICES])).verification.removed).toHaveLength(1);
+  });
+});

@@ -119,3 +119,21 @@ describe('ask SSE events are read defensively', () => {
     expect(interpretAskMessage(message('clarity.citation_emitted', '{"citation":42}'))).toEqual({ kind: 'ignored', reason: 'malformed' });
   });
 });
+
+describe('conflicting figures frame (issue 30)', () => {
+  const frame = (data: string) => interpretAskMessage({ event: 'clarity.conflicts_flagged', data, id: undefined });
+  it('reads each conflict with its figures and sources; drops entries without two cited figures', () => {
+    const data = JSON.stringify({
+      conflicts: [
+        { measure: 'app_rank', entity: 'Zepto', place: 'India', as_of: '2026-11-21', note: 'n', figures: [{ value: 49, signal_id: 'sig_a', source_name: 'Tracker A' }, { value: 42, signal_id: 'sig_b', source_id: 'src_b' }] },
+        { measure: 'app_rank', entity: 'Solo', figures: [{ value: 1, signal_id: 'sig_c' }] },
+        'junk',
+      ],
+    });
+    expect(frame(data)).toEqual({
+      kind: 'event',
+      event: { type: 'conflicts', conflicts: [{ measure: 'app_rank', entity: 'Zepto', place: 'India', asOf: '2026-11-21', note: 'n', figures: [{ value: 49, citation: 'sig_a', source: 'Tracker A' }, { value: 42, citation: 'sig_b', source: 'src_b' }] }] },
+    });
+    expect(frame('{"conflicts": "no"}')).toEqual({ kind: 'ignored', reason: 'malformed' });
+  });
+});

@@ -97,3 +97,12 @@ describe('dates and times', () => {
     expect(parseDayInput('soon')).toBeNull();
   });
 });
+
+describe('a true minus sign in displayed text (issue 29)', () => {
+  it('replaces a hyphen that starts a figure, never one inside a name, a range or a date', async () => {
+    const { withMinusSigns } = await import('../../src/shared/format');
+    expect(withMinusSigns('Zepto (-1.1 pts, to 23.4%); prices moved -6.4% [sig_1]')).toBe('Zepto (\u22121.1 pts, to 23.4%); prices moved \u22126.4% [sig_1]');
+    expect(withMinusSigns('-₹450 on 2026-11-21 for V-Mart in FY2026-27, tier-2 cities')).toBe('\u2212₹450 on 2026-11-21 for V-Mart in FY2026-27, tier-2 cities');
+    expect(withMinusSigns('- a list item with 5 stores')).toBe('- a list item with 5 stores');
+  });
+});

@@ -16,6 +16,7 @@ import type { ReadHealthSnapshot } from '../../shared/health';
 import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
 import type { ServiceChangelogView } from '../../shared/service-notices';
 import { ChangelogFeed } from '../../shared/surface-schemas';
+import { parseAtomChangelog } from './changelog-atom';
 import { interpretAskMessage, knownCode } from './ask-events';
 import { readDeprecation } from './deprecation-headers';
 import type { ObservedDeprecation } from './service-notices';
@@ -435,20 +436,11 @@ export class RetailSignalClient {
 
   /**
    * The service's changelog, machine-readable: a JSON Feed at `/developer/changelog.json` (this
-   * service's shape; others that publish one the same way are read too). Absolute URLs in it
-   * are resolved against the base URL; only http(s) ones are kept.
+   * service's shape; others that publish one the same way are read too), else, for a service
+   * that publishes only an Atom feed, `/developer/changelog.atom`. Absolute URLs in it are
+   * resolved against the base URL; only http(s) ones are kept.
    */
   async getChangelog(): Promise<Result<ServiceChangelogView>> {
-    const response = await this.request('GET', '/developer/changelog.json', undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
-    if (!response.ok) {
-      if (response.error.status === 404) return fail({ code: 'not_found', message: 'This service publishes no machine-readable changelog (/developer/changelog.json).' });
-      return response;
-    }
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const parsed = ChangelogFeed.safeParse(json.value);
-    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a changelog the app cannot read (expected a JSON Feed).' });
-    const feed = parsed.data;
     const webUrl = (value: string | undefined | null): string | null => {
       if (!value) return null;
       try {
@@ -458,8 +450,23 @@ export class RetailSignalClient {
         return null;
       }
     };
+    const serviceLabel = new URL(this.options.baseUrl).origin;
+    const response = await this.request('GET', '/developer/changelog.json', undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
+    if (!response.ok) {
+      // No JSON Feed (or not this way): the Atom feed is the other standard form.
+      if (response.error.status === 404 || response.error.status === 405 || response.error.status === 406) return this.getAtomChangelog(serviceLabel, webUrl);
+      return response;
+    }
+    const json = await readJson(response.value);
+    if (!json.ok) return json;
+    const parsed = ChangelogFeed.safeParse(json.value);
+    if (!parsed.success) {
+      const atom = await this.getAtomChangelog(serviceLabel, webUrl);
+      return atom.ok ? atom : fail({ code: 'bad_response', message: 'The service sent a changelog the app cannot read (expected a JSON Feed or an Atom feed).' });
+    }
+    const feed = parsed.data;
     return ok({
-      serviceLabel: new URL(this.options.baseUrl).origin,
+      serviceLabel,
       pageUrl: webUrl(feed.home_page_url ?? '/developer/changelog'),
       entries: feed.items.slice(0, 200).map((item) => ({
         version: item._retail_signal?.version ?? null,
@@ -476,6 +483,23 @@ export class RetailSignalClient {
         change: entry.change ?? null,
       })),
     });
+  }
+
+  /** The changelog as an Atom feed (`/developer/changelog.atom`); Atom carries no deprecation records. */
+  private async getAtomChangelog(serviceLabel: string, webUrl: (value: string | null) => string | null): Promise<Result<ServiceChangelogView>> {
+    const response = await this.request('GET', '/developer/changelog.atom', undefined, 'application/atom+xml, application/xml;q=0.9, text/xml;q=0.8', undefined, { anonymousOk: true });
+    if (!response.ok) {
+      if (response.error.status === 404) return fail({ code: 'not_found', message: 'This service publishes no machine-readable changelog (neither /developer/changelog.json nor /developer/changelog.atom).' });
+      return response;
+    }
+    const text = await readBoundedText(response.value, MAX_REPORT_BYTES);
+    if (!text.ok) return text;
+    try {
+      const atom = parseAtomChangelog(text.value);
+      return ok({ serviceLabel, pageUrl: webUrl(atom.pageHref ?? '/developer/changelog'), entries: atom.entries, deprecations: [] });
+    } catch (error) {
+      return fail({ code: 'bad_response', message: `The service sent a changelog the app cannot read: ${(error as Error).message}` });
+    }
   }
 
   /** Extension: make a session public (or private again); returns its public page URL. */

@@ -6,6 +6,7 @@
  * by its payload's `type`, citations and errors may be nested or flat.
  */
 import type { EventSourceMessage } from 'eventsource-parser';
+import type { AnswerConflict } from '../../shared/ask-event';
 import type { AskEvent, BridgeError } from '../../shared/bridge-contract';
 import { normalizeConfidence } from '../../shared/confidence';
 import { knownServiceErrorCode } from '../../shared/service-schemas';
@@ -30,6 +31,7 @@ const KNOWN_EVENTS = new Set([
   'clarity.claim_removed',
   'clarity.claim_supported',
   'clarity.composer_fallback',
+  'clarity.conflicts_flagged',
   'error',
 ]);
 
@@ -121,6 +123,10 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
     }
     case 'clarity.composer_fallback':
       return { kind: 'event', event: { type: 'composer', backend: 'extractive', fallbackReason: asText(data.reason) ?? 'the model failed' } };
+    case 'clarity.conflicts_flagged': {
+      const conflicts = readConflicts(data.conflicts);
+      return conflicts.length > 0 ? { kind: 'event', event: { type: 'conflicts', conflicts } } : malformed;
+    }
     case 'message_stop':
       return { kind: 'stop' };
     case 'error':
@@ -156,4 +162,20 @@ export function knownCode(code: string): BridgeError['code'] {
   if (/not_found|missing/.test(word)) return 'not_found';
   if (/invalid|bad_request|validation/.test(word)) return 'invalid_request';
   return 'internal';
+}
+
+/** `conflicts[]` of the extension (issue 30); entries without two figures with citations are dropped. */
+function readConflicts(raw: unknown): AnswerConflict[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.slice(0, 50).flatMap((entry): AnswerConflict[] => {
+    if (!isRecord(entry) || !Array.isArray(entry.figures)) return [];
+    const figures = entry.figures.flatMap((figure) => {
+      if (!isRecord(figure) || typeof figure.value !== 'number' || !Number.isFinite(figure.value)) return [];
+      const citation = asText(figure.signal_id);
+      return citation ? [{ value: figure.value, citation, source: asText(figure.source_name) ?? asText(figure.source_id) ?? 'another source' }] : [];
+    });
+    const entity = asText(entry.entity);
+    if (figures.length < 2 || !entity) return [];
+    return [{ measure: asText(entry.measure) ?? 'figure', entity, place: asText(entry.place) ?? '', asOf: asText(entry.as_of) ?? '', figures: figures.slice(0, 10), note: asText(entry.note) ?? '' }];
+  });
 }

@@ -5,7 +5,7 @@
  * anything is written, and never overwrites an item silently (docs/library-format.md).
  */
 import { createHash } from 'node:crypto';
-import { strToU8, strFromU8, unzipSync, zipSync, type Zippable } from 'fflate';
+import { strToU8, strFromU8, unzip, unzipSync, zipSync, type UnzipFileInfo, type Zippable } from 'fflate';
 import { z } from 'zod';
 import { CitationSnapshot } from '../../shared/conversation';
 import { LibraryItemSchema, LibraryRevision, type BundlePlan, type LibraryItem } from '../../shared/library';
@@ -53,28 +53,69 @@ export function exportBundle(items: LibraryItem[], selection: string, now: numbe
   return Buffer.from(zipSync(files, { level: 6 }));
 }
 
-/** Everything in a bundle, checked; throws a BundleError that says what is wrong. */
-export function readBundle(data: Uint8Array): { manifest: Manifest; items: LibraryItem[] } {
-  if (data.length > BUNDLE_LIMITS.bundleBytes) throw new BundleError(`The bundle is larger than ${BUNDLE_LIMITS.bundleBytes / 1024 / 1024} MB.`);
+const MB = 1024 * 1024;
+
+function checkCompressed(data: Uint8Array): void {
+  if (data.length > BUNDLE_LIMITS.bundleBytes) throw new BundleError(`The bundle is ${(data.length / MB).toFixed(1)} MB; the app imports bundles up to ${BUNDLE_LIMITS.bundleBytes / MB} MB.`);
+}
+
+/** SECURITY: names and declared sizes are checked before anything is inflated. */
+function entryFilter(): (file: UnzipFileInfo) => boolean {
   let total = 0;
   let count = 0;
+  return (file) => {
+    if (!ENTRY_NAME.test(file.name)) throw new BundleError(`The bundle contains a file it should not: “${file.name.slice(0, 120)}”.`);
+    if (file.originalSize > BUNDLE_LIMITS.entryBytes) throw new BundleError(`“${file.name}” is larger than ${BUNDLE_LIMITS.entryBytes / MB} MB.`);
+    total += file.originalSize;
+    count += 1;
+    if (total > BUNDLE_LIMITS.totalBytes || count > BUNDLE_LIMITS.entries) throw new BundleError(`The bundle unpacks to more than ${BUNDLE_LIMITS.totalBytes / MB} MB or ${BUNDLE_LIMITS.entries.toLocaleString('en-IN')} files, more than the app imports.`);
+    return true;
+  };
+}
+
+/** The sizes the files really inflated to (a zip can declare smaller ones than it holds). */
+function checkInflated(files: Record<string, Uint8Array>): void {
+  let total = 0;
+  for (const [name, bytes] of Object.entries(files)) {
+    if (bytes.length > BUNDLE_LIMITS.entryBytes) throw new BundleError(`“${name}” unpacks to more than ${BUNDLE_LIMITS.entryBytes / MB} MB.`);
+    total += bytes.length;
+  }
+  if (total > BUNDLE_LIMITS.totalBytes) throw new BundleError(`The bundle unpacks to more than ${BUNDLE_LIMITS.totalBytes / MB} MB, more than the app imports.`);
+}
+
+const unreadable = (error: unknown): BundleError => (error instanceof BundleError ? error : new BundleError('This is not a Clarity bundle (the zip cannot be read).'));
+
+/** Everything in a bundle, checked; throws a BundleError that says what is wrong. Synchronous: tools and tests. */
+export function readBundle(data: Uint8Array): { manifest: Manifest; items: LibraryItem[] } {
+  checkCompressed(data);
   let files: Record<string, Uint8Array>;
   try {
-    files = unzipSync(data, {
-      filter: (file) => {
-        // SECURITY: names and declared sizes are checked before anything is inflated.
-        if (!ENTRY_NAME.test(file.name)) throw new BundleError(`The bundle contains a file it should not: “${file.name.slice(0, 120)}”.`);
-        if (file.originalSize > BUNDLE_LIMITS.entryBytes) throw new BundleError(`“${file.name}” is larger than ${BUNDLE_LIMITS.entryBytes / 1024 / 1024} MB.`);
-        total += file.originalSize;
-        count += 1;
-        if (total > BUNDLE_LIMITS.totalBytes || count > BUNDLE_LIMITS.entries) throw new BundleError('The bundle unpacks to more than this app accepts.');
-        return true;
-      },
-    });
+    files = unzipSync(data, { filter: entryFilter() });
   } catch (error) {
-    if (error instanceof BundleError) throw error;
-    throw new BundleError('This is not a Clarity bundle (the zip cannot be read).');
+    throw unreadable(error);
   }
+  return checkBundleFiles(files);
+}
+
+/**
+ * The same, for the app: inflated off the main thread (fflate's asynchronous unzip runs each
+ * large entry in a worker thread), so importing a big bundle never freezes the window; the
+ * size caps hold before (declared sizes) and after (real sizes) inflating.
+ */
+export async function readBundleInBackground(data: Uint8Array): Promise<{ manifest: Manifest; items: LibraryItem[] }> {
+  checkCompressed(data);
+  const files = await new Promise<Record<string, Uint8Array>>((resolve, reject) => {
+    try {
+      unzip(data, { filter: entryFilter() }, (error, result) => (error ? reject(unreadable(error)) : resolve(result)));
+    } catch (error) {
+      reject(unreadable(error));
+    }
+  });
+  return checkBundleFiles(files);
+}
+
+function checkBundleFiles(files: Record<string, Uint8Array>): { manifest: Manifest; items: LibraryItem[] } {
+  checkInflated(files);
   const json = (name: string): unknown => {
     const bytes = files[name];
     if (!bytes) throw new BundleError(`The bundle lacks ${name}.`);

@@ -11,6 +11,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { LibraryItem, LibraryItemView, LibraryLocation, LibraryQuery, LibrarySearchResult, LibrarySummary } from '../../shared/library';
+import { refuseSystemFolder } from './library-folders';
 import { finishSearch } from './library-index';
 import { LibraryStore, type Device, type NewLibraryItem } from './library-store';
 
@@ -117,6 +118,8 @@ export class LibraryHub {
   async addLocation(path: string, name: string): Promise<LibraryLocation> {
     if (!isAbsolute(path)) throw new LibraryError('Enter the full path of the team folder (for example /home/you/Dropbox/Team library).');
     const full = resolve(path);
+    const system = await refuseSystemFolder(full);
+    if (system) throw new LibraryError(system);
     if (full === resolve(this.personal.dir) || this.saved.some((l) => resolve(l.path) === full)) throw new LibraryError('That folder is already in your list.');
     const location: SavedLocation = { id: `team_${randomBytes(4).toString('hex')}`, name: name.trim() || full.split(/[\\/]/).filter(Boolean).pop() || 'Team', path: full };
     const store = this.teamStore(location);

@@ -38,6 +38,8 @@ export interface LibraryStoreOptions {
   /** Watch the folder for other writers (team libraries); 0 disables polling. */
   watch?: boolean;
   pollMs?: number;
+  /** Tests: runs between reading an old-format file and migrating it (where a colleague's write can land). */
+  beforeMigrate?: (name: string) => Promise<void>;
 }
 
 export class LibraryReadOnlyError extends Error {}
@@ -212,7 +214,7 @@ export class LibraryStore {
   private async ingest(name: string, result: ReadResult & { ok: true }): Promise<void> {
     const itemMatch = ITEM_FILE.exec(name);
     if (itemMatch && result.item.id === itemMatch[1]) {
-      const item = result.migrated ? await this.migrate(result.item) : result.item;
+      const item = result.migrated ? await this.migrate(name, result) : result.item;
       this.index.put(item, entryOf(item, revisionOf(item), result.stamp));
     } else {
       const id = CONFLICT_FILE.exec(name)?.[1] ?? '';
@@ -220,11 +222,28 @@ export class LibraryStore {
     }
   }
 
-  private async migrate(item: LibraryItem): Promise<LibraryItem> {
+  /**
+   * Rewrites an old-format file in the current format, but only the revision that was read: if
+   * another writer changed the file since (its stamp or revision differs), nothing is written —
+   * their file is theirs, and the next scan reads (and, if still old, migrates) it instead.
+   */
+  private async migrate(name: string, read: ReadResult & { ok: true }): Promise<LibraryItem> {
+    const item = read.item;
     if (this.readOnly) return item;
-    await writeItemFile(this.dir, `${item.id}.json`, item, true, this.shared).catch(() => undefined);
+    await this.options.beforeMigrate?.(name);
+    const now = await readItemFile(join(this.dir, name));
+    const unchanged = now.ok && now.stamp.mtimeMs === read.stamp.mtimeMs && now.stamp.size === read.stamp.size && sameRevision(revisionOf(now.item), revisionOf(item));
+    if (!unchanged) {
+      // The index keeps the stamp read: the changed file differs from it, so the next scan reads it.
+      this.migrationsSkipped += 1;
+      return item;
+    }
+    await writeItemFile(this.dir, name, item, true, this.shared).catch(() => undefined);
     return item;
   }
+
+  /** Migrations not written because another writer changed the file after it was read (tests, diagnostics). */
+  migrationsSkipped = 0;
 
   private async purgeOldTombstones(): Promise<boolean> {
     return this.readOnly ? false : purgeTombstones(this.dir, this.index, TOMBSTONE_DAYS[this.location.kind] * 24 * 3600_000, this.now());

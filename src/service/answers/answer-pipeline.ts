@@ -4,10 +4,12 @@
  * what comes out is a sequence of events the ask route turns into JSON or SSE frames:
  * verified text, supported spans, removed claims and, when the model fails, the fallback.
  */
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import type { SearchHit } from '../retrieval/search-index';
 import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';
+import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
+import { withMinusSigns } from '../../shared/format';
 import { buildMessages, isLoopback, ModelFailure, streamCompletion, type ChatMessage, type FallbackReason, type ModelConfig } from './model-composer';
 
 export interface ComposerSettings {
@@ -48,6 +50,8 @@ export interface FinalAnswer {
   verification: Verification;
   support: SupportSpan[];
   composer: ComposerName;
+  /** Conflicting figures among the final citations; each is said in the text too (extension `conflicts`). */
+  conflicts: FigureConflict[];
 }
 
 const MAX_EVIDENCE = 10;
@@ -71,6 +75,8 @@ export interface WriteOptions {
   /** Earlier turns of the conversation, for the model. */
   earlier: ChatMessage[];
   sourceName: (sourceId: string) => string | undefined;
+  /** The service's sources, for ranking the figures of a conflict. */
+  sourcesById?: Map<string, CorpusSource>;
   now: number;
   abort?: AbortSignal;
   /** SSE: what was verified has been sent and stays. JSON: a failed model's text is dropped whole. */
@@ -99,7 +105,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     for (const piece of pieces) {
       if (piece.kind === 'removed') {
         yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
-        if (piece.text) yield { type: 'text', text: piece.text };
+        if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
         continue;
       }
       if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
@@ -108,7 +114,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
         support.push(entry);
         yield { type: 'supported', span: entry };
       }
-      if (piece.text) yield { type: 'text', text: piece.text };
+      if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
     }
   };
 
@@ -158,12 +164,24 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     yield* events(verifier.end());
   }
 
-  const content = tidy(parts.map((part) => part.content()).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  // Two cited figures that conflict are never left side by side without a word: a model's
+  // answer (or text the verifier trimmed) that cites both gets the note the extractive one has.
+  const known = new Map<string, CorpusSignal>([...options.hits.map((hit) => [hit.signal.id, hit.signal] as const), ...answer.citations.map((signal) => [signal.id, signal] as const)]);
+  const cited = [...new Set([...content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((match) => match[1]!))].flatMap((id) => known.get(id) ?? []);
+  const conflicts = findConflicts(cited, options.sourcesById ?? new Map());
+  const flaggedText = content.split('### Sources disagree').slice(1).join('\n');
+  const unflagged = conflicts.filter((conflict) => !isFlagged(conflict, flaggedText));
+  if (unflagged.length > 0) {
+    const note = `\n\n### Sources disagree\n\n${unflagged.map((conflict) => `- ${conflict.note}`).join('\n')}\n`;
+    yield { type: 'text', text: note };
+    content = tidy(`${content}${note}`);
+  }
   const verification = parts.map((part) => part.summary()).reduce(
     (sum, part) => ({ sentences: sum.sentences + part.sentences, supported: sum.supported + part.supported, removed: [...sum.removed, ...part.removed] }),
     { sentences: 0, supported: 0, removed: [] } as Verification,
   );
   const citations: string[] = [];
   for (const [, id] of content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) if (id && !citations.includes(id)) citations.push(id);
-  return { content, citations, confidence: verifiedConfidence(answer.confidence, verification), verification, support, composer };
+  return { content, citations, confidence: verifiedConfidence(answer.confidence, verification), verification, support, composer, conflicts };
 }

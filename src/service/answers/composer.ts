@@ -9,6 +9,7 @@ import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import { RETAILERS, SEGMENTS } from '../corpus/vocabulary';
 import type { SearchHit } from '../retrieval/search-index';
 import {
+  appRankAnswer,
   festiveAnswer,
   fundingAnswer,
   govGrowthAnswer,
@@ -19,9 +20,10 @@ import {
   type AnswerContext,
   type DirectAnswer,
 } from './direct-answers';
+import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
-import { formatDate } from '../../shared/format';
+import { formatDate, withMinusSigns } from '../../shared/format';
 
 export interface ComposedAnswer {
   content: string;
@@ -32,6 +34,8 @@ export interface ComposedAnswer {
   promotion: { topic: string; preset: string; reason: string } | null;
   /** How the question was understood (kept with the session turn for follow-ups). */
   frame: QuestionFrame;
+  /** Conflicting figures among the citations, each said in the "Sources disagree" section. */
+  conflicts: FigureConflict[];
 }
 
 export interface ComposeOptions {
@@ -80,6 +84,8 @@ export function directAnswer(frame: QuestionFrame, context: AnswerContext): Dire
       return retailers ? storeCountAnswer(frame, context) : null;
     case 'gov_growth':
       return govGrowthAnswer(frame, context);
+    case 'app_rank':
+      return retailers ? appRankAnswer(frame, context) : null;
     case 'general':
       if (intents.has('why')) return null;
       if (retailers && (intents.has('how_fast') || intents.has('trend'))) return revenueAnswer(frame, context);
@@ -121,6 +127,7 @@ export function composeAnswer(
       confidenceTrace: [0.05],
       promotion: null,
       frame,
+      conflicts: [],
     };
   }
   const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
@@ -139,12 +146,16 @@ export function composeAnswer(
     for (const { signal } of byDate) lines.push(`- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`);
     lines.push('');
   }
-  if (direct && direct.disagreements.length > 0) {
+  const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];
+  // Every conflict among the cited figures is said in words (conflicts.ts); the direct answer's notes already name some.
+  const conflicts = findConflicts(citations, sourcesById);
+  const notes = [...(direct?.disagreements ?? [])];
+  for (const conflict of conflicts) if (!isFlagged(conflict, notes.join('\n'))) notes.push(conflict.note);
+  if (notes.length > 0) {
     lines.push('### Sources disagree', '');
-    for (const note of direct.disagreements) lines.push(`- ${note}`);
+    for (const note of notes) lines.push(`- ${note}`);
     lines.push('');
   }
-  const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];
   const gaps = [...(direct?.gaps ?? [])];
   for (const name of frame.unknown) gaps.push(`The service has no signals about ${name}.`);
   const weak = citations.filter((signal) => sourcesById.get(signal.source_id)?.health !== 'healthy');
@@ -153,10 +164,11 @@ export function composeAnswer(
   gaps.push('Figures come from individual signals (synthetic sample data), not audited market estimates.');
   lines.push("### What the signals don't cover", '', ...gaps.map((gap) => `- ${gap}`));
 
-  const trace = confidenceTrace(frame, direct, hasDirect, citations, sourcesById, now);
+  const trace = confidenceTrace(frame, direct, hasDirect, citations, sourcesById, now, conflicts.length > 0);
   const promotion =
     citations.length >= 3 ? { topic: describeSubject(frame), preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` } : null;
-  return { content: lines.join('\n'), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame };
+  // Quoted signal text writes "-6.4%"; the answer displays a true minus sign (the verifier reads both as one sign).
+  return { content: withMinusSigns(lines.join('\n')), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame, conflicts };
 }
 
 function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
@@ -171,7 +183,7 @@ function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
     '',
     `- ${frame.unknown.join(', ')}: no signal names ${frame.unknown.length === 1 ? 'it' : 'them'}. Check the spelling, or ask about a retailer, segment or city the service follows.`,
   ].join('\n');
-  return { content, citations: [], confidence: 0.05, confidenceTrace: [0.05], promotion: null, frame };
+  return { content, citations: [], confidence: 0.05, confidenceTrace: [0.05], promotion: null, frame, conflicts: [] };
 }
 
 /** Supporting signals must be about what was asked: the retailer, the place, the segment. */
@@ -212,13 +224,14 @@ function confidenceTrace(
   citations: CorpusSignal[],
   sourcesById: Map<string, CorpusSource>,
   now: number,
+  conflicting = false,
 ): number[] {
   const named = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0;
   let value = hasDirect ? 0.97 : named ? 0.7 : 0.45;
   if (frame.fuzzy.length > 0) value *= 0.97;
   if (frame.unknown.length > 0) value *= 0.5;
   if (direct && !direct.periodMatched) value *= 0.6;
-  if (direct && direct.disagreements.length > 0) value *= 0.93;
+  if ((direct && direct.disagreements.length > 0) || conflicting) value *= 0.93;
   if (direct && direct.gaps.some((gap) => gap.startsWith('No signal') || gap.includes('online only'))) value *= 0.75;
   const trace: number[] = [];
   for (let count = 1; count <= Math.max(1, citations.length); count += 1) {

@@ -7,6 +7,7 @@
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import { fiscalQuarter, formatDate } from '../corpus/periods';
 import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import { withMinusSigns } from '../../shared/format';
 import type { Period, QuestionFrame } from './question';
 import { firstReported, readFigure, type FactGroup, type ReadFigure, type SignalFacts } from './signal-facts';
 
@@ -29,8 +30,9 @@ export interface AnswerContext {
 const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
 const day = (iso: string): string => formatDate(Date.parse(iso));
 const num = (value: number): string => value.toLocaleString('en-IN');
-const pct = (value: number): string => `${value.toFixed(1)}%`;
-const pts = (value: number): string => (value > 0 ? `+${value.toFixed(1)} pts` : value === 0 ? 'unchanged' : `${value.toFixed(1)} pts`);
+// Figures as displayed: a negative one with the true minus sign (U+2212), never a hyphen.
+const pct = (value: number): string => withMinusSigns(`${value.toFixed(1)}%`);
+const pts = (value: number): string => (value > 0 ? `+${value.toFixed(1)} pts` : value === 0 ? 'unchanged' : withMinusSigns(`${value.toFixed(1)} pts`));
 const retailerOf = (name: string) => RETAILERS.find((retailer) => retailer.name === name);
 const unitOf = (name: string): string => (retailerOf(name)?.segment === 'quick commerce' ? 'dark stores' : 'stores');
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
@@ -297,10 +299,10 @@ export function shareAnswer(frame: QuestionFrame, context: AnswerContext): Direc
   const answer = newAnswer(`${capitalise(segment)}: who is gaining share`);
   const measure = 'change in share of gross order value on the previous quarter (percentage points)';
   const readShares = (signal: CorpusSignal): Array<{ retailer: string; share: number; change: number }> =>
-    [...signal.summary.matchAll(/([A-Z][A-Za-z&' -]+?) (\d+\.\d)% \((unchanged|[+-]\d+\.\d pts)\)/g)].map((match) => ({
+    [...signal.summary.matchAll(/([A-Z][A-Za-z&' -]+?) (\d+\.\d)% \((unchanged|[+\-−]\d+\.\d pts)\)/g)].map((match) => ({
       retailer: match[1]!.replace(/^.*: /, '').trim(),
       share: Number(match[2]),
-      change: match[3] === 'unchanged' ? 0 : Number(match[3]!.replace(' pts', '')),
+      change: match[3] === 'unchanged' ? 0 : Number(match[3]!.replace(' pts', '').replace('−', '-')),
     }));
   if (frame.cities.length > 0) {
     for (const city of frame.cities.slice(0, 3)) {
@@ -407,3 +409,42 @@ export function fundingAnswer(frame: QuestionFrame, context: AnswerContext): Dir
   }
   return answer;
 }
+
+/**
+ * An app's latest place in the shopping charts: the day's first report from each rank tracker
+ * (lead: the earliest). Every tracker's figure for that day is cited, so where they differ the
+ * composer's conflict check (conflicts.ts) flags it under "Sources disagree".
+ */
+export function appRankAnswer(frame: QuestionFrame, context: AnswerContext): DirectAnswer {
+  const answer = newAnswer(`${frame.retailers.join(', ')}: app rank`);
+  const until = frame.period ? Math.min(frame.period.endMs, context.now + 1) : context.now + 1;
+  for (const name of frame.retailers.slice(0, 4)) {
+    const days = [...(context.facts.appRanks.get(name)?.entries() ?? [])]
+      .map(([dayKey, group]) => [dayKey, group.filter((signal) => Date.parse(signal.published_at) < until)] as const)
+      .filter(([, group]) => group.length > 0)
+      .sort(([a], [b]) => a.localeCompare(b));
+    const latest = days.at(-1);
+    if (!latest) {
+      answer.gaps.push(`No rank tracker reports ${possessiveName(name)} app${frame.period ? ` in ${frame.period.label}` : ''}.`);
+      continue;
+    }
+    const firstPerSource = new Map<string, CorpusSignal>();
+    for (const signal of [...latest[1]].sort((a, b) => a.published_at.localeCompare(b.published_at) || a.id.localeCompare(b.id))) {
+      if (!firstPerSource.has(signal.source_id)) firstPerSource.set(signal.source_id, signal);
+    }
+    const [lead, ...others] = [...firstPerSource.values()];
+    const source = (signal: CorpusSignal): string => context.sourcesById.get(signal.source_id)?.name ?? signal.source_id;
+    use(answer, lead!, ...others);
+    const differing = others.filter((signal) => signal.metrics.rank !== lead!.metrics.rank);
+    answer.lines.push(
+      `**${possessiveName(name)} app ranked #${lead!.metrics.rank}** among shopping apps in India on ${day(lead!.published_at)}, per ${source(lead!)} ${cite(lead!)}` +
+        (differing.length > 0 ? `; ${differing.length === 1 ? 'another tracker ranks' : 'other trackers rank'} it differently that day (see "Sources disagree").` : '.'),
+    );
+    const agreeing = others.filter((signal) => signal.metrics.rank === lead!.metrics.rank);
+    if (agreeing.length > 0) answer.lines.push('', `${agreeing.map(source).join(' and ')} ${agreeing.length === 1 ? 'agrees' : 'agree'} ${agreeing.map(cite).join(' ')}.`);
+  }
+  if (frame.cities.length > 0) answer.gaps.push('App ranks are national charts; the trackers do not rank apps per city.');
+  return answer;
+}
+
+const possessiveName = (name: string): string => (name.endsWith('s') ? `${name}'` : `${name}'s`);

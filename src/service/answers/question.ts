@@ -7,7 +7,7 @@ import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuar
 import { RETAILERS, type Segment } from '../corpus/vocabulary';
 import { resolveEntities } from '../retrieval/entity-resolver';
 
-export type Measure = 'store_count' | 'openings' | 'revenue' | 'gov_growth' | 'share' | 'festive' | 'funding' | 'general';
+export type Measure = 'store_count' | 'openings' | 'revenue' | 'gov_growth' | 'share' | 'festive' | 'funding' | 'app_rank' | 'general';
 export type Intent = 'how_many' | 'where' | 'how_fast' | 'gaining' | 'compare' | 'trend' | 'why' | 'general';
 
 export interface Period {
@@ -48,6 +48,8 @@ const COMPARE = /\bcompare\b|\bcompared\b|\bvs\.?\b|\bversus\b|\bbetter than\b|\
 const TREND = /\btrend\b|\bover time\b|\bquarter by quarter\b|\btrajectory\b|\bevolv/;
 const WHY = /\bwhy\b|\bkyun\b|\bkyon\b|\breasons?\b|\bdriv(e|er|ers|ing|en)\b/;
 const FESTIVE = /\bdiwali\b|\bdeepavali\b|\bfestive\b|\bfestival\b|\bdhanteras\b|\btyoha+r\b/;
+/** The app's place in the shopping charts (rank trackers). */
+const APP_RANK = /\bapp (rank|ranking|chart)s?\b|\bapp'?s? (rank|ranking|position)\b|\brank(ed|ing|s)? (in|on|among) (the )?(shopping|app|play|charts?)|\b(top|shopping) charts?\b|\b(play|app) store rank/;
 const FUNDING = /\bfund(ing|ed|raise|raising)?\b|\braised?\b|\bvaluation\b|\binvest(or|ors|ment)\b/;
 
 /** Reads one question on its own (no conversation). `now` is the service clock. */
@@ -66,7 +68,8 @@ export function parseQuestion(question: string, now: number, isKnownWord?: (word
   if (intents.length === 0) intents.push('general');
 
   let measure: Measure = 'general';
-  if (has(text, FESTIVE)) measure = 'festive';
+  if (has(text, APP_RANK)) measure = 'app_rank';
+  else if (has(text, FESTIVE)) measure = 'festive';
   else if (has(text, FUNDING)) measure = 'funding';
   else if (has(text, GAINING)) measure = 'share';
   else if (has(text, REVENUE)) measure = 'revenue';

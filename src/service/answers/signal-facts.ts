@@ -18,10 +18,19 @@ export class SignalFacts {
   readonly festive = new Map<number, FactGroup>();
   /** retailer → event id → signals. */
   readonly funding = new Map<string, Map<string, FactGroup>>();
+  /** app → UTC day (YYYY-MM-DD) → rank reports: each tracker's chart position for that day. */
+  readonly appRanks = new Map<string, Map<string, FactGroup>>();
 
   add(signal: CorpusSignal): void {
-    if (!signal.event_id) return;
     const retailer = signal.entities.retailers[0];
+    if (signal.type === 'app_rank' && retailer && signal.metrics.rank !== undefined) {
+      let byDay = this.appRanks.get(retailer);
+      if (!byDay) this.appRanks.set(retailer, (byDay = new Map()));
+      const day = signal.published_at.slice(0, 10);
+      byDay.set(day, [...(byDay.get(day) ?? []), signal]);
+      return;
+    }
+    if (!signal.event_id) return;
     const push = <K>(outer: Map<string, Map<K, FactGroup>>, key: string, inner: K): void => {
       let byInner = outer.get(key);
       if (!byInner) outer.set(key, (byInner = new Map()));

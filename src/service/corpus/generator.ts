@@ -4,6 +4,7 @@
  */
 import type { SourceHealth } from '../../shared/service-schemas';
 import { SeededRandom, slugify, stableHex16 } from './random';
+import { plantAppRankConflicts } from './app-rank-conflicts';
 import { draftFactSignals } from './fact-signals';
 import { draftFiller, pickFillerType, type TextDraft } from './filler';
 import { generateFacts, type Conflict, type FactDraft, type GroundTruth } from './ground-truth';
@@ -279,8 +280,10 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
     const publishedAt = new Date(Math.floor((anchorMs - ageDays * DAY_MS) / 1000) * 1000);
     signals.push(makeSignal(random, index, seed, publishedAt, byKind));
   }
+  const appRankConflicts = plantAppRankConflicts(signals, sources, seed, Math.min(factSignals.length, count));
   signals.sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
-  return { sources, signals, truth: attachSignals(truth, signals, sources) };
+  const attached = attachSignals(truth, signals, sources);
+  return { sources, signals, truth: { ...attached, conflicts: [...attached.conflicts, ...appRankConflicts] } };
 }
 
 /** Fills each fact's signal ids and records the planted conflicts; facts with no signal left are dropped. */

@@ -59,9 +59,13 @@ export interface FundingRound {
   signal_ids: string[];
 }
 
-/** A deliberate disagreement: one source reports `reported_value` where the truth is `true_value`. */
+/**
+ * A deliberate disagreement: one source reports `reported_value` where the truth is `true_value`.
+ * For `app_rank` (two trackers' charts for one app and day) neither is the truth: `true_value`
+ * is the earlier report's, the one an answer leads with.
+ */
 export interface Conflict {
-  kind: 'store_count' | 'revenue' | 'gov_growth';
+  kind: 'store_count' | 'revenue' | 'gov_growth' | 'app_rank';
   entity: string;
   /** For GOV: the city; the segment is in `segment`. */
   segment?: Segment;

@@ -67,6 +67,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         question,
         earlier: conversation(),
         sourceName: (id) => context.store.sourcesById.get(id)?.name,
+        sourcesById: context.store.sourcesById,
         now: context.now(),
         abort,
       });
@@ -98,6 +99,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         composer: final.composer,
         verification: final.verification,
         support: final.support,
+        // Extension (issue 30): conflicting figures the answer flags, machine-readable.
+        conflicts: final.conflicts,
       };
     }
     // The stream opens before retrieval, so the first byte does not wait for the answer.
@@ -281,6 +284,7 @@ async function streamAnswer(
     const final = step.value;
     await remember(final);
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
+    if (final.conflicts.length > 0) send('clarity.conflicts_flagged', { type: 'clarity.conflicts_flagged', conflicts: final.conflicts });
     // Verification and the composer's success move confidence: the last value is the answer's.
     if (final.confidence !== (answer.confidenceTrace.at(-1) ?? answer.confidence)) {
       send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: final.confidence });

@@ -1,7 +1,8 @@
 /** The library: saved answers, conversations and reports; search, tags, delete/restore; team libraries and bundles. */
+import { resolve } from 'node:path';
 import { fail, ok, type ExportSource } from '../../../shared/bridge-contract';
 import { buildDocument } from '../../services/documents';
-import { applyImport, BundleError, exportBundle, planImport, readBundle } from '../../services/library-bundle';
+import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library-bundle';
 import { LibraryError } from '../../services/library-hub';
 import { LibraryReadOnlyError } from '../../services/library-store';
 import { documentSources } from './documents';
@@ -22,6 +23,12 @@ async function userErrors<T>(run: () => Promise<T>): Promise<T | ReturnType<type
 
 export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'library'>> {
   const { library } = context;
+  /**
+   * Where the host has a folder dialog, a team library is a folder the user picked in it: main
+   * keeps what the dialog returned, and the renderer cannot add any other path. (The browser
+   * host has no dialog: there the path is typed, and the system-folder rule still applies.)
+   */
+  const picked = new Set<string>();
   const save = (source: ExportSource, location: string | undefined) =>
     userErrors(async () => {
       const doc = await buildDocument(source, documentSources(context));
@@ -57,8 +64,19 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
         return item ? summaryOr(id) : fail({ code: 'not_found', message: 'Nothing to restore.' });
       }),
     'library.locations': () => ok(library.locations()),
-    'library.addLocation': ({ path, name }) => userErrors(async () => ok(await library.addLocation(path, name))),
-    'library.pickFolder': async () => ok(context.pickFolder ? { available: true, path: await context.pickFolder() } : { available: false, path: null }),
+    'library.addLocation': ({ path, name }) =>
+      userErrors(async () => {
+        if (context.pickFolder && !picked.has(resolve(path))) throw new LibraryError('Choose the team folder with “Choose…”: the app adds only a folder picked in the folder dialog.');
+        const location = await library.addLocation(path, name);
+        picked.delete(resolve(path));
+        return ok(location);
+      }),
+    'library.pickFolder': async () => {
+      if (!context.pickFolder) return ok({ available: false, path: null });
+      const path = await context.pickFolder();
+      if (path) picked.add(resolve(path));
+      return ok({ available: true, path });
+    },
     'library.removeLocation': ({ id }) =>
       userErrors(async () => {
         await library.removeLocation(id);
@@ -86,10 +104,10 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
         if (context.saveFile) return ok({ filename, mime: 'application/zip', savedPath: await context.saveFile(filename, data), base64: null });
         return ok({ filename, mime: 'application/zip', savedPath: null, base64: data.toString('base64') });
       }),
-    'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport(readBundle(Buffer.from(data, 'base64')).items, library.store(location)))),
+    'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport((await readBundleInBackground(Buffer.from(data, 'base64'))).items, library.store(location)))),
     'library.importBundle': ({ data, location, replace }) =>
       userErrors(async () => {
-        const { items } = readBundle(Buffer.from(data, 'base64'));
+        const { items } = await readBundleInBackground(Buffer.from(data, 'base64'));
         return ok(await applyImport(items, library.store(location), replace));
       }),
   };

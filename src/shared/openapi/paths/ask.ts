@@ -67,7 +67,10 @@ const SSE_DESCRIPTION =
   'against the signals it cites before it is sent; `clarity.claim_supported` gives the span of the cited signal\'s body ' +
   'that supports a sentence, `clarity.claim_removed` names a sentence that was removed (none of its text is ever sent) ' +
   'and why, `clarity.composer_fallback` says a model failed and the extractive composer answered; ' +
-  '`message_start.message.composer` names the composer.';
+  '`message_start.message.composer` names the composer. Extension (conflicting figures): when the answer cites two ' +
+  'sources that state different figures for the same measure, entity, place and day (app ranks, store counts, revenue, ' +
+  'order-value growth), the text says so under "Sources disagree" and `clarity.conflicts_flagged` (after ' +
+  '`content_block_stop`, before `message_stop`) lists them as in the JSON body\'s `conflicts`.';
 
 export const askArea: OpenApiArea = {
   tags: [{ name: 'Ask', description: 'Cited answers to questions about India\'s retail sector, as JSON or streamed.' }],

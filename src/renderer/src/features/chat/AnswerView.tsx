@@ -4,6 +4,7 @@ import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } f
 import { useRetryAfterSeconds, withoutRetryHint } from '../../app/use-countdown';
 import { useDisplay } from '../../app/use-display';
 import { confidenceLabel } from '../../../../shared/confidence';
+import { formatDate, formatNumber } from '../../../../shared/format';
 import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { CitationList } from '../citations/CitationList';
@@ -110,6 +111,50 @@ function Verification({ answer }: { answer: TurnView['answer'] }) {
   );
 }
 
+const MEASURE_NAMES: Record<string, string> = { app_rank: 'app rank', store_count: 'store count', revenue_cr: 'revenue (₹ crore)', gov_growth_yoy_pct: 'order-value growth (%)' };
+
+/** A conflict's day ("2026-11-21") or period ("Q2 FY27") as the analyst reads it. */
+const asOfText = (asOf: string): string => (/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? formatDate(`${asOf}T00:00:00Z`, 'UTC') : asOf);
+
+/**
+ * Conflicting figures (issue 30): the service said two sources disagree on a figure; the
+ * answer carries a visible flag with each figure and its source. A service without the
+ * `conflicts` extension still gets the flag when its text has a "Sources disagree" section.
+ */
+function ConflictFlag({ answer }: { answer: TurnView['answer'] }) {
+  const conflicts = answer.conflicts ?? [];
+  const inText = /(^|\n)#{2,4} Sources disagree\b/.test(answer.text);
+  if (conflicts.length === 0 && !inText) return null;
+  return (
+    <details className="conflict-flag" data-testid="conflict-flag" open={conflicts.length > 0 && conflicts.length <= 2}>
+      <summary>
+        Sources disagree{conflicts.length > 0 ? ` on ${conflicts.length} figure${conflicts.length === 1 ? '' : 's'}` : ''}: the figures below are not the same, read the note before using one
+      </summary>
+      {conflicts.length > 0 ? (
+        <ul>
+          {conflicts.map((conflict, index) => (
+            <li key={index} data-testid="conflict">
+              <strong>
+                {conflict.entity} — {MEASURE_NAMES[conflict.measure] ?? conflict.measure.replace(/_/g, ' ')}
+              </strong>
+              {conflict.place ? `, ${conflict.place}` : ''}
+              {conflict.asOf ? `, ${asOfText(conflict.asOf)}` : ''}:{' '}
+              {conflict.figures.map((figure, at) => (
+                <span key={figure.citation} className="conflict-figure" data-testid="conflict-figure">
+                  {at > 0 ? ' vs ' : ''}
+                  {conflict.measure === 'app_rank' ? `#${figure.value}` : formatNumber(figure.value)} ({figure.source})
+                </span>
+              ))}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="hint">The answer names the sources and their figures under “Sources disagree”.</p>
+      )}
+    </details>
+  );
+}
+
 export function AnswerView({ turn }: { turn: TurnView }) {
   const { answer } = turn;
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
@@ -213,6 +258,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         <MarkdownBlocks frozen={frozen} tail={tail} />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
+      <ConflictFlag answer={answer} />
       <Verification answer={answer} />
       {/* Portals: the virtual list moves rows with transforms, which would carry fixed elements along. */}
       {selectionTopic && !streaming ? createPortal(

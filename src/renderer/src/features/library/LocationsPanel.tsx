@@ -72,7 +72,16 @@ export function LocationsPanel({ locations, selected, onSelect }: { locations: L
             void add();
           }}
         >
-          <input value={path} onChange={(e) => setPath(e.target.value)} placeholder="Folder path, e.g. /home/you/Dropbox/Team library" aria-label="Team folder path" data-testid="location-path" required />
+          {/* The desktop app adds only a folder picked in the dialog (main keeps what it returned); the browser host takes a typed path. */}
+          <input
+            value={path}
+            onChange={(e) => setPath(e.target.value)}
+            readOnly={clarity().host === 'electron'}
+            placeholder={clarity().host === 'electron' ? 'Choose the team folder…' : 'Folder path, e.g. /home/you/Dropbox/Team library'}
+            aria-label="Team folder path"
+            data-testid="location-path"
+            required
+          />
           {clarity().host === 'electron' ? (
             <button type="button" className="secondary" onClick={() => void clarity().invoke('library.pickFolder').then((r) => r.ok && r.value.path && setPath(r.value.path))}>
               Choose…
