@@ -23,6 +23,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { spectralRuleset } from '../support/spectral-ruleset';
 import { runTraffic, type TrafficResult } from '../support/openapi-traffic';
+
+/** The one-time secret a supervising app would start the service with (the admin-token route). */
+const ADMIN_SECRET = 'openapi-tools-one-time-secret';
 import { ask, postJson, startTestService } from '../support/local-service';
 
 type JsonObject = Record<string, unknown>;
@@ -32,7 +35,7 @@ let document: { paths: Record<string, Record<string, JsonObject>>; components: {
 let workDir: string;
 
 beforeAll(async () => {
-  service = await startTestService({ devTokens: true, research: { durationMs: 50, queueMs: 20 } });
+  service = await startTestService({ devTokens: true, adminBootstrapSecret: ADMIN_SECRET, research: { durationMs: 50, queueMs: 20 } });
   yamlText = await (await fetch(`${service.url}/.well-known/openapi.yaml`)).text();
   document = parseYaml(yamlText) as typeof document;
   workDir = await mkdtemp(join(tmpdir(), 'clarity-openapi-'));
@@ -167,7 +170,7 @@ describe('Prism as a validating proxy', () => {
       prism!.once('exit', (code) => reject(new Error(`Prism exited (${code}):\n${log}`)));
     });
     proxyUrl = `http://127.0.0.1:${port}`;
-    traffic = await runTraffic(proxyUrl, service);
+    traffic = await runTraffic(proxyUrl, service, ADMIN_SECRET);
   }, 60_000);
   afterAll(async () => {
     prism?.kill();

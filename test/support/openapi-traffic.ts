@@ -18,7 +18,7 @@ export interface TrafficResult {
   direct: Map<string, number>;
 }
 
-export async function runTraffic(proxyUrl: string, service: RunningService): Promise<TrafficResult> {
+export async function runTraffic(proxyUrl: string, service: RunningService, adminSecret: string): Promise<TrafficResult> {
   const result: TrafficResult = { violations: [], operations: new Set(), statuses: new Set(), direct: new Map() };
   const jwt = await service.idp.issueToken('integrator@example.com');
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -61,6 +61,11 @@ export async function runTraffic(proxyUrl: string, service: RunningService): Pro
     const proposed = await send('POST /api/v1/sources/propose', '/api/v1/sources/propose', { method: 'POST', json: proposal }); // 202 ×3, then 429
     if (proposed.status === 202) proposalIds.push((await body<{ proposal_id: string }>(proposed)).proposal_id);
   }
+
+  // The supervising app's administrator token: a wrong secret, the right one once, then spent.
+  await send('POST /api/v1/dev/admin-token', '/api/v1/dev/admin-token', { method: 'POST', headers: { 'x-clarity-admin-secret': 'not-the-secret' } }); // 403
+  await send('POST /api/v1/dev/admin-token', '/api/v1/dev/admin-token', { method: 'POST', headers: { 'x-clarity-admin-secret': adminSecret } }); // 201
+  await send('POST /api/v1/dev/admin-token', '/api/v1/dev/admin-token', { method: 'POST', headers: { 'x-clarity-admin-secret': adminSecret } }); // 403: spent
 
   // Feed sources, as the administrator: a folder source (no network needed).
   const admin = bearer(await service.idp.issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' }));
