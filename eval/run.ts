@@ -13,6 +13,7 @@ import { EVAL_NOW, startEvalService } from './service';
 import { evaluate, markdownTable } from './evaluate';
 import { buildGoldenSet } from './golden';
 import { evaluateVerification, verificationMarkdown } from './verification';
+import { closeMemoryDatabase } from '../src/service/store/embedded';
 
 const { values } = parseArgs({ options: { subset: { type: 'string' }, 'no-write': { type: 'boolean', default: false } } });
 const started = Date.now();
@@ -57,6 +58,8 @@ try {
   process.exitCode = report.passed && forecasts.passed && verification.passed ? 0 : 1;
 } finally {
   await service.close();
+  // The in-process service's in-memory database is shared by the process: closed, the eval ends by itself.
+  await closeMemoryDatabase();
 }
 
 function countBy(items: string[]): Record<string, number> {
