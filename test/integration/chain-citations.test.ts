@@ -27,6 +27,9 @@ describe('a chain in a larger group', () => {
     ['What is Reliance Smart doing in Mumbai?', 'Reliance Smart'],
     ['Star Bazaar expansion plans', 'Star Bazaar'],
     ['Reliance Smart store openings', 'Reliance Smart'],
+    // The group named beside its chain is a qualifier, not a question about its other brands.
+    ['How is Star Bazaar (Trent) growing?', 'Star Bazaar'],
+    ['Reliance Smart (Reliance Retail) store openings', 'Reliance Smart'],
   ])('%s cites only signals about %s', async (question, chain) => {
     for (const retailers of await citedRetailers(question)) expect(retailers, `a citation about ${retailers.join(', ')}`).toContain(chain);
   });

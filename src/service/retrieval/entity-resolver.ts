@@ -116,6 +116,12 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     // An organisation's name ("Karnataka Labour Department") is neither a place nor a retailer.
   };
 
+  // A group's name expands to its chains ("Trent" → Zudio, Westside, Star Bazaar), unless the
+  // question also names one of them: "Star Bazaar (Trent)" is about Star Bazaar, the group a
+  // qualifier, and its other brands must not be cited.
+  const groups: string[][] = [];
+  const named = new Set<string>();
+
   // Exact names, longest first (three words joined, then two, then one).
   for (const size of [3, 2, 1]) {
     for (let i = 0; i + size <= tokens.length; i += 1) {
@@ -127,8 +133,16 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       const target = EXACT.get(key) ?? EXACT.get(withoutPossessive);
       if (!target) continue;
       take(target);
+      if (target.kind === 'retailer') {
+        if (target.names.length > 1) groups.push(target.names);
+        else named.add(target.names[0]!);
+      }
       for (const token of span) token.used = true;
     }
+  }
+  for (const group of groups) {
+    if (!group.some((name) => named.has(name))) continue;
+    result.retailers = result.retailers.filter((name) => named.has(name) || !group.includes(name) || groups.some((other) => other !== group && other.includes(name) && !other.some((n) => named.has(n))));
   }
 
   // Segments by phrase, among the words no name took ("Sugar Cosmetics" is a retailer).
