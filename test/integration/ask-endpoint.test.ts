@@ -19,8 +19,12 @@ describe('POST /api/v1/ask, JSON', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('x-rate-limit-remaining')).toMatch(/^\d+$/);
     const body = (await response.json()) as Record<string, unknown>;
-    // The interface's five fields, plus the extensions naming the composer and its verification (issue 28).
-    expect(Object.keys(body).sort()).toEqual(['citations', 'composer', 'confidence', 'content', 'session_id', 'session_slug', 'support', 'verification']);
+    // The interface's five fields, plus the extensions naming the composer and its verification
+    // (issue 28) and the conflicting figures it flags (issue 30: this question's growth figure is
+    // reported differently by two sources in the sample, and the answer says so).
+    expect(Object.keys(body).sort()).toEqual(['citations', 'composer', 'confidence', 'conflicts', 'content', 'session_id', 'session_slug', 'support', 'verification']);
+    expect(body.conflicts).toEqual([expect.objectContaining({ measure: 'gov_growth_yoy_pct', place: 'Bengaluru' })]);
+    expect(body.content).toMatch(/### Sources disagree/);
     expect(body.composer).toEqual({ backend: 'extractive' });
     expect(body.verification).toMatchObject({ removed: [] });
     expect(body.session_id).toMatch(/^ses_[0-9a-f]{16}$/);
@@ -72,6 +76,7 @@ describe('POST /api/v1/ask, SSE', () => {
         'clarity.confidence_updated',
         'clarity.research_promotion_available',
         'clarity.claim_supported',
+        'clarity.conflicts_flagged',
       ]),
     );
     expect(names[0]).toBe('message_start');
