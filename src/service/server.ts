@@ -216,6 +216,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     feed,
     sample: options.sample ?? 'replay',
     devTokens: !options.companyIdentity && (options.devTokens ?? false),
+    developerSignIn: !options.companyIdentity,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
     composer: options.composer ?? { unsupportedClaims: 'remove' },
     now,

@@ -34,6 +34,11 @@ export interface ServiceContext {
   sample: SampleMode;
   /** Whether POST /api/v1/dev/token issues development tokens (the app's embedded service). */
   devTokens: boolean;
+  /**
+   * Whether the developer area's email sign-in (it trusts the typed address) is offered: never on
+   * a service that takes the company's identity provider, where it would let anyone be anyone.
+   */
+  developerSignIn: boolean;
   paceMs: number;
   /** The answer's composer (extractive, or a model) and the verification setting. */
   composer: ComposerSettings;

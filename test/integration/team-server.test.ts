@@ -132,6 +132,24 @@ describe('two service processes on one PostgreSQL', () => {
     expect(response.status).toBe(404);
   });
 
+  it("refuses the developer area's email sign-in (it trusts the typed address): people sign in through the company", async () => {
+    const home = await fetch(`${a.url}/developer`);
+    const html = await home.text();
+    expect(html).not.toContain('action="/developer/sign-in"');
+    expect(html).toContain("company's identity provider");
+    // Even with the page's own cookie and CSRF token, a typed email signs nobody in.
+    const cookie = (home.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const csrf = /name="csrf" value="([0-9a-f]+)"/.exec(html)?.[1] ?? '';
+    const forged = await fetch(`${a.url}/developer/sign-in`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: 'ceo@example.com', tier: 'pro', csrf }).toString(),
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    expect(await (await fetch(`${a.url}/developer/keys`, { headers: { cookie } })).text()).not.toContain('Signed in as');
+  });
+
   it('accepts a key newly published in the JWKS within a minute, and not before it is published', async () => {
     const second = await newKey('key-2');
     const token2 = await sign(second.privateKey, 'key-2', 'rotated@example.com');

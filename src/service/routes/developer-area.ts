@@ -69,6 +69,9 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
         session,
       );
     }
+    if (!context.developerSignIn) {
+      return render(reply, 'Developer area', `<h1>Developer area</h1><p>This service signs people in through the company's identity provider. Present its token (<code>Authorization: Bearer …</code>) to the API, or to <a href="/developer/keys">API keys</a>; the email sign-in of a local development service is off here.</p>`, session);
+    }
     return render(
       reply,
       'Sign in',
@@ -83,6 +86,8 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
   });
 
   app.post('/developer/sign-in', async (request, reply) => {
+    // SECURITY: the email sign-in trusts what is typed; with the company's identity provider it is off.
+    if (!context.developerSignIn) throw new ServiceError('forbidden', "This service signs people in through the company's identity provider; the developer area's email sign-in is off.");
     const { session, form } = await checkedForm(request);
     const email = (form.email ?? '').trim();
     if (!/^[^@\s]{1,100}@[^@\s]{1,100}$/.test(email)) throw new ServiceError('invalid_request', 'Invalid field `email`: enter an email address.');
