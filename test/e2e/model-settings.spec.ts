@@ -29,11 +29,6 @@ const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 const KEY = 'sk-e2e-model-key-7QwErTy9';
 
 test('Settings › Answers: a model chosen in the app answers, claims checked, each chip opens its own sentence’s span', async ({ app, chat, citations, settings, scriptedModel }) => {
-  // Known failure, issue 28 left open: in the clean-clone run the later chip of a signal cited twice
-  // highlighted the signal's first span ("…48.7%…") instead of its own sentence's span; the
-  // renderer's sentence location (features/citations/sentence-support.ts) does not yet find the
-  // model's sentences in the shown text. Fix that, then remove this line.
-  test.fixme(true, 'issue 28: the later chip of a signal cited twice still opens the first span (sentence-support.ts)');
   test.setTimeout(240_000);
   await chat.open(app);
   // A conversation under way with the extractive composer, and a question typed, not sent.

@@ -123,6 +123,22 @@ describe('a model that answers well', () => {
   });
 });
 
+describe('a signal cited by two sentences', () => {
+  // The app finds each reported sentence in the shown text to pick a chip's span: the sentence
+  // is reported as shown, minus signs typeset (the clean-clone e2e failure: "(-1.1 pts)" written,
+  // "(\u22121.1 pts)" shown, so the later chip opened the first span).
+  it('reports each supported sentence exactly as the answer shows it, in JSON and in SSE', async () => {
+    const body = await askJson('cite-twice');
+    const ofSignal = body.support.filter((span) => span.citation === body.citations[0]);
+    expect(new Set(ofSignal.map((span) => span.sentence)).size).toBeGreaterThanOrEqual(2);
+    for (const span of body.support) expect(body.content).toContain(span.sentence);
+    const { frames, text } = await askStream('cite-twice');
+    const supported = frames.filter((frame) => frame.event === 'clarity.claim_supported').map((frame) => frame.data.sentence as string);
+    expect(supported.length).toBeGreaterThanOrEqual(2);
+    for (const sentence of supported) expect(text).toContain(sentence);
+  });
+});
+
 describe('unsupported claims are removed, never streamed, and reported', () => {
   const cases: Array<{ script: Script; what: string; mustNotShow: RegExp; reason: RegExp }> = [
     { script: 'invent-figure', what: 'an invented figure', mustNotShow: /987\.6/, reason: /"987\.6%" does not appear in the cited signal/ },

@@ -41,4 +41,16 @@ describe('supportForChip', () => {
     const onlyB: SupportEntry[] = [{ sentence: two, citation: B, start: 5, end: 40 }, { sentence: one, citation: B, start: 1, end: 2 }];
     expect(supportForChip(text, onlyB, A, 1, cited)).toBeNull();
   });
+
+  it('finds a sentence reported with the hyphen-minus the model wrote while the text shows the typeset minus', () => {
+    // The clean-clone failure: "Blinkit 22.3% (-1.1 pts)" as written, "(−1.1 pts)" as shown.
+    const first = `Order value grew 60.1% [${A}].`;
+    const written = `Blinkit 22.3% (-1.1 pts), BB Now 5.2% (-0.9 pts) [${A}].`;
+    const shownText = `${first} ${written.replaceAll('(-', '(\u2212')}`;
+    const entries: SupportEntry[] = [
+      { sentence: first, citation: A, start: 0, end: 20 },
+      { sentence: written, citation: A, start: 21, end: 90 },
+    ];
+    expect(supportForChip(shownText, entries, A, 1, cited)).toMatchObject({ start: 21, end: 90 });
+  });
 });

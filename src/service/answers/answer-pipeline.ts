@@ -109,8 +109,11 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
         continue;
       }
       if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
+      // The sentence as the analyst sees it in `content` (minus signs typeset), so the app can
+      // find it there; the offsets are into the signal's body and do not change.
+      const shown = withMinusSigns(piece.verdict.text);
       for (const span of piece.verdict.support) {
-        const entry = { sentence: piece.verdict.text, ...span };
+        const entry = { sentence: shown, ...span };
         support.push(entry);
         yield { type: 'supported', span: entry };
       }

@@ -17,6 +17,8 @@ export interface SupportEntry {
 /** A marker as a model may write one, valid or not (`[sig_12]`), with the space before it. */
 const ANY_MARKER = / ?\[(sig_[^\]\s]{1,40})\]/g;
 
+const plainMinus = (text: string): string => text.replaceAll('\u2212', '-');
+
 /** Offsets of every marker of `citationId` in the text, in order. */
 function markerOffsets(text: string, citationId: string): number[] {
   const offsets: number[] = [];
@@ -31,13 +33,18 @@ function markerOffsets(text: string, citationId: string): number[] {
  */
 export function locateSentences(text: string, support: readonly SupportEntry[], cited: ReadonlySet<string>): Map<string, { start: number; end: number }> {
   const located = new Map<string, { start: number; end: number }>();
+  // A service may report the sentence with the hyphen-minus the model wrote while the text shows
+  // the typeset minus (U+2212): compared without that difference. One code unit for one, so
+  // offsets into the shown text stay true.
+  const shown = plainMinus(text);
   let cursor = 0;
   for (const { sentence } of support) {
     if (located.has(sentence)) continue;
     // As the verifier drops a marker: ` [id]`, else `[id]` (src/service/answers/claim-verifier.ts).
-    const variants = [sentence, sentence.replace(ANY_MARKER, (marker: string, id: string) => (cited.has(id) ? marker : ''))];
+    const plain = plainMinus(sentence);
+    const variants = [plain, plain.replace(ANY_MARKER, (marker: string, id: string) => (cited.has(id) ? marker : ''))];
     for (const variant of variants) {
-      const at = variant ? text.indexOf(variant, cursor) : -1;
+      const at = variant ? shown.indexOf(variant, cursor) : -1;
       if (at < 0) continue;
       located.set(sentence, { start: at, end: at + variant.length });
       cursor = at + variant.length;
