@@ -7,8 +7,11 @@
  * signal that supports that sentence, not the first span of the signal. Marking instead of
  * removing shows the sentence marked; switching back to the extractive composer leaves the model.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { test as base, expect } from './fixtures';
 import { citeTwiceSentences, evidenceInPrompt, startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 
@@ -116,5 +119,37 @@ test('Settings › Answers: a model chosen in the app answers, claims checked, e
   expect(app.logs()).not.toContain(KEY);
   for (const entry of await readdir(app.dataDir, { withFileTypes: true, recursive: true })) {
     if (entry.isFile()) expect((await readFile(join(entry.parentPath, entry.name))).toString('latin1')).not.toContain(KEY);
+  }
+});
+
+test('a remote service’s composer is shown read-only, from what its answers name', async ({ apps, chat, settings, scriptedModel }) => {
+  test.setTimeout(180_000);
+  // Another service (our own CLI in a process of its own) that writes with the scripted model.
+  scriptedModel.script = 'good';
+  const dataDir = await mkdtemp(join(tmpdir(), 'clarity-remote-model-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--no-live', '--signals', '4000', '--data-dir', dataDir, '--model-url', scriptedModel.url, '--model', 'remote-13b'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('{') && resolve((JSON.parse(line) as { url: string }).url));
+      child.once('exit', (code) => reject(new Error(`the remote service exited ${code}`)));
+    });
+    const app = await apps.start();
+    await chat.open(app);
+    await settings.useRemoteService(url);
+    await settings.goTo('settings');
+    await expect(settings.answersRemote).toContainText(`The service at ${url} chooses how its answers are written.`);
+    await expect(settings.answersRemote).toContainText('It has not named its composer yet');
+    await expect(settings.answersCurrent).toHaveCount(0);
+    await expect(settings.answersSave).toHaveText('Save');
+
+    await chat.goTo('chat');
+    await chat.askAndWait(QUESTION, { timeout: 60_000 });
+    await expect(chat.latest().composerName).toContainText('Written by the model remote-13b');
+    expect(scriptedModel.requests.at(-1)?.body.model).toBe('remote-13b');
+    await settings.goTo('settings');
+    await expect(settings.answersRemote).toContainText('Its latest answer was written by the model remote-13b (on that service’s machine).');
+  } finally {
+    child.kill();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -84,6 +84,10 @@ export class SettingsPage extends AppShell {
     return this.page.getByTestId('answers-message');
   }
   /** Which composer the local service answers with now. */
+  /** For a remote service: what its answers name, read-only. */
+  get answersRemote(): Locator {
+    return this.page.getByTestId('answers-remote');
+  }
   get answersCurrent(): Locator {
     return this.page.getByTestId('answers-current');
   }
