@@ -3,7 +3,7 @@
  * 30: "What's new" reads the changelog of the service in use). Read as data: a DOCTYPE or entity
  * declaration is refused, markup in an entry's content is dropped to text, sizes are bounded.
  */
-import { XMLParser } from 'fast-xml-parser';
+import { parseUntrustedXml } from '../../shared/safe-xml';
 import type { ChangelogEntryView } from '../../shared/service-notices';
 
 export interface AtomChangelog {
@@ -11,17 +11,6 @@ export interface AtomChangelog {
   pageHref: string | null;
   entries: ChangelogEntryView[];
 }
-
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  processEntities: true,
-  htmlEntities: false,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => ['entry', 'link'].includes(name),
-});
 
 type Node = Record<string, unknown>;
 const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -56,10 +45,11 @@ function alternate(links: unknown): string | null {
 
 /** Parses an Atom changelog; throws with a plain message when the text is not one. */
 export function parseAtomChangelog(xml: string): AtomChangelog {
+  // A changelog has no use for a DOCTYPE: any one is refused, not only those safe-xml refuses.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw new Error('The changelog feed declares a DOCTYPE or entities; the app does not read it.');
   let document: unknown;
   try {
-    document = parser.parse(xml);
+    document = parseUntrustedXml(xml, ['entry', 'link']);
   } catch {
     throw new Error('The changelog feed is not well-formed XML.');
   }

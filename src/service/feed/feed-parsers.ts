@@ -1,9 +1,9 @@
 /**
  * Feed documents to raw items: RSS 2.0 and RDF (RSS 1.0), Atom and JSON Feed 1.1.
- * SECURITY: XML is parsed by fast-xml-parser, which never loads external entities; a DOCTYPE that
- * declares entities (billion laughs, XXE) is refused before parsing, so no expansion ever runs.
+ * SECURITY: XML goes through src/shared/safe-xml.ts (entity declarations and external DTDs
+ * refused before parsing, so no expansion ever runs).
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseUntrustedXml, UnsafeXmlError } from '../../shared/safe-xml';
 import { FeedFailure } from './feed-failure';
 
 export interface RawItem {
@@ -23,29 +23,16 @@ export interface ParsedFeed {
   items: RawItem[];
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  removeNSPrefix: true,
-  // Only the five XML entities and character references (no DOCTYPE ever reaches here).
-  processEntities: true,
-  htmlEntities: false,
-  parseTagValue: false,
-  trimValues: true,
-  isArray: (name) => ['item', 'entry', 'link', 'category'].includes(name),
-});
+/** Elements that are lists even when a feed has one. */
+const LIST_ELEMENTS = ['item', 'entry', 'link', 'category'];
 
-/**
- * Any entity declaration is refused outright, wherever it sits: the whole text is searched, so a
- * long comment before the DOCTYPE cannot hide one.
- */
-export function refuseEntityDeclarations(text: string): void {
-  const doctype = /<!DOCTYPE[\s\S]*?(?:\[[\s\S]*?\]\s*>|>)/i.exec(text)?.[0];
-  if (/<!ENTITY/i.test(text)) {
-    throw new FeedFailure('entity_declarations', 'The XML declares entities in its DOCTYPE (a billion-laughs or external-entity risk); it is refused.');
-  }
-  if (doctype && /\bSYSTEM\b|\bPUBLIC\b/.test(doctype) && !/^<!DOCTYPE\s+html/i.test(doctype)) {
-    throw new FeedFailure('entity_declarations', 'The XML references an external DTD; external entities are never loaded, so it is refused.');
+/** Untrusted XML parsed safely; what is refused becomes the source's failure. */
+function parseXml(text: string): Record<string, unknown> {
+  try {
+    return parseUntrustedXml(text, LIST_ELEMENTS);
+  } catch (error) {
+    if (!(error instanceof UnsafeXmlError)) throw error;
+    throw new FeedFailure(error.kind === 'malformed_xml' ? 'malformed_xml' : 'entity_declarations', error.message);
   }
 }
 
@@ -56,10 +43,7 @@ export function parseFeedDocument(text: string, contentType: string): ParsedFeed
     throw new FeedFailure('not_a_feed', 'The URL returned an HTML page, not a feed (use kind "html" for a listing page).');
   }
   if (!trimmed.startsWith('<')) throw new FeedFailure('not_a_feed', 'The body is neither XML nor JSON: not a feed.');
-  refuseEntityDeclarations(trimmed);
-  const valid = XMLValidator.validate(trimmed);
-  if (valid !== true) throw new FeedFailure('malformed_xml', `The XML is malformed: ${valid.err.msg} (line ${valid.err.line}).`);
-  const doc = parser.parse(trimmed) as Record<string, unknown>;
+  const doc = parseXml(trimmed);
   if (isRecord(doc.rss)) return parseRss(doc.rss);
   if (isRecord(doc.RDF)) return parseRdf(doc.RDF);
   if (isRecord(doc.feed)) return parseAtom(doc.feed);
