@@ -3,7 +3,7 @@
  * signal's details and its source's health at the moment of citing.
  */
 import { z } from 'zod';
-import { CitationPayload, type Signal, type SourceEntry } from './service-schemas';
+import { CitationPayload, type LookedUpSource, type Signal, type SourceEntry } from './service-schemas';
 
 export const CitationDetail = z.object({
   type: z.string(),
@@ -13,6 +13,8 @@ export const CitationDetail = z.object({
   sourceKind: z.string().nullable(),
   /** The source's health when the answer cited it. */
   healthWhenCited: z.enum(['healthy', 'degraded', 'down']).nullable(),
+  /** The service said the source has no health (a fixed sample, never fetched); absent in older saves. */
+  healthNotMeasured: z.boolean().optional(),
   itemsWhenCited: z.number().nullable(),
   citedAt: z.string(),
 });
@@ -25,7 +27,7 @@ export type CitationSnapshot = z.infer<typeof CitationSnapshot>;
  * A cited signal's details with its source's health at the moment of citing, so the answer
  * or report can show "health when cited" later and read completely offline.
  */
-export function citationDetailOf(signal: Signal, source: SourceEntry | null, citedAt: string): CitationDetail {
+export function citationDetailOf(signal: Signal, source: SourceEntry | LookedUpSource | null, citedAt: string): CitationDetail {
   return {
     type: signal.type,
     body: signal.body,
@@ -33,13 +35,14 @@ export function citationDetailOf(signal: Signal, source: SourceEntry | null, cit
     metrics: signal.metrics,
     sourceKind: source?.kind ?? null,
     healthWhenCited: source?.health ?? null,
+    ...(source && source.health === null ? { healthNotMeasured: true } : {}),
     itemsWhenCited: source?.items_24h ?? null,
     citedAt,
   };
 }
 
 /** The whole citation, from a looked-up signal (research reports name only signal ids). */
-export function citationSnapshotOf(signal: Signal, source: SourceEntry | null, citedAt: string): CitationSnapshot {
+export function citationSnapshotOf(signal: Signal, source: SourceEntry | LookedUpSource | null, citedAt: string): CitationSnapshot {
   return {
     id: signal.id,
     title: signal.title,

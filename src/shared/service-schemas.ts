@@ -255,8 +255,12 @@ export const Signal = z
   .meta({ id: 'Signal' });
 export type Signal = z.infer<typeof Signal>;
 
+/** A looked-up signal's source: one that is not fetched (a fixed sample) has no health now (`null`). */
+export const LookedUpSource = SourceEntry.extend({ health: SourceHealth.nullable() });
+export type LookedUpSource = z.infer<typeof LookedUpSource>;
+
 export const SignalLookup = z
-  .looseObject({ signal: Signal, source: SourceEntry })
+  .looseObject({ signal: Signal, source: LookedUpSource })
   .meta({ id: 'SignalLookup', description: 'Extension: one signal with its source and that source\'s health now.' });
 
 // ── Health snapshot ──────────────────────────────────────────────────────────────────────

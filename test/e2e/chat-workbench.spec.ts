@@ -47,7 +47,10 @@ test('conversations persist across a restart; rename, delete with undo, follow-u
   const renamed = stored.find((c) => c.title === 'QC Bengaluru vs Pune');
   expect(renamed.turns).toHaveLength(2);
   expect(renamed.sessionId).toMatch(/^ses_/);
-  expect(renamed.turns[1].answer.citations[0].detail.healthWhenCited).toMatch(/healthy|degraded|down/);
+  // The cited signal's details are saved with the answer; its source is the fixed sample, which
+  // the service never fetches, so the health when cited is recorded as not measured.
+  expect(renamed.turns[1].answer.citations[0].detail.body).not.toBe('');
+  expect(renamed.turns[1].answer.citations[0].detail).toMatchObject({ healthWhenCited: null, healthNotMeasured: true });
   await apps.stop(first, { keepData: true });
 
   // A restart of the whole app reopens the conversation with its answers and citations.
@@ -84,8 +87,10 @@ test('citations open a side panel with the signal, its health when cited and now
   await expect(panel.snippet).not.toBeEmpty();
   await expect(panel.entities).toContainText('Bengaluru');
   await expect(panel.metrics).toBeVisible();
-  await expect(panel.healthWhenCited).toHaveText(/when cited: (healthy|degraded|down)/);
-  await expect(panel.healthNow).toHaveText(/now: (healthy|degraded|down)/);
+  // The default service answers from the fixed sample, whose sources are never fetched: no health
+  // is made up for them (issue 26). Measured health is shown in research.spec.ts (replayed sample).
+  await expect(panel.healthWhenCited).toHaveText('when cited: not measured (sample)');
+  await expect(panel.healthNow).toHaveText('now: not measured (sample)');
   await expect(panel.openSignal).toHaveAttribute('href', new RegExp(`^${await statusBar.serviceUrl()}/signal/`));
   expect(await panel.allCitations.count()).toBe(await answer.entries.count());
   await page.screenshot({ path: testInfo.outputPath('chat-side-panel.png') });

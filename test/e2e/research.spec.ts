@@ -7,7 +7,8 @@
 import { ChatPage, expect, ResearchPage, test, tokenFor } from './fixtures';
 
 test.describe(() => {
-  test.use({ serviceArgs: ['--research-ms=4000'] });
+  // The sample replayed: its sources carry (simulated) health, so the report records a health when cited.
+  test.use({ serviceArgs: ['--research-ms=4000', '--replay-sample'] });
 
   test('a v1 run shows elapsed time while the app stays usable, then opens as a cited report', async ({ page, app, chat, research, settings, citations }, testInfo) => {
     await chat.open(app);

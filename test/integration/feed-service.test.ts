@@ -128,6 +128,15 @@ describe('a new item is answerable once fetched', () => {
     expect(lookup.signal).toMatchObject({ published_at_source: 'item', origin: 'feed' });
     expect(lookup.source).toMatchObject({ id: 'retail-desk', health: 'healthy' });
   });
+
+  it('a signal of the fixed sample is looked up with its source reporting no health, as in the snapshot', async () => {
+    const sampleSignal = service.store.index.search('Zudio store openings', { now: Date.now(), limit: 50 }).map((hit) => hit.signal).find((signal) => (signal as { origin?: string }).origin !== 'feed')!;
+    const lookup = (await (await fetch(`${service.url}/api/v1/signals/${sampleSignal.id}`)).json()) as { signal: { origin: string }; source: { id: string; origin: string; health: string | null; items_24h: number; simulated?: boolean } };
+    expect(lookup.signal.origin).toBe('sample');
+    expect(lookup.source).toMatchObject({ id: sampleSignal.source_id, origin: 'sample', health: null, items_24h: 0 });
+    expect(lookup.source.simulated).toBeUndefined();
+    expect((await snapshot()).sources.map((source) => source.id)).not.toContain(sampleSignal.source_id);
+  });
 });
 
 describe('the administrator manages sources', () => {

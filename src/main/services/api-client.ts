@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
 import type { ReadHealthSnapshot } from '../../shared/health';
-import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type SourceEntry } from '../../shared/service-schemas';
+import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type LookedUpSource, type SourceEntry } from '../../shared/service-schemas';
 import type { ServiceChangelogView } from '../../shared/service-notices';
 import { ChangelogFeed } from '../../shared/surface-schemas';
 import { parseAtomChangelog } from './changelog-atom';
@@ -410,7 +410,7 @@ export class RetailSignalClient {
   }
 
   /** Extension (docs/decisions/design.md §3): one signal with its source and the source's health now. */
-  async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: SourceEntry }>> {
+  async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: LookedUpSource }>> {
     const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
     if (!response.ok) return response;
     const json = await readJson(response.value);

@@ -37,6 +37,14 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     if (!source) throw new ServiceError('internal', `Signal ${id} has no source.`);
     // Labelled with where it came from: fetched signals say `feed`, the synthetic sample `sample`;
     // their source likewise (`fetched` with its measured health, or `sample`).
-    return { signal: { origin: 'sample', ...signal }, source: { origin: 'sample', ...context.store.sourceEntry(source, context.now()) } };
+    const entry = context.store.sourceEntry(source, context.now());
+    if ((entry as { origin?: string }).origin === 'fetched') return { signal: { origin: 'sample', ...signal }, source: entry };
+    if (context.sample === 'replay') return { signal: { origin: 'sample', ...signal }, source: { ...entry, origin: 'sample', simulated: true } };
+    // The fixed snapshot is never fetched: its sources report no health (as in the snapshot,
+    // where they are not listed), and nothing of theirs arrived in the last 24 hours.
+    return {
+      signal: { origin: 'sample', ...signal },
+      source: { ...entry, origin: 'sample', health: null, health_reason: 'sample snapshot, not fetched: no health to report', items_24h: 0 },
+    };
   });
 }

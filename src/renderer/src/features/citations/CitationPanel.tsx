@@ -17,15 +17,17 @@ const STALE_AFTER_DAYS = 90;
 /** How often the panel asks again for the source's health "now" while it stays open. */
 export const NOW_REFRESH_MS = 30_000;
 
-function HealthBadge({ health, label, checkedAt }: { health: string | null | undefined; label: string; checkedAt?: number }) {
+/** `notMeasured`: the source is not fetched (the fixed sample), so it has no health to show. */
+function HealthBadge({ health, label, checkedAt, notMeasured }: { health: string | null | undefined; label: string; checkedAt?: number; notMeasured?: boolean }) {
+  const checked = checkedAt ? `Checked at ${new Date(checkedAt).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' })}` : undefined;
   return (
     <span
       className={`health health-${health ?? 'unknown'}`}
       data-testid={`health-${label}`}
       data-checked-at={checkedAt}
-      title={checkedAt ? `Checked at ${new Date(checkedAt).toLocaleTimeString('en-IN', { hour: '2-digit', minute: '2-digit', second: '2-digit' })}` : undefined}
+      title={notMeasured ? 'A sample source: the service never fetches it, so it has no health.' : checked}
     >
-      {label}: {health ?? 'unknown'}
+      {label}: {health ?? (notMeasured ? 'not measured (sample)' : 'unknown')}
     </span>
   );
 }
@@ -170,8 +172,8 @@ export function CitationPanel({ citations, text, selectedId, onSelect, onClose, 
             <p className="body">{detail.body}</p>
           ) : null}
           <div className="health-row">
-            <HealthBadge health={detail?.healthWhenCited} label="when cited" />
-            {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" checkedAt={now?.at} />}
+            <HealthBadge health={detail?.healthWhenCited} label="when cited" notMeasured={!detail?.healthWhenCited && (detail?.healthNotMeasured === true || details?.source.health === null)} />
+            {current === null ? <span className="health" data-testid="health-now">now: checking…</span> : <HealthBadge health={details?.source.health} label="now" checkedAt={now?.at} notMeasured={details?.source.health === null} />}
             {typeof current === 'string' ? <span className="hint">Current health unavailable: {current}</span> : null}
           </div>
           {entities ? (
