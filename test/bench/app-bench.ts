@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { build } from 'vite';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
@@ -79,7 +80,8 @@ export async function floorRenderer(): Promise<{ dir: string; remove(): Promise<
   const root = await mkdtemp(join(tmpdir(), 'clarity-appbench-renderer-'));
   const dir = join(root, 'renderer');
   await cp('out/renderer', dir, { recursive: true });
-  await cp('test/bench/floor', join(dir, 'bench-floor'), { recursive: true });
+  // The floor page imports the app's latency mark: Vite bundles it into same-origin files.
+  await build({ configFile: false, root: 'test/bench/floor', base: './', logLevel: 'warn', build: { outDir: join(dir, 'bench-floor'), emptyOutDir: true, modulePreload: false, rollupOptions: { input: 'test/bench/floor/floor.html' } } });
   return { dir, remove: () => rm(root, { recursive: true, force: true }) };
 }
 

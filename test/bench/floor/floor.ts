@@ -5,23 +5,41 @@
  *   - a plain, uncontrolled <textarea> (keystroke → paint; cold start: a key shows in it);
  *   - one answer streamed through the host's WebSocket bridge, exactly as the app asks
  *     (stream-start 'ask'), batched once per animation frame as the app's stream client does,
- *     each batch's text appended to a <div>, and the same 'stream-painted' mark as
- *     src/renderer/src/bridge/latency-mark.ts after the frame that painted it.
- * Plain JavaScript (no build): the host's CSP allows only scripts from its own origin.
+ *     each batch's text appended to a <div>, and the app's own 'stream-painted' mark
+ *     (src/renderer/src/bridge/latency-mark.ts, imported) after the frame that painted it.
+ * Built by the benchmark with Vite (floorRenderer in test/bench/app-bench.ts) into same-origin
+ * files, as the host's CSP allows only scripts from its own origin.
  */
-const textarea = document.querySelector('textarea');
-const answer = document.getElementById('answer');
-const pending = new Map();
-let nextId = 1;
-let socket = null;
+import type { StreamMessage } from '../../../src/shared/bridge-contract';
+import { markStreamPainted } from '../../../src/renderer/src/bridge/latency-mark';
 
-function connect() {
+interface Floor {
+  ask(question: string): Promise<string>;
+  askTracked(question: string): Promise<string>;
+  streaming: boolean;
+  scrollFrames(paragraphs: number, text: string, stepPx: number, frames: number): Promise<number[]>;
+}
+declare global {
+  interface Window {
+    floor: Floor;
+  }
+}
+
+const textarea = document.querySelector('textarea')!;
+const answer = document.getElementById('answer')!;
+const pending = new Map<number, (result: { ok: boolean; error?: { message?: string } }) => void>();
+let nextId = 1;
+let socket: Promise<WebSocket> | null = null;
+// The app's latency mark is on for this page (as the benchmark turns it on for the app).
+window.__clarityLatencyMarks = true;
+
+function connect(): Promise<WebSocket> {
   if (socket) return socket;
-  socket = new Promise((resolve) => {
+  socket = new Promise<WebSocket>((resolve) => {
     const ws = new WebSocket(`ws://${location.host}/bridge`);
     ws.onopen = () => resolve(ws);
-    ws.onmessage = (event) => {
-      const frame = JSON.parse(event.data);
+    ws.onmessage = (event: MessageEvent<string>) => {
+      const frame = JSON.parse(event.data) as { t: string; id: number; result: { ok: boolean }; message: StreamMessage };
       if (frame.t === 'result') pending.get(frame.id)?.(frame.result);
       else if (frame.t === 'stream') onStream(frame.message);
     };
@@ -30,10 +48,10 @@ function connect() {
 }
 
 // The app's stream client: messages buffered and handed over once per frame; the last one at once.
-let buffer = [];
+let buffer: StreamMessage[] = [];
 let scheduled = false;
-let finished = null;
-function onStream(message) {
+let finished: ((kind: string) => void) | null = null;
+function onStream(message: StreamMessage): void {
   buffer.push(message);
   if (message.kind === 'done' || message.kind === 'error') {
     flush(false);
@@ -46,50 +64,38 @@ function onStream(message) {
   }
 }
 
-function flush(inFrameCallback) {
+function flush(inFrameCallback: boolean): void {
   scheduled = false;
   const batch = buffer;
   buffer = [];
   if (batch.length === 0) return;
   let text = '';
-  let receivedAt = null;
   for (const message of batch) {
     if (message.kind !== 'events') continue;
-    if (message.receivedAt !== undefined && (receivedAt === null || message.receivedAt < receivedAt)) receivedAt = message.receivedAt;
     for (const event of message.events) if (event.type === 'text') text += event.text;
   }
   if (text) answer.append(text);
-  if (receivedAt === null) return;
-  // As latency-mark.ts: a message posted from a frame callback runs right after that frame's paint.
-  const afterPaint = () => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      const paintedAt = performance.timeOrigin + performance.now();
-      performance.mark('stream-painted', { detail: { latencyMs: paintedAt - receivedAt, receivedAt, paintedAt } });
-      channel.port1.close();
-    };
-    channel.port2.postMessage(null);
-  };
-  if (inFrameCallback) afterPaint();
-  else requestAnimationFrame(afterPaint);
+  markStreamPainted(batch, inFrameCallback);
 }
 
 window.floor = {
   /** Streams one answer to `question` into the div; resolves with 'done' or 'error' when it ends. */
-  async ask(question) {
+  async ask(question: string): Promise<string> {
     const ws = await connect();
     answer.textContent = '';
-    const ended = new Promise((resolve) => (finished = resolve));
+    const ended = new Promise<string>((resolve) => (finished = resolve));
     const id = nextId++;
-    const started = new Promise((resolve) => pending.set(id, resolve));
+    const started = new Promise<{ ok: boolean; error?: { message?: string } }>((resolve) => pending.set(id, resolve));
     ws.send(JSON.stringify({ t: 'stream-start', id, streamId: `floor_${id}_${Date.now().toString(36)}`, method: 'ask', args: { question } }));
     const result = await started;
     if (!result.ok) throw new Error(`floor: the host refused the stream: ${result.error?.message ?? 'unknown'}`);
     return ended;
   },
   streaming: false,
+  askTracked: async () => '',
+  scrollFrames: async () => [],
 };
-window.floor.askTracked = async (question) => {
+window.floor.askTracked = async (question: string): Promise<string> => {
   window.floor.streaming = true;
   try {
     return await window.floor.ask(question);
@@ -104,7 +110,7 @@ document.title = 'ready';
  * The scroll floor: `paragraphs` of text in the <div>, scrolled by `stepPx` per frame for
  * `frames` frames, with the same frame-interval code as the soak's scroll of the app's list.
  */
-window.floor.scrollFrames = async (paragraphs, text, stepPx, frames) => {
+window.floor.scrollFrames = async (paragraphs: number, text: string, stepPx: number, frames: number): Promise<number[]> => {
   answer.textContent = '';
   const fragment = document.createDocumentFragment();
   for (let i = 0; i < paragraphs; i += 1) {
@@ -113,14 +119,14 @@ window.floor.scrollFrames = async (paragraphs, text, stepPx, frames) => {
     fragment.append(p);
   }
   answer.append(fragment);
-  const scroller = document.scrollingElement;
+  const scroller = document.scrollingElement!;
   scroller.scrollTop = 0;
-  const times = [];
+  const times: number[] = [];
   await new Promise((resolve) => requestAnimationFrame(resolve));
-  let last = await new Promise((resolve) => requestAnimationFrame(resolve));
+  let last = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
   for (let i = 0; i < frames; i += 1) {
     scroller.scrollTop += stepPx;
-    const now = await new Promise((resolve) => requestAnimationFrame(resolve));
+    const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
     times.push(now - last);
     last = now;
   }
