@@ -53,57 +53,93 @@ export function credentialKind(secret: string): CredentialKind {
   return 'token';
 }
 
-export class CredentialStore {
+/**
+ * One secret under its own keychain account, or, where no keychain works, in memory for this
+ * session only. Read once, then answered from memory. Main process only.
+ */
+export class KeychainSecret {
   private sessionSecret: string | null = null;
-  private cachedSecret: string | null | undefined;
+  private cached: string | null | undefined;
 
   constructor(
     private readonly probe: KeychainProbe,
-    private readonly presentation: () => CredentialPresentation,
+    private readonly account: string,
     private readonly service = KEYCHAIN_SERVICE,
   ) {}
 
-  get backend(): CredentialStatus['backend'] {
+  get backend(): 'keychain' | 'session-only' {
     return this.probe.keychain ? 'keychain' : 'session-only';
   }
 
+  /** Where the secret is kept, said plainly; `what` names it ("The credential"). */
+  backendDetail(what: string): string {
+    return this.probe.keychain ? this.probe.detail : `${this.probe.detail} ${what} is kept for this session only and is forgotten when the app quits.`;
+  }
+
+  async read(): Promise<string | null> {
+    if (this.cached !== undefined) return this.cached;
+    if (!this.probe.keychain) return this.sessionSecret;
+    this.cached = await this.probe.keychain.getPassword(this.service, this.account);
+    return this.cached;
+  }
+
+  /** The secret as last read or set; null before `read()` or when none is stored. */
+  get current(): string | null {
+    return this.probe.keychain ? (this.cached ?? null) : this.sessionSecret;
+  }
+
+  async set(secret: string): Promise<void> {
+    const trimmed = secret.trim();
+    if (this.probe.keychain) await this.probe.keychain.setPassword(this.service, this.account, trimmed);
+    else this.sessionSecret = trimmed;
+    this.cached = trimmed;
+  }
+
+  async clear(): Promise<void> {
+    if (this.probe.keychain) await this.probe.keychain.deletePassword(this.service, this.account);
+    this.sessionSecret = null;
+    this.cached = null;
+  }
+}
+
+export class CredentialStore {
+  private readonly secret: KeychainSecret;
+
+  constructor(
+    probe: KeychainProbe,
+    private readonly presentation: () => CredentialPresentation,
+    service = KEYCHAIN_SERVICE,
+  ) {
+    this.secret = new KeychainSecret(probe, ACCOUNT, service);
+  }
+
+  get backend(): CredentialStatus['backend'] {
+    return this.secret.backend;
+  }
+
   async status(): Promise<CredentialStatus> {
-    const secret = await this.read();
+    const secret = await this.secret.read();
     return {
       set: secret !== null,
       last4: secret ? secret.slice(-4) : null,
       kind: secret ? credentialKind(secret) : null,
       presentAs: this.presentation(),
       backend: this.backend,
-      backendDetail: this.probe.keychain
-        ? this.probe.detail
-        : `${this.probe.detail} The credential is kept for this session only and is forgotten when the app quits.`,
+      backendDetail: this.secret.backendDetail('The credential'),
     };
   }
 
-  async set(secret: string): Promise<void> {
-    const trimmed = secret.trim();
-    if (this.probe.keychain) await this.probe.keychain.setPassword(this.service, ACCOUNT, trimmed);
-    else this.sessionSecret = trimmed;
-    this.cachedSecret = trimmed;
+  set(secret: string): Promise<void> {
+    return this.secret.set(secret);
   }
 
-  async clear(): Promise<void> {
-    if (this.probe.keychain) await this.probe.keychain.deletePassword(this.service, ACCOUNT);
-    this.sessionSecret = null;
-    this.cachedSecret = null;
+  clear(): Promise<void> {
+    return this.secret.clear();
   }
 
   /** For the API client only; never crosses the bridge. */
   async credential(): Promise<Credential | null> {
-    const secret = await this.read();
+    const secret = await this.secret.read();
     return secret ? { secret, presentAs: this.presentation() } : null;
-  }
-
-  private async read(): Promise<string | null> {
-    if (this.cachedSecret !== undefined) return this.cachedSecret;
-    if (!this.probe.keychain) return this.sessionSecret;
-    this.cachedSecret = await this.probe.keychain.getPassword(this.service, ACCOUNT);
-    return this.cachedSecret;
   }
 }

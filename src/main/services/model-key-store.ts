@@ -6,43 +6,33 @@
  * Where no keychain works it is kept in memory for this session only, and the status says so.
  */
 import type { ModelKeyStatus } from '../../shared/answer-settings';
-import { KEYCHAIN_SERVICE, type KeychainProbe } from './credential-store';
+import { KEYCHAIN_SERVICE, KeychainSecret, type KeychainProbe } from './credential-store';
 
 const ACCOUNT = 'model-api-key';
 
 export class ModelKeyStore {
-  private sessionKey: string | null = null;
-  private cached: string | null | undefined;
+  private readonly secret: KeychainSecret;
 
-  constructor(
-    private readonly probe: KeychainProbe,
-    private readonly service = KEYCHAIN_SERVICE,
-  ) {}
+  constructor(probe: KeychainProbe, service = KEYCHAIN_SERVICE) {
+    this.secret = new KeychainSecret(probe, ACCOUNT, service);
+  }
 
   /** Reads the key once from the keychain, so `current` can answer without waiting. */
-  async load(): Promise<string | null> {
-    if (this.cached !== undefined) return this.cached;
-    if (!this.probe.keychain) return this.sessionKey;
-    this.cached = await this.probe.keychain.getPassword(this.service, ACCOUNT);
-    return this.cached;
+  load(): Promise<string | null> {
+    return this.secret.read();
   }
 
   /** The key as last read or set; null before `load()` or when none is stored. Main only. */
   get current(): string | null {
-    return this.probe.keychain ? (this.cached ?? null) : this.sessionKey;
+    return this.secret.current;
   }
 
-  async set(key: string): Promise<void> {
-    const trimmed = key.trim();
-    if (this.probe.keychain) await this.probe.keychain.setPassword(this.service, ACCOUNT, trimmed);
-    else this.sessionKey = trimmed;
-    this.cached = trimmed;
+  set(key: string): Promise<void> {
+    return this.secret.set(key);
   }
 
-  async clear(): Promise<void> {
-    if (this.probe.keychain) await this.probe.keychain.deletePassword(this.service, ACCOUNT);
-    this.sessionKey = null;
-    this.cached = null;
+  clear(): Promise<void> {
+    return this.secret.clear();
   }
 
   async status(): Promise<ModelKeyStatus> {
@@ -50,10 +40,8 @@ export class ModelKeyStore {
     return {
       set: key !== null && key !== '',
       last4: key ? key.slice(-4) : null,
-      backend: this.probe.keychain ? 'keychain' : 'session-only',
-      backendDetail: this.probe.keychain
-        ? this.probe.detail
-        : `${this.probe.detail} The model API key is kept for this session only and is forgotten when the app quits.`,
+      backend: this.secret.backend,
+      backendDetail: this.secret.backendDetail('The model API key'),
     };
   }
 }
