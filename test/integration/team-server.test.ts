@@ -111,7 +111,8 @@ describe('two service processes on one PostgreSQL', () => {
 
   it('gives each queued research run to exactly one worker, and sends its webhook once', async () => {
     const owner = await sign(first.privateKey, 'key-1', 'research@example.com');
-    expect((await post(`${a.url}/api/v1/webhooks`, { url: receiverUrl, events: ['research.completed'] }, owner)).status).toBe(201);
+    const hook = (await (await post(`${a.url}/api/v1/webhooks`, { url: receiverUrl, events: ['research.completed'] }, owner)).json()) as { id: string };
+    expect(hook.id).toBeTruthy();
     const runs: string[] = [];
     for (let i = 0; i < 4; i += 1) {
       const response = await post(`${i % 2 === 0 ? a.url : b.url}/api/v2/research`, { topic: `quick commerce in Bengaluru ${i}` }, owner);
@@ -121,7 +122,16 @@ describe('two service processes on one PostgreSQL', () => {
     while (Date.now() < deadline && new Set(received.filter((event) => event.type === 'research.completed').map((event) => event.run)).size < runs.length) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await new Promise((resolve) => setTimeout(resolve, 1_500)); // room for a duplicate to show up
+    // Every delivery recorded as delivered (a final state no process claims again), each after
+    // one attempt: only then can no duplicate still be on its way.
+    type Deliveries = { deliveries: Array<{ event: string; state: string; attempts: unknown[] }> };
+    let deliveries: Deliveries['deliveries'] = [];
+    while (Date.now() < deadline) {
+      deliveries = ((await (await fetch(`${b.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${owner}` } })).json()) as Deliveries).deliveries;
+      if (deliveries.length >= runs.length && deliveries.every((delivery) => delivery.state !== 'pending')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(deliveries.map((delivery) => [delivery.event, delivery.state, delivery.attempts.length])).toEqual(runs.map(() => ['research.completed', 'delivered', 1]));
     const completed = received.filter((event) => event.type === 'research.completed');
     expect(completed.map((event) => event.run).sort()).toEqual([...runs].sort());
     expect(new Set(completed.map((event) => event.delivery)).size).toBe(completed.length);
