@@ -11,8 +11,9 @@ import { pathParameterNames, routePattern } from '../../src/shared/endpoints/def
 import { endpointRows, tableProblems } from '../../src/shared/endpoints/table';
 import { schemaOf, ERROR_RESPONSE_NAMES, type ErrorStatus } from '../../src/shared/openapi/common';
 import { guardEndpointTable, route } from '../../src/service/endpoint-routes';
+import { RetailSignalClient } from '../../src/main/services/api-client';
 import type { RunningService } from '../../src/service/server';
-import { startTestService } from '../support/local-service';
+import { ask, postJson, startTestService } from '../support/local-service';
 
 type Operation = { operationId: string; summary: string; description: string; parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, { schema: unknown }> }; responses: Record<string, unknown> };
 const rows = endpointRows();
@@ -94,5 +95,24 @@ describe('the served OpenAPI document is generated from the table', () => {
     expect(info).toContain('ask 30/60 s, research 5/5 min, propose 3/h');
     expect(info).toContain('discover 60/60 s');
     expect(info).toContain('free 60, pro 600, team 6,000');
+  });
+});
+
+describe('the app’s client calls a row through one typed request function', () => {
+  it('fills the path from the row, sends the body its schema types, and reads the answer with the row’s schema', async () => {
+    const client = new RetailSignalClient({ baseUrl: full.url });
+    const answer = (await (await postJson(`${full.url}/api/v1/ask`, ask('Zudio stores in Pune'))).json()) as { citations: string[]; session_id: string };
+    const lookup = await client.call('getSignal', { params: { id: answer.citations[0]! } }, 'a signal');
+    expect(lookup.ok && lookup.value.signal.id).toBe(answer.citations[0]);
+    const shared = await client.call('setSessionVisibility', { params: { id: answer.session_id }, body: { public: true } }, 'sharing settings');
+    expect(shared.ok && shared.value.public).toBe(true);
+    const token = await client.call('issueDevelopmentToken', { body: { email: 'analyst@example.com' }, options: { withoutCredential: true } }, 'a development token');
+    expect(token.ok && token.value.token_type).toBe('Bearer');
+    // @ts-expect-error: the row's request schema types the body (`email` is required).
+    const refused = await client.call('issueDevelopmentToken', { body: { ttl_s: 60 } }, 'a development token');
+    expect(!refused.ok && refused.error.code).toBe('invalid_request');
+    // A path parameter is encoded, so it cannot reach another route.
+    const odd = await client.call('getSignal', { params: { id: '../sources/health' } }, 'a signal');
+    expect(!odd.ok && odd.error.status).toBe(400);
   });
 });

@@ -5,8 +5,8 @@
  * OpenAPI document is generated from them (`../openapi/document.ts`), and the app's client types
  * its calls from them (`src/main/services/api-client.ts`).
  */
-import type { z } from 'zod';
-import type { JsonObject, JsonResponse, OperationSpec } from '../openapi/common';
+import { z } from 'zod';
+import { BODY_SCHEMA, type JsonObject, type JsonResponse, type OperationSpec } from '../openapi/common';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
@@ -45,6 +45,24 @@ export type ResponseOf<Spec extends EndpointSpec> = {
 
 /** The JSON body a call sends (what the request schema accepts), or `undefined` for none. */
 export type RequestOf<Spec extends EndpointSpec> = Spec['requestBody'] extends { schema: infer Schema } ? (Schema extends z.ZodType ? z.input<Schema> : JsonObject) : undefined;
+
+/** The zod schema of the row's 2xx JSON answer (what `ResponseOf` types), or null when it has none. */
+export function responseSchema(spec: EndpointSpec): z.ZodType | null {
+  for (const status of ['200', '201', '202'] as const) {
+    const schema = (spec.responses[status] as JsonResponse | undefined)?.[BODY_SCHEMA];
+    if (schema instanceof z.ZodType) return schema;
+  }
+  return null;
+}
+
+/** The row's path with its parameters filled in, each percent-encoded: `/api/v1/signals/sig_…`. */
+export function fillPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`${path} needs the path parameter ${name}.`);
+    return encodeURIComponent(value);
+  });
+}
 
 /** `/api/v1/signals/{id}` → `/api/v1/signals/:id` (Fastify's form). */
 export function routePattern(path: string): string {

@@ -26,8 +26,11 @@ export function schemaOf(schema: BodySchema): JsonObject {
   return ref(id);
 }
 
-/** A JSON response; the type remembers its zod schema, so a client's call is typed from the table. */
-export type JsonResponse<Schema extends BodySchema = BodySchema> = JsonObject & { readonly __body?: Schema };
+/** Where a JSON response keeps its zod schema for the client (a symbol: never written into the document). */
+export const BODY_SCHEMA: unique symbol = Symbol('body schema');
+
+/** A JSON response; it remembers its zod schema, so a client's call is typed and read from the table. */
+export type JsonResponse<Schema extends BodySchema = BodySchema> = JsonObject & { readonly [BODY_SCHEMA]?: Schema };
 const header = (id: string): JsonObject => ({ $ref: `#/components/headers/${id}` });
 const response = (id: string, description?: string): JsonObject => ({ $ref: `#/components/responses/${id}`, ...(description ? { description } : {}) });
 
@@ -36,7 +39,12 @@ export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemainin
 
 /** A JSON response with its example. */
 export function jsonResponse<Schema extends BodySchema>(description: string, schema: Schema, example: unknown, headers: JsonObject = {}): JsonResponse<Schema> {
-  return { description, headers: { ...RATE_HEADER, ...headers }, content: { 'application/json': { schema: schemaOf(schema), example } } };
+  return {
+    description,
+    headers: { ...RATE_HEADER, ...headers },
+    content: { 'application/json': { schema: schemaOf(schema), example } },
+    ...(schema instanceof z.ZodType ? { [BODY_SCHEMA]: schema } : {}),
+  };
 }
 
 /** A server-rendered HTML page (escaped; the schema is a string). */
