@@ -3,16 +3,19 @@
  * callers, per user for authenticated ones. The clock is injectable so tests can cross a
  * window boundary without waiting.
  */
+import { INTERFACE_BUCKETS } from '../shared/endpoints/limits';
 import type { Queryable } from './store/database';
 export interface LimitRule {
   limit: number;
   windowMs: number;
 }
 
+const rule = ({ limit, windowMs }: LimitRule): LimitRule => ({ limit, windowMs });
+/** The numbers are the endpoint table's buckets (src/shared/endpoints/limits.ts). */
 export const LIMIT_TABLE = {
-  ask: { limit: 30, windowMs: 60_000 },
-  research: { limit: 5, windowMs: 5 * 60_000 },
-  propose: { limit: 3, windowMs: 60 * 60_000 },
+  ask: rule(INTERFACE_BUCKETS.ask),
+  research: rule(INTERFACE_BUCKETS.research),
+  propose: rule(INTERFACE_BUCKETS.propose),
 } satisfies Record<string, LimitRule>;
 export type LimitName = keyof typeof LIMIT_TABLE;
 

@@ -10,6 +10,7 @@ import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import type { ComposerSettings } from './answers/answer-pipeline';
+import { guardEndpointTable, route } from './endpoint-routes';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, SharedRateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
@@ -120,7 +121,7 @@ export interface RunningService {
   idp: DevIdentityProvider;
   /** The service's database (store/database.ts). */
   db: Database;
-  /** Every route the server registered (the OpenAPI test checks each is documented). */
+  /** Every route the server registered (endpoint-table.test.ts checks they are the table's rows). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
 }
@@ -268,9 +269,11 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       }
     }
   });
+  // Every route is a row of the endpoint table (src/shared/endpoints/table.ts); any other fails here.
+  guardEndpointTable(app);
   const routes: Array<{ method: string; url: string }> = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  app.addHook('onRoute', (options) => {
+    for (const method of [options.method].flat()) if (method !== 'HEAD') routes.push({ method, url: options.url });
   });
   app.addHook('onSend', async (request, reply, payload) => {
     ensureRateHeader(request, reply);
@@ -319,7 +322,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   await context.research.restore();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
-  app.get('/.well-known/openapi.yaml', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(url))));
+  route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(url))));
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();

@@ -5,25 +5,20 @@
  * exactly the interface's.
  */
 import type { FastifyReply } from 'fastify';
+import { SURFACE_BUCKETS, TIER_LIMITS, TIERED_WINDOW_MS, TIERS, type Tier } from '../shared/endpoints/limits';
 import { ServiceError } from './http-errors';
 import { RateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 
-export const TIERS = ['free', 'pro', 'team'] as const;
-export type Tier = (typeof TIERS)[number];
+export { TIERS, TIER_LIMITS, type Tier } from '../shared/endpoints/limits';
 
-const HOUR = 3_600_000;
+const HOUR = TIERED_WINDOW_MS;
+const fixed = ({ limit, windowMs }: LimitRule): LimitRule => ({ limit, windowMs });
 
-/** How many follows each tier may hold, and how many feed reads (and follow changes) per hour. */
-export const TIER_LIMITS: Record<Tier, { follows: number; perHour: number }> = {
-  free: { follows: 10, perHour: 60 },
-  pro: { follows: 100, perHour: 600 },
-  team: { follows: 1_000, perHour: 6_000 },
-};
-
+/** The numbers are the endpoint table's buckets (src/shared/endpoints/limits.ts). */
 export const SURFACE_LIMITS = {
-  discover: { limit: 60, windowMs: 60_000 },
-  predict: { limit: 5, windowMs: 5 * 60_000 },
-  webhooks: { limit: 30, windowMs: 60_000 },
+  discover: fixed(SURFACE_BUCKETS.discover),
+  predict: fixed(SURFACE_BUCKETS.predict),
+  webhooks: fixed(SURFACE_BUCKETS.webhooks),
   'feed:free': { limit: TIER_LIMITS.free.perHour, windowMs: HOUR },
   'feed:pro': { limit: TIER_LIMITS.pro.perHour, windowMs: HOUR },
   'feed:team': { limit: TIER_LIMITS.team.perHour, windowMs: HOUR },

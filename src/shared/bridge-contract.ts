@@ -18,7 +18,7 @@ import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
-import { SIGNAL_ID_PATTERN, type LookedUpSource, type Signal, type SourceEntry } from './service-schemas';
+import { SIGNAL_ID_PATTERN, type LookedUpSource, type Signal } from './service-schemas';
 import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-schemas';
 import type { ServiceChangelogView, ServiceNotice } from './service-notices';
 import { AcceptProposalArgs, NewSourceArgs, RejectProposalArgs, SourceIdArgs, SourcePatchArgs, type FetchRecordView, type FetchedSource, type ProposalView, type SourcePreview, type SourcesOverview } from './sources';

@@ -12,15 +12,17 @@
 import type { z } from 'zod';
 import type { AskEvent, BridgeError, CredentialPresentation, Result } from '../../shared/bridge-contract';
 import { fail, ok } from '../../shared/bridge-contract';
+import { fillPath, responseSchema, type EndpointSpec, type RequestOf, type ResponseOf } from '../../shared/endpoints/define';
+import { ENDPOINTS, type EndpointId, type Endpoints } from '../../shared/endpoints/table';
 import type { ReadHealthSnapshot } from '../../shared/health';
-import { ErrorBody, SessionVisibility, SignalLookup, type AskRequest, type Signal, type LookedUpSource, type SourceEntry } from '../../shared/service-schemas';
+import { ErrorBody, type AskRequest, type LookedUpSource, type Signal } from '../../shared/service-schemas';
 import type { ServiceChangelogView } from '../../shared/service-notices';
 import { ChangelogFeed } from '../../shared/surface-schemas';
 import { parseAtomChangelog } from './changelog-atom';
 import { interpretAskMessage, knownCode } from './ask-events';
 import { readDeprecation } from './deprecation-headers';
 import type { ObservedDeprecation } from './service-notices';
-import { asText, isRecord, readAnswer, readHealthSnapshot, readReport, readResearchStatus, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
+import { readAnswer, readHealthSnapshot, readReport, readResearchStatus, type Read, type ReadAnswer, type ReadReport, type ReadResearchStatus } from './service-readers';
 import { readSseStream, SseStreamError } from './sse-reader';
 
 /** Deadline of an ordinary request, and of a synchronous (v1) research run. */
@@ -161,6 +163,15 @@ interface RequestOptions {
   retries?: number;
 }
 
+/** What a call to one row of the endpoint table takes: its path parameters, query, body (typed by the row) and options. */
+export type CallInput<Spec extends EndpointSpec> = {
+  /** The path's `{name}` parameters (percent-encoded here). */
+  params?: Record<string, string>;
+  query?: URLSearchParams;
+  signal?: AbortSignal;
+  options?: RequestOptions;
+} & (RequestOf<Spec> extends undefined ? { body?: undefined } : { body: RequestOf<Spec> });
+
 /** Every status a probe accepts as "the service answered". */
 const PROBE_STATUSES = Array.from({ length: 500 }, (_, i) => 100 + i);
 
@@ -178,10 +189,7 @@ export class RetailSignalClient {
   async askJson(request: AskRequest, signal?: AbortSignal): Promise<Result<AskJsonAnswer>> {
     const response = await this.postAsk(request, false, signal);
     if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const read = readAnswer(json.value);
-    return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: `The service's answer could not be read: ${read.problem}` });
+    return readWith(response.value, readAnswer, (problem) => `The service's answer could not be read: ${problem}`);
   }
 
   /**
@@ -212,7 +220,7 @@ export class RetailSignalClient {
   private async postAskSession(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
     const { session_id: sessionId, ...rest } = request;
     const accept = stream ? 'text/event-stream' : 'application/json';
-    const send = (body: AskRequest): Promise<Result<Response>> => this.post('/api/v1/ask', { ...body, stream }, accept, signal);
+    const send = (body: AskRequest): Promise<Result<Response>> => this.post(ENDPOINTS.ask.path, { ...body, stream }, accept, signal);
     if (!sessionId || this.sessionExtensionRefused) return send(rest);
     const first = await send({ ...rest, session_id: sessionId });
     if (first.ok || first.error.status !== 400) return first;
@@ -287,14 +295,12 @@ export class RetailSignalClient {
     preset: string,
     options: { queue: boolean; signal?: AbortSignal },
   ): Promise<Result<ResearchStart>> {
-    const path = options.queue ? '/api/v2/research' : '/api/v1/research';
+    const path = options.queue ? ENDPOINTS.researchV2.path : ENDPOINTS.researchV1.path;
     // v1 holds the request for the whole run (30–90 s for the standard preset).
     const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
     if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const read = readResearchStatus(json.value);
-    if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
+    const read = await readWith(response.value, readResearchStatus, (problem) => problem);
+    if (!read.ok) return read;
     const run = read.value;
     if (run.state === 'completed') {
       if (!run.reportUrl && !run.inlineReport) return fail({ code: 'bad_response', message: 'The service said the report is complete but gave no report_url to fetch it from.' });
@@ -302,7 +308,7 @@ export class RetailSignalClient {
     }
     if (run.state === 'failed') return fail({ code: 'invalid_request', message: run.error ?? 'The service could not run this report.' });
     // Queued or running: poll status_url, or the interface's GET /api/v1/research/{id}.
-    const statusUrl = run.statusUrl ?? (run.id ? `/api/v1/research/${encodeURIComponent(run.id)}` : null);
+    const statusUrl = run.statusUrl ?? (run.id ? fillPath(ENDPOINTS.getResearchRun.path, { id: run.id }) : null);
     if (!statusUrl) return fail({ code: 'bad_response', message: `The service queued the report ("${run.reported}") but gave neither a status_url nor an id to poll.` });
     const resolved = this.resolve(statusUrl);
     return ok({ kind: 'queued', statusUrl: resolved, remoteId: run.id ?? (new URL(resolved).pathname.split('/').pop() || null), reported: run.reported });
@@ -311,10 +317,7 @@ export class RetailSignalClient {
   async pollResearch(statusUrl: string): Promise<Result<ReadResearchStatus>> {
     const response = await this.request('GET', statusUrl, undefined, 'application/json');
     if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const read = readResearchStatus(json.value);
-    return read.ok ? ok(read.value) : fail({ code: 'bad_response', message: read.problem });
+    return readWith(response.value, readResearchStatus, (problem) => problem);
   }
 
   /** Fetches a report: JSON per docs/decisions/design.md §3, or markdown, or HTML (the caller sanitises HTML). */
@@ -323,10 +326,8 @@ export class RetailSignalClient {
     if (!response.ok) return response;
     const type = response.value.headers.get('content-type') ?? '';
     if (type.includes('application/json')) {
-      const json = await readJson(response.value);
-      if (!json.ok) return json;
-      const read = readReport(json.value);
-      return read.ok ? ok({ format: 'json', report: read.value }) : fail({ code: 'bad_response', message: `The report could not be read: ${read.problem}` });
+      const read = await readWith(response.value, readReport, (problem) => `The report could not be read: ${problem}`);
+      return read.ok ? ok({ format: 'json', report: read.value }) : read;
     }
     const text = await readBoundedText(response.value, MAX_REPORT_BYTES);
     if (!text.ok) return text;
@@ -338,7 +339,7 @@ export class RetailSignalClient {
    * cache lifetime the service asked for (Cache-Control max-age).
    */
   async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: ReadHealthSnapshot; etag: string | null; maxAgeS: number }>> {
-    const response = await this.request('GET', '/api/v1/sources/health', undefined, 'application/json', undefined, {
+    const response = await this.request('GET', ENDPOINTS.getSourcesHealth.path, undefined, 'application/json', undefined, {
       timeoutMs,
       anonymousOk: true,
       retries: 0,
@@ -349,10 +350,8 @@ export class RetailSignalClient {
     const maxAge = /max-age=(\d+)/.exec(response.value.headers.get('cache-control') ?? '')?.[1];
     const maxAgeS = maxAge ? Number(maxAge) : 60;
     if (response.value.status === 304) return ok({ kind: 'not-modified', maxAgeS });
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const read = readHealthSnapshot(json.value);
-    if (!read.ok) return fail({ code: 'bad_response', message: read.problem });
+    const read = await readWith(response.value, readHealthSnapshot, (problem) => problem);
+    if (!read.ok) return read;
     return ok({ kind: 'snapshot', snapshot: read.value, etag: response.value.headers.get('etag'), maxAgeS });
   }
 
@@ -379,7 +378,7 @@ export class RetailSignalClient {
    */
   async checkCredential(): Promise<Result<{ verdict: 'accepted' | 'refused' | 'forbidden' | 'none'; message: string | null }>> {
     if (!(await this.options.credential?.())) return ok({ verdict: 'none', message: null });
-    const response = await this.request('GET', '/api/v1/research/run_0000000000000000', undefined, 'application/json', undefined, {
+    const response = await this.request('GET', fillPath(ENDPOINTS.getResearchRun.path, { id: 'run_0000000000000000' }), undefined, 'application/json', undefined, {
       retries: 0,
       passStatuses: [200, 401, 403, 404],
     });
@@ -394,14 +393,8 @@ export class RetailSignalClient {
    * a bearer token for `email`. Sent without any credential (a stale one would be refused).
    */
   async issueDevelopmentToken(email: string): Promise<Result<{ token: string; expiresAt: string | null }>> {
-    const response = await this.request('POST', '/api/v1/dev/token', { email }, 'application/json', undefined, { withoutCredential: true });
-    if (!response.ok) return response;
-    const read = await readJson(response.value);
-    if (!read.ok) return read;
-    const body = read.value;
-    const token = isRecord(body) ? asText(body.token) : null;
-    if (!token) return fail({ code: 'bad_response', message: 'The local service answered without a token.' });
-    return ok({ token, expiresAt: isRecord(body) ? asText(body.expires_at) : null });
+    const issued = await this.call('issueDevelopmentToken', { body: { email }, options: { withoutCredential: true } }, 'a development token');
+    return issued.ok ? ok({ token: issued.value.token, expiresAt: issued.value.expires_at ?? null }) : issued;
   }
 
   /** `report_url` and `status_url` may be absolute or relative to the base URL. */
@@ -411,13 +404,23 @@ export class RetailSignalClient {
 
   /** Extension (docs/decisions/design.md §3): one signal with its source and the source's health now. */
   async getSignal(id: string, signal?: AbortSignal): Promise<Result<{ signal: Signal; source: LookedUpSource }>> {
-    const response = await this.request('GET', `/api/v1/signals/${encodeURIComponent(id)}`, undefined, 'application/json', signal);
+    const lookup = await this.call('getSignal', { params: { id }, signal }, 'a signal');
+    return lookup.ok ? ok({ signal: lookup.value.signal, source: lookup.value.source }) : lookup;
+  }
+
+  /**
+   * One call to a row of the endpoint table (src/shared/endpoints/table.ts): method and path from
+   * the row, the body typed by its request schema, the answer read with its response schema. An
+   * endpoint the app starts using is one such call, not a new request path.
+   */
+  async call<Id extends EndpointId>(id: Id, input: CallInput<Endpoints[Id]>, what: string): Promise<Result<ResponseOf<Endpoints[Id]>>> {
+    const row: EndpointSpec = ENDPOINTS[id];
+    const path = `${fillPath(row.path, input.params)}${input.query ? `?${input.query.toString()}` : ''}`;
+    const response = await this.request(row.method, path, input.body, 'application/json', input.signal, input.options);
     if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const parsed = SignalLookup.safeParse(json.value);
-    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service sent a signal the app cannot read.' });
-    return ok({ signal: parsed.data.signal, source: parsed.data.source });
+    const schema = responseSchema(row);
+    const read = schema ? bySchema(schema) : (json: unknown): Read<unknown> => ({ ok: true, value: json });
+    return readWith(response.value, read, () => `The service sent ${what} the app cannot read.`) as Promise<Result<ResponseOf<Endpoints[Id]>>>;
   }
 
   /**
@@ -427,11 +430,7 @@ export class RetailSignalClient {
   async callJson<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
     const response = await this.request(method, path, body, 'application/json');
     if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const parsed = schema.safeParse(json.value);
-    if (!parsed.success) return fail({ code: 'bad_response', message: `The service sent ${what} the app cannot read.` });
-    return ok(parsed.data);
+    return readWith(response.value, bySchema(schema), () => `The service sent ${what} the app cannot read.`);
   }
 
   /**
@@ -451,7 +450,7 @@ export class RetailSignalClient {
       }
     };
     const serviceLabel = new URL(this.options.baseUrl).origin;
-    const response = await this.request('GET', '/developer/changelog.json', undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
+    const response = await this.request('GET', ENDPOINTS.changelogJson.path, undefined, 'application/feed+json, application/json', undefined, { anonymousOk: true });
     if (!response.ok) {
       // No JSON Feed (or not this way): the Atom feed is the other standard form.
       if (response.error.status === 404 || response.error.status === 405 || response.error.status === 406) return this.getAtomChangelog(serviceLabel, webUrl);
@@ -487,7 +486,7 @@ export class RetailSignalClient {
 
   /** The changelog as an Atom feed (`/developer/changelog.atom`); Atom carries no deprecation records. */
   private async getAtomChangelog(serviceLabel: string, webUrl: (value: string | null) => string | null): Promise<Result<ServiceChangelogView>> {
-    const response = await this.request('GET', '/developer/changelog.atom', undefined, 'application/atom+xml, application/xml;q=0.9, text/xml;q=0.8', undefined, { anonymousOk: true });
+    const response = await this.request('GET', ENDPOINTS.changelogAtom.path, undefined, 'application/atom+xml, application/xml;q=0.9, text/xml;q=0.8', undefined, { anonymousOk: true });
     if (!response.ok) {
       if (response.error.status === 404) return fail({ code: 'not_found', message: 'This service publishes no machine-readable changelog (neither /developer/changelog.json nor /developer/changelog.atom).' });
       return response;
@@ -504,20 +503,13 @@ export class RetailSignalClient {
 
   /** Extension: make a session public (or private again); returns its public page URL. */
   async setSessionVisibility(sessionId: string, isPublic: boolean): Promise<Result<{ url: string | null }>> {
-    const response = await this.request('POST', `/api/v1/sessions/${encodeURIComponent(sessionId)}/visibility`, { public: isPublic }, 'application/json');
-    if (!response.ok) return response;
-    const json = await readJson(response.value);
-    if (!json.ok) return json;
-    const parsed = SessionVisibility.safeParse(json.value);
-    if (!parsed.success) return fail({ code: 'bad_response', message: 'The service does not support sharing sessions.' });
-    return ok({ url: parsed.data.public ? new URL(parsed.data.url, this.options.baseUrl).href : null });
+    const shared = await this.call('setSessionVisibility', { params: { id: sessionId }, body: { public: isPublic } }, 'sharing settings');
+    return shared.ok ? ok({ url: shared.value.public ? new URL(shared.value.url, this.options.baseUrl).href : null }) : shared;
   }
 
   private async acceptJsonAsStream(response: Response, handlers: AskStreamHandlers): Promise<{ ok: true } | { ok: false; error: StreamFailure }> {
-    const json = await readJson(response);
-    if (!json.ok) return { ok: false, error: { ...json.error, incomplete: false } };
-    const read = readAnswer(json.value);
-    if (!read.ok) return { ok: false, error: { code: 'bad_response', message: `The service's answer could not be read: ${read.problem}`, incomplete: false } };
+    const read = await readWith(response, readAnswer, (problem) => `The service's answer could not be read: ${problem}`);
+    if (!read.ok) return { ok: false, error: { ...read.error, incomplete: false } };
     const answer = read.value;
     handlers.onOpen?.();
     handlers.onEvent({ type: 'meta', ...(answer.sessionId ? { sessionId: answer.sessionId } : {}), ...(answer.sessionSlug ? { sessionSlug: answer.sessionSlug } : {}) });
@@ -529,7 +521,7 @@ export class RetailSignalClient {
 
   private post(path: string, body: unknown, accept: string, signal?: AbortSignal): Promise<Result<Response>> {
     // A stream's deadline covers the headers only; the stall timer watches the body.
-    return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream', anonymousOk: path === '/api/v1/ask' });
+    return this.request('POST', path, body, accept, signal, { headersOnly: accept === 'text/event-stream', anonymousOk: path === ENDPOINTS.ask.path });
   }
 
   /**
@@ -702,6 +694,25 @@ async function readJson(response: Response, maxBytes = MAX_JSON_BYTES): Promise<
   } catch {
     return ok(undefined);
   }
+}
+
+/**
+ * Read JSON → read it → a typed Result: the one way a JSON answer becomes a value (the table's
+ * calls, `callJson`, and the tolerant readers of answers, research and health).
+ */
+async function readWith<T>(response: Response, read: (body: unknown) => Read<T>, unreadable: (problem: string) => string): Promise<Result<T>> {
+  const json = await readJson(response);
+  if (!json.ok) return json;
+  const value = read(json.value);
+  return value.ok ? ok(value.value) : fail({ code: 'bad_response', message: unreadable(value.problem) });
+}
+
+/** A zod schema as a reader. */
+function bySchema<T>(schema: z.ZodType<T>): (body: unknown) => Read<T> {
+  return (body) => {
+    const parsed = schema.safeParse(body);
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, problem: parsed.error.issues[0]?.message ?? 'invalid' };
+  };
 }
 
 /** The body as text, refusing it (by Content-Length, or while reading) past `maxBytes`. */

@@ -10,6 +10,7 @@
  * Origin header) is refused.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { route } from '../endpoint-routes';
 import type { FastifyInstance } from 'fastify';
 import { ISSUER, userIdFor } from '../auth';
 import { ServiceError } from '../http-errors';
@@ -26,7 +27,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value, 'ut
 export function registerAdminBootstrapRoute(app: FastifyInstance, context: ServiceContext, secret: string): void {
   const expected = digest(secret);
   let used = false;
-  app.post('/api/v1/dev/admin-token', async (request, reply) => {
+  route(app, 'issueAdministratorToken', async (request, reply) => {
     if (request.headers.origin !== undefined) throw new ServiceError('forbidden', 'Administrator tokens are not issued to web pages.');
     const presented = request.headers[ADMIN_SECRET_HEADER];
     const matches = typeof presented === 'string' && timingSafeEqual(digest(presented), expected);

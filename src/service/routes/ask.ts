@@ -3,6 +3,7 @@
  * SSE frames are Anthropic-Messages-shaped with the clarity.* extensions (docs/decisions/design.md §3).
  */
 import { randomBytes } from 'node:crypto';
+import { route } from '../endpoint-routes';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AskRequest } from '../../shared/service-schemas';
 import { composeAnswer, type ComposedAnswer } from '../answers/composer';
@@ -18,7 +19,7 @@ import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
-  app.post('/api/v1/ask', { config: { limit: 'ask' } }, async (request, reply) => {
+  route(app, 'ask', async (request, reply) => {
     const identity = context.identify(request);
     await context.enforceLimit('ask', identity.key, reply);
     const parsed = AskRequest.safeParse(request.body);

@@ -5,6 +5,7 @@
  * attempt. Plain server-rendered forms, no script; every value escaped.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { route } from '../endpoint-routes';
 import { userIdFor, type AuthenticatedUser } from '../auth';
 import { DeveloperSessions, type DeveloperSession } from '../developer/sessions';
 import { ServiceError } from '../http-errors';
@@ -59,7 +60,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     return { session, user: session.user };
   };
 
-  app.get('/developer', async (request, reply) => {
+  route(app, 'developerHome', async (request, reply) => {
     const session = await sessionFor(request);
     if (session.user) {
       return render(
@@ -85,7 +86,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     );
   });
 
-  app.post('/developer/sign-in', async (request, reply) => {
+  route(app, 'developerSignIn', async (request, reply) => {
     // SECURITY: the email sign-in trusts what is typed; with the company's identity provider it is off.
     if (!context.developerSignIn) throw new ServiceError('forbidden', "This service signs people in through the company's identity provider; the developer area's email sign-in is off.");
     const { session, form } = await checkedForm(request);
@@ -98,14 +99,14 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     return reply.redirect('/developer/keys', 303);
   });
 
-  app.post('/developer/sign-out', async (request, reply) => {
+  route(app, 'developerSignOut', async (request, reply) => {
     const { session } = await checkedForm(request);
     await sessions.end(session);
     reply.header('set-cookie', DeveloperSessions.cookie(null));
     return reply.redirect('/developer', 303);
   });
 
-  app.get('/developer/keys', async (request, reply) => {
+  route(app, 'keysPage', async (request, reply) => {
     const session = await sessions.fromCookie(request.headers.cookie);
     // A caller presenting a credential (curl, the app) sees their keys without a browser session.
     const user = session?.user ?? context.identify(request).user;
@@ -115,7 +116,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     return render(reply, 'API keys', `<h1>API keys</h1>${howTo}${session?.user ? issueForm(session) : ''}${await keysTable(context, user, session?.user ? session : null)}`, session?.user ? session : null);
   });
 
-  app.post('/developer/keys', async (request, reply) => {
+  route(app, 'keysPageIssue', async (request, reply) => {
     const { session } = await checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
     const { key, record } = await context.keys.issue(session.user, context.now());
@@ -128,14 +129,14 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     );
   });
 
-  app.post<{ Params: { id: string } }>('/developer/keys/:id/revoke', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'keysPageRevoke', async (request, reply) => {
     const { session } = await checkedForm(request);
     if (!session.user) return reply.redirect('/developer', 303);
     await context.keys.revoke(session.user.id, request.params.id, context.now());
     return reply.redirect('/developer/keys', 303);
   });
 
-  app.get('/developer/webhooks', async (request, reply) => {
+  route(app, 'webhooksPage', async (request, reply) => {
     const signed = await signedIn(request, reply);
     if (!signed) return reply;
     const hooks = await webhooks.list(signed.user.id);

@@ -4,6 +4,7 @@
  * area (/developer, keys, webhooks) are in developer-area.ts.
  */
 import type { FastifyInstance } from 'fastify';
+import { route } from '../endpoint-routes';
 import { DevTokenRequest } from '../../shared/service-schemas';
 import { ISSUER, userIdFor } from '../auth';
 import { CHANGELOG_ATOM_PATH, CHANGELOG_JSON_PATH, changelogAtomFeed, changelogJsonFeed, type ChangelogEntry } from '../developer/changelog-feeds';
@@ -44,7 +45,7 @@ export const CHANGELOG: ChangelogEntry[] = [
 ];
 
 export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.get('/.well-known/jwks.json', async () => context.idp.jwks());
+  route(app, 'jwks', async () => context.idp.jwks());
 
   /** SECURITY: an API key cannot mint or revoke keys; that takes the user's own JWT. */
   const requireJwtUser = (request: Parameters<typeof context.requireUser>[0], surface: string) => {
@@ -53,18 +54,18 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
     return user;
   };
 
-  app.post('/api/v1/keys', async (request, reply) => {
+  route(app, 'issueApiKey', async (request, reply) => {
     const user = requireJwtUser(request, 'Issuing an API key');
     const { key, record } = await context.keys.issue(user, context.now());
     return reply.status(201).send({ key, id: record.id, last4: record.last4, created_at: record.createdAt, note: 'Shown once. Store it now; the service keeps only its SHA-256.' });
   });
 
-  app.get('/api/v1/keys', async (request) => {
+  route(app, 'listApiKeys', async (request) => {
     const user = context.requireUser(request, 'Listing API keys');
     return { keys: (await context.keys.list(user.id)).map((record) => ({ id: record.id, last4: record.last4, created_at: record.createdAt, revoked_at: record.revokedAt })) };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/keys/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'revokeApiKey', async (request) => {
     const user = requireJwtUser(request, 'Revoking an API key');
     const record = await context.keys.revoke(user.id, request.params.id, context.now());
     return { id: record.id, revoked_at: record.revokedAt };
@@ -76,7 +77,7 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
    * service is); the service listens on loopback only; a request from a web page (any Origin
    * header, which browsers send on every cross-origin and same-origin POST) is refused.
    */
-  app.post('/api/v1/dev/token', async (request, reply) => {
+  route(app, 'issueDevelopmentToken', async (request, reply) => {
     if (!context.devTokens) throw new ServiceError('not_found', 'This service does not issue development tokens (start it with --dev-tokens).');
     if (request.headers.origin !== undefined) throw new ServiceError('forbidden', 'Development tokens are not issued to web pages.');
     const parsed = DevTokenRequest.safeParse(request.body);
@@ -94,7 +95,7 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
     });
   });
 
-  app.get('/developer/changelog', async (_request, reply) => {
+  route(app, 'changelogPage', async (_request, reply) => {
     reply.type('text/html; charset=utf-8');
     const deprecations = DEPRECATIONS.map(
       (entry) =>
@@ -106,6 +107,6 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
     );
   });
 
-  app.get(CHANGELOG_JSON_PATH, async (_request, reply) => reply.type('application/feed+json; charset=utf-8').send(JSON.stringify(changelogJsonFeed(CHANGELOG))));
-  app.get(CHANGELOG_ATOM_PATH, async (_request, reply) => reply.type('application/atom+xml; charset=utf-8').send(changelogAtomFeed(CHANGELOG)));
+  route(app, 'changelogJson', async (_request, reply) => reply.type('application/feed+json; charset=utf-8').send(JSON.stringify(changelogJsonFeed(CHANGELOG))));
+  route(app, 'changelogAtom', async (_request, reply) => reply.type('application/atom+xml; charset=utf-8').send(changelogAtomFeed(CHANGELOG)));
 }

@@ -5,6 +5,7 @@
  * order is relevance and the cursor an offset into the ranked results.
  */
 import type { FastifyInstance } from 'fastify';
+import { route } from '../endpoint-routes';
 import { z } from 'zod';
 import { SIGNAL_ID_PATTERN } from '../../shared/service-schemas';
 import { DISCOVER_MAX_LIMIT, type DiscoverPage } from '../../shared/surface-schemas';
@@ -61,7 +62,7 @@ function decodeCursor(value: string, ranked: boolean): Cursor {
 }
 
 export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter, timeline: SignalTimeline): void {
-  app.get('/api/v1/discover', async (request, reply): Promise<DiscoverPage> => {
+  route(app, 'discover', async (request, reply): Promise<DiscoverPage> => {
     limiter.enforce('discover', context.identify(request).key, reply);
     const parsed = DiscoverQuery.safeParse(request.query);
     if (!parsed.success) throw invalidRequest(parsed.error);

@@ -4,6 +4,7 @@
  * proposals queue (anyone holding a proposal's id reads its status).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { route } from '../endpoint-routes';
 import { z } from 'zod';
 import type { AuthenticatedUser } from '../auth';
 import { FeedFailure } from '../feed/feed-failure';
@@ -38,13 +39,13 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
   };
 
   // On a team server, what another process changed is read first (feed.sync; nothing to do embedded).
-  app.get('/api/v1/sources', async (request) => {
+  route(app, 'listFeedSources', async (request) => {
     requireAdmin(request);
     await feed.sync();
     return { sources: feed.sources().map((view) => sourceJson(view.id)), health_rule: feed.snapshotParts(context.now()).health_rule };
   });
 
-  app.post<{ Querystring: { dry_run?: string } }>('/api/v1/sources', async (request, reply) => {
+  route<{ Querystring: { dry_run?: string } }>(app, 'addFeedSource', async (request, reply) => {
     requireAdmin(request);
     const dryRun = request.query.dry_run === 'true' || request.query.dry_run === '1';
     try {
@@ -57,7 +58,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     }
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/sources/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'getFeedSource', async (request) => {
     requireAdmin(request);
     await feed.sync();
     const source = sourceJson(request.params.id);
@@ -65,7 +66,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     return { source, history: await feed.history(request.params.id, 20) };
   });
 
-  app.patch<{ Params: { id: string } }>('/api/v1/sources/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'updateFeedSource', async (request) => {
     requireAdmin(request);
     const parsed = SourcePatch.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -74,19 +75,19 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     return { source: sourceJson(request.params.id) };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/sources/:id', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'deleteFeedSource', async (request, reply) => {
     requireAdmin(request);
     await feed.sync();
     if (!(await feed.remove(request.params.id))) throw new ServiceError('not_found', `No source ${request.params.id}.`);
     return reply.status(204).send();
   });
 
-  app.get('/api/v1/sources/proposals', async (request) => {
+  route(app, 'listSourceProposals', async (request) => {
     requireAdmin(request);
     return { proposals: (await feed.listProposals()).map(proposalJson) };
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/sources/proposals/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'getSourceProposal', async (request) => {
     const proposal = await feed.getProposal(request.params.id);
     if (!proposal) throw new ServiceError('not_found', `No proposal ${request.params.id}.`);
     // Anyone holding the id reads its status; who proposed it stays with the administrator.
@@ -94,7 +95,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     return status;
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/sources/proposals/:id/accept', async (request) => {
+  route<{ Params: { id: string } }>(app, 'acceptSourceProposal', async (request) => {
     requireAdmin(request);
     const parsed = AcceptRequest.safeParse(request.body ?? {});
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -107,7 +108,7 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     }
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/sources/proposals/:id/reject', async (request) => {
+  route<{ Params: { id: string } }>(app, 'rejectSourceProposal', async (request) => {
     requireAdmin(request);
     const parsed = RejectRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);

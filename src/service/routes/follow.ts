@@ -4,6 +4,7 @@
  * reads each have the tier's hourly budget (429 with Retry-After when spent).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { route } from '../endpoint-routes';
 import { FollowRequest, type FeedPage, type Follow } from '../../shared/surface-schemas';
 import type { AuthenticatedUser } from '../auth';
 import type { FollowRecord, FollowStore } from '../follows/follow-store';
@@ -25,7 +26,7 @@ export function registerFollowRoutes(app: FastifyInstance, context: ServiceConte
     return { user, tier };
   };
 
-  app.post('/api/v1/follow', async (request, reply) => {
+  route(app, 'follow', async (request, reply) => {
     const { user, tier } = caller(request, reply, 'follow');
     const parsed = FollowRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -45,18 +46,18 @@ export function registerFollowRoutes(app: FastifyInstance, context: ServiceConte
     return reply.status(201).send(followJson(await follows.add(user.id, target)));
   });
 
-  app.get('/api/v1/follow', async (request, reply) => {
+  route(app, 'listFollows', async (request, reply) => {
     const { user, tier } = caller(request, reply, 'follow');
     return { follows: (await follows.list(user.id)).map(followJson), tier, limit: TIER_LIMITS[tier].follows };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/follow/:id', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'unfollow', async (request, reply) => {
     const { user } = caller(request, reply, 'follow');
     if (!(await follows.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No follow ${request.params.id}.`);
     return { id: request.params.id, deleted: true };
   });
 
-  app.get<{ Querystring: { cursor?: string } }>('/api/v1/follow/feed', async (request, reply): Promise<FeedPage> => {
+  route<{ Querystring: { cursor?: string } }>(app, 'followFeed', async (request, reply): Promise<FeedPage> => {
     const { user } = caller(request, reply, 'feed');
     const raw = request.query.cursor;
     const cursor = raw === undefined || raw === '' ? 0 : Number(raw);

@@ -1,5 +1,6 @@
 /** Server-rendered pages. Every value is escaped: signal text is data, never markup. */
 import type { FastifyInstance } from 'fastify';
+import { route } from '../endpoint-routes';
 import { metricLabel } from '../../shared/metric-labels';
 import { formatDay } from '../answers/composer';
 import { ServiceError } from '../http-errors';
@@ -24,7 +25,7 @@ table{border-collapse:collapse}td,th{border:1px solid #d5dae3;padding:.25rem .5r
 }
 
 export function registerPageRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.get<{ Params: { slug: string } }>('/signal/:slug', async (request, reply) => {
+  route<{ Params: { slug: string } }>(app, 'signalPage', async (request, reply) => {
     const signal = context.store.getSignalBySlug(request.params.slug);
     if (!signal) throw new ServiceError('not_found', 'No signal has that slug.');
     const source = context.store.sourcesById.get(signal.source_id);

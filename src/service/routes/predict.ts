@@ -4,13 +4,14 @@
  * forecast/forecaster.ts and is stated in every answer's `method`.
  */
 import type { FastifyInstance } from 'fastify';
+import { route } from '../endpoint-routes';
 import { PredictRequest } from '../../shared/surface-schemas';
 import { predict } from '../forecast/forecaster';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import type { SurfaceLimiter } from '../surface-limits';
 
 export function registerPredictRoutes(app: FastifyInstance, context: ServiceContext, limiter: SurfaceLimiter): void {
-  app.post('/api/v1/predict', async (request, reply) => {
+  route(app, 'predict', async (request, reply) => {
     const user = context.requireUser(request, 'Predict');
     limiter.enforce('predict', `user:${user.id}`, reply);
     const parsed = PredictRequest.safeParse(request.body);

@@ -5,6 +5,7 @@
  * markdown or HTML (Accept). Research is for authenticated callers only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { route } from '../endpoint-routes';
 import { ResearchRequest } from '../../shared/service-schemas';
 import { announceDeprecation, DEPRECATIONS } from '../developer/deprecations';
 import { ServiceError } from '../http-errors';
@@ -23,7 +24,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
 
   // v1 is deprecated now that v2 is announced: every response says so (developer/deprecations.ts).
   const v1Deprecation = DEPRECATIONS.find((entry) => entry.method === 'POST' && entry.path === '/api/v1/research')!;
-  app.post('/api/v1/research', { config: { limit: 'research' }, onSend: announceDeprecation(v1Deprecation) }, async (request, reply) => {
+  route(app, 'researchV1', { onSend: announceDeprecation(v1Deprecation) }, async (request, reply) => {
     const run = await start(request, reply, false);
     // A caller who hangs up cancels the run. The response's close, not the request's: a request
     // closes as soon as its body has been read, long before the report is ready.
@@ -36,7 +37,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     return { status: 'completed', id: run.id, report_url: reportUrl(run), citation_count: run.citations.length, cost_usd: run.costUsd };
   });
 
-  app.post('/api/v2/research', { config: { limit: 'research' } }, async (request, reply) => {
+  route(app, 'researchV2', async (request, reply) => {
     const run = await start(request, reply, true);
     return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });
   });
@@ -49,7 +50,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     return run;
   };
 
-  app.get<{ Params: { id: string } }>('/api/v1/research/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'getResearchRun', async (request) => {
     const run = await ownRun(request);
     return {
       id: run.id,
@@ -62,7 +63,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     };
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/research/:id/report', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'getResearchReport', async (request, reply) => {
     const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
     const accept = request.headers.accept ?? '';

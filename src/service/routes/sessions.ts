@@ -1,5 +1,6 @@
 /** Source proposals, session sharing, and the public page of a shared answer. */
 import type { FastifyInstance } from 'fastify';
+import { route } from '../endpoint-routes';
 import { z } from 'zod';
 import { ProposeRequest } from '../../shared/service-schemas';
 import { formatDay } from '../answers/composer';
@@ -10,7 +11,7 @@ import { escapeHtml, page } from './pages';
 const VisibilityRequest = z.object({ public: z.boolean() });
 
 export function registerSessionRoutes(app: FastifyInstance, context: ServiceContext): void {
-  app.post('/api/v1/sources/propose', { config: { limit: 'propose' } }, async (request, reply) => {
+  route(app, 'proposeSource', async (request, reply) => {
     const identity = context.identify(request);
     await context.enforceLimit('propose', identity.key, reply);
     const parsed = ProposeRequest.safeParse(request.body);
@@ -20,7 +21,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     return reply.status(202).send({ status: 'received', proposal_id: proposal.id, status_url: `/api/v1/sources/proposals/${proposal.id}` });
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/sessions/:id/visibility', async (request) => {
+  route<{ Params: { id: string } }>(app, 'setSessionVisibility', async (request) => {
     const identity = context.identify(request);
     const parsed = VisibilityRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -30,7 +31,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     return { session_id: session.id, session_slug: session.slug, public: session.isPublic, turns: session.turns.length, url: `/ask/${session.slug}/${session.turns.length}` };
   });
 
-  app.get<{ Params: { slug: string; turn: string } }>('/ask/:slug/:turn', async (request, reply) => {
+  route<{ Params: { slug: string; turn: string } }>(app, 'sharedAnswerPage', async (request, reply) => {
     const session = await context.sessions.getBySlug(request.params.slug);
     const ordinal = Number(request.params.turn);
     // A private session is indistinguishable from a missing one.

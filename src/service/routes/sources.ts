@@ -1,5 +1,6 @@
 /** Source health snapshot and single-signal lookup. */
 import { createHash } from 'node:crypto';
+import { route } from '../endpoint-routes';
 import type { FastifyInstance } from 'fastify';
 import { SIGNAL_ID_PATTERN, type HealthSnapshot } from '../../shared/service-schemas';
 import { healthSnapshot } from '../feed/health-snapshot';
@@ -9,7 +10,7 @@ import type { ServiceContext } from '../service-context';
 export function registerSourceRoutes(app: FastifyInstance, context: ServiceContext): void {
   let cached: { etag: string; snapshot: HealthSnapshot; at: number } | null = null;
 
-  app.get('/api/v1/sources/health', async (request, reply) => {
+  route(app, 'getSourcesHealth', async (request, reply) => {
     // Computed at most once per max-age: within it every caller gets the same body and ETag.
     const now = context.now();
     if (!cached || now - cached.at >= context.healthMaxAgeS * 1000) {
@@ -28,7 +29,7 @@ export function registerSourceRoutes(app: FastifyInstance, context: ServiceConte
     return cached.snapshot;
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/signals/:id', async (request) => {
+  route<{ Params: { id: string } }>(app, 'getSignal', async (request) => {
     const { id } = request.params;
     if (!SIGNAL_ID_PATTERN.test(id)) throw new ServiceError('invalid_request', 'Invalid field `id`: expected sig_ followed by 16 hex characters.');
     const signal = context.store.getSignal(id);

@@ -3,6 +3,7 @@
  * 30 requests / 60 s per user. The secret is in the 201 answer only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { route } from '../endpoint-routes';
 import { WebhookRequest } from '../../shared/surface-schemas';
 import type { AuthenticatedUser } from '../auth';
 import { ServiceError } from '../http-errors';
@@ -30,7 +31,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: ServiceCont
     return user;
   };
 
-  app.post('/api/v1/webhooks', async (request, reply) => {
+  route(app, 'createWebhook', async (request, reply) => {
     const user = caller(request, reply);
     const parsed = WebhookRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
@@ -40,26 +41,26 @@ export function registerWebhookRoutes(app: FastifyInstance, context: ServiceCont
     return reply.status(201).send({ ...webhookJson(hook), secret: hook.secret, note: 'The secret is shown once. Verify X-Clarity-Signature with it.' });
   });
 
-  app.get('/api/v1/webhooks', async (request, reply) => {
+  route(app, 'listWebhooks', async (request, reply) => {
     const user = caller(request, reply);
     return { webhooks: (await webhooks.list(user.id)).map(webhookJson) };
   });
 
-  app.delete<{ Params: { id: string } }>('/api/v1/webhooks/:id', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'deleteWebhook', async (request, reply) => {
     const user = caller(request, reply);
     if (!(await webhooks.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
     return { id: request.params.id, deleted: true };
   });
 
   /** A new secret, shown once like the first; the old one stops signing at once. */
-  app.post<{ Params: { id: string } }>('/api/v1/webhooks/:id/rotate-secret', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'rotateWebhookSecret', async (request, reply) => {
     const user = caller(request, reply);
     const hook = await webhooks.rotateSecret(user.id, request.params.id);
     if (!hook) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
     return { ...webhookJson(hook), secret: hook.secret, note: 'The new secret is shown once; the old one no longer signs deliveries.' };
   });
 
-  app.post<{ Params: { id: string; deliveryId: string } }>('/api/v1/webhooks/:id/deliveries/:deliveryId/redeliver', async (request, reply) => {
+  route<{ Params: { id: string; deliveryId: string } }>(app, 'redeliverWebhookDelivery', async (request, reply) => {
     const user = caller(request, reply);
     if (!(await webhooks.get(user.id, request.params.id))) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);
     const delivery = await webhooks.redeliver(user.id, request.params.id, request.params.deliveryId);
@@ -67,7 +68,7 @@ export function registerWebhookRoutes(app: FastifyInstance, context: ServiceCont
     return reply.status(202).send(deliveryJson(delivery));
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/webhooks/:id/deliveries', async (request, reply) => {
+  route<{ Params: { id: string } }>(app, 'webhookDeliveries', async (request, reply) => {
     const user = caller(request, reply);
     const hook = await webhooks.get(user.id, request.params.id);
     if (!hook) throw new ServiceError('not_found', `No webhook ${request.params.id}.`);

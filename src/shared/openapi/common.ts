@@ -1,25 +1,36 @@
 /**
- * Building blocks of the OpenAPI document, shared by every area module in `paths/`.
- *
- * Each area (ask, research, sources, …) exports an `OpenApiArea`: its tags, its paths and any
- * components of its own; `document.ts` merges them. An operation is written with `operation()`,
- * which adds what every route of this service can answer, so no area forgets it:
+ * Building blocks of the OpenAPI document, shared by every area of the endpoint table
+ * (`src/shared/endpoints/`). `document.ts` turns each row into an operation with `operation()`,
+ * which adds what every route of this service can answer, so no row forgets it:
  *   - 401 with `WWW-Authenticate` (a presented but invalid or expired credential is refused on
  *     every route, anonymous ones included; docs/decisions/design.md §3),
  *   - 400 for two credentials at once, or a malformed percent-encoded path,
  *   - 400/413/415 on routes with a body, 429 with `Retry-After` on routes with a limit, 500,
  *   - `x-rate-limit-remaining` on every response.
  */
+import { z } from 'zod';
+import { interfaceLimitsLine, limitProse, type LimitBucketName } from '../endpoints/limits';
+
 export type JsonObject = Record<string, unknown>;
 
-export interface OpenApiArea {
-  tags: Array<{ name: string; description: string }>;
-  paths: Record<string, JsonObject>;
-  /** Components that are not zod schemas of `service-schemas.ts` (those are added for you). */
-  components?: { schemas?: Record<string, JsonObject>; examples?: Record<string, JsonObject> };
+export const ref = (id: string): JsonObject => ({ $ref: `#/components/schemas/${id}` });
+
+/** A JSON body's schema: a zod schema with a `.meta({ id })` (written as a reference to its component), or plain JSON Schema. */
+export type BodySchema = z.ZodType | JsonObject;
+
+/** A zod schema becomes a reference to its component; it must have an id (`.meta({ id })`). */
+export function schemaOf(schema: BodySchema): JsonObject {
+  if (!(schema instanceof z.ZodType)) return schema;
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error('A body schema in the endpoint table needs `.meta({ id })` so the OpenAPI document can name it.');
+  return ref(id);
 }
 
-export const ref = (id: string): JsonObject => ({ $ref: `#/components/schemas/${id}` });
+/** Where a JSON response keeps its zod schema for the client (a symbol: never written into the document). */
+export const BODY_SCHEMA: unique symbol = Symbol('body schema');
+
+/** A JSON response; it remembers its zod schema, so a client's call is typed and read from the table. */
+export type JsonResponse<Schema extends BodySchema = BodySchema> = JsonObject & { readonly [BODY_SCHEMA]?: Schema };
 const header = (id: string): JsonObject => ({ $ref: `#/components/headers/${id}` });
 const response = (id: string, description?: string): JsonObject => ({ $ref: `#/components/responses/${id}`, ...(description ? { description } : {}) });
 
@@ -27,8 +38,13 @@ const response = (id: string, description?: string): JsonObject => ({ $ref: `#/c
 export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemaining') };
 
 /** A JSON response with its example. */
-export function jsonResponse(description: string, schema: JsonObject, example: unknown, headers: JsonObject = {}): JsonObject {
-  return { description, headers: { ...RATE_HEADER, ...headers }, content: { 'application/json': { schema, example } } };
+export function jsonResponse<Schema extends BodySchema>(description: string, schema: Schema, example: unknown, headers: JsonObject = {}): JsonResponse<Schema> {
+  return {
+    description,
+    headers: { ...RATE_HEADER, ...headers },
+    content: { 'application/json': { schema: schemaOf(schema), example } },
+    ...(schema instanceof z.ZodType ? { [BODY_SCHEMA]: schema } : {}),
+  };
 }
 
 /** A server-rendered HTML page (escaped; the schema is a string). */
@@ -81,9 +97,12 @@ export interface OperationSpec {
   description: string;
   access: Access;
   /** The route's rate limit, if it has one (its bucket is what `x-rate-limit-remaining` counts). */
-  limit?: string;
+  limit?: LimitBucketName;
   parameters?: JsonObject[];
-  requestBody?: { schema: JsonObject; example: unknown; description?: string; required?: boolean };
+  /** A JSON body. */
+  requestBody?: { schema: BodySchema; example: unknown; description?: string; required?: boolean };
+  /** A body that is not JSON (the developer area's form posts), as OpenAPI writes it; its 413/415 go in `errors`. */
+  formBody?: JsonObject;
   /** Success (and 304) responses. */
   responses: Record<string, JsonObject>;
   /** Error statuses this operation answers besides the ones added for every route. */
@@ -98,7 +117,7 @@ export interface OperationSpec {
 export function operation(spec: OperationSpec): JsonObject {
   const hasPathParameters = (spec.parameters ?? []).some((parameter) => parameter.in === 'path');
   const bucket = spec.limit
-    ? `Rate limit: the ${spec.limit} bucket, which \`x-rate-limit-remaining\` counts down.`
+    ? `Rate limit: the ${limitProse(spec.limit)}, which \`x-rate-limit-remaining\` counts down.`
     : 'No rate limit of its own: `x-rate-limit-remaining` reports the caller\'s ask bucket.';
   const errors: Partial<Record<ErrorStatus, JsonObject>> = {
     400: response(
@@ -149,10 +168,11 @@ export function operation(spec: OperationSpec): JsonObject {
           requestBody: {
             required: spec.requestBody.required ?? true,
             ...(spec.requestBody.description ? { description: spec.requestBody.description } : {}),
-            content: { 'application/json': { schema: spec.requestBody.schema, example: spec.requestBody.example } },
+            content: { 'application/json': { schema: schemaOf(spec.requestBody.schema), example: spec.requestBody.example } },
           },
         }
       : {}),
+    ...(spec.formBody ? { requestBody: spec.formBody } : {}),
     responses,
     ...(spec.deprecated ? { deprecated: true } : {}),
     ...spec.extensions,
@@ -211,7 +231,7 @@ export function errorResponses(): Record<string, JsonObject> {
 export const HEADERS: Record<string, JsonObject> = {
   RateLimitRemaining: {
     description:
-      'Requests left in the caller\'s bucket for this route\'s limit (ask 30/60 s, research 5/5 min, propose 3/h). ' +
+      `Requests left in the caller's bucket for this route's limit (${interfaceLimitsLine()}; the extensions' buckets on their routes). ` +
       'Routes without a limit of their own report the caller\'s ask bucket. The caller is the authenticated user, ' +
       'or the IP address for anonymous callers and for a credential that was refused.',
     schema: { type: 'integer', minimum: 0 },

@@ -3,24 +3,16 @@
  * published contract, the client and the local service cannot drift. JSON Schema 2020-12
  * (what zod emits) is the schema dialect of OpenAPI 3.1.
  *
- * Paths live in one module per area (`paths/*.ts`), each exporting an `OpenApiArea`; to add an
- * area, write its module with `operation()` from `common.ts` and list it in `AREAS` below.
+ * The operations are the rows of the endpoint table (`../endpoints/table.ts`), each written out
+ * by `operation()` from `common.ts`; nothing here lists paths.
  */
 import { z } from 'zod';
 import { stringify } from 'yaml';
 // Imported for its side effect too: defining the schemas registers their ids.
 import { ConfidenceValue } from '../service-schemas';
-import { errorResponses, HEADERS, type JsonObject, type OpenApiArea } from './common';
-import { askArea } from './paths/ask';
-import { developerArea } from './paths/developer';
-import { feedSourcesArea } from './paths/feed-sources';
-import { pagesArea } from './paths/pages';
-import { researchArea } from './paths/research';
-import { sourcesArea } from './paths/sources';
-import { surfacesArea } from './paths/surfaces';
-
-/** Every area of the document, in the order their tags are listed. */
-export const AREAS: OpenApiArea[] = [askArea, researchArea, sourcesArea, feedSourcesArea, pagesArea, developerArea, surfacesArea];
+import { interfaceLimitsLine, surfaceLimitsLine } from '../endpoints/limits';
+import { AREAS, endpointRows } from '../endpoints/table';
+import { errorResponses, HEADERS, operation, type JsonObject } from './common';
 
 /**
  * What the interface promises for confidence (docs/decisions/design.md §3): a number in [0, 1]. The client's zod
@@ -76,7 +68,7 @@ function moveDefaultsToDescriptions(schema: JsonObject): void {
   if (schema.items && typeof schema.items === 'object') moveDefaultsToDescriptions(schema.items as JsonObject);
 }
 
-const DESCRIPTION = `Cited answers, research reports and source health for India's retail sector.
+const description = (): string => `Cited answers, research reports and source health for India's retail sector.
 
 **Errors** are \`{error, message}\` (\`ErrorBody\`) with the statuses listed on each operation. A wrong method on a known
 path is \`405\` with \`Allow\`; a malformed percent-encoded path is \`400\`.
@@ -86,16 +78,18 @@ once is \`400 invalid_request\` (RFC 6750). A presented credential that is not v
 by another key) is \`401\` with \`WWW-Authenticate: Bearer error="invalid_token"\` on every route, including those open
 to anonymous callers: send the request again without it.
 
-**Limits**: ask 30/60 s, research 5/5 min, propose 3/h; per IP for anonymous callers and per user for signed-in ones.
-Every response carries \`x-rate-limit-remaining\`: what is left in the caller's bucket of the route, or of the ask
+**Limits**: ${interfaceLimitsLine()}; per IP for anonymous callers and per user for signed-in ones.
+Extensions: ${surfaceLimitsLine()}. Each operation names its bucket. Every response carries \`x-rate-limit-remaining\`: what is left in the caller's bucket of the route, or of the ask
 bucket on routes without a limit. A \`429\` carries \`Retry-After\` in seconds.`.replace(/(?<!\n)\n(?!\n)/g, ' ');
 
 export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonObject {
   const paths: Record<string, JsonObject> = {};
   const schemas = componentSchemas();
   const examples: Record<string, JsonObject> = {};
+  for (const { id, method, path, onlyWith: _onlyWith, ...spec } of endpointRows()) {
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operation({ operationId: id, ...spec }) };
+  }
   for (const area of AREAS) {
-    for (const [path, item] of Object.entries(area.paths)) paths[path] = { ...paths[path], ...item };
     Object.assign(schemas, area.components?.schemas);
     Object.assign(examples, area.components?.examples);
   }
@@ -105,7 +99,7 @@ export function buildOpenApiDocument(serverUrl = 'http://127.0.0.1:4318'): JsonO
     info: {
       title: 'Retail Signal question-answering service',
       version: '1.1.0',
-      description: DESCRIPTION,
+      description: description(),
       contact: { name: 'Retail Signal developer area', url: `${serverUrl}/developer/changelog` },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

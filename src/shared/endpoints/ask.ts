@@ -1,6 +1,7 @@
 /** POST /api/v1/ask: JSON or a server-sent event stream, with each frame typed. */
-import { SSE_EVENTS } from '../../service-schemas';
-import { operation, ref, RATE_HEADER, type JsonObject, type OpenApiArea } from '../common';
+import { AskRequest, SSE_EVENTS } from '../service-schemas';
+import { area, endpoint } from './define';
+import { ref, RATE_HEADER, type JsonObject } from '../openapi/common';
 
 const SIGNAL = 'sig_3f9a0c1d2e4b5a67';
 const SESSION = { session_id: 'ses_8c1d2e3f4a5b6c7d', session_slug: 'zudio-stores-pune-8c1d2e' };
@@ -72,57 +73,56 @@ const SSE_DESCRIPTION =
   'order-value growth), the text says so under "Sources disagree" and `clarity.conflicts_flagged` (after ' +
   '`content_block_stop`, before `message_stop`) lists them as in the JSON body\'s `conflicts`.';
 
-export const askArea: OpenApiArea = {
+export const askArea = area({
   tags: [{ name: 'Ask', description: 'Cited answers to questions about India\'s retail sector, as JSON or streamed.' }],
   components: { schemas: frameSchemas() },
-  paths: {
-    '/api/v1/ask': {
-      post: operation({
-        operationId: 'ask',
-        tag: 'Ask',
-        summary: 'Answer a question with citations',
-        description:
-          'Answers the last user turn of `messages` from the signal corpus; every claim carries an inline `[sig_…]` marker ' +
-          'listed in `citations`. Anonymous callers are allowed. Send earlier user turns in `messages`, or `session_id` to ' +
-          'continue a session. `stream: false` (the default) answers `application/json`; `stream: true` answers ' +
-          '`text/event-stream`: the response `Content-Type` tells the two apart.',
-        access: 'anyone',
-        limit: 'ask (30 per 60 s)',
-        requestBody: {
-          schema: ref('AskRequest'),
-          example: { messages: [{ role: 'user', content: 'How many stores did Zudio open in Pune last month?' }], stream: false },
-        },
-        responses: {
-          '200': {
-            description: 'The answer: JSON when `stream` is false or absent; an SSE stream when `stream` is true.',
-            headers: RATE_HEADER,
-            content: {
-              'application/json': {
-                schema: ref('AskResponse'),
-                example: {
-                  content: `Zudio opened 14 stores in Pune in October [${SIGNAL}].`,
-                  citations: [SIGNAL],
-                  confidence: 0.72,
-                  ...SESSION,
-                  composer: { backend: 'extractive' },
-                  verification: { sentences: 1, supported: 1, removed: [] },
-                  support: [{ sentence: `Zudio opened 14 stores in Pune in October [${SIGNAL}].`, citation: SIGNAL, start: 0, end: 62 }],
-                },
+  endpoints: {
+    ask: endpoint({
+      method: 'POST',
+      path: '/api/v1/ask',
+      tag: 'Ask',
+      summary: 'Answer a question with citations',
+      description:
+        'Answers the last user turn of `messages` from the signal corpus; every claim carries an inline `[sig_…]` marker ' +
+        'listed in `citations`. Anonymous callers are allowed. Send earlier user turns in `messages`, or `session_id` to ' +
+        'continue a session. `stream: false` (the default) answers `application/json`; `stream: true` answers ' +
+        '`text/event-stream`: the response `Content-Type` tells the two apart.',
+      access: 'anyone',
+      limit: 'ask',
+      requestBody: {
+        schema: AskRequest,
+        example: { messages: [{ role: 'user', content: 'How many stores did Zudio open in Pune last month?' }], stream: false },
+      },
+      responses: {
+        '200': {
+          description: 'The answer: JSON when `stream` is false or absent; an SSE stream when `stream` is true.',
+          headers: RATE_HEADER,
+          content: {
+            'application/json': {
+              schema: ref('AskResponse'),
+              example: {
+                content: `Zudio opened 14 stores in Pune in October [${SIGNAL}].`,
+                citations: [SIGNAL],
+                confidence: 0.72,
+                ...SESSION,
+                composer: { backend: 'extractive' },
+                verification: { sentences: 1, supported: 1, removed: [] },
+                support: [{ sentence: `Zudio opened 14 stores in Pune in October [${SIGNAL}].`, citation: SIGNAL, start: 0, end: 62 }],
               },
-              'text/event-stream': {
-                schema: { type: 'string', description: SSE_DESCRIPTION },
-                example: STREAM_EXAMPLE,
-                'x-events': Object.fromEntries(Object.keys(SSE_EVENTS).map((event) => [event, ref(payloadId(event))])),
-                'x-frame-schema': ref('AskStreamFrame'),
-              },
+            },
+            'text/event-stream': {
+              schema: { type: 'string', description: SSE_DESCRIPTION },
+              example: STREAM_EXAMPLE,
+              'x-events': Object.fromEntries(Object.keys(SSE_EVENTS).map((event) => [event, ref(payloadId(event))])),
+              'x-frame-schema': ref('AskStreamFrame'),
             },
           },
         },
-        errors: {
-          400: '`messages` missing, empty, over 50 turns, a turn that is not `user`, or content over 8,000 characters.',
-          503: '`unavailable`: the answer index is unavailable; try again later.',
-        },
-      }),
-    },
+      },
+      errors: {
+        400: '`messages` missing, empty, over 50 turns, a turn that is not `user`, or content over 8,000 characters.',
+        503: '`unavailable`: the answer index is unavailable; try again later.',
+      },
+    }),
   },
-};
+});

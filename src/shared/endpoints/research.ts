@@ -1,0 +1,120 @@
+/** Research reports: v1 (synchronous), v2 (queued), polling and the report itself. */
+import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchV1Response } from '../service-schemas';
+import { area, endpoint } from './define';
+import { jsonResponse, pathParameter, ref, RATE_HEADER } from '../openapi/common';
+
+const RUN = 'run_5e1f0a9b3c7d2e48';
+const runParameter = pathParameter('id', 'The run id returned when the run was started.', { type: 'string' }, RUN);
+const request = { schema: ResearchRequest, example: { topic: 'Quick commerce expansion in Tier 2 cities', preset: 'standard' } };
+const REPORT_URL = `/api/v1/research/${RUN}/report`;
+const SIGNED_IN = 'Signed-in callers only (a JWT or an API key); anonymous callers get 401.';
+
+export const researchArea = area({
+  tags: [{ name: 'Research', description: 'Written reports on a topic, with every cited signal. Signed-in callers only.' }],
+  endpoints: {
+    researchV1: endpoint({
+      method: 'POST',
+      path: '/api/v1/research',
+      tag: 'Research',
+      summary: 'Write a research report (v1, synchronous)',
+      description: `Holds the request until the report is ready; the standard preset takes 30–90 s. ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
+      access: 'signed-in',
+      deprecated: true,
+      limit: 'research',
+      requestBody: request,
+      responses: {
+        '200': jsonResponse('The report is ready at `report_url` (relative to the base URL).', ResearchV1Response, {
+          status: 'completed',
+          id: RUN,
+          report_url: REPORT_URL,
+          citation_count: 12,
+          cost_usd: 0.0842,
+        }),
+      },
+      errors: { 400: 'Too few signals match the topic to write a report.' },
+    }),
+    researchV2: endpoint({
+      method: 'POST',
+      path: '/api/v2/research',
+      tag: 'Research',
+      summary: 'Queue a research run (v2)',
+      description: `Answers 202 at once; poll \`status_url\` until the run is \`completed\` or \`failed\`. ${SIGNED_IN}`,
+      access: 'signed-in',
+      limit: 'research',
+      requestBody: request,
+      responses: {
+        '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v1/research/${RUN}` }),
+      },
+    }),
+    getResearchRun: endpoint({
+      method: 'GET',
+      path: '/api/v1/research/{id}',
+      tag: 'Research',
+      summary: 'Poll a research run',
+      description: `\`queued\` → \`running\` → \`completed\` (with the v1 fields) or \`failed\` (with \`error\`). ${SIGNED_IN} Someone else's run is 404.`,
+      access: 'signed-in',
+      parameters: [runParameter],
+      responses: {
+        '200': jsonResponse('The run.', ResearchRun, {
+          id: RUN,
+          status: 'completed',
+          topic: 'Quick commerce expansion in Tier 2 cities',
+          preset: 'standard',
+          created_at: '2026-11-01T10:00:00.000Z',
+          report_url: REPORT_URL,
+          citation_count: 12,
+          cost_usd: 0.0842,
+        }),
+      },
+      errors: { 404: '`not_found`: no run with this id for this caller.' },
+    }),
+    getResearchReport: endpoint({
+      method: 'GET',
+      path: '/api/v1/research/{id}/report',
+      tag: 'Research',
+      summary: 'Get a finished report',
+      description: `JSON by default, markdown with \`Accept: text/markdown\`, HTML with \`Accept: text/html\`. ${SIGNED_IN}`,
+      access: 'signed-in',
+      parameters: [runParameter],
+      responses: {
+        '200': {
+          description: 'The report, in the format asked for with `Accept`.',
+          headers: RATE_HEADER,
+          content: {
+            'application/json': {
+              schema: ref('Report'),
+              example: {
+                id: RUN,
+                topic: 'Quick commerce expansion in Tier 2 cities',
+                preset: 'standard',
+                status: 'completed',
+                created_at: '2026-11-01T10:00:00.000Z',
+                markdown: '# Quick commerce expansion in Tier 2 cities\n\nBlinkit added 40 dark stores in Jaipur [sig_3f9a0c1d2e4b5a67].',
+                citations: [
+                  {
+                    id: 'sig_3f9a0c1d2e4b5a67',
+                    slug: 'blinkit-adds-40-dark-stores-in-jaipur-3f9a0c',
+                    title: 'Blinkit adds 40 dark stores in Jaipur',
+                    summary: 'Blinkit expanded its Jaipur network to 95 dark stores.',
+                    body: 'Blinkit expanded its Jaipur network to 95 dark stores in October.',
+                    source_id: 'src_business_standard',
+                    url: 'https://example.com/bs/blinkit-jaipur',
+                    published_at: '2026-10-20T08:00:00.000Z',
+                    type: 'expansion',
+                    entities: { retailers: ['Blinkit'], segments: ['quick commerce'], cities: ['Jaipur'], states: ['Rajasthan'] },
+                    metrics: { dark_stores: 95 },
+                  },
+                ],
+                citation_count: 1,
+                cost_usd: 0.0842,
+              },
+            },
+            'text/markdown': { schema: { type: 'string' }, example: '# Quick commerce expansion in Tier 2 cities\n\nBlinkit added 40 dark stores in Jaipur [sig_3f9a0c1d2e4b5a67].' },
+            'text/html': { schema: { type: 'string' }, example: '<!doctype html><html lang="en"><head><title>Quick commerce expansion</title></head><body><h1>Quick commerce expansion</h1></body></html>' },
+          },
+        },
+      },
+      errors: { 404: '`not_found`: no run with this id for this caller, or the run has no report yet.' },
+    }),
+  },
+});
