@@ -32,7 +32,6 @@ beforeAll(async () => {
     settings, conversations, library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
 });

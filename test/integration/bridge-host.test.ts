@@ -54,7 +54,6 @@ beforeAll(async () => {
     settings, conversations: await ConversationStore.open(dir), library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,
-    openExternal: async () => false,
   });
   await host.start();
 }, 90_000);

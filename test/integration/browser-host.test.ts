@@ -30,7 +30,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
+  host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
   // The launch link is good once: trade it here, as the browser would, and keep the session.
   launch = await get(`/?token=${web.token}`);

@@ -55,7 +55,6 @@ async function connect(variantId: string | null, options: { credential?: boolean
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => settings.get().credentialPresentation),
     localService: null,
-    openExternal: async () => false,
     // Long enough that only a finished answer ends a test in time; short enough to fail fast.
     stallTimeoutMs: 4_000,
     research: { pollMinMs: 20, pollLimitMs: 1_500 },

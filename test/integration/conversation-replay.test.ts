@@ -71,7 +71,6 @@ async function hostOn(service: { mode: 'remote'; baseUrl: string }): Promise<{ h
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
   return { host, settings };

@@ -60,7 +60,6 @@ beforeAll(async () => {
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => settings.get().credentialPresentation),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
 }, 60_000);

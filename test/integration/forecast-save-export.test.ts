@@ -42,7 +42,6 @@ beforeAll(async () => {
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => settings.get().credentialPresentation),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
   const token = await service.idp.issueToken('analyst@example.com', 3600, Date.now());

@@ -46,7 +46,6 @@ beforeAll(async () => {
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     // Never started: the library needs no service.
     localService: new LocalServiceSupervisor({ command: process.execPath, args: [] }, { paceMs: 0, onExit: () => undefined }),
-    openExternal: async () => false,
   });
   setBridgeForTests(bridgeTo(host));
   disconnect = useAppStore.getState().connectLibrary();

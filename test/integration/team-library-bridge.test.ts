@@ -59,7 +59,6 @@ beforeAll(async () => {
     dataDir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'x-api-key'),
     localService: supervisor,
-    openExternal: async () => false,
   });
   await host.start();
 }, 90_000);

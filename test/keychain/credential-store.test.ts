@@ -42,7 +42,7 @@ describe('credentials in the OS keychain', () => {
     if (!probe.keychain) context.skip();
     const settings = await SettingsStore.open(dataDir);
     const store = new CredentialStore(probe, () => settings.get().credentialPresentation, SERVICE);
-    const host = await createBridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null, openExternal: async () => false });
+    const host = await createBridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null });
 
     const set = await host.invoke('credentials.set', { secret: SECRET, presentAs: 'x-api-key' });
     expect(set).toEqual({

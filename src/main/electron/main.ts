@@ -4,8 +4,7 @@
  * single-instance lock come first (two copies must never run two services on one data
  * directory), then logs and crash reporting, then the services, window and menu.
  */
-import { app, BrowserWindow, crashReporter, dialog, Menu, net, Notification, protocol, session, shell, utilityProcess, type MenuItemConstructorOptions } from 'electron';
-import { writeFile } from 'node:fs/promises';
+import { app, crashReporter, dialog, Menu, net, protocol, session, shell, utilityProcess, type MenuItemConstructorOptions } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rendererCsp } from '../../shared/csp';
@@ -18,9 +17,9 @@ import { buildMenuTemplate, type MenuItemSpec } from '../desktop/menu-template';
 import { decideUpdates } from '../desktop/update-policy';
 import { startLogFiles } from '../logging/log-files';
 import { loggerFor } from '../logging/logger';
-import { safeExternalUrl } from '../services/external-links';
 import type { ServiceProcess } from '../services/local-service-supervisor';
 import { attachIpcTransport } from '../transports/ipc-transport';
+import { electronCapabilities, openExternal } from './electron-capabilities';
 import { createElectronDesktopHost } from './electron-desktop-host';
 import { setUpUpdates, type Updates } from './updates';
 import { createMainWindow, focusWindow } from './window';
@@ -40,14 +39,6 @@ const CSP = rendererCsp({ connectSrc: [], delivery: 'header' });
 // Tests and portable installs keep their data elsewhere; the single-instance lock follows it.
 if (process.env.CLARITY_DATA_DIR) app.setPath('userData', process.env.CLARITY_DATA_DIR);
 const dataDir = app.getPath('userData');
-
-/** SECURITY: the one path to the system browser; http(s) and mailto only. */
-async function openExternal(url: string): Promise<boolean> {
-  const safe = safeExternalUrl(url);
-  if (!safe) return false;
-  await shell.openExternal(safe);
-  return true;
-}
 
 /** A link from outside (argv, open-url, second instance): validated, then queued or pushed. */
 let deliverLink: (raw: string) => void = (raw) => earlyLinks.push(raw);
@@ -106,6 +97,7 @@ async function main(): Promise<void> {
 
   let updates: Updates | null = null;
   const desktop = createElectronDesktopHost({ policy, state, logsDir: logFiles.dir, dumpsDir, updates: () => updates! });
+  const capabilities = electronCapabilities(desktop);
   const services = await composeMainServices({
     dataDir,
     logFilesProblem: logFiles.problem,
@@ -115,28 +107,7 @@ async function main(): Promise<void> {
       args: [],
       start: (args, env) => utilityProcess.fork(join(__dirname, 'service.js'), args, { env, stdio: 'pipe', serviceName: 'Clarity local service' }) as unknown as ServiceProcess,
     },
-    // Every service request goes through Chromium's network stack: system proxy, PAC,
-    // NTLM/Kerberos and the operating system's certificate store.
-    fetch: net.fetch as unknown as typeof fetch,
-    desktop,
-    openExternal,
-    saveFile: async (filename, data) => {
-      const window = BrowserWindow.getFocusedWindow();
-      const options = { defaultPath: join(app.getPath('documents'), filename) };
-      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
-      if (result.canceled || !result.filePath) return null;
-      await writeFile(result.filePath, data);
-      return result.filePath;
-    },
-    pickFolder: async () => {
-      const window = BrowserWindow.getFocusedWindow();
-      const options = { title: 'Choose the team library folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
-      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    notify: (title, body) => {
-      if (Notification.isSupported()) new Notification({ title, body }).show();
-    },
+    capabilities,
   });
   log.info(services.credentialBackendLine);
   const decision = decideUpdates(policy, app.isPackaged);

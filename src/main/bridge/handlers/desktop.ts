@@ -2,7 +2,7 @@
 import { fail, ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
-export function desktopHandlers({ desktop, connection }: HandlerContext): HandlerMap<MethodsIn<'desktop'>> {
+export function desktopHandlers({ capabilities: { desktop }, connection }: HandlerContext): HandlerMap<MethodsIn<'desktop'>> {
   return {
     'desktop.info': async () => ok(await desktop.info(connection.status.baseUrl)),
     'desktop.testConnection': async () => {

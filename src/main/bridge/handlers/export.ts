@@ -13,8 +13,8 @@ export function exportHandlers(context: HandlerContext): HandlerMap<MethodsIn<'e
       // about a tenth of a second to every start for a feature used now and then.
       const { renderExport } = await import('../../services/exporter');
       const file = await renderExport(doc, format);
-      if (context.saveFile) {
-        const savedPath = await context.saveFile(file.filename, file.data);
+      if (context.capabilities.saveFile) {
+        const savedPath = await context.capabilities.saveFile(file.filename, file.data);
         return ok({ filename: file.filename, mime: file.mime, savedPath, base64: null });
       }
       return ok({ filename: file.filename, mime: file.mime, savedPath: null, base64: file.data.toString('base64') });

@@ -15,7 +15,7 @@ import type { ServiceNoticeStore } from '../../services/service-notices';
 import type { SettingsStore } from '../../services/settings-store';
 import type { ModelKeyStore } from '../../services/model-key-store';
 import type { SourceAdmin } from '../../services/source-admin';
-import type { DesktopHost } from '../../desktop/desktop-host';
+import type { HostCapabilities } from '../../desktop/host-capabilities';
 import type { Watchlist } from '../../services/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
 import type { Push } from '../push-hub';
@@ -46,14 +46,8 @@ export interface HandlerContext {
   notices: DataNotices;
   /** Deprecations the services in use announced (Settings › Service notices). */
   serviceNotices: ServiceNoticeStore;
-  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
-  openExternal: (url: string) => Promise<boolean>;
-  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
-  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
-  /** Picks a folder through the system dialog (Electron); absent in the browser host. */
-  pickFolder?: () => Promise<string | null>;
-  /** The desktop shell (Electron) or its Node stand-in (browser host). */
-  desktop: DesktopHost;
+  /** What the host can do: Electron-only abilities are null in the browser host (host-capabilities.ts). */
+  capabilities: HostCapabilities;
   /** The sources the service in use fetches, for its administrator (Sources view). */
   sources: SourceAdmin;
 }
