@@ -21,7 +21,7 @@ import type { ServiceProcess } from '../services/local-service-supervisor';
 import { attachIpcTransport } from '../transports/ipc-transport';
 import { electronCapabilities, openExternal } from './electron-capabilities';
 import { createElectronDesktopHost } from './electron-desktop-host';
-import { setUpUpdates, type Updates } from './updates';
+import { setUpUpdates } from './updates';
 import { createMainWindow, focusWindow } from './window';
 
 const SCHEME = 'clarity';
@@ -72,13 +72,10 @@ async function main(): Promise<void> {
   if (policy.state === 'invalid') log.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
   const state = await DesktopStateStore.open(dataDir);
 
-  // Crash dumps always stay on this machine; upload only with the user's opt-in to the
-  // endpoint the administrator configured.
-  const dumpsDir = join(dataDir, 'crashes');
-  app.setPath('crashDumps', dumpsDir);
-  const crashPolicy = policy.policy.crashReports;
-  const uploadAllowed = Boolean(crashPolicy?.allowUpload && crashPolicy.submitUrl);
-  crashReporter.start({ submitURL: uploadAllowed ? crashPolicy!.submitUrl! : '', uploadToServer: uploadAllowed && state.get().crashUpload, compress: true });
+  // Crash dumps stay on this machine, never uploaded (docs/decisions/0011-no-crash-upload-or-update-restart-prompt.md).
+  app.setPath('crashDumps', join(dataDir, 'crashes'));
+  if (policy.policy.crashReports?.allowUpload) log.warn(`Administrator policy ${policy.path}: crashReports is ignored; this version keeps crash dumps on this machine and uploads none.`);
+  crashReporter.start({ submitURL: '', uploadToServer: false, compress: true });
 
   await app.whenReady();
   await session.defaultSession.setProxy(electronProxyConfig(policy.policy));
@@ -95,8 +92,7 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  let updates: Updates | null = null;
-  const desktop = createElectronDesktopHost({ policy, state, logsDir: logFiles.dir, dumpsDir, updates: () => updates! });
+  const desktop = createElectronDesktopHost({ policy, logsDir: logFiles.dir });
   const capabilities = electronCapabilities(desktop);
   const services = await composeMainServices({
     dataDir,
@@ -111,7 +107,16 @@ async function main(): Promise<void> {
   });
   log.info(services.credentialBackendLine);
   const decision = decideUpdates(policy, app.isPackaged);
-  updates = setUpUpdates(decision, (update) => services.host.push('desktop.update', update));
+  // A downloaded update installs at the next quit: the user is told, with what changed.
+  const updates = setUpUpdates(decision, (update) => {
+    if (update.state === 'ready') capabilities.notify?.(update.version ? `Clarity Desktop ${update.version} is ready` : 'A Clarity Desktop update is ready', `It installs when you quit the app.\n${(update.notes ?? '').slice(0, 240)}`);
+  });
+  /** The menu's check: its outcome is said, since nothing else would show it. */
+  const checkFromMenu = async (): Promise<void> => {
+    const result = await updates.check();
+    if (result.state === 'none' || result.state === 'error' || result.state === 'off') capabilities.notify?.('Clarity Desktop updates', result.detail ?? 'Clarity Desktop is up to date.');
+    else if (result.state === 'downloading') capabilities.notify?.('Clarity Desktop updates', `Downloading version ${result.version ?? ''}; it installs when you quit the app.`);
+  };
 
   const send = (command: DesktopCommand): void => {
     if (desktop.ready()) services.host.push('desktop.command', command);
@@ -144,7 +149,7 @@ async function main(): Promise<void> {
               if (command === 'open-logs-folder') {
                 if (logFiles.dir) void shell.openPath(logFiles.dir);
               }
-              else if (command === 'check-for-updates') void updates?.check();
+              else if (command === 'check-for-updates') void checkFromMenu();
               else send({ command });
             },
           }

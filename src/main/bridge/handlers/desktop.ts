@@ -1,4 +1,4 @@
-/** The desktop shell: network path and its test, logs folder, crash-report opt-in, updates. */
+/** The desktop shell: network path and its test, logs folder, commands queued before the renderer listened. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -11,9 +11,6 @@ export function desktopHandlers({ capabilities: { desktop }, connection }: Handl
       return ok(await desktop.testConnection(url));
     },
     'desktop.openLogsFolder': async () => ok(await desktop.openLogsFolder()),
-    'desktop.setCrashUpload': async ({ enabled }) => ok(await desktop.setCrashUpload(enabled)),
-    'desktop.checkForUpdates': async () => ok(await desktop.checkForUpdates()),
-    'desktop.restartToUpdate': async () => ok(await desktop.restartToUpdate()),
     'desktop.takePendingCommands': () => ok(desktop.takePendingCommands()),
   };
 }
