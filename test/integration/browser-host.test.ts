@@ -11,10 +11,10 @@ import WebSocket from 'ws';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let web: RunningBrowserHost;
 let dir: string;

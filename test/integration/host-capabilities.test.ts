@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { browserHostCapabilities, type HostCapabilities } from '../../src/main/desktop/host-capabilities';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let root: string;
 const hosts: BridgeHost[] = [];

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DesktopHost } from '../desktop/desktop-host';
 import type { HostCapabilities } from '../desktop/host-capabilities';
-import { safeExternalUrl } from '../services/external-links';
+import { safeExternalUrl } from '../services/links/external-links';
 
 /** SECURITY: the one path to the system browser; http(s) and mailto only. */
 export async function openExternal(url: string): Promise<boolean> {

@@ -17,7 +17,7 @@ import { buildMenuTemplate, type MenuItemSpec } from '../desktop/menu-template';
 import { decideUpdates } from '../desktop/update-policy';
 import { startLogFiles } from '../logging/log-files';
 import { loggerFor } from '../logging/logger';
-import type { ServiceProcess } from '../services/local-service-supervisor';
+import type { ServiceProcess } from '../services/local-service/local-service-supervisor';
 import { attachIpcTransport } from '../transports/ipc-transport';
 import { electronCapabilities, openExternal } from './electron-capabilities';
 import { createElectronDesktopHost } from './electron-desktop-host';

@@ -1,10 +1,10 @@
 /** The library: saved answers, conversations and reports; search, tags, delete/restore; team libraries and bundles. */
 import { resolve } from 'node:path';
 import { fail, ok, type ExportSource } from '../../../shared/bridge-contract';
-import { buildDocument } from '../../services/documents';
-import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library-bundle';
-import { LibraryError } from '../../services/library-hub';
-import { LibraryReadOnlyError } from '../../services/library-store';
+import { buildDocument } from '../../services/export/documents';
+import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library/library-bundle';
+import { LibraryError } from '../../services/library/library-hub';
+import { LibraryReadOnlyError } from '../../services/library/library-store';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 

@@ -1,6 +1,6 @@
 /** Links leave the app only through the allow-list (SECURITY.md). */
 import { fail, ok } from '../../../shared/bridge-contract';
-import { safeExternalUrl } from '../../services/external-links';
+import { safeExternalUrl } from '../../services/links/external-links';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 export function linkHandlers({ capabilities }: HandlerContext): HandlerMap<MethodsIn<'links'>> {

@@ -5,18 +5,18 @@
  * result type, is a compile error.
  */
 import type { InvokeMethod, InvokeParsedArgs, InvokeResults, Result } from '../../../shared/bridge-contract';
-import type { ConversationStore } from '../../services/conversation-store';
-import type { CredentialStore } from '../../services/credential-store';
-import type { DataNotices } from '../../services/data-notices';
-import type { HealthMonitor } from '../../services/health-monitor';
-import type { LibraryHub } from '../../services/library-hub';
-import type { ResearchService } from '../../services/research-service';
-import type { ServiceNoticeStore } from '../../services/service-notices';
-import type { SettingsStore } from '../../services/settings-store';
-import type { ModelKeyStore } from '../../services/model-key-store';
-import type { SourceAdmin } from '../../services/source-admin';
+import type { ConversationStore } from '../../services/conversations/conversation-store';
+import type { CredentialStore } from '../../services/credentials/credential-store';
+import type { DataNotices } from '../../services/data-folder/data-notices';
+import type { HealthMonitor } from '../../services/health/health-monitor';
+import type { LibraryHub } from '../../services/library/library-hub';
+import type { ResearchService } from '../../services/research/research-service';
+import type { ServiceNoticeStore } from '../../services/service-client/service-notices';
+import type { SettingsStore } from '../../services/settings/settings-store';
+import type { ModelKeyStore } from '../../services/credentials/model-key-store';
+import type { SourceAdmin } from '../../services/sources/source-admin';
 import type { HostCapabilities } from '../../desktop/host-capabilities';
-import type { Watchlist } from '../../services/watchlist';
+import type { Watchlist } from '../../services/watchlist/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
 import type { Push } from '../push-hub';
 import type { ServiceConnection } from '../service-connection';
