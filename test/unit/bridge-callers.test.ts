@@ -1,7 +1,7 @@
 /**
  * No dead bridge API (issue 29, item 5): every method of the contract is called from the
  * renderer, and every push event is listened to there. A method or event main offers that no
- * screen uses is removed, or built with its screen (docs/decisions/0011-no-crash-upload-or-update-restart-prompt.md).
+ * screen uses is removed, or built with its screen (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

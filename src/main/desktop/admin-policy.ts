@@ -35,7 +35,7 @@ export const PolicySchema = z
       .object({
         /**
          * Accepted so that an older policy file stays valid (its proxy and updates still apply),
-         * and ignored: crash dumps are never uploaded (docs/decisions/0011-no-crash-upload-or-update-restart-prompt.md).
+         * and ignored: crash dumps are never uploaded (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
          */
         allowUpload: z.boolean().default(false),
         submitUrl: HttpsUrl.optional(),

@@ -72,7 +72,7 @@ async function main(): Promise<void> {
   if (policy.state === 'invalid') log.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
   const state = await DesktopStateStore.open(dataDir);
 
-  // Crash dumps stay on this machine, never uploaded (docs/decisions/0011-no-crash-upload-or-update-restart-prompt.md).
+  // Crash dumps stay on this machine, never uploaded (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
   app.setPath('crashDumps', join(dataDir, 'crashes'));
   if (policy.policy.crashReports?.allowUpload) log.warn(`Administrator policy ${policy.path}: crashReports is ignored; this version keeps crash dumps on this machine and uploads none.`);
   crashReporter.start({ submitURL: '', uploadToServer: false, compress: true });

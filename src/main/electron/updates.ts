@@ -1,7 +1,7 @@
 /**
  * Updates through electron-updater from the generic feed the administrator policy names (off
  * otherwise). The update downloads in the background and installs when the user next quits;
- * main.ts tells them so (docs/decisions/0011-no-crash-upload-or-update-restart-prompt.md).
+ * main.ts tells them so (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
  */
 import electronUpdater from 'electron-updater';
 import type { UpdateDecision, UpdateState } from '../desktop/update-policy';
