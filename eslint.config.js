@@ -5,6 +5,9 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
+/** src/main/services/, one folder per capability (docs/architecture.md, "Main's services"). */
+const mainServiceFolders = ['conversations', 'credentials', 'data-folder', 'export', 'health', 'library', 'links', 'local-service', 'research', 'service-client', 'settings', 'sources', 'watchlist'];
+
 /**
  * The process boundaries (docs/architecture.md), enforced: each folder may import only from
  * the folders listed, and nothing may import in a circle.
@@ -15,6 +18,18 @@ const layerZones = [
   { target: './src/shared', from: ['./src/main', './src/preload', './src/renderer', './src/service'], message: 'src/shared imports nothing outside itself.' },
   { target: './src/service', from: ['./src/main', './src/preload', './src/renderer'], message: 'The local service never imports main or the renderer (it runs in its own process).' },
   { target: './src/main', from: ['./src/renderer', './src/preload'], message: 'Main does not import renderer or preload code; shared code goes in src/shared.' },
+  // Inside main: the services (one folder per capability) sit below the bridge and the hosts.
+  {
+    target: './src/main/services',
+    from: ['./src/main/bridge', './src/main/transports', './src/main/electron', './src/main/browser-host', './src/main/desktop', './src/main/compose-services.ts'],
+    message: 'src/main/services/* is below the bridge and the hosts: it imports src/shared, logging and other capability folders only; what a host can do arrives as HostCapabilities.',
+  },
+  // The service client and the data folder are the services' bottom layer: the capabilities use them, never the reverse.
+  ...['service-client', 'data-folder'].map((bottom) => ({
+    target: `./src/main/services/${bottom}`,
+    from: mainServiceFolders.filter((folder) => folder !== bottom).map((folder) => `./src/main/services/${folder}`),
+    message: `src/main/services/${bottom} is a bottom layer: it imports no other capability folder.`,
+  })),
 ];
 
 /** TypeScript projects for the type-aware rules (one per kind of code, see tsconfig.json). */

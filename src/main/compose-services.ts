@@ -6,30 +6,29 @@ import { mkdtemp } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AskStreamRunner } from './bridge/ask-stream';
-import type { AnswerLimits } from './services/answer-limits';
-import { DataNotices, ensureDataFolder } from './services/data-notices';
-import { folderWritable } from './services/library-files';
+import type { AnswerLimits } from './services/conversations/answer-limits';
+import { DataNotices, ensureDataFolder } from './services/data-folder/data-notices';
+import { folderWritable } from './services/library/library-files';
 import { BridgeHost } from './bridge/bridge-host';
 import { createHandlers } from './bridge/handlers';
 import { credentialStatus } from './bridge/handlers/credentials';
 import { PushHub } from './bridge/push-hub';
 import { ServiceConnection } from './bridge/service-connection';
-import { ConversationStore } from './services/conversation-store';
-import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credential-store';
-import { HealthMonitor } from './services/health-monitor';
-import { LibraryHub } from './services/library-hub';
-import type { LibraryStore } from './services/library-store';
-import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service-supervisor';
-import { composerLaunch } from './services/answer-composer-launch';
-import { ModelKeyStore } from './services/model-key-store';
-import { ResearchService } from './services/research-service';
-import { RESEARCH_V1, ServiceNoticeStore } from './services/service-notices';
-import { SettingsStore } from './services/settings-store';
-import { SourceAdmin } from './services/source-admin';
-import { Watchlist } from './services/watchlist';
+import { ConversationStore } from './services/conversations/conversation-store';
+import { CredentialStore, KEYCHAIN_SERVICE, probeKeychain } from './services/credentials/credential-store';
+import { HealthMonitor } from './services/health/health-monitor';
+import { LibraryHub } from './services/library/library-hub';
+import type { LibraryStore } from './services/library/library-store';
+import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service/local-service-supervisor';
+import { composerLaunch } from './services/local-service/answer-composer-launch';
+import { ModelKeyStore } from './services/credentials/model-key-store';
+import { ResearchService } from './services/research/research-service';
+import { RESEARCH_V1, ServiceNoticeStore } from './services/service-client/service-notices';
+import { SettingsStore } from './services/settings/settings-store';
+import { SourceAdmin } from './services/sources/source-admin';
+import { Watchlist } from './services/watchlist/watchlist';
 import { loggerFor } from './logging/logger';
-import { createNodeDesktopHost, type DesktopHost } from './desktop/desktop-host';
-import { createNetworkFetch, type NetworkFetch } from './network/network-fetch';
+import { browserHostCapabilities, type HostCapabilities } from './desktop/host-capabilities';
 
 const log = loggerFor('startup');
 
@@ -38,27 +37,15 @@ export interface ComposeOptions {
   /** Why main's log lines could not go to files (startLogFiles), to tell the user. */
   logFilesProblem?: string | null;
   serviceLaunch: LocalServiceLaunch;
-  openExternal: (url: string) => Promise<boolean>;
   /** SSE pace of the embedded local service (ms per delta). */
   paceMs?: number;
   keychainService?: string;
-  /** Saves an export through the system dialog (Electron only). */
-  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
-  /** Picks a folder through the system dialog (Electron only): a team library's location. */
-  pickFolder?: () => Promise<string | null>;
-  /** A system notification (Electron only). */
-  notify?: (title: string, body: string) => void;
   /** Extra flags for the local service (tests: `--enable-faults`, `--research-ms`). */
   serviceArgs?: string[];
   /** How long the local service may take to start (the supervisor's default: 60 s). */
   serviceStartTimeoutMs?: number;
-  /**
-   * The fetch every service request uses. Electron: net.fetch (system proxy, PAC, OS certificate
-   * store). Default: the environment's proxy and CAs (src/main/network/network-fetch.ts).
-   */
-  fetch?: typeof fetch;
-  /** The desktop shell; default: the browser host's Node stand-in over the default fetch. */
-  desktop?: DesktopHost;
+  /** What the host can do (network, desktop shell, dialogs): Electron's or the browser host's. */
+  capabilities: HostCapabilities;
 }
 
 export interface MainServices {
@@ -110,14 +97,6 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   // Never blocks start-up: libraries open in the background and tell the renderer when they change.
   const library = await LibraryHub.open({ dataDir: options.dataDir });
-  let fetchImpl = options.fetch;
-  let desktop = options.desktop;
-  if (!fetchImpl || !desktop) {
-    const network = createNetworkFetch(process.env);
-    for (const warning of network.certificates.warnings) log.warn(`Network: ${warning}`);
-    fetchImpl ??= network.fetch;
-    desktop ??= nodeStandInDesktop(network);
-  }
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
   notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: [] });
@@ -136,14 +115,9 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     library,
     localService,
     modelKeys,
-    openExternal: options.openExternal,
-    saveFile: options.saveFile,
-    pickFolder: options.pickFolder,
     dataDir: options.dataDir,
-    notify: options.notify,
     notices,
-    fetch: fetchImpl,
-    desktop,
+    capabilities: options.capabilities,
   });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
@@ -161,17 +135,8 @@ export interface BridgeHostDeps {
   conversations: ConversationStore;
   /** Every library (a bare LibraryStore is taken as the personal one: tests). */
   library: LibraryHub | LibraryStore;
-  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
-  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
-  /** Picks a folder (Electron's dialog); absent in the browser host, where the user types a path. */
-  pickFolder?: () => Promise<string | null>;
   /** Where research runs and reports are kept (`<dataDir>/research`). */
   dataDir: string;
-  /** A system notification (Electron); the browser host shows an in-app one instead. */
-  notify?: (title: string, body: string) => void;
-  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
-  openExternal: (url: string) => Promise<boolean>;
-  fetch?: typeof fetch;
   stallTimeoutMs?: number;
   /** Interval over which stream deltas are coalesced into one message (see stream-coalescer). */
   coalesceMs?: number;
@@ -181,8 +146,8 @@ export interface BridgeHostDeps {
   answerLimits?: AnswerLimits;
   /** Research polling pace and limit (tests shorten them). */
   research?: { pollMinMs?: number; pollLimitMs?: number };
-  /** The desktop shell; tests and hosts without one get the Node stand-in. */
-  desktop?: DesktopHost;
+  /** What the host can do; default: the browser host's (tests). */
+  capabilities?: HostCapabilities;
 }
 
 /**
@@ -191,6 +156,7 @@ export interface BridgeHostDeps {
  */
 export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost> {
   const { settings, credentials, conversations } = deps;
+  const capabilities = deps.capabilities ?? browserHostCapabilities();
   const hub = new PushHub();
   const push = hub.push;
   const library = deps.library instanceof LibraryHub ? deps.library : await LibraryHub.open({ dataDir: deps.dataDir, personal: deps.library });
@@ -204,7 +170,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     initial: settings.get().service,
     credentials,
     localService: deps.localService,
-    fetch: deps.fetch,
+    fetch: capabilities.fetch,
     stallTimeoutMs: deps.stallTimeoutMs,
     onStatus: (status) => {
       push('service.status', status);
@@ -226,7 +192,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (run) => push('research.updated', run),
-    notify: deps.notify,
+    notify: capabilities.notify ?? undefined,
     prefersQueued: () => serviceNotices.isDeprecated(connection.serviceKey, RESEARCH_V1.method, RESEARCH_V1.path),
     ...deps.research,
   });
@@ -241,7 +207,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     client: () => connection.client,
     serviceUrl: () => connection.client?.resolve('/') ?? null,
     onUpdate: (view) => push('watchlist.updated', view),
-    notify: deps.notify,
+    notify: capabilities.notify ?? undefined,
   });
   const sources = new SourceAdmin({
     service: () => ({ mode: connection.status.mode, baseUrl: connection.client?.baseUrl ?? null }),
@@ -249,23 +215,12 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     localAdminToken: () => deps.localService?.adminToken ?? null,
     userCredential: () => credentials.credential(),
     trustedOrigins: () => settings.get().trustedHosts,
-    fetch: deps.fetch,
+    fetch: capabilities.fetch,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
   const modelKeys = deps.modelKeys ?? new ModelKeyStore({ keychain: null, detail: 'No keychain was given to this host.' });
-  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, openExternal: deps.openExternal, saveFile: deps.saveFile, pickFolder: deps.pickFolder, desktop: deps.desktop ?? defaultDesktop(deps.fetch), sources });
+  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, capabilities, sources });
   return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
-}
-
-function defaultDesktop(fetchImpl: typeof fetch | undefined): DesktopHost {
-  const network = createNetworkFetch({});
-  if (fetchImpl) network.fetch = fetchImpl;
-  return nodeStandInDesktop(network);
-}
-
-/** The one Node stand-in for the desktop shell when a host gives none: no policy file, no log folder. */
-function nodeStandInDesktop(network: NetworkFetch): DesktopHost {
-  return createNodeDesktopHost({ network, policy: { policy: {}, path: '', state: 'absent' }, logsDir: null });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

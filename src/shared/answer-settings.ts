@@ -1,7 +1,7 @@
 /**
  * Settings › Answers (issue 28): which composer the embedded local service answers with. The
  * app keeps this in settings.json; the model API key is never part of it (it lives in the OS
- * keychain, see src/main/services/model-key-store.ts).
+ * keychain, see src/main/services/credentials/model-key-store.ts).
  */
 import { z } from 'zod';
 import { isOnThisMachine } from './model-location';

@@ -10,4 +10,4 @@ export const IPC_CHANNELS = {
   push: 'clarity:push',
 } as const;
 
-export const PUSH_EVENT_NAMES = ['service.status', 'credentials.status', 'research.updated', 'health.updated', 'data.notice', 'desktop.command', 'desktop.update', 'watchlist.updated', 'library.changed', 'service.notice'] as const;
+export const PUSH_EVENT_NAMES = ['service.status', 'credentials.status', 'research.updated', 'health.updated', 'data.notice', 'desktop.command', 'watchlist.updated', 'library.changed', 'service.notice'] as const;

@@ -12,7 +12,7 @@ import { AnswerSettingInput, type AnswerSetting, type AnswersStatus } from './an
 import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
-import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from './desktop';
+import type { ConnectionTestReport, DesktopCommand, DesktopInfo } from './desktop';
 import type { DisplayPreferences } from './format';
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
@@ -351,13 +351,10 @@ export const BridgeMethods = {
   'sources.rejectProposal': defineMethod(RejectProposalArgs).returns<ProposalView>(),
   'export.render': defineMethod(z.object({ source: ExportSource, format: z.enum(EXPORT_FORMATS) })).returns<ExportResult>(),
   'data.notices': defineMethod(NoArgs).returns<DataNotice[]>(),
-  // Desktop shell (src/main/desktop, src/main/electron): network, logs, crash reports, updates.
+  // Desktop shell (src/main/desktop, src/main/electron): network, logs, launch links.
   'desktop.info': defineMethod(NoArgs).returns<DesktopInfo>(),
   'desktop.testConnection': defineMethod(NoArgs).returns<ConnectionTestReport>(),
   'desktop.openLogsFolder': defineMethod(NoArgs).returns<{ opened: boolean; path: string | null }>(),
-  'desktop.setCrashUpload': defineMethod(z.object({ enabled: z.boolean() })).returns<CrashReportState>(),
-  'desktop.checkForUpdates': defineMethod(NoArgs).returns<UpdateState>(),
-  'desktop.restartToUpdate': defineMethod(NoArgs).returns<{ restarting: boolean }>(),
   /** Links and commands that arrived before the renderer subscribed (a link that launched the app). */
   'desktop.takePendingCommands': defineMethod(NoArgs).returns<DesktopCommand[]>(),
 };
@@ -414,7 +411,6 @@ export interface PushEvents {
   'data.notice': DataNotice;
   /** A menu command or a validated deep link, for the renderer to act on. */
   'desktop.command': DesktopCommand;
-  'desktop.update': UpdateState;
   /** A library changed (this app, or another writer in a team folder). */
   'library.changed': { locations: LibraryLocation[] };
   /** The service in use announced a deprecation the user has not been told about. */

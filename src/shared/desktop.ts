@@ -1,6 +1,6 @@
 /**
- * What the desktop shell tells the renderer: the network path in use and its test, logs, crash
- * reports, updates, and commands from the menu or a `clarity-desktop://` link. Pure types.
+ * What the desktop shell tells the renderer: the network path in use and its test, logs, and
+ * commands from the menu or a `clarity-desktop://` link. Pure types.
  */
 
 /** Commands from the application menu. */
@@ -53,30 +53,10 @@ export interface NetworkInfo {
   warnings: string[];
 }
 
-export interface CrashReportState {
-  /** Dumps are always kept locally, in this folder. */
-  dumpsDir: string | null;
-  /** The administrator allows upload to a configured endpoint. */
-  uploadAllowed: boolean;
-  /** The user opted in. */
-  uploadEnabled: boolean;
-}
-
-export interface UpdateState {
-  state: 'off' | 'idle' | 'checking' | 'none' | 'downloading' | 'ready' | 'error';
-  /** Why updates are off, or what went wrong. */
-  detail?: string;
-  version?: string;
-  /** What changed, as plain text. */
-  notes?: string;
-}
-
 export interface DesktopInfo {
   network: NetworkInfo;
   logsDir: string | null;
   /** Whether this host can open a folder in the file manager (Electron yes, browser host no). */
   canOpenFolders: boolean;
-  crashReports: CrashReportState;
-  updates: UpdateState;
   policy: { state: 'absent' | 'applied' | 'invalid'; path: string; problem?: string };
 }

@@ -8,7 +8,7 @@ import type { SourceHealth } from './service-schemas';
 export type ShownHealth = SourceHealth | 'unknown';
 
 /**
- * The snapshot as the tolerant reader hands it on (`src/main/services/service-readers.ts`):
+ * The snapshot as the tolerant reader hands it on (`src/main/services/service-client/service-readers.ts`):
  * the interface promises only `stats`, `oracle` with a miss-rate, and a source list with
  * health, cadence and items_24h; everything else is filled in or null, unknown fields kept.
  */

@@ -10,7 +10,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { LIBRARY_FORMAT_VERSION, type LibraryItem } from '../../src/shared/library';
 

@@ -8,7 +8,7 @@ import { Session } from 'node:inspector/promises';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 import { writeLibraryItems } from './library-bench';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }

@@ -4,7 +4,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probeKeychain } from '../../src/main/services/credential-store';
+import { probeKeychain } from '../../src/main/services/credentials/credential-store';
 import { expect, test, tokenFor } from './fixtures';
 
 async function filesUnder(dir: string): Promise<string[]> {

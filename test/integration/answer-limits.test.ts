@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { AnswerLimiter, ANSWER_LIMITS } from '../../src/main/services/answer-limits';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { AnswerLimiter, ANSWER_LIMITS } from '../../src/main/services/conversations/answer-limits';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import type { StreamMessage } from '../../src/shared/bridge-contract';
 import { startHostileService, type HostileService } from '../support/hostile-service';
 
@@ -32,7 +32,6 @@ beforeAll(async () => {
     settings, conversations, library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
 });

@@ -1,7 +1,7 @@
 /** The API client and POST /api/v1/ask against the real local service over HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import type { RunningService } from '../../src/service/server';
 import { ask, parseSseText, postJson, startTestService } from '../support/local-service';
 

@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamMessage } from '../../src/shared/bridge-contract';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let dir: string;
 let host: BridgeHost;
@@ -54,7 +54,6 @@ beforeAll(async () => {
     settings, conversations: await ConversationStore.open(dir), library: await LibraryStore.open(dir), dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: supervisor,
-    openExternal: async () => false,
   });
   await host.start();
 }, 90_000);

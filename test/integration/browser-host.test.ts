@@ -11,10 +11,10 @@ import WebSocket from 'ws';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { startBrowserHost, type RunningBrowserHost } from '../../src/main/browser-host/browser-host';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let web: RunningBrowserHost;
 let dir: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'secret.txt'), 'outside the renderer');
   const settings = await SettingsStore.open(join(dir, 'data'));
   const credentials = new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer');
-  host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null, openExternal: async () => false });
+  host = await createBridgeHost({ settings, conversations: await ConversationStore.open(join(dir, 'data')), library: await LibraryStore.open(join(dir, 'data')), dataDir: join(dir, 'data'), credentials, localService: null });
   web = await startBrowserHost({ host, rendererDir: join(dir, 'renderer') });
   // The launch link is good once: trade it here, as the browser would, and keep the session.
   launch = await get(`/?token=${web.token}`);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import type { RunningService } from '../../src/service/server';
 import { startFakeRemoteService, type FakeRemoteService, type FakeRoutes } from '../support/fake-remote-service';
 import { startTestService } from '../support/local-service';

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, count: number) => void;
 let server: Server | null = null;

@@ -15,13 +15,13 @@ import type { Conversation } from '../../src/shared/conversation';
 import type { HealthView } from '../../src/shared/health';
 import type { ResearchRunSummary, StoredReport } from '../../src/shared/research';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
-import { RetailSignalClient } from '../../src/main/services/api-client';
-import { HealthMonitor } from '../../src/main/services/health-monitor';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { HealthMonitor } from '../../src/main/services/health/health-monitor';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { ANSWER, CITE, CITE_2, REPORT_MARKDOWN, startFakeRemoteService, variant, type FakeRemoteService } from '../support/fake-remote-service';
 
 const TOKEN = 'eyJhbGciOiJFUzI1NiJ9.expired-test-token.signature';
@@ -55,7 +55,6 @@ async function connect(variantId: string | null, options: { credential?: boolean
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => settings.get().credentialPresentation),
     localService: null,
-    openExternal: async () => false,
     // Long enough that only a finished answer ends a test in time; short enough to fail fast.
     stallTimeoutMs: 4_000,
     research: { pollMinMs: 20, pollLimitMs: 1_500 },

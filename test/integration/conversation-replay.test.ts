@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import type { RunningService } from '../../src/service/server';
 import type { StreamMessage } from '../../src/shared/bridge-contract';
 import type { Conversation } from '../../src/shared/conversation';
@@ -71,7 +71,6 @@ async function hostOn(service: { mode: 'remote'; baseUrl: string }): Promise<{ h
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
   return { host, settings };

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createProxy } from 'proxy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import { testConnection } from '../../src/main/network/connection-test';
 import { createNetworkFetch, type NetworkFetch } from '../../src/main/network/network-fetch';
 import { startTestService } from '../support/local-service';

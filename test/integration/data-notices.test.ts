@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeMainServices, type MainServices } from '../../src/main/compose-services';
+import { browserHostCapabilities } from '../../src/main/desktop/host-capabilities';
 import type { DataNotice } from '../../src/shared/bridge-contract';
 
 let dir: string;
@@ -37,7 +38,7 @@ beforeAll(async () => {
     keychainService: `Clarity notices test ${process.pid}`,
     // Never started: these tests need no service.
     serviceLaunch: { command: process.execPath, args: ['-e', ''] },
-    openExternal: async () => false,
+    capabilities: browserHostCapabilities(),
   });
   services.host.onPush((event, payload) => {
     if (event === 'data.notice') pushed.push(payload as DataNotice);

@@ -14,10 +14,10 @@ import type { AskEvent, SignalDetails, StreamMessage } from '../../src/shared/br
 import type { Conversation } from '../../src/shared/conversation';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import type { RunningService } from '../../src/service/server';
 import { startTestService } from '../support/local-service';
 
@@ -60,7 +60,6 @@ beforeAll(async () => {
     dataDir: dir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => settings.get().credentialPresentation),
     localService: null,
-    openExternal: async () => false,
   });
   await host.start();
 }, 60_000);

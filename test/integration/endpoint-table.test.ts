@@ -11,7 +11,7 @@ import { pathParameterNames, routePattern } from '../../src/shared/endpoints/def
 import { endpointRows, tableProblems } from '../../src/shared/endpoints/table';
 import { schemaOf, ERROR_RESPONSE_NAMES, type ErrorStatus } from '../../src/shared/openapi/common';
 import { guardEndpointTable, route } from '../../src/service/endpoint-routes';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import type { RunningService } from '../../src/service/server';
 import { ask, postJson, startTestService } from '../support/local-service';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service/server';
-import { RetailSignalClient } from '../../src/main/services/api-client';
-import { HealthMonitor } from '../../src/main/services/health-monitor';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { HealthMonitor } from '../../src/main/services/health/health-monitor';
 import type { HealthView } from '../../src/shared/health';
 
 let service: RunningService;

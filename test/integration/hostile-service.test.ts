@@ -4,7 +4,7 @@
  * credential — ever reaches the other host.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RetailSignalClient, type Credential } from '../../src/main/services/api-client';
+import { RetailSignalClient, type Credential } from '../../src/main/services/service-client/api-client';
 import { startHostileService, type HostileService } from '../support/hostile-service';
 
 const API_KEY: Credential = { secret: 'ck_hostiletestkey0000000000000000', presentAs: 'x-api-key' };

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 
 const KILLS = 30;
 let dataDir: string;

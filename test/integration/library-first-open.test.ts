@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 import { LIBRARY_FORMAT_VERSION, type LibraryItem } from '../../src/shared/library';
 
 const COUNT = 1_500;

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { systemFolderReason } from '../../src/main/services/library-folders';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { browserHostCapabilities } from '../../src/main/desktop/host-capabilities';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { systemFolderReason } from '../../src/main/services/library/library-folders';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let root: string;
 let dialogReturns: string | null = null;
@@ -28,8 +29,8 @@ async function host(withDialog: boolean): Promise<BridgeHost> {
     dataDir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'x-api-key'),
     localService: null,
-    openExternal: async () => false,
-    ...(withDialog ? { pickFolder: async () => dialogReturns } : {}),
+    // The desktop app's capabilities differ from the browser host's by the folder dialog only, here.
+    capabilities: withDialog ? { ...browserHostCapabilities(), pickFolder: async () => dialogReturns } : browserHostCapabilities(),
   });
   hosts.push(created);
   return created;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIBRARY_FORMAT_VERSION } from '../../src/shared/library';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 
 let root: string;
 beforeAll(async () => {

@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ClarityBridge } from '../../src/shared/bridge-contract';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
 
@@ -46,7 +46,6 @@ beforeAll(async () => {
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
     // Never started: the library needs no service.
     localService: new LocalServiceSupervisor({ command: process.execPath, args: [] }, { paceMs: 0, onExit: () => undefined }),
-    openExternal: async () => false,
   });
   setBridgeForTests(bridgeTo(host));
   disconnect = useAppStore.getState().connectLibrary();

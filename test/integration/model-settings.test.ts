@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeMainServices, type MainServices } from '../../src/main/compose-services';
+import { browserHostCapabilities } from '../../src/main/desktop/host-capabilities';
 import { startLogFiles, type LogFiles } from '../../src/main/logging/log-files';
 import type { AnswersStatus, AskEvent, StreamMessage } from '../../src/shared/bridge-contract';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
@@ -30,7 +31,7 @@ beforeAll(async () => {
     dataDir: dir,
     keychainService: `Clarity model settings test ${process.pid}`,
     serviceLaunch: { command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-live', '--signals', '4000'] },
-    openExternal: async () => false,
+    capabilities: browserHostCapabilities(),
     paceMs: 0,
   });
   // Everything main pushes to a renderer, as the renderer would receive it.

@@ -8,9 +8,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ANSWER_LIMITS } from '../../src/main/services/answer-limits';
-import { MAX_JSON_BYTES, MAX_REPORT_BYTES, RetailSignalClient } from '../../src/main/services/api-client';
-import { ResearchService } from '../../src/main/services/research-service';
+import { ANSWER_LIMITS } from '../../src/main/services/conversations/answer-limits';
+import { MAX_JSON_BYTES, MAX_REPORT_BYTES, RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { ResearchService } from '../../src/main/services/research/research-service';
 import type { ResearchRunSummary } from '../../src/shared/research';
 
 let server: Server | null = null;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import type { RunningService } from '../../src/service/server';
 import { Report, ResearchQueuedResponse, ResearchRun, ResearchV1Response } from '../../src/shared/service-schemas';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import { ask, parseSseText, postJson, startTestService } from '../support/local-service';
 
 let service: RunningService;

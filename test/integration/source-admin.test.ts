@@ -8,9 +8,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
-import { SourceAdmin } from '../../src/main/services/source-admin';
-import type { Credential } from '../../src/main/services/api-client';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { SourceAdmin } from '../../src/main/services/sources/source-admin';
+import type { Credential } from '../../src/main/services/service-client/api-client';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 
 let dir: string;

@@ -5,7 +5,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSseStream } from '../../src/main/services/sse-reader';
+import { readSseStream } from '../../src/main/services/service-client/sse-reader';
 import type { RunningService } from '../../src/service/server';
 import { ask, postJson, startTestService } from '../support/local-service';
 

@@ -18,11 +18,11 @@ import type { Conversation } from '../../src/shared/conversation';
 import type { LibraryLocation, LibrarySummary } from '../../src/shared/library';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { CredentialStore } from '../../src/main/services/credential-store';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service-supervisor';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 let root: string;
 let dataDir: string;
@@ -59,7 +59,6 @@ beforeAll(async () => {
     dataDir,
     credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'x-api-key'),
     localService: supervisor,
-    openExternal: async () => false,
   });
   await host.start();
 }, 90_000);

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BundleError, exportBundle, readBundle, applyImport, planImport } from '../../src/main/services/library-bundle';
-import { LibraryHub } from '../../src/main/services/library-hub';
-import type { NewLibraryItem } from '../../src/main/services/library-store';
+import { BundleError, exportBundle, readBundle, applyImport, planImport } from '../../src/main/services/library/library-bundle';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import type { NewLibraryItem } from '../../src/main/services/library/library-store';
 
 let root: string;
 let team: string;
@@ -182,8 +182,8 @@ describe('.clarity bundles', () => {
 
 describe('purging old tombstones', () => {
   it('never removes a file a colleague restored (or changed) after the last scan; removes a tombstone still on disk', async () => {
-    const { LibraryIndex, entryOf } = await import('../../src/main/services/library-index');
-    const { purgeTombstones } = await import('../../src/main/services/library-scan');
+    const { LibraryIndex, entryOf } = await import('../../src/main/services/library/library-index');
+    const { purgeTombstones } = await import('../../src/main/services/library/library-scan');
     const { id } = await a.save(newItem('Old tombstone'), 'personal');
     await a.find(id)!.remove(id);
     const dir = await mkdtemp(join(tmpdir(), 'clarity-purge-'));
@@ -207,7 +207,7 @@ describe('purging old tombstones', () => {
 
 describe('links in a synced folder', () => {
   it('an item-named link to a file elsewhere on this machine is not read', async () => {
-    const { readItemFile } = await import('../../src/main/services/library-files');
+    const { readItemFile } = await import('../../src/main/services/library/library-files');
     const { symlink } = await import('node:fs/promises');
     const { id } = await a.save(newItem('Private elsewhere'), 'personal');
     const outside = join(root, 'a', 'library', `${id}.json`);
@@ -221,7 +221,7 @@ describe('links in a synced folder', () => {
 
 describe('bundle import in the app (issue 29, item 10)', () => {
   it('inflates off the main thread with the same checks: a good bundle reads the same, hostile ones are refused with the same messages', async () => {
-    const { readBundleInBackground } = await import('../../src/main/services/library-bundle');
+    const { readBundleInBackground } = await import('../../src/main/services/library/library-bundle');
     const item = await a.save(newItem('Background'), 'personal');
     const good = exportBundle([item], 'Background');
     expect((await readBundleInBackground(good)).items).toEqual(readBundle(good).items);
@@ -237,7 +237,7 @@ describe('bundle import in the app (issue 29, item 10)', () => {
   });
 
   it('a large entry inflates in a worker: the main thread keeps running timers while it unzips', async () => {
-    const { readBundleInBackground } = await import('../../src/main/services/library-bundle');
+    const { readBundleInBackground } = await import('../../src/main/services/library/library-bundle');
     const item = await a.save({ ...newItem('Long'), markdown: `# Long\n\n${'Zepto opened 12 dark stores in Pune. '.repeat(120_000)}` }, 'personal');
     const bundle = exportBundle([item], 'Long');
     let ticks = 0;

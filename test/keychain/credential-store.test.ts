@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBridgeHost } from '../../src/main/compose-services';
-import { CredentialStore, probeKeychain, type KeychainProbe } from '../../src/main/services/credential-store';
-import { ConversationStore } from '../../src/main/services/conversation-store';
-import { LibraryStore } from '../../src/main/services/library-store';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { CredentialStore, probeKeychain, type KeychainProbe } from '../../src/main/services/credentials/credential-store';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 
 const SERVICE = `Clarity Desktop keychain test ${process.pid}`;
 const SECRET = 'ck_Zx81TestSecretValue000000000wXyZ';
@@ -42,7 +42,7 @@ describe('credentials in the OS keychain', () => {
     if (!probe.keychain) context.skip();
     const settings = await SettingsStore.open(dataDir);
     const store = new CredentialStore(probe, () => settings.get().credentialPresentation, SERVICE);
-    const host = await createBridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null, openExternal: async () => false });
+    const host = await createBridgeHost({ settings, conversations: await ConversationStore.open(dataDir), library: await LibraryStore.open(dataDir), dataDir: dataDir, credentials: store, localService: null });
 
     const set = await host.invoke('credentials.set', { secret: SECRET, presentAs: 'x-api-key' });
     expect(set).toEqual({

@@ -5,7 +5,7 @@
  *   tsx test/support/library-open-probe.ts <teamDir> <cacheDir>
  */
 import { join } from 'node:path';
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 
 const [dir, cacheDir] = process.argv.slice(2) as [string, string];
 const store = new LibraryStore({ dir, location: { id: 'team_00000000', name: 'Retail team', kind: 'team' }, device: { id: 'probe', name: 'probe' }, cacheBase: join(cacheDir, 'team') });

@@ -3,7 +3,7 @@
  * re-tags existing items and saves new ones, forever, until it is killed.
  *   tsx test/support/library-writer.ts <dataDir>
  */
-import { LibraryStore } from '../../src/main/services/library-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 
 const dataDir = process.argv[2]!;
 const store = await LibraryStore.open(dataDir);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { interpretAskMessage } from '../../src/main/services/ask-events';
-import { parseRetryAfter } from '../../src/main/services/api-client';
-import { credentialKind } from '../../src/main/services/credential-store';
-import { safeExternalUrl } from '../../src/main/services/external-links';
+import { interpretAskMessage } from '../../src/main/services/service-client/ask-events';
+import { parseRetryAfter } from '../../src/main/services/service-client/api-client';
+import { credentialKind } from '../../src/main/services/credentials/credential-store';
+import { safeExternalUrl } from '../../src/main/services/links/external-links';
 import { HTTPS_OR_LOOPBACK_URL } from '../../src/shared/bridge-contract';
 import { confidenceLabel, normalizeConfidence } from '../../src/shared/confidence';
 

@@ -1,6 +1,6 @@
 /** Reading any service's Deprecation (RFC 9745), Sunset (RFC 8594) and deprecation Link. */
 import { describe, expect, it } from 'vitest';
-import { findLink, readDeprecation } from '../../src/main/services/deprecation-headers';
+import { findLink, readDeprecation } from '../../src/main/services/service-client/deprecation-headers';
 
 const BASE = 'https://svc.example/api/v1/research';
 const read = (headers: Record<string, string>) => readDeprecation(new Headers(headers), BASE);

@@ -4,7 +4,7 @@
  * answer ends at the stop without waiting for the connection to close.
  */
 import { describe, expect, it } from 'vitest';
-import { RetailSignalClient } from '../../src/main/services/api-client';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
 import type { AskEvent } from '../../src/shared/bridge-contract';
 
 const frame = (event: string, data: unknown): string => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;

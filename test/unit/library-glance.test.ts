@@ -3,7 +3,7 @@
  * cannot read plainly is read properly first, and only a certain tombstone is left out.
  */
 import { describe, expect, it } from 'vitest';
-import { glance } from '../../src/main/services/library-glance';
+import { glance } from '../../src/main/services/library/library-glance';
 
 const glanceText = (name: string, text: string) => glance(name, Buffer.from(text));
 

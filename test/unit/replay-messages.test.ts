@@ -1,6 +1,6 @@
 /** The conversation replayed in `messages`: assistant turns included, within the interface's limits. */
 import { describe, expect, it } from 'vitest';
-import { REPLAY_ANSWER_CHARS, REPLAY_BUDGET_BYTES, replayMessages } from '../../src/main/services/replay-messages';
+import { REPLAY_ANSWER_CHARS, REPLAY_BUDGET_BYTES, replayMessages } from '../../src/main/services/conversations/replay-messages';
 import { AskRequest, MAX_MESSAGES } from '../../src/shared/service-schemas';
 
 describe('replayMessages', () => {

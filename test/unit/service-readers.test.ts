@@ -3,7 +3,7 @@
  * test/integration/compatibility.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { readAnswer, readCadence, readHealthSnapshot, readHealthWord, readReport, readResearchState, readResearchStatus } from '../../src/main/services/service-readers';
+import { readAnswer, readCadence, readHealthSnapshot, readHealthWord, readReport, readResearchState, readResearchStatus } from '../../src/main/services/service-client/service-readers';
 
 describe('tolerant reader', () => {
   it.each([

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SettingsStore } from '../../src/main/services/settings-store';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { BridgeMethods } from '../../src/shared/bridge-contract';
 
 describe('theme setting', () => {

@@ -3,13 +3,13 @@
  * the coalescer, snapshots each cited signal, and keeps the turn in its conversation so
  * nothing is lost if the renderer goes away.
  */
-import { replayMessages, type ReplayTurn } from '../services/replay-messages';
+import { replayMessages, type ReplayTurn } from '../services/conversations/replay-messages';
 import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type BridgeError, type Result } from '../../shared/bridge-contract';
 import { citationDetailOf } from '../../shared/citation';
 import { applyAskEvent, endAnswer, type ConversationTurn } from '../../shared/conversation';
-import { AnswerLimiter, type AnswerLimits } from '../services/answer-limits';
-import type { RetailSignalClient } from '../services/api-client';
-import type { ConversationStore } from '../services/conversation-store';
+import { AnswerLimiter, type AnswerLimits } from '../services/conversations/answer-limits';
+import type { RetailSignalClient } from '../services/service-client/api-client';
+import type { ConversationStore } from '../services/conversations/conversation-store';
 import type { ServiceConnection } from './service-connection';
 import { createCoalescer, type StreamSink } from './stream-coalescer';
 import { loggerFor } from '../logging/logger';

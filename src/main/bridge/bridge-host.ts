@@ -8,11 +8,11 @@
 import type { z } from 'zod';
 import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type PushEventName, type PushEvents, type Result, type ServiceStatus } from '../../shared/bridge-contract';
 import type { MethodSpec } from '../../shared/define-method';
-import type { DataNotices } from '../services/data-notices';
-import type { HealthMonitor } from '../services/health-monitor';
-import type { Watchlist } from '../services/watchlist';
-import type { ResearchService } from '../services/research-service';
-import type { SettingsStore } from '../services/settings-store';
+import type { DataNotices } from '../services/data-folder/data-notices';
+import type { HealthMonitor } from '../services/health/health-monitor';
+import type { Watchlist } from '../services/watchlist/watchlist';
+import type { ResearchService } from '../services/research/research-service';
+import type { SettingsStore } from '../services/settings/settings-store';
 import type { AskStreamRunner, StreamSink } from './ask-stream';
 import type { HandlerMap } from './handlers';
 import type { PushHub, PushListener } from './push-hub';

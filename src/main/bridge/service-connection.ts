@@ -4,10 +4,10 @@
  * rate-limit figures every response reports.
  */
 import { fail, ok, type Result, type ServiceSetting, type ServiceStatus } from '../../shared/bridge-contract';
-import { RetailSignalClient, type RateLimitObservation } from '../services/api-client';
-import type { CredentialStore } from '../services/credential-store';
-import type { LocalServiceSupervisor } from '../services/local-service-supervisor';
-import type { ObservedDeprecation } from '../services/service-notices';
+import { RetailSignalClient, type RateLimitObservation } from '../services/service-client/api-client';
+import type { CredentialStore } from '../services/credentials/credential-store';
+import type { LocalServiceSupervisor } from '../services/local-service/local-service-supervisor';
+import type { ObservedDeprecation } from '../services/service-client/service-notices';
 
 export interface ServiceConnectionDeps {
   /** The setting at start-up: the status starts from it. */

@@ -12,7 +12,7 @@ import { composeMainServices, defaultDataDir } from '../compose-services';
 import { startBrowserHost } from './browser-host';
 import { persistentSessionSecret } from './host-session';
 import { loadPolicy } from '../desktop/admin-policy';
-import { createNodeDesktopHost } from '../desktop/desktop-host';
+import { browserHostCapabilities } from '../desktop/host-capabilities';
 import { startLogFiles } from '../logging/log-files';
 import { createNetworkFetch } from '../network/network-fetch';
 
@@ -50,14 +50,11 @@ if (policy.state === 'invalid') console.warn(`Administrator policy ${policy.path
 const services = await composeMainServices({
   dataDir,
   logFilesProblem: logFiles.problem,
-  fetch: network.fetch,
-  desktop: createNodeDesktopHost({ network, policy, logsDir: logFiles.dir, links: values.open ?? [], warn: (line) => console.warn(line) }),
+  // No dialogs, system notifications or system browser: the page does those (host-capabilities.ts).
+  capabilities: browserHostCapabilities({ network, policy, logsDir: logFiles.dir, links: values.open ?? [], warn: (line) => console.warn(line) }),
   // The local service runs in its own Node process: built JS beside us, or its source under
   // the same TypeScript loader as us.
   serviceLaunch: { command: process.execPath, args: [...process.execArgv, serviceEntry] },
-  // A browser host has no shell to open links with; the renderer opens them in a new tab
-  // after this process has allow-listed them.
-  openExternal: async () => false,
   paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
   serviceArgs: values['service-arg'] ?? [],
   ...(values['service-start-timeout-ms'] !== undefined ? { serviceStartTimeoutMs: Number(values['service-start-timeout-ms']) } : {}),

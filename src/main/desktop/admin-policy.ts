@@ -1,11 +1,11 @@
 /**
- * The administrator policy file: how IT controls updates, crash-report upload and the proxy
+ * The administrator policy file: how IT controls updates and the proxy
  * for every user of a machine, in a place users cannot write to.
  *   Linux    /etc/clarity-desktop/policy.json
  *   Windows  %ProgramData%\Clarity Desktop\policy.json
  *   macOS    /Library/Application Support/Clarity Desktop/policy.json
  * CLARITY_POLICY_FILE overrides the path (tests, portable installs). A missing file means the
- * defaults (updates off, no crash upload, system proxy). A file that does not parse or validate
+ * defaults (updates off, system proxy). A file that does not parse or validate
  * is not half-applied: the defaults apply and the problem is reported, naming the field.
  */
 import { readFile } from 'node:fs/promises';
@@ -33,7 +33,10 @@ export const PolicySchema = z
       .optional(),
     crashReports: z
       .object({
-        /** Users may opt in to upload; they still choose. */
+        /**
+         * Accepted so that an older policy file stays valid (its proxy and updates still apply),
+         * and ignored: crash dumps are never uploaded (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
+         */
         allowUpload: z.boolean().default(false),
         submitUrl: HttpsUrl.optional(),
       })

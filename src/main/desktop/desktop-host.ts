@@ -3,7 +3,7 @@
  * browser host and tests (the Node implementation below, electron-free). The bridge's
  * `desktop.*` handlers call only this interface.
  */
-import type { ConnectionTestReport, CrashReportState, DesktopCommand, DesktopInfo, UpdateState } from '../../shared/desktop';
+import type { ConnectionTestReport, DesktopCommand, DesktopInfo } from '../../shared/desktop';
 import { testConnection } from '../network/connection-test';
 import type { NetworkFetch } from '../network/network-fetch';
 import { displayProxy } from '../network/proxy-env';
@@ -14,9 +14,6 @@ export interface DesktopHost {
   info(serviceUrl: string | null): Promise<DesktopInfo>;
   testConnection(serviceUrl: string): Promise<ConnectionTestReport>;
   openLogsFolder(): Promise<{ opened: boolean; path: string | null }>;
-  setCrashUpload(enabled: boolean): Promise<CrashReportState>;
-  checkForUpdates(): Promise<UpdateState>;
-  restartToUpdate(): Promise<{ restarting: boolean }>;
   /** Commands queued before the renderer was listening; each is returned once. */
   takePendingCommands(): DesktopCommand[];
 }
@@ -31,9 +28,7 @@ export interface NodeDesktopHostOptions {
   warn?: (line: string) => void;
 }
 
-const BROWSER_HOST_UPDATES: UpdateState = { state: 'off', detail: 'The browser host is updated with the project (git pull), not by the updater.' };
-
-/** The browser host's desktop: the environment's proxy and CAs; no folders, crash dumps or updates. */
+/** The browser host's desktop: the environment's proxy and CAs; no folders to open. */
 export function createNodeDesktopHost(options: NodeDesktopHostOptions): DesktopHost {
   const { network, policy } = options;
   const pending: DesktopCommand[] = [];
@@ -55,16 +50,11 @@ export function createNodeDesktopHost(options: NodeDesktopHostOptions): DesktopH
         },
         logsDir: options.logsDir,
         canOpenFolders: false,
-        crashReports: { dumpsDir: null, uploadAllowed: false, uploadEnabled: false },
-        updates: BROWSER_HOST_UPDATES,
         policy: { state: policy.state, path: policy.path, ...(policy.problem ? { problem: policy.problem } : {}) },
       };
     },
     testConnection: (serviceUrl) => testConnection(serviceUrl, { proxy: network.proxyFor(serviceUrl), ca: network.certificates.ca, fetch: network.fetch }),
     openLogsFolder: async () => ({ opened: false, path: options.logsDir }),
-    setCrashUpload: async () => ({ dumpsDir: null, uploadAllowed: false, uploadEnabled: false }),
-    checkForUpdates: async () => BROWSER_HOST_UPDATES,
-    restartToUpdate: async () => ({ restarting: false }),
     takePendingCommands: () => pending.splice(0),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The shell's own small state beside the app's data (`desktop-state.json`): the window's last
- * bounds and the user's crash-report upload choice. A corrupt file is ignored (defaults apply).
+ * bounds. A corrupt file is ignored (defaults apply).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,8 +9,6 @@ import { parseWindowState, type WindowState } from './window-state';
 
 export interface DesktopState {
   window: WindowState | null;
-  /** The user opted in to uploading crash reports (only honoured where policy allows). */
-  crashUpload: boolean;
 }
 
 export class DesktopStateStore {
@@ -21,10 +19,10 @@ export class DesktopStateStore {
 
   static async open(dataDir: string): Promise<DesktopStateStore> {
     const file = join(dataDir, 'desktop-state.json');
-    let state: DesktopState = { window: null, crashUpload: false };
+    let state: DesktopState = { window: null };
     try {
       const raw = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
-      state = { window: parseWindowState(raw.window), crashUpload: raw.crashUpload === true };
+      state = { window: parseWindowState(raw.window) };
     } catch {
       // Missing or unreadable: the defaults.
     }

@@ -1,9 +1,19 @@
 /**
  * Whether and where the app looks for updates, and what the user is shown. Updates are off
- * unless the administrator policy turns them on with a feed URL; the user is told what changed
- * and chooses when to restart (never a forced restart).
+ * unless the administrator policy turns them on with a feed URL; a downloaded update installs
+ * when the user next quits (never a forced restart), and a notification says so.
  */
 import type { AdminPolicy, LoadedPolicy } from './admin-policy';
+
+/** Where the updater is (Electron's electron-updater; main only, never sent to the renderer). */
+export interface UpdateState {
+  state: 'off' | 'idle' | 'checking' | 'none' | 'downloading' | 'ready' | 'error';
+  /** Why updates are off, or what went wrong. */
+  detail?: string;
+  version?: string;
+  /** What changed, as plain text. */
+  notes?: string;
+}
 
 export type UpdateDecision =
   | { enabled: false; reason: string }

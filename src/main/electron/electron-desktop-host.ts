@@ -1,24 +1,19 @@
 /**
  * The desktop shell for the bridge in Electron: the proxy Chromium resolves (system settings,
  * PAC or the administrator's), a connection test over net.fetch that names the failing hop,
- * the logs folder, the crash-report opt-in and updates.
+ * the logs folder, and the commands that arrive before the renderer listens.
  */
-import { crashReporter, net, session, shell } from 'electron';
-import type { ConnectionTestReport, CrashReportState, DesktopCommand, UpdateState } from '../../shared/desktop';
+import { net, session, shell } from 'electron';
+import type { ConnectionTestReport, DesktopCommand } from '../../shared/desktop';
 import type { LoadedPolicy } from '../desktop/admin-policy';
 import type { DesktopHost } from '../desktop/desktop-host';
-import type { DesktopStateStore } from '../desktop/desktop-state-store';
 import { HOP_NAMES, hopOfChromiumError, type HopResult } from '../network/connection-test';
 import { displayProxy } from '../network/proxy-env';
-import type { Updates } from './updates';
 
 export interface ElectronDesktopOptions {
   policy: LoadedPolicy;
-  state: DesktopStateStore;
   /** Null when log files could not be written (lines go to stderr only). */
   logsDir: string | null;
-  dumpsDir: string;
-  updates: () => Updates;
 }
 
 /** Chromium's "PROXY host:port; DIRECT" as a URL to show. */
@@ -59,21 +54,14 @@ async function testWithNet(serviceUrl: string): Promise<ConnectionTestReport> {
 export function createElectronDesktopHost(options: ElectronDesktopOptions): DesktopHost & { queue(command: DesktopCommand): void; ready(): boolean } {
   const pending: DesktopCommand[] = [];
   let rendererListening = false;
-  const crashState = (): CrashReportState => {
-    const uploadAllowed = Boolean(options.policy.policy.crashReports?.allowUpload && options.policy.policy.crashReports.submitUrl);
-    return { dumpsDir: options.dumpsDir, uploadAllowed, uploadEnabled: uploadAllowed && options.state.get().crashUpload };
-  };
   const proxySource = options.policy.policy.proxy ? `administrator policy (${options.policy.policy.proxy.mode})` : 'system settings (including PAC)';
   return {
     async info(serviceUrl) {
       const proxy = serviceUrl ? proxyFromChromium(await session.defaultSession.resolveProxy(new URL(serviceUrl).origin)) : null;
-      const updates: UpdateState = options.updates().state();
       return {
         network: { serviceUrl, proxy: displayProxy(proxy), proxySource, certificates: ['the operating system certificate store'], warnings: [] },
         logsDir: options.logsDir,
         canOpenFolders: true,
-        crashReports: crashState(),
-        updates,
         policy: { state: options.policy.state, path: options.policy.path, ...(options.policy.problem ? { problem: options.policy.problem } : {}) },
       };
     },
@@ -83,14 +71,6 @@ export function createElectronDesktopHost(options: ElectronDesktopOptions): Desk
       const problem = await shell.openPath(options.logsDir);
       return { opened: problem === '', path: options.logsDir };
     },
-    async setCrashUpload(enabled) {
-      const allowed = crashState().uploadAllowed;
-      await options.state.update({ crashUpload: enabled });
-      crashReporter.setUploadToServer(allowed && enabled);
-      return crashState();
-    },
-    checkForUpdates: () => options.updates().check(),
-    restartToUpdate: async () => ({ restarting: options.updates().restartToInstall() }),
     takePendingCommands() {
       rendererListening = true;
       return pending.splice(0);

@@ -4,8 +4,7 @@
  * single-instance lock come first (two copies must never run two services on one data
  * directory), then logs and crash reporting, then the services, window and menu.
  */
-import { app, BrowserWindow, crashReporter, dialog, Menu, net, Notification, protocol, session, shell, utilityProcess, type MenuItemConstructorOptions } from 'electron';
-import { writeFile } from 'node:fs/promises';
+import { app, crashReporter, dialog, Menu, net, protocol, session, shell, utilityProcess, type MenuItemConstructorOptions } from 'electron';
 import { join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { rendererCsp } from '../../shared/csp';
@@ -18,11 +17,11 @@ import { buildMenuTemplate, type MenuItemSpec } from '../desktop/menu-template';
 import { decideUpdates } from '../desktop/update-policy';
 import { startLogFiles } from '../logging/log-files';
 import { loggerFor } from '../logging/logger';
-import { safeExternalUrl } from '../services/external-links';
-import type { ServiceProcess } from '../services/local-service-supervisor';
+import type { ServiceProcess } from '../services/local-service/local-service-supervisor';
 import { attachIpcTransport } from '../transports/ipc-transport';
+import { electronCapabilities, openExternal } from './electron-capabilities';
 import { createElectronDesktopHost } from './electron-desktop-host';
-import { setUpUpdates, type Updates } from './updates';
+import { setUpUpdates } from './updates';
 import { createMainWindow, focusWindow } from './window';
 
 const SCHEME = 'clarity';
@@ -40,14 +39,6 @@ const CSP = rendererCsp({ connectSrc: [], delivery: 'header' });
 // Tests and portable installs keep their data elsewhere; the single-instance lock follows it.
 if (process.env.CLARITY_DATA_DIR) app.setPath('userData', process.env.CLARITY_DATA_DIR);
 const dataDir = app.getPath('userData');
-
-/** SECURITY: the one path to the system browser; http(s) and mailto only. */
-async function openExternal(url: string): Promise<boolean> {
-  const safe = safeExternalUrl(url);
-  if (!safe) return false;
-  await shell.openExternal(safe);
-  return true;
-}
 
 /** A link from outside (argv, open-url, second instance): validated, then queued or pushed. */
 let deliverLink: (raw: string) => void = (raw) => earlyLinks.push(raw);
@@ -81,13 +72,10 @@ async function main(): Promise<void> {
   if (policy.state === 'invalid') log.warn(`Administrator policy ${policy.path} ignored: ${policy.problem}`);
   const state = await DesktopStateStore.open(dataDir);
 
-  // Crash dumps always stay on this machine; upload only with the user's opt-in to the
-  // endpoint the administrator configured.
-  const dumpsDir = join(dataDir, 'crashes');
-  app.setPath('crashDumps', dumpsDir);
-  const crashPolicy = policy.policy.crashReports;
-  const uploadAllowed = Boolean(crashPolicy?.allowUpload && crashPolicy.submitUrl);
-  crashReporter.start({ submitURL: uploadAllowed ? crashPolicy!.submitUrl! : '', uploadToServer: uploadAllowed && state.get().crashUpload, compress: true });
+  // Crash dumps stay on this machine, never uploaded (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
+  app.setPath('crashDumps', join(dataDir, 'crashes'));
+  if (policy.policy.crashReports?.allowUpload) log.warn(`Administrator policy ${policy.path}: crashReports is ignored; this version keeps crash dumps on this machine and uploads none.`);
+  crashReporter.start({ submitURL: '', uploadToServer: false, compress: true });
 
   await app.whenReady();
   await session.defaultSession.setProxy(electronProxyConfig(policy.policy));
@@ -104,8 +92,8 @@ async function main(): Promise<void> {
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  let updates: Updates | null = null;
-  const desktop = createElectronDesktopHost({ policy, state, logsDir: logFiles.dir, dumpsDir, updates: () => updates! });
+  const desktop = createElectronDesktopHost({ policy, logsDir: logFiles.dir });
+  const capabilities = electronCapabilities(desktop);
   const services = await composeMainServices({
     dataDir,
     logFilesProblem: logFiles.problem,
@@ -115,32 +103,20 @@ async function main(): Promise<void> {
       args: [],
       start: (args, env) => utilityProcess.fork(join(__dirname, 'service.js'), args, { env, stdio: 'pipe', serviceName: 'Clarity local service' }) as unknown as ServiceProcess,
     },
-    // Every service request goes through Chromium's network stack: system proxy, PAC,
-    // NTLM/Kerberos and the operating system's certificate store.
-    fetch: net.fetch as unknown as typeof fetch,
-    desktop,
-    openExternal,
-    saveFile: async (filename, data) => {
-      const window = BrowserWindow.getFocusedWindow();
-      const options = { defaultPath: join(app.getPath('documents'), filename) };
-      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
-      if (result.canceled || !result.filePath) return null;
-      await writeFile(result.filePath, data);
-      return result.filePath;
-    },
-    pickFolder: async () => {
-      const window = BrowserWindow.getFocusedWindow();
-      const options = { title: 'Choose the team library folder', properties: ['openDirectory' as const, 'createDirectory' as const] };
-      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    notify: (title, body) => {
-      if (Notification.isSupported()) new Notification({ title, body }).show();
-    },
+    capabilities,
   });
   log.info(services.credentialBackendLine);
   const decision = decideUpdates(policy, app.isPackaged);
-  updates = setUpUpdates(decision, (update) => services.host.push('desktop.update', update));
+  // A downloaded update installs at the next quit: the user is told, with what changed.
+  const updates = setUpUpdates(decision, (update) => {
+    if (update.state === 'ready') capabilities.notify?.(update.version ? `Clarity Desktop ${update.version} is ready` : 'A Clarity Desktop update is ready', `It installs when you quit the app.\n${(update.notes ?? '').slice(0, 240)}`);
+  });
+  /** The menu's check: its outcome is said, since nothing else would show it. */
+  const checkFromMenu = async (): Promise<void> => {
+    const result = await updates.check();
+    if (result.state === 'none' || result.state === 'error' || result.state === 'off') capabilities.notify?.('Clarity Desktop updates', result.detail ?? 'Clarity Desktop is up to date.');
+    else if (result.state === 'downloading') capabilities.notify?.('Clarity Desktop updates', `Downloading version ${result.version ?? ''}; it installs when you quit the app.`);
+  };
 
   const send = (command: DesktopCommand): void => {
     if (desktop.ready()) services.host.push('desktop.command', command);
@@ -173,7 +149,7 @@ async function main(): Promise<void> {
               if (command === 'open-logs-folder') {
                 if (logFiles.dir) void shell.openPath(logFiles.dir);
               }
-              else if (command === 'check-for-updates') void updates?.check();
+              else if (command === 'check-for-updates') void checkFromMenu();
               else send({ command });
             },
           }

@@ -1,26 +1,24 @@
 /**
  * Updates through electron-updater from the generic feed the administrator policy names (off
- * otherwise). The update downloads in the background; the user is shown what changed and
- * chooses when to restart ("Restart to update"), or it installs when they next quit.
+ * otherwise). The update downloads in the background and installs when the user next quits;
+ * main.ts tells them so (docs/decisions/0012-no-crash-upload-or-update-restart-prompt.md).
  */
 import electronUpdater from 'electron-updater';
-import type { UpdateState } from '../../shared/desktop';
-import type { UpdateDecision } from '../desktop/update-policy';
+import type { UpdateDecision, UpdateState } from '../desktop/update-policy';
 import { releaseNotesText } from '../desktop/update-policy';
 import { loggerFor } from '../logging/logger';
 
 const log = loggerFor('updates');
 
 export interface Updates {
-  state(): UpdateState;
+  /** Checks the feed now (the menu's "Check for Updates…"); resolves with where the updater is. */
   check(): Promise<UpdateState>;
-  restartToInstall(): boolean;
 }
 
 export function setUpUpdates(decision: UpdateDecision, onChange: (state: UpdateState) => void): Updates {
   if (!decision.enabled) {
     const off: UpdateState = { state: 'off', detail: decision.reason };
-    return { state: () => off, check: async () => off, restartToInstall: () => false };
+    return { check: async () => off };
   }
   const { autoUpdater } = electronUpdater;
   let current: UpdateState = { state: 'idle' };
@@ -47,13 +45,5 @@ export function setUpUpdates(decision: UpdateDecision, onChange: (state: UpdateS
     return current;
   };
   if (decision.checkOnStart) void check();
-  return {
-    state: () => current,
-    check,
-    restartToInstall: () => {
-      if (current.state !== 'ready') return false;
-      autoUpdater.quitAndInstall(false, true);
-      return true;
-    },
-  };
+  return { check };
 }

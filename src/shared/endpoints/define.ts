@@ -3,7 +3,7 @@
  * bucket, request and response schemas, error statuses, summary and the documentation prose.
  * The service registers its routes from these rows (`src/service/endpoint-routes.ts`), the
  * OpenAPI document is generated from them (`../openapi/document.ts`), and the app's client types
- * its calls from them (`src/main/services/api-client.ts`).
+ * its calls from them (`src/main/services/service-client/api-client.ts`).
  */
 import { z } from 'zod';
 import { BODY_SCHEMA, type JsonObject, type JsonResponse, type OperationSpec } from '../openapi/common';

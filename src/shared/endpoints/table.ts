@@ -5,7 +5,7 @@
  *
  * Read by: the service, which registers exactly these routes and no other (`src/service/
  * endpoint-routes.ts`); the OpenAPI document (`../openapi/document.ts`); the app's client, whose
- * calls are typed from the rows (`src/main/services/api-client.ts`). `test/integration/
+ * calls are typed from the rows (`src/main/services/service-client/api-client.ts`). `test/integration/
  * endpoint-table.test.ts` checks the table is the only list. Adding an endpoint: CONTRIBUTING.md.
  */
 import { askArea } from './ask';

@@ -6,7 +6,7 @@
 import { DEFAULT_ANSWER_SETTING, type AnswerSetting, type AnswersStatus } from '../../../shared/answer-settings';
 import { fail, ok } from '../../../shared/bridge-contract';
 import { isOnThisMachine } from '../../../shared/model-location';
-import { composerLaunch, sameLaunch } from '../../services/answer-composer-launch';
+import { composerLaunch, sameLaunch } from '../../services/local-service/answer-composer-launch';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 export function answerHandlers({ settings, modelKeys, connection }: HandlerContext): HandlerMap<MethodsIn<'answers'>> {

@@ -1,6 +1,6 @@
 /** The service credential: kept in the OS keychain; only its status crosses the bridge. */
 import { fail, ok, type CredentialStatus } from '../../../shared/bridge-contract';
-import type { CredentialStore } from '../../services/credential-store';
+import type { CredentialStore } from '../../services/credentials/credential-store';
 import type { ServiceConnection } from '../service-connection';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 

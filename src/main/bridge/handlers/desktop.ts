@@ -1,8 +1,8 @@
-/** The desktop shell: network path and its test, logs folder, crash-report opt-in, updates. */
+/** The desktop shell: network path and its test, logs folder, commands queued before the renderer listened. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
-export function desktopHandlers({ desktop, connection }: HandlerContext): HandlerMap<MethodsIn<'desktop'>> {
+export function desktopHandlers({ capabilities: { desktop }, connection }: HandlerContext): HandlerMap<MethodsIn<'desktop'>> {
   return {
     'desktop.info': async () => ok(await desktop.info(connection.status.baseUrl)),
     'desktop.testConnection': async () => {
@@ -11,9 +11,6 @@ export function desktopHandlers({ desktop, connection }: HandlerContext): Handle
       return ok(await desktop.testConnection(url));
     },
     'desktop.openLogsFolder': async () => ok(await desktop.openLogsFolder()),
-    'desktop.setCrashUpload': async ({ enabled }) => ok(await desktop.setCrashUpload(enabled)),
-    'desktop.checkForUpdates': async () => ok(await desktop.checkForUpdates()),
-    'desktop.restartToUpdate': async () => ok(await desktop.restartToUpdate()),
     'desktop.takePendingCommands': () => ok(desktop.takePendingCommands()),
   };
 }

@@ -1,5 +1,5 @@
 /** Where saving and exporting read answers, conversations and reports from. */
-import type { DocumentSources } from '../../services/documents';
+import type { DocumentSources } from '../../services/export/documents';
 import type { HandlerContext } from './types';
 
 export function documentSources({ conversations, library, research, connection }: HandlerContext): DocumentSources {

@@ -1,6 +1,6 @@
 /** Exports: Electron saves through the system dialog; the browser host downloads the file. */
 import { fail, ok } from '../../../shared/bridge-contract';
-import { buildDocument } from '../../services/documents';
+import { buildDocument } from '../../services/export/documents';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -11,10 +11,10 @@ export function exportHandlers(context: HandlerContext): HandlerMap<MethodsIn<'e
       if (!doc) return fail({ code: 'not_found', message: 'There is nothing to export yet.' });
       // Loaded on first export: the PDF and Word writers (pdfkit, docx) would otherwise add
       // about a tenth of a second to every start for a feature used now and then.
-      const { renderExport } = await import('../../services/exporter');
+      const { renderExport } = await import('../../services/export/exporter');
       const file = await renderExport(doc, format);
-      if (context.saveFile) {
-        const savedPath = await context.saveFile(file.filename, file.data);
+      if (context.capabilities.saveFile) {
+        const savedPath = await context.capabilities.saveFile(file.filename, file.data);
         return ok({ filename: file.filename, mime: file.mime, savedPath, base64: null });
       }
       return ok({ filename: file.filename, mime: file.mime, savedPath: null, base64: file.data.toString('base64') });

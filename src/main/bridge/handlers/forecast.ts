@@ -1,7 +1,7 @@
 /** Forecasts of an entity's metric from the service's predict surface; saving one to the library. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import { Forecast } from '../../../shared/surface-schemas';
-import { forecastDocument } from '../../services/forecast-document';
+import { forecastDocument } from '../../services/export/forecast-document';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 

@@ -1,10 +1,10 @@
 /** The library: saved answers, conversations and reports; search, tags, delete/restore; team libraries and bundles. */
 import { resolve } from 'node:path';
 import { fail, ok, type ExportSource } from '../../../shared/bridge-contract';
-import { buildDocument } from '../../services/documents';
-import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library-bundle';
-import { LibraryError } from '../../services/library-hub';
-import { LibraryReadOnlyError } from '../../services/library-store';
+import { buildDocument } from '../../services/export/documents';
+import { applyImport, BundleError, exportBundle, planImport, readBundleInBackground } from '../../services/library/library-bundle';
+import { LibraryError } from '../../services/library/library-hub';
+import { LibraryReadOnlyError } from '../../services/library/library-store';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -66,14 +66,14 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
     'library.locations': () => ok(library.locations()),
     'library.addLocation': ({ path, name }) =>
       userErrors(async () => {
-        if (context.pickFolder && !picked.has(resolve(path))) throw new LibraryError('Choose the team folder with “Choose…”: the app adds only a folder picked in the folder dialog.');
+        if (context.capabilities.pickFolder && !picked.has(resolve(path))) throw new LibraryError('Choose the team folder with “Choose…”: the app adds only a folder picked in the folder dialog.');
         const location = await library.addLocation(path, name);
         picked.delete(resolve(path));
         return ok(location);
       }),
     'library.pickFolder': async () => {
-      if (!context.pickFolder) return ok({ available: false, path: null });
-      const path = await context.pickFolder();
+      if (!context.capabilities.pickFolder) return ok({ available: false, path: null });
+      const path = await context.capabilities.pickFolder();
       if (path) picked.add(resolve(path));
       return ok({ available: true, path });
     },
@@ -101,7 +101,7 @@ export function libraryHandlers(context: HandlerContext): HandlerMap<MethodsIn<'
         const data = exportBundle(items, tag ? `tag: ${tag}` : items.length === 1 ? items[0]!.title : `${items.length} items`);
         const base = (tag ?? items[0]!.title).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'library';
         const filename = `${base}.clarity`;
-        if (context.saveFile) return ok({ filename, mime: 'application/zip', savedPath: await context.saveFile(filename, data), base64: null });
+        if (context.capabilities.saveFile) return ok({ filename, mime: 'application/zip', savedPath: await context.capabilities.saveFile(filename, data), base64: null });
         return ok({ filename, mime: 'application/zip', savedPath: null, base64: data.toString('base64') });
       }),
     'library.inspectBundle': ({ data, location }) => userErrors(async () => ok(planImport((await readBundleInBackground(Buffer.from(data, 'base64'))).items, library.store(location)))),

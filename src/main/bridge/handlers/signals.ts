@@ -5,8 +5,8 @@
  */
 import { fail, ok, type Result, type SignalDetails } from '../../../shared/bridge-contract';
 import { DiscoverPage } from '../../../shared/surface-schemas';
-import type { RetailSignalClient } from '../../services/api-client';
-import type { HealthMonitor } from '../../services/health-monitor';
+import type { RetailSignalClient } from '../../services/service-client/api-client';
+import type { HealthMonitor } from '../../services/health/health-monitor';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 async function throughDiscover(client: RetailSignalClient, health: HealthMonitor, id: string): Promise<Result<SignalDetails> | null> {

@@ -5,18 +5,18 @@
  * result type, is a compile error.
  */
 import type { InvokeMethod, InvokeParsedArgs, InvokeResults, Result } from '../../../shared/bridge-contract';
-import type { ConversationStore } from '../../services/conversation-store';
-import type { CredentialStore } from '../../services/credential-store';
-import type { DataNotices } from '../../services/data-notices';
-import type { HealthMonitor } from '../../services/health-monitor';
-import type { LibraryHub } from '../../services/library-hub';
-import type { ResearchService } from '../../services/research-service';
-import type { ServiceNoticeStore } from '../../services/service-notices';
-import type { SettingsStore } from '../../services/settings-store';
-import type { ModelKeyStore } from '../../services/model-key-store';
-import type { SourceAdmin } from '../../services/source-admin';
-import type { DesktopHost } from '../../desktop/desktop-host';
-import type { Watchlist } from '../../services/watchlist';
+import type { ConversationStore } from '../../services/conversations/conversation-store';
+import type { CredentialStore } from '../../services/credentials/credential-store';
+import type { DataNotices } from '../../services/data-folder/data-notices';
+import type { HealthMonitor } from '../../services/health/health-monitor';
+import type { LibraryHub } from '../../services/library/library-hub';
+import type { ResearchService } from '../../services/research/research-service';
+import type { ServiceNoticeStore } from '../../services/service-client/service-notices';
+import type { SettingsStore } from '../../services/settings/settings-store';
+import type { ModelKeyStore } from '../../services/credentials/model-key-store';
+import type { SourceAdmin } from '../../services/sources/source-admin';
+import type { HostCapabilities } from '../../desktop/host-capabilities';
+import type { Watchlist } from '../../services/watchlist/watchlist';
 import type { AskStreamRunner } from '../ask-stream';
 import type { Push } from '../push-hub';
 import type { ServiceConnection } from '../service-connection';
@@ -46,14 +46,8 @@ export interface HandlerContext {
   notices: DataNotices;
   /** Deprecations the services in use announced (Settings › Service notices). */
   serviceNotices: ServiceNoticeStore;
-  /** Opens an allow-listed URL outside the app; returns false where the host cannot (browser host). */
-  openExternal: (url: string) => Promise<boolean>;
-  /** Saves an export where the user chooses (Electron's save dialog); absent in the browser host. */
-  saveFile?: (filename: string, data: Buffer) => Promise<string | null>;
-  /** Picks a folder through the system dialog (Electron); absent in the browser host. */
-  pickFolder?: () => Promise<string | null>;
-  /** The desktop shell (Electron) or its Node stand-in (browser host). */
-  desktop: DesktopHost;
+  /** What the host can do: Electron-only abilities are null in the browser host (host-capabilities.ts). */
+  capabilities: HostCapabilities;
   /** The sources the service in use fetches, for its administrator (Sources view). */
   sources: SourceAdmin;
 }

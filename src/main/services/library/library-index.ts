@@ -1,0 +1,313 @@
+/**
+ * What one library keeps in memory: a small entry per item (what the list, the filters and
+ * the snippets need) and a MiniSearch index. Item files themselves are read on demand.
+ * Both persist to a cache keyed by each file's size and mtime, so a library of 10,000 items
+ * shows its first results from the cache and then updates only what changed on disk.
+ */
+import { readFile } from 'node:fs/promises';
+import MiniSearch, { type SearchOptions } from 'minisearch';
+import writeFileAtomic from 'write-file-atomic';
+import { CITATION_MARKER } from '../../../shared/cite-format';
+import type { LibraryItem, LibraryQuery, LibraryRevision, LibrarySearchResult, LibrarySummary } from '../../../shared/library';
+import type { FileStamp } from './library-files';
+
+/** Bumped when the entry or index shape changes: an old cache is then ignored and rebuilt. */
+const CACHE_VERSION = 1;
+/** Enough text around a match for a snippet; the whole text is searched through the index. */
+const SNIPPET_TEXT_CHARS = 600;
+/** How many of the newest entries the head cache holds (and a first open reads first): the list's first page. */
+export const HEAD_SIZE = 200;
+
+/** What the list shows of an item (its summary, less where it lives), and what search needs. */
+export interface LibraryEntry extends Omit<LibrarySummary, 'location' | 'conflicts'> {
+  sourceIds: string[];
+  entities: string[];
+  deletedAt: string | null;
+  revision: LibraryRevision;
+  stamp: FileStamp;
+  /** The start of the text and the cited titles, for snippets. */
+  text: string;
+}
+
+interface IndexedDoc {
+  id: string;
+  title: string;
+  text: string;
+  citations: string;
+  sources: string;
+  entities: string;
+  tags: string;
+}
+
+// Typos are forgiven (one edit) in the last, longer term only: fuzzy matching of every term
+// of a query is what made searches over 10,000 items slow.
+const fuzzyFor = (term: string, i: number, terms: string[]): number => (i === terms.length - 1 && term.length > 5 ? 1 : 0);
+
+const INDEX_OPTIONS = {
+  fields: ['title', 'text', 'citations', 'sources', 'entities', 'tags'],
+  storeFields: [],
+  searchOptions: { prefix: true, fuzzy: fuzzyFor, maxFuzzy: 1, boost: { title: 3, sources: 2, citations: 1.5, tags: 2 }, combineWith: 'AND' } satisfies SearchOptions,
+};
+
+/**
+ * A cache file as text: read whole, then decoded once. `readFile(path, 'utf8')` decodes chunk by
+ * chunk through a StringDecoder, which was the largest part of a later open's time to a usable
+ * search at 10,000 items (bench/notes.md, `npm run bench:library-profile`).
+ */
+const readText = async (file: string): Promise<string> => (await readFile(file)).toString('utf8');
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+const processTerm = MiniSearch.getDefault('processTerm') as (term: string) => string | null | undefined | false;
+
+/**
+ * MiniSearch's AND query, term by term, with the same matches and the same order of results.
+ * MiniSearch scores every item holding any query term before it intersects: thousands of items
+ * for common words ("quick", "commerce"). Here the term held by the fewest items is scored
+ * first, and each further term only for the items still in (the others are skipped before any
+ * scoring). An item's score is the sum of its per-term scores, as in MiniSearch's AND (which
+ * also multiplies every result by the number of query terms: the same for all, so left out).
+ */
+function matchAll(index: MiniSearch<IndexedDoc>, text: string): Array<{ id: string; score: number }> {
+  const terms = tokenize(text).map((term) => processTerm(term)).filter((term): term is string => !!term);
+  if (terms.length <= 1) return index.search(text).map((hit) => ({ id: hit.id as string, score: hit.score }));
+  const options = (i: number): SearchOptions => ({ ...INDEX_OPTIONS.searchOptions, fuzzy: fuzzyFor(terms[i]!, i, terms) });
+  // How many postings each term has: counted, nothing scored or kept.
+  const postings = terms.map((term, i) => {
+    let n = 0;
+    index.search(term, { ...options(i), boostDocument: () => ((n += 1), 0) });
+    return n;
+  });
+  let scores: Map<string, number> | null = null;
+  for (const i of terms.map((_, i) => i).sort((a, b) => postings[a]! - postings[b]!)) {
+    const kept: Map<string, number> | null = scores;
+    const next = new Map<string, number>();
+    const hits = index.search(terms[i]!, kept ? { ...options(i), boostDocument: (id) => (kept.has(id as string) ? 1 : 0) } : options(i));
+    for (const hit of hits) next.set(hit.id as string, (kept?.get(hit.id as string) ?? 0) + hit.score);
+    scores = next;
+    if (next.size === 0) break;
+  }
+  return [...scores!].map(([id, score]) => ({ id, score }));
+}
+
+function entitiesOf(item: LibraryItem): string[] {
+  return [...new Set(item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])))];
+}
+
+export function entryOf(item: LibraryItem, revision: LibraryRevision, stamp: FileStamp): LibraryEntry {
+  const plain = item.markdown.replace(CITATION_MARKER, '');
+  return {
+    id: item.id,
+    kind: item.kind,
+    title: item.title,
+    tags: item.tags,
+    createdAt: item.createdAt,
+    savedAt: item.savedAt,
+    citationCount: item.citations.length,
+    sources: [...new Set(item.citations.map((c) => c.source_name ?? c.source_id ?? '').filter(Boolean))],
+    sourceIds: [...new Set(item.citations.map((c) => c.source_id ?? '').filter(Boolean))],
+    entities: entitiesOf(item),
+    deletedAt: item.deletedAt,
+    revision,
+    stamp,
+    text: `${plain.slice(0, SNIPPET_TEXT_CHARS)}\n${item.citations.map((c) => `${c.title ?? ''} — ${c.source_name ?? ''}`).join('\n')}`.slice(0, SNIPPET_TEXT_CHARS * 2),
+  };
+}
+
+function docOf(item: LibraryItem): IndexedDoc {
+  return {
+    id: item.id,
+    title: item.title,
+    text: item.markdown.replace(CITATION_MARKER, ' '),
+    citations: item.citations.map((c) => `${c.title ?? ''} ${c.snippet ?? ''}`).join(' '),
+    sources: item.citations.map((c) => c.source_name ?? c.source_id ?? '').join(' '),
+    entities: entitiesOf(item).join(' '),
+    tags: item.tags.join(' '),
+  };
+}
+
+export function summaryOf(entry: LibraryEntry, location: string, conflicts: number): LibrarySummary {
+  return { id: entry.id, kind: entry.kind, title: entry.title, tags: entry.tags, createdAt: entry.createdAt, savedAt: entry.savedAt, citationCount: entry.citationCount, sources: entry.sources, location, conflicts };
+}
+
+export interface Hit {
+  entry: LibraryEntry;
+  score: number;
+}
+
+export class LibraryIndex {
+  readonly entries = new Map<string, LibraryEntry>();
+  private search_ = new MiniSearch<IndexedDoc>(INDEX_OPTIONS as ConstructorParameters<typeof MiniSearch<IndexedDoc>>[0]);
+  /** Whether the full-text index covers every live entry (false while a cached index loads). */
+  textReady = true;
+  /** Ids changed since opening: a cache loaded afterwards must not bring back their old state. */
+  private readonly touched = new Set<string>();
+  /** Only the head cache is loaded: the newest entries, the rest to come. */
+  partial = false;
+
+  get liveCount(): number {
+    let n = 0;
+    for (const entry of this.entries.values()) if (!entry.deletedAt) n += 1;
+    return n;
+  }
+
+  /** Adds or replaces an item (a tombstone leaves the text index). */
+  private byDate: LibraryEntry[] | null = null;
+
+  private newestFirst(): LibraryEntry[] {
+    this.byDate ??= [...this.entries.values()].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+    return this.byDate;
+  }
+
+  put(item: LibraryItem, entry: LibraryEntry): void {
+    this.byDate = null;
+    this.touched.add(item.id);
+    if (this.search_.has(item.id)) this.search_.discard(item.id);
+    this.entries.set(item.id, entry);
+    if (!entry.deletedAt) this.search_.add(docOf(item));
+  }
+
+  drop(id: string): void {
+    this.byDate = null;
+    this.touched.add(id);
+    if (this.search_.has(id)) this.search_.discard(id);
+    this.entries.delete(id);
+  }
+
+  search(query: LibraryQuery): Hit[] {
+    const text = query.text?.trim() ?? '';
+    const entity = query.entity?.toLowerCase();
+    const filter = (e: LibraryEntry): boolean =>
+      !e.deletedAt &&
+      (!query.kind || e.kind === query.kind) &&
+      (!query.from || e.createdAt >= query.from) &&
+      (!query.to || e.createdAt <= `${query.to}\uffff`) &&
+      (!query.tag || e.tags.includes(query.tag)) &&
+      (!query.source || e.sources.includes(query.source) || e.sourceIds.includes(query.source)) &&
+      (!entity || e.entities.some((name) => name.toLowerCase() === entity));
+    // Newest first already: the usual sort then has almost nothing to do.
+    if (!text) return this.newestFirst().filter(filter).map((entry) => ({ entry, score: 0 }));
+    const hits: Hit[] = [];
+    for (const hit of matchAll(this.search_, text)) {
+      const entry = this.entries.get(hit.id);
+      if (entry && filter(entry)) hits.push({ entry, score: hit.score });
+    }
+    return hits;
+  }
+
+  /** Every source, entity and tag named by live items, for the filter menus. */
+  facets(): { sources: string[]; entities: string[]; tags: string[] } {
+    const sources = new Set<string>();
+    const entities = new Set<string>();
+    const tags = new Set<string>();
+    for (const entry of this.entries.values()) {
+      if (entry.deletedAt) continue;
+      for (const tag of entry.tags) tags.add(tag);
+      for (const s of entry.sources) sources.add(s);
+      for (const e of entry.entities) entities.add(e);
+    }
+    const sorted = (set: Set<string>): string[] => [...set].sort((a, b) => a.localeCompare(b));
+    return { sources: sorted(sources), entities: sorted(entities), tags: sorted(tags) };
+  }
+
+  /**
+   * Writes the head (newest entries), all entries and the index to the cache (atomically; a
+   * torn or stale cache is simply rebuilt from the folder).
+   */
+  async saveCache(path: string, key: string): Promise<void> {
+    const all = [...this.entries.values()];
+    const head = all.filter((e) => !e.deletedAt).sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1)).slice(0, HEAD_SIZE);
+    await writeFileAtomic(`${path}.head.json`, JSON.stringify({ version: CACHE_VERSION, key, entries: head }), { mode: 0o600 });
+    await writeFileAtomic(`${path}.entries.json`, JSON.stringify({ version: CACHE_VERSION, key, entries: all }), { mode: 0o600 });
+    await writeFileAtomic(`${path}.index.json`, JSON.stringify({ version: CACHE_VERSION, key, index: this.search_ }), { mode: 0o600 });
+  }
+
+  /** The newest entries: what the list shows first, in a few milliseconds at any size. */
+  async loadCachedHead(path: string, key: string): Promise<boolean> {
+    const ok = await this.loadEntries(`${path}.head.json`, key);
+    this.partial = ok;
+    return ok;
+  }
+
+  /** Every entry (filters, counts); the text index comes after, without blocking. */
+  async loadCachedEntries(path: string, key: string): Promise<boolean> {
+    const ok = await this.loadEntries(`${path}.entries.json`, key);
+    this.partial = false;
+    return ok;
+  }
+
+  private async loadEntries(file: string, key: string): Promise<boolean> {
+    try {
+      const parsed = JSON.parse(await readText(file)) as { version: number; key: string; entries: LibraryEntry[] };
+      if (parsed.version !== CACHE_VERSION || parsed.key !== key || !Array.isArray(parsed.entries)) return false;
+      for (const entry of parsed.entries) if (!this.touched.has(entry.id)) this.entries.set(entry.id, entry);
+      this.byDate = null;
+      this.textReady = false;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async loadCachedIndex(path: string, key: string): Promise<boolean> {
+    try {
+      const text = await readText(`${path}.index.json`);
+      const head = /^\{"version":(\d+),"key":("(?:[^"\\]|\\.)*"),"index":/.exec(text.slice(0, 600));
+      if (!head || Number(head[1]) !== CACHE_VERSION || JSON.parse(head[2]!) !== key) return false;
+      const loaded = await MiniSearch.loadJSONAsync<IndexedDoc>(text.slice(head[0].length, -1), INDEX_OPTIONS as Parameters<typeof MiniSearch.loadJSONAsync>[1]);
+      this.search_ = loaded;
+      // What changed while it loaded is read again by the next scan.
+      for (const id of this.touched) if (loaded.has(id)) loaded.discard(id);
+      this.textReady = true;
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Forgets a cached index that could not be loaded: every item is then re-read. */
+  reset(): void {
+    for (const id of [...this.entries.keys()]) if (!this.touched.has(id)) this.entries.delete(id);
+    this.byDate = null;
+    this.partial = false;
+    this.search_.removeAll();
+    this.textReady = true;
+  }
+
+  /** Whether the index has a document for this id (the cache and the entries agree). */
+  indexed(id: string): boolean {
+    return this.search_.has(id);
+  }
+}
+
+/**
+ * A snippet around the first query term found in the entry's text. `terms`: one case-blind
+ * pattern per term (no lower-cased copy of every shown item's text to throw away per search).
+ */
+export function snippetOf(entry: LibraryEntry, terms: RegExp[]): string | null {
+  for (const term of terms) {
+    const found = term.exec(entry.text);
+    if (!found) continue;
+    const at = found.index;
+    const start = Math.max(0, at - 60);
+    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + found[0].length + 80).replace(/\s+/g, ' ').trim()}…`;
+  }
+  return null;
+}
+
+/** Sorts, cuts and summarises hits; snippets only for the items shown. */
+export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limit: number, started: number, corrupt: string[], summary: (hit: H) => LibrarySummary, indexing = false): LibrarySearchResult {
+  const text = query.text?.trim() ?? '';
+  const sort = query.sort ?? (text ? undefined : 'date');
+  if (sort === 'date') hits.sort((a, b) => (a.entry.createdAt < b.entry.createdAt ? 1 : a.entry.createdAt > b.entry.createdAt ? -1 : 0));
+  else if (sort === 'title') hits.sort((a, b) => a.entry.title.localeCompare(b.entry.title));
+  else if (sort === 'citations') hits.sort((a, b) => b.entry.citationCount - a.entry.citationCount);
+  else hits.sort((a, b) => b.score - a.score);
+  const terms = text.split(/\s+/).filter(Boolean).map((term) => new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
+  return {
+    items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(hit.entry, terms) : null })),
+    total: hits.length,
+    tookMs: performance.now() - started,
+    corrupt,
+    indexing,
+  };
+}

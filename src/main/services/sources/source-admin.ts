@@ -1,0 +1,306 @@
+/**
+ * The sources a Retail Signal service fetches, managed from the app (issue 26, part 6): list with
+ * the facts behind each health, fetch history, preview and add, edit, pause, remove, and the
+ * proposals queue. Every call goes to the service's admin surface (`/api/v1/sources`).
+ *
+ * Who is administrator is the service's answer, never the app's guess: on the embedded service
+ * the app presents the admin token its supervisor obtained (local-service-supervisor.ts); on a
+ * remote one, the analyst's own credential, and `GET /api/v1/sources` answering 200 (not 401/403)
+ * is what shows the controls.
+ * SECURITY: credentials stay in the client's one header; nothing here returns or logs them.
+ */
+import { z } from 'zod';
+import { fail, ok, type Result } from '../../../shared/bridge-contract';
+import type { FetchRecordView, FetchedSource, NewSourceArgs, ProposalView, SourceHealth, SourcePreview, SourcesOverview } from '../../../shared/sources';
+
+/** What the analyst typed in "Add a source", validated (defaults applied) by the bridge. */
+export type NewSource = z.output<typeof NewSourceArgs>;
+import { RetailSignalClient, type Credential } from '../service-client/api-client';
+
+const Problem = z.looseObject({ kind: z.string().catch('error'), message: z.string().catch(''), at: z.string().nullish() }).nullish();
+
+const SourceJson = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  url: z.string().catch(''),
+  role: z.enum(['primary', 'oracle']).catch('primary'),
+  paused: z.boolean().catch(false),
+  cadence_s: z.number().catch(0),
+  cadence: z.string().catch(''),
+  health: z.string().catch('unknown'),
+  health_reason: z.string().nullish(),
+  last_fetch_at: z.string().nullish(),
+  last_success_at: z.string().nullish(),
+  next_fetch_at: z.string().nullish(),
+  consecutive_failures: z.number().catch(0),
+  last_error: Problem,
+  items_24h: z.number().catch(0),
+  items_total: z.number().catch(0),
+  not_modified_ratio: z.number().catch(0),
+  last_item_at: z.string().nullish(),
+  created_at: z.string().nullish(),
+});
+type SourceJson = z.infer<typeof SourceJson>;
+
+const FetchJson = z.looseObject({
+  at: z.string(),
+  ok: z.boolean(),
+  status: z.number().nullish(),
+  not_modified: z.boolean().catch(false),
+  items: z.number().catch(0),
+  new_items: z.number().catch(0),
+  duration_ms: z.number().catch(0),
+  error: Problem,
+});
+
+const PreviewJson = z.looseObject({
+  source: z.looseObject({ name: z.string(), kind: z.string(), url: z.string(), cadence_s: z.number().catch(900) }),
+  preview: z.array(z.looseObject({ title: z.string().catch(''), url: z.string().catch(''), published_at: z.string().catch(''), published_at_source: z.enum(['item', 'fetch']).catch('item'), summary: z.string().catch('') })),
+});
+
+const ProposalJson = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  name: z.string().nullish(),
+  kind: z.string().nullish(),
+  note: z.string().nullish(),
+  proposed_by: z.string().nullish(),
+  proposed_at: z.string().catch(''),
+  status: z.enum(['pending', 'accepted', 'rejected']).catch('pending'),
+  decided_at: z.string().nullish(),
+  reason: z.string().nullish(),
+  source_id: z.string().nullish(),
+});
+
+const SourceList = z.looseObject({ sources: z.array(z.unknown()), health_rule: z.string().nullish() });
+const SourceOne = z.looseObject({ source: SourceJson });
+const SourceWithHistory = z.looseObject({ source: SourceJson, history: z.array(FetchJson).catch([]) });
+const ProposalList = z.looseObject({ proposals: z.array(ProposalJson) });
+const Accepted = z.looseObject({ proposal: ProposalJson, source: SourceJson });
+const Rejected = z.looseObject({ proposal: ProposalJson });
+
+const HEALTH: readonly SourceHealth[] = ['healthy', 'degraded', 'down', 'unknown'];
+
+export interface SourceAdminDeps {
+  /** Which service is in use: its mode and base URL (null while it starts or is unreachable). */
+  service: () => { mode: 'local' | 'remote'; baseUrl: string | null };
+  /** The embedded service's admin token (its supervisor's); null where none was granted. */
+  localAdminToken: () => string | null;
+  /** The analyst's own credential (the keychain), for a remote service. */
+  userCredential: () => Promise<Credential | null>;
+  /** Origins besides the service's that the user trusts (Settings); the client's rule. */
+  trustedOrigins?: () => readonly string[];
+  fetch?: typeof fetch;
+}
+
+/** The sample's description changes only with a restart: asked at most once a minute. */
+const SAMPLE_TTL_MS = 60_000;
+const SampleNote = z.looseObject({ sample: z.string().max(500).optional() });
+
+export class SourceAdmin {
+  private sampleNote: { baseUrl: string; at: number; text: string | null } | null = null;
+
+  constructor(private readonly deps: SourceAdminDeps) {}
+
+  /** The sources with their health facts, the proposals, and whether the analyst may manage them. */
+  async overview(): Promise<Result<SourcesOverview>> {
+    const { mode } = this.deps.service();
+    const api = this.client();
+    if (!api.ok) return ok(this.closed(mode, 'unavailable', api.error.message));
+    const listed = await api.value.callJson('GET', '/api/v1/sources', undefined, SourceList, 'a source list');
+    if (!listed.ok) {
+      const status = listed.error.status;
+      if (status === 401 || status === 403) return ok(this.closed(mode, 'not_admin', this.notAdminReason(mode, status, listed.error.message)));
+      if (status === 404 || status === 405) return ok(this.closed(mode, 'unsupported', 'This service does not let the app manage its sources (it has no /api/v1/sources).'));
+      return ok(this.closed(mode, 'unavailable', listed.error.message));
+    }
+    const sources = listed.value.sources.flatMap((raw) => {
+      const parsed = SourceJson.safeParse(raw);
+      return parsed.success ? [sourceView(parsed.data)] : [];
+    });
+    const proposals = await api.value.callJson('GET', '/api/v1/sources/proposals', undefined, ProposalList, 'a proposal list');
+    const sample = await this.sample(api.value);
+    return ok({
+      access: 'admin',
+      accessReason: null,
+      mode,
+      sources,
+      healthRule: listed.value.health_rule ?? null,
+      proposals: proposals.ok ? proposals.value.proposals.map(proposalView).sort((a, b) => b.proposedAt.localeCompare(a.proposedAt)) : null,
+      proposalsError: proposals.ok ? null : proposals.error.message,
+      sample,
+    });
+  }
+
+  /** The health snapshot's word on the synthetic sample (`off` and silence both give null). */
+  private async sample(api: RetailSignalClient): Promise<string | null> {
+    const cached = this.sampleNote;
+    if (cached && cached.baseUrl === api.baseUrl && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.text;
+    const read = await api.callJson('GET', '/api/v1/health', undefined, SampleNote, 'a health snapshot');
+    const said = read.ok ? (read.value.sample ?? null) : null;
+    const text = said && said !== 'off' ? said : null;
+    this.sampleNote = { baseUrl: api.baseUrl, at: Date.now(), text };
+    return text;
+  }
+
+  async history(id: string): Promise<Result<{ source: FetchedSource; history: FetchRecordView[] }>> {
+    const read = await this.call('GET', sourcePath(id), undefined, SourceWithHistory, 'a source');
+    if (!read.ok) return read;
+    return ok({ source: sourceView(read.value.source), history: read.value.history.map(fetchView) });
+  }
+
+  /** Fetches the address once (`?dry_run=true`): the items it would give, nothing added. */
+  async preview(args: NewSource): Promise<Result<SourcePreview>> {
+    const read = await this.call('POST', '/api/v1/sources?dry_run=true', definitionBody(args), PreviewJson, 'a preview');
+    if (!read.ok) return withWhyNoItems(read);
+    return ok(previewView(read.value));
+  }
+
+  async add(args: NewSource): Promise<Result<{ source: FetchedSource; preview: SourcePreview }>> {
+    const body = definitionBody(args);
+    const read = await this.call('POST', '/api/v1/sources', body, z.looseObject({ source: SourceJson, preview: PreviewJson.shape.preview }), 'the new source');
+    if (!read.ok) return withWhyNoItems(read);
+    const source = sourceView(read.value.source);
+    return ok({ source, preview: previewView({ source: { name: source.name, kind: source.kind, url: source.url, cadence_s: source.cadenceS }, preview: read.value.preview }) });
+  }
+
+  async update(id: string, patch: { name?: string; cadenceS?: number; paused?: boolean }): Promise<Result<FetchedSource>> {
+    const body = { ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.cadenceS !== undefined ? { cadence_s: patch.cadenceS } : {}), ...(patch.paused !== undefined ? { paused: patch.paused } : {}) };
+    const read = await this.call('PATCH', sourcePath(id), body, SourceOne, 'the source');
+    return read.ok ? ok(sourceView(read.value.source)) : read;
+  }
+
+  async remove(id: string): Promise<Result<{ removed: true }>> {
+    const read = await this.call('DELETE', sourcePath(id), undefined, z.unknown(), 'an answer');
+    return read.ok ? ok({ removed: true }) : read;
+  }
+
+  async accept(id: string, options: { kind?: string; name?: string; cadenceS?: number }): Promise<Result<{ proposal: ProposalView; source: FetchedSource }>> {
+    const body = { ...(options.kind ? { kind: options.kind } : {}), ...(options.name ? { name: options.name } : {}), ...(options.cadenceS ? { cadence_s: options.cadenceS } : {}) };
+    const read = await this.call('POST', `${proposalPath(id)}/accept`, body, Accepted, 'the accepted proposal');
+    if (!read.ok) return withWhyNoItems(read);
+    return ok({ proposal: proposalView(read.value.proposal), source: sourceView(read.value.source) });
+  }
+
+  async reject(id: string, reason: string): Promise<Result<ProposalView>> {
+    const read = await this.call('POST', `${proposalPath(id)}/reject`, { reason }, Rejected, 'the rejected proposal');
+    return read.ok ? ok(proposalView(read.value.proposal)) : read;
+  }
+
+  private async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
+    const api = this.client();
+    if (!api.ok) return api;
+    return api.value.callJson(method, path, body, schema, what);
+  }
+
+  /**
+   * A client for the admin surface of the service in use, with the credential that may hold the
+   * right: the supervisor's admin token on the embedded service, the analyst's own on a remote one.
+   */
+  private client(): Result<RetailSignalClient> {
+    const { mode, baseUrl } = this.deps.service();
+    if (!baseUrl) return fail({ code: 'unavailable', message: 'The service is not ready yet.' });
+    const credential = mode === 'local' ? async (): Promise<Credential | null> => {
+      const token = this.deps.localAdminToken();
+      return token ? { secret: token, presentAs: 'bearer' } : null;
+    } : this.deps.userCredential;
+    return ok(new RetailSignalClient({ baseUrl, fetch: this.deps.fetch, credential, trustedOrigins: this.deps.trustedOrigins }));
+  }
+
+  private notAdminReason(mode: 'local' | 'remote', status: number, said: string): string {
+    if (mode === 'local') return `The local service did not make this app its administrator, so its sources cannot be managed here (it said: “${said}”). Restart the local service from Settings to try again.`;
+    if (status === 401) return `Only the service's administrator manages its sources. Your credential is missing or was not accepted (“${said}”); set one in Settings.`;
+    return `Only the service's administrator manages its sources, and your credential is not an administrator's (the service said: “${said}”). You can still propose a source to its administrator.`;
+  }
+
+  private closed(mode: 'local' | 'remote', access: SourcesOverview['access'], reason: string): SourcesOverview {
+    return { access, accessReason: reason, mode, sources: [], healthRule: null, proposals: null, proposalsError: null, sample: null };
+  }
+}
+
+const sourcePath = (id: string): string => `/api/v1/sources/${encodeURIComponent(id)}`;
+const proposalPath = (id: string): string => `/api/v1/sources/proposals/${encodeURIComponent(id)}`;
+
+/** The service's source definition from what the analyst typed; a blank name becomes the host's. */
+function definitionBody(args: NewSource): Record<string, unknown> {
+  return {
+    url: args.url,
+    kind: args.kind,
+    name: args.name || nameFromUrl(args.url),
+    cadence_s: args.cadenceS,
+    ...(args.itemSelector ? { item_selector: args.itemSelector } : {}),
+  };
+}
+
+function nameFromUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'file:') return decodeURIComponent(url.pathname.split('/').filter(Boolean).at(-1) ?? 'Folder');
+    return url.hostname.replace(/^www\./, '') || raw;
+  } catch {
+    return raw.slice(0, 200);
+  }
+}
+
+/** A 422 is the service saying the address gave no items: keep its reason, say what to try. */
+function withWhyNoItems<T>(result: Result<T>): Result<T> {
+  if (result.ok || result.error.status !== 422) return result;
+  return fail({ ...result.error, message: `${result.error.message} Check the address and the kind (a listing page is “html”; a folder is file:///…).` });
+}
+
+function problem(raw: z.infer<typeof Problem>): FetchedSource['lastError'] {
+  return raw ? { kind: raw.kind, message: raw.message, at: raw.at ?? null } : null;
+}
+
+function sourceView(raw: SourceJson): FetchedSource {
+  return {
+    id: raw.id,
+    name: raw.name,
+    kind: raw.kind,
+    url: raw.url,
+    role: raw.role,
+    paused: raw.paused,
+    cadenceS: raw.cadence_s,
+    cadence: raw.cadence,
+    health: (HEALTH as readonly string[]).includes(raw.health) ? (raw.health as SourceHealth) : 'unknown',
+    healthReason: raw.health_reason ?? null,
+    lastFetchAt: raw.last_fetch_at ?? null,
+    lastSuccessAt: raw.last_success_at ?? null,
+    nextFetchAt: raw.next_fetch_at ?? null,
+    consecutiveFailures: raw.consecutive_failures,
+    lastError: problem(raw.last_error),
+    items24h: raw.items_24h,
+    itemsTotal: raw.items_total,
+    notModifiedRatio: raw.not_modified_ratio,
+    lastItemAt: raw.last_item_at ?? null,
+    createdAt: raw.created_at ?? null,
+  };
+}
+
+function fetchView(raw: z.infer<typeof FetchJson>): FetchRecordView {
+  return { at: raw.at, ok: raw.ok, status: raw.status ?? null, notModified: raw.not_modified, items: raw.items, newItems: raw.new_items, durationMs: raw.duration_ms, error: problem(raw.error) };
+}
+
+function previewView(raw: z.infer<typeof PreviewJson>): SourcePreview {
+  return {
+    source: { name: raw.source.name, kind: raw.source.kind, url: raw.source.url, cadenceS: raw.source.cadence_s },
+    items: raw.preview.map((item) => ({ title: item.title, url: item.url, publishedAt: item.published_at, publishedAtSource: item.published_at_source, summary: item.summary })),
+  };
+}
+
+function proposalView(raw: z.infer<typeof ProposalJson>): ProposalView {
+  return {
+    id: raw.id,
+    url: raw.url,
+    name: raw.name ?? null,
+    kind: raw.kind ?? null,
+    note: raw.note ?? null,
+    proposedBy: raw.proposed_by ?? null,
+    proposedAt: raw.proposed_at,
+    status: raw.status,
+    decidedAt: raw.decided_at ?? null,
+    reason: raw.reason ?? null,
+    sourceId: raw.source_id ?? null,
+  };
+}
