@@ -345,9 +345,15 @@ export class SignalSearchIndex {
       const last = top.length === limit ? top[limit - 1]! : null;
       if (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at))) continue;
       const hit: SearchHit = { signal, textScore, score, entityMatches };
-      let at = top.length;
-      while (at > 0 && better(hit, top[at - 1]!)) at -= 1;
-      top.splice(at, 0, hit);
+      // Where it goes: after every hit it does not beat (binary search; Discover keeps 1,000).
+      let low = 0;
+      let high = top.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (better(hit, top[mid]!)) high = mid;
+        else low = mid + 1;
+      }
+      top.splice(low, 0, hit);
       if (top.length > limit) top.pop();
     }
     for (const list of entityLists) for (const doc of list) matches[doc] = 0;
