@@ -33,6 +33,7 @@ import { registerAdminBootstrapRoute } from './routes/admin-bootstrap';
 import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
+import { StoredSignals, type LoadedSignals } from './stored-signals';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -121,6 +122,8 @@ export interface RunningService {
   idp: DevIdentityProvider;
   /** The service's database (store/database.ts). */
   db: Database;
+  /** How the stored (fetched) signals were read at start: from the index snapshot plus the rows changed since, or every row. */
+  storedSignals: Omit<LoadedSignals, 'signals'>;
   /** Every route the server registered (endpoint-table.test.ts checks they are the table's rows). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
@@ -181,8 +184,16 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   // stored signals are answerable again before follows listen, so a restart announces nothing twice.
   const feedRepository = new DatabaseFeedRepository(db);
   await feedRepository.releaseStaleLeases();
+  // The ingested signals are read from the database into the store (stored-signals.ts); an
+  // embedded service keeps a snapshot of their index beside its database for the next start.
+  const storedSignals = new StoredSignals({
+    db,
+    store,
+    snapshot: db.kind === 'embedded' && options.dataDir && options.corpusCache ? { dir: options.dataDir, codeDir: options.corpusCache.codeDir } : null,
+  });
+  const loaded = await storedSignals.load();
   const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository });
-  await feed.load();
+  await feed.load(loaded.signals);
   // A sources file is applied at each start; an entry without an id gets one derived from its URL.
   for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });
   const app = Fastify({
@@ -350,11 +361,14 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     feed,
     idp,
     db,
+    storedSignals: { from: loaded.from, rowsRead: loaded.rowsRead, ms: loaded.ms },
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
       extensions.close();
       await feed.close();
+      // With the feed stopped the store holds exactly the stored signals: the next start reads the snapshot.
+      await storedSignals.writeSnapshot().catch((error: unknown) => process.stderr.write(`The signal index snapshot could not be written (${error instanceof Error ? error.message : String(error)}).\n`));
       // A start that generated the corpus lets its cache write finish (the next start reads it).
       await Promise.all([app.close(), cached?.written, context.research.close()]);
       await db.close();

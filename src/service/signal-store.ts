@@ -14,7 +14,7 @@ import {
   type SourceKind,
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
-import { SignalSearchIndex } from './retrieval/search-index';
+import { SignalSearchIndex, type IndexSnapshot } from './retrieval/search-index';
 import { corpusCacheKey, corpusCacheText, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
@@ -88,13 +88,30 @@ export class SignalStore {
    * (`announce` false: a stored signal read back after a restart or from another process).
    */
   addSignal(signal: CorpusSignal, announce = true): void {
-    if (this.index.get(signal.id)) return this.updateSignal(signal);
+    const known = this.index.get(signal.id);
+    // The very signal loaded from the database at start (the feed then takes it up too).
+    if (known === signal) return;
+    if (known) return this.updateSignal(signal);
     this.index.add(signal);
     this.facts.add(signal);
     this.bySlug.set(signal.slug, signal);
     const previous = this.lastItemAt.get(signal.source_id);
     if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
     if (announce) for (const listener of this.signalListeners) listener(signal);
+  }
+
+  /**
+   * Signals read back from the database at start (none of them held yet), with a snapshot of an
+   * index over them alone: indexed without tokenizing again, and not announced.
+   */
+  addStoredSnapshot(signals: CorpusSignal[], snapshot: IndexSnapshot): void {
+    this.index.appendSnapshot(signals, snapshot);
+    for (const signal of signals) {
+      this.facts.add(signal);
+      this.bySlug.set(signal.slug, signal);
+      const previous = this.lastItemAt.get(signal.source_id);
+      if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
+    }
   }
 
   /** A fetched item whose content changed: same id, new text, re-indexed in place. */

@@ -167,8 +167,12 @@ export class DatabaseFeedRepository implements FeedRepository {
     for (let at = 0; at < ids.length; at += SIGNAL_BATCH) {
       signals.push(...((await this.signals.getMany(ids.slice(at, at + SIGNAL_BATCH).map((row) => row.id))) as FeedSignal[]));
     }
+    return { signals, oracleItems: await this.oracleItemsSince(sinceMs) };
+  }
+
+  async oracleItemsSince(sinceMs: number): Promise<OracleItem[]> {
     const items = await this.db.query<{ item: OracleItem }>('SELECT item FROM feed_oracle_items WHERE stored_ms >= $1 ORDER BY stored_ms', [sinceMs]);
-    return { signals, oracleItems: items.map((row) => row.item) };
+    return items.map((row) => row.item);
   }
 
   async listProposals(): Promise<ProposalRecord[]> {

@@ -95,6 +95,8 @@ export interface FeedRepository {
   history(id: string, limit: number): Promise<FetchRecord[]>;
   /** Feed signals and oracle items stored at or after `sinceMs` (all of them from 0). */
   signalsSince(sinceMs: number): Promise<{ signals: FeedSignal[]; oracleItems: OracleItem[] }>;
+  /** Oracle items stored at or after `sinceMs` (a start whose signals were read by stored-signals.ts). */
+  oracleItemsSince(sinceMs: number): Promise<OracleItem[]>;
   listProposals(): Promise<ProposalRecord[]>;
   getProposal(id: string): Promise<ProposalRecord | null>;
   insertProposal(proposal: ProposalRecord): Promise<void>;
@@ -184,6 +186,9 @@ export class InMemoryFeedRepository implements FeedRepository {
   }
   async signalsSince(): Promise<{ signals: FeedSignal[]; oracleItems: OracleItem[] }> {
     return { signals: [...this.signals.values()], oracleItems: [...this.oracle.values()] };
+  }
+  async oracleItemsSince(): Promise<OracleItem[]> {
+    return [...this.oracle.values()];
   }
   async listProposals(): Promise<ProposalRecord[]> {
     return [...this.proposals.values()];

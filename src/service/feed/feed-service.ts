@@ -79,6 +79,9 @@ interface Collected {
 export const LEASE_MS = 60_000;
 /** Re-read window for other processes' signals (a write commits a little after its stored time). */
 const SYNC_LOOKBACK_MS = 30_000;
+/** Up to this many stored signals are clustered before start; more, after it (clusterInSlices). */
+const CLUSTER_AT_LOAD = 2_000;
+const CLUSTER_SLICE = 250;
 
 export const USER_AGENT_PRODUCT = 'ClarityRetailSignal';
 export const DEFAULT_CONTACT_URL = 'https://github.com/clarity-desktop/clarity-desktop#feed-crawler';
@@ -100,6 +103,8 @@ export class FeedService {
   private readonly signals = new Map<string, FeedSignal>();
   private readonly oracleItems = new Map<string, OracleItem>();
   private readonly duplicates = new NearDuplicateIndex(0.7);
+  /** The stored signals' near-duplicate index being built after start; fetches wait for it. */
+  private clustering: Promise<void> = Promise.resolve();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly hostBusy = new Set<string>();
   private readonly hostLastAt = new Map<string, number>();
@@ -124,12 +129,23 @@ export class FeedService {
   /**
    * Reads the stored sources, their state, the feed signals and oracle items (before start, and
    * before follows listen: stored signals are answerable again, not announced again).
+   * `stored`: the feed signals already read from the database into the store (stored-signals.ts).
    */
-  async load(): Promise<void> {
+  async load(stored?: FeedSignal[]): Promise<void> {
     const loadedAt = Date.now();
     for (const { source, state } of await this.repository.loadSources()) this.keep(source, state);
-    const { signals, oracleItems } = await this.repository.signalsSince(0);
-    for (const signal of signals) this.remember(signal, false);
+    const { signals, oracleItems } = stored ? { signals: stored, oracleItems: await this.repository.oracleItemsSince(0) } : await this.repository.signalsSince(0);
+    if (signals.length <= CLUSTER_AT_LOAD) {
+      for (const signal of signals) this.remember(signal, false);
+    } else {
+      // Many stored signals: answerable at once with the corroboration they were stored with;
+      // their near-duplicate index (new arrivals are clustered against it) is built after start.
+      for (const signal of signals) {
+        this.signals.set(signal.id, signal);
+        this.store.addSignal(signal, false);
+      }
+      this.clustering = this.clusterInSlices(signals.map((signal) => signal.id));
+    }
     for (const item of oracleItems) this.oracleItems.set(item.canonical, item);
     this.signalCursorMs = loadedAt - SYNC_LOOKBACK_MS;
     this.lastSyncAt = loadedAt;
@@ -166,6 +182,20 @@ export class FeedService {
     this.lastSyncAt = startedAt;
   }
 
+  /**
+   * Adds stored signals to the near-duplicate index a slice at a time, yielding between slices
+   * so requests are served meanwhile (100,000 synthetic signals take tens of seconds).
+   */
+  private async clusterInSlices(ids: string[]): Promise<void> {
+    for (let at = 0; at < ids.length && !this.closed; at += CLUSTER_SLICE) {
+      for (const id of ids.slice(at, at + CLUSTER_SLICE)) {
+        const signal = this.signals.get(id);
+        if (signal && this.duplicates.cluster(id) === undefined) this.duplicates.add(id, `${signal.title} ${signal.summary}`);
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
   start(): void {
     if (this.timer || this.closed) return;
     this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 250);
@@ -178,7 +208,7 @@ export class FeedService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.stopping.abort();
-    await Promise.allSettled([...this.inFlight.values()]);
+    await Promise.allSettled([...this.inFlight.values(), this.clustering]);
   }
 
   sources(): SourceView[] {
@@ -474,6 +504,8 @@ export class FeedService {
     let ingested: Ingested = { items: 0, newItems: 0, signals: [], oracleItems: [] };
     try {
       const collected = await this.collect(source, before, false);
+      // New items are clustered against every stored signal, so that index must be whole.
+      await this.clustering;
       const fetchedAt = new Date(this.now());
       const files = this.pendingFiles.get(source.id);
       this.pendingFiles.delete(source.id);

@@ -1,18 +1,34 @@
 /**
  * Every signal newest first, kept in order as live signals arrive, so Discover can page
- * through the corpus by walking from a position instead of sorting it per request.
+ * through the corpus by walking from a position instead of sorting it per request. Beside it,
+ * the same order per filter value (type or source kind, entity, city or state, segment, source):
+ * a filtered page walks the shortest list that can hold its matches, so a rare type or entity
+ * costs a page, not a walk over most of the corpus (profiled: bench/notes.md).
  */
 import type { CorpusSignal } from '../corpus/generator';
+import { RETAILERS } from '../corpus/vocabulary';
 import type { SignalStore } from '../signal-store';
-import { newestFirst } from './signal-query';
+import { newestFirst, type SignalFilter } from './signal-query';
+
+const lower = (text: string): string => text.trim().toLowerCase();
+/** A retailer's group, by the retailer's name (an entity filter on the group matches its brands). */
+const PARENT_OF = new Map(RETAILERS.flatMap((retailer) => (retailer.parent ? [[retailer.name, lower(retailer.parent)] as const] : [])));
 
 export class SignalTimeline {
   private readonly ordered: CorpusSignal[];
+  private readonly lists = new Map<string, CorpusSignal[]>();
   private readonly unsubscribe: () => void;
 
-  constructor(store: SignalStore) {
+  constructor(private readonly store: SignalStore) {
     this.ordered = [...store.allSignals()].sort(newestFirst);
-    this.unsubscribe = store.onSignalAdded((signal) => this.ordered.splice(this.firstAfter(signal), 0, signal));
+    for (const signal of this.ordered) for (const key of this.keysOf(signal)) this.listOf(key).push(signal);
+    this.unsubscribe = store.onSignalAdded((signal) => {
+      this.ordered.splice(firstAfter(this.ordered, signal), 0, signal);
+      for (const key of this.keysOf(signal)) {
+        const list = this.listOf(key);
+        list.splice(firstAfter(list, signal), 0, signal);
+      }
+    });
   }
 
   close(): void {
@@ -21,24 +37,82 @@ export class SignalTimeline {
 
   /** Index of the first signal that sorts after `reference` (binary search). */
   firstAfter(reference: Pick<CorpusSignal, 'published_at' | 'id'>): number {
-    let low = 0;
-    let high = this.ordered.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (newestFirst(this.ordered[mid]!, reference as CorpusSignal) <= 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return firstAfter(this.ordered, reference);
   }
 
-  /** Up to `count` signals after `from` (or from the newest) that `keep` accepts and are published by `untilIso`. */
-  take(count: number, keep: (signal: CorpusSignal) => boolean, untilIso: string, from: Pick<CorpusSignal, 'published_at' | 'id'> | null): CorpusSignal[] {
+  /**
+   * Up to `count` signals after `from` (or from the newest) that `keep` accepts and are published
+   * by `untilIso`; `filter` (the one `keep` checks) picks the shortest list to walk.
+   */
+  take(count: number, keep: (signal: CorpusSignal) => boolean, untilIso: string, from: Pick<CorpusSignal, 'published_at' | 'id'> | null, filter: SignalFilter = {}): CorpusSignal[] {
+    const list = this.candidates(filter);
     const found: CorpusSignal[] = [];
-    let index = from ? this.firstAfter(from) : this.firstAfter({ published_at: untilIso, id: '\uffff' });
-    for (; index < this.ordered.length && found.length < count; index += 1) {
-      const signal = this.ordered[index]!;
+    // From the newest published by `untilIso`, that instant included (an empty id sorts before every id).
+    let index = from ? firstAfter(list, from) : firstAfter(list, { published_at: untilIso, id: '' });
+    for (; index < list.length && found.length < count; index += 1) {
+      const signal = list[index]!;
       if (keep(signal)) found.push(signal);
     }
     return found;
   }
+
+  /** The shortest newest-first list holding every signal the filter can accept. */
+  private candidates(filter: SignalFilter): CorpusSignal[] {
+    if (filter.ids && filter.ids.length > 0) {
+      return [...new Set(filter.ids)].flatMap((id) => this.store.getSignal(id) ?? []).sort(newestFirst);
+    }
+    const keys: string[] = [];
+    if (filter.kind) keys.push(`kind:${lower(filter.kind)}`);
+    if (filter.entity) keys.push(`entity:${lower(filter.entity)}`);
+    if (filter.segment) keys.push(`segment:${lower(filter.segment)}`);
+    if (filter.city) keys.push(`city:${lower(filter.city)}`);
+    if (filter.source) {
+      const wanted = lower(filter.source);
+      const source = this.store.sourcesById.get(filter.source) ?? this.store.sources.find((s) => lower(s.name) === wanted);
+      keys.push(`source:${source?.id ?? filter.source}`);
+    }
+    let shortest = this.ordered;
+    for (const key of keys) {
+      const list = this.lists.get(key) ?? [];
+      if (list.length < shortest.length) shortest = list;
+    }
+    return shortest;
+  }
+
+  /** The lists a signal belongs to: each a superset of what the matching filter accepts (signalPredicate still decides). */
+  private keysOf(signal: CorpusSignal): Set<string> {
+    const keys = new Set<string>([`kind:${lower(signal.type)}`, `source:${signal.source_id}`]);
+    const sourceKind = this.store.sourcesById.get(signal.source_id)?.kind;
+    if (sourceKind) keys.add(`kind:${lower(sourceKind)}`);
+    const { retailers, segments, cities, states } = signal.entities;
+    for (const name of [...retailers, ...segments, ...cities, ...states]) keys.add(`entity:${lower(name)}`);
+    for (const name of retailers) {
+      const parent = PARENT_OF.get(name);
+      if (parent) keys.add(`entity:${parent}`);
+    }
+    for (const name of segments) keys.add(`segment:${lower(name)}`);
+    for (const name of [...cities, ...states]) keys.add(`city:${lower(name)}`);
+    return keys;
+  }
+
+  private listOf(key: string): CorpusSignal[] {
+    let list = this.lists.get(key);
+    if (!list) {
+      list = [];
+      this.lists.set(key, list);
+    }
+    return list;
+  }
+}
+
+/** Index of the first signal in a newest-first list that sorts after `reference` (binary search). */
+function firstAfter(list: readonly CorpusSignal[], reference: Pick<CorpusSignal, 'published_at' | 'id'>): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (newestFirst(list[mid]!, reference as CorpusSignal) <= 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

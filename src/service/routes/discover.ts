@@ -67,7 +67,7 @@ export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceCon
     const parsed = DiscoverQuery.safeParse(request.query);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const query = parsed.data;
-    const keep = signalPredicate(context.store, {
+    const filter = {
       ids: query.id,
       entity: query.entity,
       segment: query.segment,
@@ -76,7 +76,8 @@ export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceCon
       kind: query.kind,
       sinceMs: query.since ? Date.parse(query.since) : undefined,
       untilMs: query.until ? Date.parse(query.until) : undefined,
-    });
+    };
+    const keep = signalPredicate(context.store, filter);
     const now = context.now();
     const ranked = Boolean(query.q);
     const cursor = query.cursor ? decodeCursor(query.cursor, ranked) : null;
@@ -90,7 +91,7 @@ export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceCon
       if (offset + query.limit < hits.length) next = { offset: offset + query.limit };
     } else {
       const after = cursor && 'after' in cursor ? cursor.after : null;
-      const top = timeline.take(query.limit + 1, keep, new Date(now).toISOString(), after);
+      const top = timeline.take(query.limit + 1, keep, new Date(now).toISOString(), after, filter);
       page = top.slice(0, query.limit);
       const last = page[page.length - 1];
       if (top.length > query.limit && last) next = { after: { published_at: last.published_at, id: last.id } };

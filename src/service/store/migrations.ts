@@ -222,6 +222,19 @@ CREATE TABLE source_proposals (
 );
 CREATE INDEX source_proposals_status ON source_proposals (status, proposed_at);`,
   },
+  {
+    version: 5,
+    name: 'signal change sequence',
+    // Every insert or update of a signal takes the next number, so a start can read only what
+    // changed since the index snapshot it kept (src/service/stored-signals.ts).
+    sql: `
+CREATE SEQUENCE signal_changes;
+ALTER TABLE signals ADD COLUMN change_seq bigint;
+UPDATE signals SET change_seq = nextval('signal_changes');
+ALTER TABLE signals ALTER COLUMN change_seq SET DEFAULT nextval('signal_changes');
+ALTER TABLE signals ALTER COLUMN change_seq SET NOT NULL;
+CREATE INDEX signals_origin_change ON signals (origin, change_seq);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

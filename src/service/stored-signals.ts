@@ -1,0 +1,167 @@
+/**
+ * The signals the service ingested live in the database (`signals`, origin 'feed'); the store
+ * and its search index are derived from them at every start, so a restart answers with what was
+ * ingested before it. Reading 100,000 rows back from the embedded database and tokenizing them
+ * takes tens of seconds (bench/notes.md), so an embedded service keeps a snapshot of that part of
+ * the index beside its database (written when it closes, and after a start that had to read
+ * many rows) and at start reads from the table only the rows changed after the snapshot
+ * (`change_seq`, migration 5). The table stays the truth: a snapshot of other code, or whose
+ * signals and the changes since do not add up to the table's count (a crash between a write and
+ * the snapshot, a removed row), is set aside and every row is read.
+ *
+ * A team server (PostgreSQL, several processes writing) reads every row at start: sequence
+ * numbers there may commit out of order, so "changed after n" is not exact across processes.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { codeHash } from './corpus/corpus-cache';
+import type { FeedSignal } from './feed/signal-extraction';
+import type { IndexSnapshot } from './retrieval/search-index';
+import type { SignalStore } from './signal-store';
+import type { Database } from './store/database';
+import { SignalRepository, type StoredSignal } from './store/signal-repository';
+
+/** Bumped when the file's layout changes (the code hash covers the tokenizer). */
+const FORMAT = 1;
+export const SIGNAL_SNAPSHOT_FILE = 'signal-index-snapshot.json';
+/** A start that read more rows than this writes a snapshot at once (not only when it closes). */
+const SNAPSHOT_AFTER_ROWS = 2_000;
+
+interface SnapshotFile {
+  format: number;
+  code: string;
+  /** The table's newest change number the snapshot includes. */
+  changeSeq: number;
+  signals: StoredSignal[];
+  index: IndexSnapshot;
+}
+
+export interface StoredSignalsOptions {
+  db: Database;
+  store: SignalStore;
+  /** Where the snapshot lives (the data directory) and the code it was built by; null: none (PostgreSQL, in memory). */
+  snapshot: { dir: string; codeDir: string } | null;
+  warn?: (message: string) => void;
+}
+
+export interface LoadedSignals {
+  /** The feed's signals, as now held by the store. */
+  signals: FeedSignal[];
+  /** Whether they came from the snapshot (plus the rows changed since) or from the rows alone. */
+  from: 'none' | 'snapshot' | 'rows';
+  /** Rows read from the table. */
+  rowsRead: number;
+  ms: number;
+}
+
+export class StoredSignals {
+  private readonly repository: SignalRepository;
+  private readonly warn: (message: string) => void;
+  private writing: Promise<void> | null = null;
+  /** The change number of the snapshot on disk (read at start or written since); none: -1. */
+  private snapshotSeq = -1;
+
+  constructor(private readonly options: StoredSignalsOptions) {
+    this.repository = new SignalRepository(options.db);
+    this.warn = options.warn ?? ((message) => process.stderr.write(`${message}\n`));
+  }
+
+  private get file(): string | null {
+    return this.options.snapshot ? join(this.options.snapshot.dir, SIGNAL_SNAPSHOT_FILE) : null;
+  }
+
+  /** Reads the stored feed signals into the store (before the feed and follows start). */
+  async load(): Promise<LoadedSignals> {
+    const started = performance.now();
+    const mark = await this.repository.changeMark('feed');
+    if (mark.count === 0) return { signals: [], from: 'none', rowsRead: 0, ms: performance.now() - started };
+    const snapshot = await this.readSnapshot();
+    if (snapshot) {
+      const changed = await this.readChanged(snapshot.changeSeq);
+      const ids = new Set(snapshot.signals.map((signal) => signal.id));
+      for (const signal of changed) ids.add(signal.id);
+      if (ids.size === mark.count && this.tryAddSnapshot(snapshot)) {
+        this.snapshotSeq = snapshot.changeSeq;
+        const byId = new Map<string, StoredSignal>(snapshot.signals.map((signal) => [signal.id, signal]));
+        for (const signal of changed) {
+          byId.set(signal.id, signal);
+          this.options.store.addSignal(signal, false);
+        }
+        if (changed.length > SNAPSHOT_AFTER_ROWS) this.writeInBackground();
+        return { signals: [...byId.values()] as FeedSignal[], from: 'snapshot', rowsRead: changed.length, ms: performance.now() - started };
+      }
+      if (ids.size !== mark.count) this.warn(`The signal index snapshot does not match the database (${ids.size} signals, the table holds ${mark.count}); reading every signal from the database.`);
+    }
+    const rows = await this.readChanged(0);
+    for (const signal of rows) this.options.store.addSignal(signal, false);
+    if (rows.length > SNAPSHOT_AFTER_ROWS) this.writeInBackground();
+    return { signals: rows as FeedSignal[], from: 'rows', rowsRead: rows.length, ms: performance.now() - started };
+  }
+
+  /**
+   * Writes the snapshot of the feed signals the store holds, when they are exactly the table's
+   * (same count: in the one process of an embedded database every stored row passed through the
+   * store). Called when the service closes, after the feed stopped.
+   */
+  async writeSnapshot(): Promise<void> {
+    const file = this.file;
+    if (!file) return;
+    await this.writing;
+    const mark = await this.repository.changeMark('feed');
+    const ids: string[] = [];
+    for (const signal of this.options.store.allSignals()) if ((signal as Partial<StoredSignal>).origin === 'feed') ids.push(signal.id);
+    if (ids.length !== mark.count || mark.count === 0 || mark.changeSeq === this.snapshotSeq) return;
+    const { signals, snapshot } = this.options.store.index.snapshotOf(ids);
+    const content: SnapshotFile = { format: FORMAT, code: codeHash(this.options.snapshot!.codeDir), changeSeq: mark.changeSeq, signals: signals as StoredSignal[], index: snapshot };
+    await writeFileAtomic(file, JSON.stringify(content), { mode: 0o600 });
+    this.snapshotSeq = mark.changeSeq;
+  }
+
+  /** Waits for a snapshot write under way (the service's close). */
+  async settled(): Promise<void> {
+    await this.writing;
+  }
+
+  private writeInBackground(): void {
+    this.writing = this.writeSnapshot().catch((error: unknown) => this.warn(`The signal index snapshot could not be written (${error instanceof Error ? error.message : String(error)}).`));
+  }
+
+  /** Indexes the snapshot's signals; false (the store untouched: checked before it changes) when it is malformed. */
+  private tryAddSnapshot(snapshot: SnapshotFile): boolean {
+    try {
+      this.options.store.addStoredSnapshot(snapshot.signals, snapshot.index);
+      return true;
+    } catch (error) {
+      this.warn(`The signal index snapshot could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
+      return false;
+    }
+  }
+
+  private async readChanged(after: number): Promise<StoredSignal[]> {
+    const signals: StoredSignal[] = [];
+    for await (const page of this.repository.changedSince('feed', after)) for (const signal of page.signals) signals.push(signal);
+    return signals;
+  }
+
+  private async readSnapshot(): Promise<SnapshotFile | null> {
+    const file = this.file;
+    if (!file) return null;
+    let text: string;
+    try {
+      // Read whole and decoded once (a streamed 'utf8' read decodes chunk by chunk, much slower).
+      text = (await readFile(file)).toString('utf8');
+    } catch {
+      return null;
+    }
+    try {
+      const parsed = JSON.parse(text) as SnapshotFile;
+      if (parsed.format !== FORMAT || parsed.code !== codeHash(this.options.snapshot!.codeDir)) return null;
+      if (!Array.isArray(parsed.signals) || !Number.isFinite(parsed.changeSeq)) throw new Error('it is incomplete');
+      return parsed;
+    } catch (error) {
+      this.warn(`The signal index snapshot ${file} could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
+      return null;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The database is the source of truth for fetched signals (src/service/stored-signals.ts): a
+ * restart answers with every signal stored before it — read row by row the first time, then
+ * from the index snapshot kept beside the database plus the rows changed since — and a snapshot
+ * that no longer fits the table (a crash after more rows were stored, a damaged file) is set
+ * aside, never trusted. A service killed with kill -9 right after a fetch was acknowledged
+ * finds that fetch's signals after its restart.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevIdentityProvider } from '../../src/service/auth';
+import { generateCorpus } from '../../src/service/corpus/generator';
+import { startService, type RunningService } from '../../src/service/server';
+import { SIGNAL_SNAPSHOT_FILE } from '../../src/service/stored-signals';
+import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
+import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+const dirs: string[] = [];
+let web: FixtureWeb;
+const running = new Set<ServiceProcess>();
+
+beforeAll(async () => {
+  web = await startFixtureWeb();
+});
+
+afterAll(async () => {
+  await Promise.all([...running].map((service) => service.kill9()));
+  await web?.close();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'clarity-stored-signals-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const codeDir = fileURLToPath(new URL('../../src/service/', import.meta.url));
+const start = (dataDir: string): Promise<RunningService> =>
+  startService({ dataDir, corpusCache: { dir: dataDir, codeDir }, signalCount: 2_000, liveFeed: false, paceMs: 0, sample: 'snapshot' });
+
+/** Fetched-looking signals (origin feed), with ids and slugs of their own so they never meet the sample's. */
+function feedSignals(count: number, seed: number, prefix: string): StoredSignal[] {
+  return generateCorpus({ signalCount: count, seed }).signals.map((signal, i) => ({
+    ...signal,
+    id: `sig_${prefix}${i.toString(16).padStart(14, '0')}`,
+    slug: `${signal.slug}-${prefix}`,
+    origin: 'feed',
+    canonical_url: `https://news.example/${prefix}/${i}`,
+    published_at_source: 'item',
+    first_seen_at: signal.published_at,
+    updated_at: null,
+    corroborated_by: [],
+    confidence: 0.5,
+  }));
+}
+
+interface DiscoverPage { items: Array<{ id: string; origin: string; title: string }> }
+const discoverIds = async (url: string, ids: string[]): Promise<string[]> =>
+  ((await (await fetch(`${url}/api/v1/discover?limit=100&id=${ids.join(',')}`)).json()) as DiscoverPage).items.map((item) => item.id).sort();
+const spread = (signals: StoredSignal[], n: number): string[] => signals.filter((_, i) => i % Math.ceil(signals.length / n) === 0).map((signal) => signal.id).sort();
+
+describe('stored signals at start', () => {
+  it('are read from the rows, then from the snapshot plus the rows changed since; a snapshot that does not fit is set aside', { timeout: 600_000 }, async () => {
+    const dataDir = await tempDir();
+    const first = feedSignals(2_500, 11, 'aa');
+    // One story only a stored signal tells, for ask to find.
+    Object.assign(first[7]!, {
+      title: 'DMart opens 12 Quokka pilot stores in Nagpur',
+      summary: 'DMart said its Quokka pilot stores in Nagpur beat their sales plan in the first month.',
+      body: 'DMart said its Quokka pilot stores in Nagpur beat their sales plan in the first month, and that more Quokka stores would follow.',
+      entities: { retailers: ['DMart'], segments: [], cities: ['Nagpur'], states: [] },
+    });
+    const later = feedSignals(40, 12, 'bb');
+
+    // Stored by a first run (as its fetches store them), then a restart reads every row.
+    let service = await start(dataDir);
+    expect(service.storedSignals.from).toBe('none');
+    await new SignalRepository(service.db).put(first, { timeoutMs: 300_000 });
+    await service.close();
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length });
+      expect(await discoverIds(service.url, spread(first, 100))).toEqual(spread(first, 100));
+    } finally {
+      await service.close();
+    }
+
+    // The next start reads the snapshot written as it closed, and no row.
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'snapshot', rowsRead: 0 });
+      expect(await discoverIds(service.url, spread(first, 100))).toEqual(spread(first, 100));
+      // A stored signal is answerable: asked about its own title, the answer cites it.
+      const target = first[7]!;
+      const answer = (await (await fetch(`${service.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'What did DMart say about its Quokka pilot stores?' }] }) })).json()) as { citations: string[] };
+      expect(answer.citations).toContain(target.id);
+      // Rows stored after the snapshot, one of them an update of a snapshotted signal.
+      await new SignalRepository(service.db).put([...later, { ...first[0]!, title: 'Zudio opens its 900th store in Pune, a record for Trent' }], { timeoutMs: 300_000 });
+    } finally {
+      // What a crash leaves: a snapshot older than the table (close would write a fresh one).
+      await service.db.close();
+      await service.close().catch(() => undefined);
+    }
+    await rm(join(dataDir, 'database.lock'), { force: true });
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals.from).toBe('snapshot');
+      expect(service.storedSignals.rowsRead).toBeGreaterThanOrEqual(later.length + 1);
+      expect(await discoverIds(service.url, [...spread(first, 60), ...later.map((signal) => signal.id)].sort())).toEqual([...spread(first, 60), ...later.map((signal) => signal.id)].sort());
+      const updated = ((await (await fetch(`${service.url}/api/v1/discover?limit=5&id=${first[0]!.id}`)).json()) as DiscoverPage).items[0]!;
+      expect(updated.title).toBe('Zudio opens its 900th store in Pune, a record for Trent');
+    } finally {
+      await service.close();
+    }
+
+    // A damaged snapshot: every row is read, nothing is lost.
+    await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), '{"format":1,"code":');
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length + later.length });
+      expect(await discoverIds(service.url, later.map((signal) => signal.id).sort())).toEqual(later.map((signal) => signal.id).sort());
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a kill -9 right after a fetch was acknowledged loses none of its signals', { timeout: 300_000 }, async () => {
+    const dataDir = await tempDir();
+    const token = await (await DevIdentityProvider.open(dataDir)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
+    const args = [...FAST_ARGS, '--allow-private-sources', '--health-max-age', '0', '--data-dir', dataDir];
+    const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const before = await startServiceProcess(args);
+    running.add(before);
+    expect((await fetch(`${before.url}/api/v1/sources`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 3_600 }) })).status).toBe(201);
+    // Acknowledged: the source's fetch is recorded as done (its signals were stored before that record).
+    const end = Date.now() + 60_000;
+    let ids: string[] = [];
+    for (;;) {
+      const detail = (await (await fetch(`${before.url}/api/v1/sources/desk`, { headers: auth })).json()) as { source: { last_success_at: string | null } };
+      if (detail.source.last_success_at) {
+        const page = (await (await fetch(`${before.url}/api/v1/discover?limit=50&source=desk`)).json()) as DiscoverPage;
+        ids = page.items.map((item) => item.id).sort();
+        break;
+      }
+      if (Date.now() > end) throw new Error('the first fetch did not finish');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(ids).toHaveLength(4);
+    await before.kill9();
+    running.delete(before);
+
+    const after = await startServiceProcess(args);
+    running.add(after);
+    try {
+      expect(await discoverIds(after.url, ids)).toEqual(ids);
+      const answer = (await (await fetch(`${after.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'What was Avenue Supermarts revenue in Q2?' }] }) })).json()) as { citations: string[] };
+      expect(answer.citations.some((id) => ids.includes(id))).toBe(true);
+    } finally {
+      await after.stop();
+      running.delete(after);
+    }
+  });
+});
