@@ -17,8 +17,10 @@ test('a streaming answer is followed at the bottom, and no longer once the reade
 
   await chat.ask('Which fashion chains are opening stores in tier-2 cities?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'streaming');
-  // While it streams, the end stays in view as the answer grows.
-  for (const length of [200, 400, 600]) {
+  // While it streams, the end stays in view as the answer grows. Checked early in the answer
+  // (about 960 characters in all), so most of it is still to come once the reader scrolls up:
+  // checked at 600, a clean-clone run saw the stream end before it grew 100 more.
+  for (const length of [150, 250, 350]) {
     await expect.poll(shownLength).toBeGreaterThan(length);
     expect(await fromBottom()).toBeLessThan(80);
   }
