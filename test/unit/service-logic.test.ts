@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../src/service/corpus/generator';
+import { generateCorpus, uniqueSlugs, type CorpusSignal } from '../../src/service/corpus/generator';
 import { RateLimiter } from '../../src/service/rate-limiter';
 import { extractEntities, SignalSearchIndex } from '../../src/service/retrieval/search-index';
 import { splitIntoDeltas } from '../../src/service/routes/ask';
 import { composeAnswer } from '../../src/service/answers/composer';
 
 describe('corpus generator', () => {
+  it('gives every signal its own slug: a later one whose six-character suffix is taken gets its whole id', () => {
+    // At a million signals repeated template titles met the same six hex characters of the id
+    // (the storage bench's load failed on the database's unique slug).
+    const signal = (id: string): CorpusSignal => ({ ...generateCorpus({ signalCount: 1 }).signals[0]!, id, slug: `same-title-${id.slice(4, 10)}` });
+    const signals = [signal('sig_abcdef0000000001'), signal('sig_abcdef0000000002'), signal('sig_1234560000000003')];
+    uniqueSlugs(signals);
+    expect(signals.map((s) => s.slug)).toEqual(['same-title-abcdef', 'same-title-abcdef0000000002', 'same-title-123456']);
+  });
+
   const corpus = generateCorpus();
 
   it('makes ~150 sources and 20,000 signals with sig_ + 16 hex ids', () => {

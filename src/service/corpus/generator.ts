@@ -282,8 +282,22 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
   }
   const appRankConflicts = plantAppRankConflicts(signals, sources, seed, Math.min(factSignals.length, count));
   signals.sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
+  uniqueSlugs(signals);
   const attached = attachSignals(truth, signals, sources);
   return { sources, signals, truth: { ...attached, conflicts: [...attached.conflicts, ...appRankConflicts] } };
+}
+
+/**
+ * A slug names one signal (`/signal/<slug>`, unique in the database). Templated titles repeat,
+ * and six hex characters of the id collide among them at scale (a million signals held
+ * thousands of pairs): a later signal with a taken slug gets its whole id instead.
+ */
+export function uniqueSlugs(signals: CorpusSignal[]): void {
+  const taken = new Set<string>();
+  for (const signal of signals) {
+    if (taken.has(signal.slug)) signal.slug = `${signal.slug.slice(0, signal.slug.lastIndexOf('-'))}-${signal.id.slice(4)}`;
+    taken.add(signal.slug);
+  }
 }
 
 /** Fills each fact's signal ids and records the planted conflicts; facts with no signal left are dropped. */
