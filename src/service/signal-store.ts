@@ -213,7 +213,15 @@ export function openCachedSignalStore(
   const corpus = generateCorpus(options);
   const built = { corpus, index: new SignalSearchIndex(corpus.signals) };
   // The text now, before the live feed changes anything; the write itself is not waited for.
-  const text = corpusCacheText(key, built);
+  let text: string;
+  try {
+    text = corpusCacheText(key, built);
+  } catch (error) {
+    // A corpus too large for one string (a million signals pass V8's limit) is simply not cached:
+    // the service starts all the same (found by the storage bench, whose service failed to start).
+    warn(`The corpus cache is off for this corpus (${error instanceof Error ? error.message : String(error)}).`);
+    return { store: new SignalStore(options, built), from: 'generated', written: null };
+  }
   const written = writeCorpusCache(cache.dir, key, text).catch((error: unknown) =>
     warn(`The corpus cache could not be written (${error instanceof Error ? error.message : String(error)}).`),
   );
