@@ -83,5 +83,3 @@ export function titleFromQuestion(question: string): string {
 
 export type TurnAnswerState = z.infer<typeof TurnAnswer>;
 
-// The answer rules live in a zod-free module so the renderer can use them without shipping zod.
-export { applyAskEvent, emptyAnswer, endAnswer } from './answer-rules';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CITATION_MARKER, orderedCitations } from '../../src/shared/cite-format';
 import { citationSnapshotOf } from '../../src/shared/citation';
-import { emptyAnswer, endAnswer } from '../../src/shared/conversation';
+import { emptyAnswer, endAnswer } from '../../src/shared/answer-rules';
 import { PAGE_CONNECT_SRC, rendererCsp } from '../../src/shared/csp';
 import { ERROR_CODES, knownServiceErrorCode, type CitationPayload, type Signal, type SourceEntry } from '../../src/shared/service-schemas';
 import { contentSecurityPolicy } from '../../src/main/browser-host/browser-host';

@@ -6,7 +6,8 @@
 import { replayMessages, type ReplayTurn } from '../services/conversations/replay-messages';
 import { AskStreamArgs, fail, ok, STREAM_ID, type AskEvent, type BridgeError, type Result } from '../../shared/bridge-contract';
 import { citationDetailOf } from '../../shared/citation';
-import { applyAskEvent, endAnswer, type ConversationTurn } from '../../shared/conversation';
+import { applyAskEvent, endAnswer } from '../../shared/answer-rules';
+import type { ConversationTurn } from '../../shared/conversation';
 import { AnswerLimiter, type AnswerLimits } from '../services/conversations/answer-limits';
 import type { RetailSignalClient } from '../services/service-client/api-client';
 import type { ConversationStore } from '../services/conversations/conversation-store';
