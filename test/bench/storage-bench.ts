@@ -2,13 +2,16 @@
  * `npm run bench:storage` — the service's database at scale, each figure beside its goal (issue 27):
  *   1. load_1m_s: 1,000,000 generated signals written into a throw-away PostgreSQL cluster
  *      through SignalRepository (batches of 1,000 rows, two writers), indexes and full-text vector included
- *   2. discover_p95_ms: Discover's queries on that table (newest first; by entity, type, source;
- *      the next page), each as the repository runs it
+ *   2. discover_sql_p95_ms: Discover's queries as one SQL query each on that table (newest first;
+ *      by entity, type, source; the next page) — the repository's figure; the service does not
+ *      answer Discover this way (see 4)
  *   3. ranking, both ways on the same 1,000,000: PostgreSQL full-text search (ts_rank) and the
  *      index kept beside it (SignalSearchIndex, BM25 + boosts, the one the eval is measured on):
  *      p95 per question, build time and heap of the index (docs/decisions/0009)
  *   4. ask_first_byte_p95_ms: a service process over that database holding 1,000,000 signals
- *      (`--signals 1000000 --database …`), streaming asks one at a time, first body byte
+ *      (`--signals 1000000 --database …`), streaming asks one at a time, first body byte; and
+ *      discover_p95_ms: Discover as every client calls it, GET /api/v1/discover over HTTP on that
+ *      process (newest first, filters, `q`, next pages), answered from the index it keeps beside the table
  *   5. team: 100 analysts asking at once through two service processes on one database, errors
  *      and first byte p95, beside one embedded process in the same run
  *   6. restart_ms: the embedded default restarted with 100,000 signals in its database
@@ -54,8 +57,9 @@ export interface StorageBenchResult {
   generate_s: number;
   load_1m_s: number;
   load_rows_per_s: number;
-  discover_p95_ms: number;
-  discover_p50_ms: number;
+  /** Discover's newest-first/filter queries as one SQL query each on the table (the repository's; not the service's path). */
+  discover_sql_p95_ms: number;
+  discover_sql_p50_ms: number;
   ranking: {
     postgres_fts: { p50_ms: number; p95_ms: number };
     index_beside: { p50_ms: number; p95_ms: number; build_s: number; heap_mb: number };
@@ -74,9 +78,9 @@ export interface StorageBenchResult {
   /** Of 100 fetched signals spread over the ones written, how many Discover finds after the restart. */
   restart_sampled_found: string;
   restart_empty_ms: number;
-  /** Discover through the service (GET /api/v1/discover over HTTP) holding `signals`, mixed filters and `q`. */
-  discover_service_p95_ms: number;
-  discover_service_p50_ms: number;
+  /** Discover through the service (GET /api/v1/discover over HTTP) over PostgreSQL holding `signals`, mixed filters and `q`. */
+  discover_p95_ms: number;
+  discover_p50_ms: number;
 }
 
 const percentile = (values: number[], p: number): number => {
@@ -294,10 +298,10 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
       generate_s: round(generated.ms / 1000),
       load_1m_s: round(loadMs / 1000),
       load_rows_per_s: Math.round(count / (loadMs / 1000)),
-      discover_p95_ms: round(percentile(discover, 95)),
-      discover_p50_ms: round(percentile(discover, 50)),
-      discover_service_p95_ms: round(percentile(discoverService, 95)),
-      discover_service_p50_ms: round(percentile(discoverService, 50)),
+      discover_sql_p95_ms: round(percentile(discover, 95)),
+      discover_sql_p50_ms: round(percentile(discover, 50)),
+      discover_p95_ms: round(percentile(discoverService, 95)),
+      discover_p50_ms: round(percentile(discoverService, 50)),
       ranking: {
         postgres_fts: { p50_ms: round(percentile(fts, 50)), p95_ms: round(percentile(fts, 95)) },
         index_beside: { p50_ms: round(percentile(beside, 50)), p95_ms: round(percentile(beside, 95)), build_s: round(built.ms / 1000), heap_mb: Math.round(heapMb) },
@@ -333,11 +337,10 @@ export function storageTable(r: StorageBenchResult): string {
     '| Figure | Measured | Goal / baseline | Verdict |',
     '|---|---:|---|---|',
     `| Load ${n} generated signals into PostgreSQL (s; ${r.load_rows_per_s} rows/s; generating them took ${r.generate_s} s, not counted) | ${r.load_1m_s} | ≤ ${r.goals.load_1m_s} | ${met(r.load_1m_s, r.goals.load_1m_s)} |`,
-    `| Discover over ${n}: newest first, by entity/type/origin, next pages, p95 (p50) (ms) | ${r.discover_p95_ms} (${r.discover_p50_ms}) | ≤ ${r.goals.discover_p95_ms} | ${met(r.discover_p95_ms, r.goals.discover_p95_ms)} |`,
+    `| Discover over ${n} through the service on PostgreSQL (GET /api/v1/discover over HTTP: newest first, filters, q, next pages), p95 (p50) (ms) | ${r.discover_p95_ms} (${r.discover_p50_ms}) | ≤ ${r.goals.discover_p95_ms}; the same filters as one SQL query each on the table (not the service's path): ${r.discover_sql_p95_ms} (${r.discover_sql_p50_ms}) | ${met(r.discover_p95_ms, r.goals.discover_p95_ms)} |`,
     `| Ranking 150 hits over ${n}: index beside the table, p95 (p50) (ms; built in ${r.ranking.index_beside.build_s} s, ${r.ranking.index_beside.heap_mb} MB heap) | ${r.ranking.index_beside.p95_ms} (${r.ranking.index_beside.p50_ms}) | PostgreSQL full-text search: ${r.ranking.postgres_fts.p95_ms} (${r.ranking.postgres_fts.p50_ms}) | ${r.ranking.chosen === 'index_beside' ? 'index beside is faster' : 'PostgreSQL FTS is faster'} |`,
     `| Ask over ${n} (service process on PostgreSQL), first byte p95 (p50) (ms; the service started in ${r.service_start_1m_s} s) | ${r.ask_first_byte_p95_ms} (${r.ask_first_byte_p50_ms}) | ≤ ${r.goals.ask_first_byte_p95_ms} | ${met(r.ask_first_byte_p95_ms, r.goals.ask_first_byte_p95_ms)} |`,
     `| ${ANALYSTS} analysts asking at once through two processes on one database, ${TEAM_ROUNDS} rounds: errors / first byte p95 (ms) | ${r.team_ask_errors} / ${r.team_first_byte_p95_ms} | 0 errors; one embedded process: ${r.team_baseline_embedded.errors} / ${r.team_baseline_embedded.first_byte_p95_ms} | ${r.team_ask_errors === 0 ? 'met' : `${r.team_ask_errors} errors`} |`,
-    `| Discover through the service holding ${n} (HTTP; newest first, filters, q, next pages), p95 (p50) (ms) | ${r.discover_service_p95_ms} (${r.discover_service_p50_ms}) | ≤ ${r.goals.discover_p95_ms} | ${met(r.discover_service_p95_ms, r.goals.discover_p95_ms)} |`,
     `| Restart of the embedded default with ${r.restart_signals.toLocaleString('en-IN')} fetched signals in its database, spawn to listening (ms; of 100 of them sampled, Discover finds ${r.restart_sampled_found} after it) | ${r.restart_ms} | ≤ ${r.goals.restart_ms}; empty database: ${r.restart_empty_ms}; first start after they were written (every row read): ${r.restart_from_rows_ms} | ${met(r.restart_ms, r.goals.restart_ms)} |`,
   ].join('\n');
 }
