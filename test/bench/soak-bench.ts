@@ -23,6 +23,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
+import { detachedRetainers } from './detached-retainers';
 import { CHROMIUM_ARGS, floorRenderer, openFloor, startHost, stopHost, waitForAnswerDone, waitForReady } from './app-bench';
 
 export interface SoakSample {
@@ -44,7 +45,8 @@ export interface SoakResult {
   /** Least-squares growth after warm-up, as a share of the post-warm-up start, per hour. */
   heapGrowthPctPerHour: number;
   domNodeGrowthPctPerHour: number;
-  detached: { trees: number; nodes: number };
+  /** Detached trees at the end; `examples` names up to 12 of them (tag.class[test id] "text"). */
+  detached: { trees: number; nodes: number; examples: string[] };
   scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
   keystroke: { startP95: number; endP95: number; ratio: number; n: number };
 }
@@ -58,7 +60,9 @@ async function ask(page: Page, question: string): Promise<void> {
   await page.getByTestId('composer-input').fill(question);
   await page.getByTestId('send').click();
   // The conversation already holds finished answers: wait for the new one to start, then end.
-  await page.waitForSelector('[data-status="streaming"],[data-status="waiting"]', { timeout: 5_000 }).catch(() => undefined);
+  // A locator's wait, not waitForSelector: that returns an element handle the driver keeps, which
+  // held every asked answer's first element in memory and showed as a detached tree.
+  await page.locator('[data-status="streaming"],[data-status="waiting"]').first().waitFor({ timeout: 5_000 }).catch(() => undefined);
   await waitForAnswerDone(page);
 }
 
@@ -120,7 +124,7 @@ function growthPerHour(samples: SoakSample[], pick: (s: SoakSample) => number): 
 }
 
 /** JS-held nodes, after GC, whose root is neither a document nor a fragment: detached trees. */
-async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: number }> {
+async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: number; examples: string[] }> {
   await cdp.send('HeapProfiler.collectGarbage');
   const { result: proto } = (await cdp.send('Runtime.evaluate', { expression: 'Node.prototype' })) as { result: { objectId: string } };
   const { objects } = (await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.objectId })) as { objects: { objectId: string } };
@@ -138,15 +142,28 @@ async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: n
           continue;
         }
         if (connected) continue;
-        const root = node.getRootNode();
+        // An attribute is never in a tree (isConnected is false, it is its own root): it belongs
+        // to its element, detached only if that element is.
+        let subject = node;
+        if (node.nodeType === Node.ATTRIBUTE_NODE) {
+          if (!node.ownerElement || node.ownerElement.isConnected) continue;
+          subject = node.ownerElement;
+        }
+        const root = subject.getRootNode();
         if (root.nodeType === Node.DOCUMENT_NODE || root.nodeType === Node.DOCUMENT_FRAGMENT_NODE) continue;
         nodes += 1;
         roots.add(root);
       }
-      return { trees: roots.size, nodes };
+      // What each tree is, so its holder can be found (tag, class, test id, a little text).
+      const examples = [...roots].slice(0, 12).map((root) => {
+        const el = root.nodeType === Node.ELEMENT_NODE ? root : null;
+        const name = el ? el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + (el.dataset?.testid ? '[' + el.dataset.testid + ']' : '') : root.nodeName;
+        return name + ' ' + JSON.stringify((root.textContent || '').trim().slice(0, 50));
+      });
+      return { trees: roots.size, nodes, examples };
     }`,
     returnByValue: true,
-  })) as { result: { value?: { trees: number; nodes: number } }; exceptionDetails?: { text: string } };
+  })) as { result: { value?: { trees: number; nodes: number; examples: string[] } }; exceptionDetails?: { text: string } };
   await cdp.send('Runtime.releaseObject', { objectId: objects.objectId });
   if (!result.value) throw new Error('soak: counting detached DOM trees failed in the page');
   return result.value;
@@ -253,6 +270,8 @@ export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINU
       samples.push(await sample(cdp, elapsedMin(), seededTurns + asked));
       const endKeys = await keystrokes(page);
       const detached = await detachedTrees(cdp);
+      // CLARITY_SOAK_RETAINERS=1: who holds each detached tree (a heap snapshot's shortest retainer chains).
+      if (process.env.CLARITY_SOAK_RETAINERS === '1' && detached.trees > 0) for (const line of await detachedRetainers(cdp)) console.log(`  detached, held by: ${line}`);
       // Scroll through the long conversation, then the floor page the same way in the same browser.
       const appFrames = await scrollFrames(page, 300, 240);
       const floor = await openFloor(context, host, true);

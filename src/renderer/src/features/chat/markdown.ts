@@ -54,6 +54,18 @@ function configurePurifier(): ReturnType<typeof DOMPurify> {
   return purify;
 }
 
+/**
+ * Sanitises with the answers' instance, then lets go of what it removed: DOMPurify keeps the
+ * last call's removed nodes in `removed` (a parsed <body> among them), which a soak saw as a
+ * detached DOM tree held for the life of the page.
+ */
+function sanitize(html: string): DocumentFragment {
+  const purifier = configurePurifier();
+  const fragment = purifier.sanitize(html) as unknown as DocumentFragment;
+  purifier.removed.length = 0;
+  return fragment;
+}
+
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
   private readonly numbers = new Map<string, number>();
@@ -108,7 +120,7 @@ export function sanitizeHtmlWithChips(html: string, numbering: CitationNumbering
 
 /** The same, as the sanitised tree itself (in DOMPurify's inert document). */
 export function sanitizeToFragment(html: string, numbering: CitationNumbering): DocumentFragment {
-  const fragment = configurePurifier().sanitize(html) as unknown as DocumentFragment;
+  const fragment = sanitize(html);
   if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
   return fragment;
 }
@@ -123,7 +135,7 @@ export function sanitizeToFragment(html: string, numbering: CitationNumbering): 
  */
 function sanitizeBlocksTogether(htmls: string[], numbering: CitationNumbering): DocumentFragment[] {
   const nonce = `clarity-block-${crypto.getRandomValues(new Uint32Array(4)).join('-')}`;
-  const fragment = configurePurifier().sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join('')) as unknown as DocumentFragment;
+  const fragment = sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join(''));
   const wrappers = [...fragment.childNodes];
   const isolated = wrappers.length === htmls.length && wrappers.every((node, i) => node instanceof Element && node.tagName === 'BLOCKQUOTE' && node.getAttribute('title') === `${nonce}-${i}`);
   if (!isolated) return htmls.map((html) => sanitizeToFragment(html, numbering));
