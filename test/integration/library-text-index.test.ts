@@ -4,7 +4,7 @@
  * here as the reference). Same matches and the same scores on a fixed set of queries over 1,500
  * generated items, after adds, replacements and removals too; a saved index reads back the same;
  * a stale, torn or corrupt index file is refused (the store then rebuilds it from the files and
- * search finds what it found before).
+ * search finds what it found before, snippets included).
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -157,6 +157,8 @@ describe('library text index', () => {
     const first = new LibraryStore(options);
     await first.ready;
     const before = Object.fromEntries(QUERIES.map((query) => [query, first.search({ text: query }, 5_000).items.map((item) => item.id).sort()]));
+    const snippets = first.search({ text: 'Tanishq' }).items.map((item) => [item.id, item.snippet]);
+    expect(snippets.filter(([, snippet]) => snippet?.toLowerCase().includes('tanishq')).length).toBeGreaterThan(10);
     await first.writeCache();
     await first.close();
     const indexFile = `${options.cacheBase}.index.bin`;
@@ -166,9 +168,22 @@ describe('library text index', () => {
       await store.ready;
       for (const query of QUERIES) expect(store.search({ text: query }, 5_000).items.map((item) => item.id).sort(), query).toEqual(before[query]);
       expect(store.size).toBe(items.filter((item) => !item.deletedAt).length);
+      // Snippets come from the texts cache (or the files), the same either way.
+      expect(store.search({ text: 'Tanishq' }).items.map((item) => [item.id, item.snippet])).toEqual(snippets);
       await store.close();
     };
     await reopen(); // the good file
+    const textsFile = `${options.cacheBase}.texts.bin`;
+    const texts = await readFile(textsFile);
+    const flipped = Buffer.from(texts);
+    flipped[flipped.length - 10] = flipped[flipped.length - 10]! ^ 0x20;
+    await writeFile(textsFile, flipped);
+    await reopen();
+    await writeFile(textsFile, texts.subarray(0, 100));
+    await reopen();
+    await writeFile(indexFile, good);
+    await writeFile(textsFile, texts);
+    await reopen();
     const corrupt = Buffer.from(good);
     corrupt[corrupt.length - 3] = corrupt[corrupt.length - 3]! ^ 0xff;
     await writeFile(indexFile, corrupt);

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFile, rm } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import writeFileAtomic from 'write-file-atomic';
 import { CITATION_MARKER } from '../../../shared/cite-format';
 import type { LibraryItem, LibraryQuery, LibraryRevision, LibrarySearchResult, LibrarySummary } from '../../../shared/library';
@@ -26,8 +27,11 @@ export interface LibraryEntry extends Omit<LibrarySummary, 'location' | 'conflic
   deletedAt: string | null;
   revision: LibraryRevision;
   stamp: FileStamp;
-  /** The start of the text and the cited titles, for snippets. */
-  text: string;
+  /**
+   * The start of the text and the cited titles, for snippets. Absent in entries read from the
+   * entries cache: that text is in the texts cache, read by `LibraryIndex.textOf` when shown.
+   */
+  text?: string;
 }
 
 /** The indexed fields, in this order, with their boosts (as MiniSearch's `boost` option had them). */
@@ -40,6 +44,50 @@ const BOOSTS = Object.values(FIELD_BOOSTS);
  * search at 10,000 items (bench/notes.md, `npm run bench:library-profile`).
  */
 const readText = async (file: string): Promise<string> => (await readFile(file)).toString('utf8');
+
+/**
+ * The entries' snippet texts as one checked file, kept as bytes and decoded per item shown: at
+ * 10,000 items they were nine tenths of the entries cache, all parsed before search was usable.
+ * Layout: magic, version, CRC-32 of the body, body length (u32 LE); then the key, the count,
+ * count + 1 byte offsets and the UTF-8 texts, in the order of the entries cache.
+ */
+const TEXTS_MAGIC = 0x5454_4c43; // "CLTT", little-endian
+const TEXTS_HEADER = 16;
+
+interface CachedTexts {
+  bytes: Buffer;
+  offsets: Uint32Array;
+}
+
+function packTexts(key: string, texts: Buffer[]): Buffer {
+  const keyBytes = Buffer.from(key, 'utf8');
+  const keyLength = (keyBytes.length + 3) & ~3;
+  const offsets = new Uint32Array(texts.length + 1);
+  texts.forEach((text, i) => (offsets[i + 1] = offsets[i]! + text.length));
+  const body = Buffer.concat([Buffer.from(new Uint32Array([keyBytes.length]).buffer), keyBytes, Buffer.alloc(keyLength - keyBytes.length), Buffer.from(new Uint32Array([texts.length]).buffer), Buffer.from(offsets.buffer), ...texts]);
+  const header = Buffer.alloc(TEXTS_HEADER);
+  header.writeUInt32LE(TEXTS_MAGIC, 0);
+  header.writeUInt32LE(CACHE_VERSION, 4);
+  header.writeUInt32LE(crc32(body), 8);
+  header.writeUInt32LE(body.length, 12);
+  return Buffer.concat([header, body]);
+}
+
+function unpackTexts(file: Buffer, key: string, count: number): CachedTexts | null {
+  if (file.length < TEXTS_HEADER + 8 || file.readUInt32LE(0) !== TEXTS_MAGIC || file.readUInt32LE(4) !== CACHE_VERSION) return null;
+  if (file.readUInt32LE(12) !== file.length - TEXTS_HEADER || crc32(file.subarray(TEXTS_HEADER)) !== file.readUInt32LE(8)) return null;
+  const keyLength = file.readUInt32LE(TEXTS_HEADER);
+  let at = TEXTS_HEADER + 4 + ((keyLength + 3) & ~3);
+  if (at + 4 > file.length || file.toString('utf8', TEXTS_HEADER + 4, TEXTS_HEADER + 4 + keyLength) !== key || file.readUInt32LE(at) !== count) return null;
+  at += 4;
+  if (at + 4 * (count + 1) > file.length) return null;
+  const offsets = new Uint32Array(count + 1);
+  for (let i = 0; i <= count; i += 1) offsets[i] = file.readUInt32LE(at + 4 * i);
+  const bytes = file.subarray(at + 4 * (count + 1));
+  if (offsets[0] !== 0 || offsets[count] !== bytes.length) return null;
+  for (let i = 1; i <= count; i += 1) if (offsets[i]! < offsets[i - 1]!) return null;
+  return { bytes, offsets };
+}
 
 function entitiesOf(item: LibraryItem): string[] {
   return [...new Set(item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])))];
@@ -92,6 +140,9 @@ export class LibraryIndex {
   private text_ = new LibraryTextIndex(BOOSTS);
   /** Written with each cache: the index file must come from the same write as the entries loaded. */
   private cacheGeneration: string | null = null;
+  /** Snippet texts of entries read from the cache (their place in the texts file). */
+  private cachedTexts: CachedTexts | null = null;
+  private readonly textAt = new WeakMap<LibraryEntry, number>();
   /** Whether the full-text index covers every live entry (false while a cached index loads). */
   textReady = true;
   /** Ids changed since opening: a cache loaded afterwards must not bring back their old state. */
@@ -174,8 +225,12 @@ export class LibraryIndex {
     const generation = randomUUID();
     // Serialised now, with the entries: the index matches them exactly.
     const index = this.text_.serialize(`${key}\n${generation}`);
-    await writeFileAtomic(`${path}.head.json`, JSON.stringify({ version: CACHE_VERSION, key, generation, entries: head }), { mode: 0o600 });
-    await writeFileAtomic(`${path}.entries.json`, JSON.stringify({ version: CACHE_VERSION, key, generation, entries: all }), { mode: 0o600 });
+    const texts = packTexts(`${key}\n${generation}`, all.map((entry) => this.textBytesOf(entry)));
+    const withText = head.map((entry) => ({ ...entry, text: this.textOf(entry) }));
+    await writeFileAtomic(`${path}.head.json`, JSON.stringify({ version: CACHE_VERSION, key, generation, entries: withText }), { mode: 0o600 });
+    const withoutText = (field: string, value: unknown): unknown => (field === 'text' ? undefined : value);
+    await writeFileAtomic(`${path}.entries.json`, JSON.stringify({ version: CACHE_VERSION, key, generation, entries: all }, withoutText), { mode: 0o600 });
+    await writeFileAtomic(`${path}.texts.bin`, texts, { mode: 0o600 });
     await writeFileAtomic(`${path}.index.bin`, index, { mode: 0o600 });
     // The JSON index of cache version 1 (MiniSearch's), no longer read.
     await rm(`${path}.index.json`, { force: true });
@@ -188,17 +243,24 @@ export class LibraryIndex {
     return ok;
   }
 
-  /** Every entry (filters, counts); the text index comes after, without blocking. */
+  /** Every entry (filters, counts) with its snippet text; the text index comes after, without blocking. */
   async loadCachedEntries(path: string, key: string): Promise<boolean> {
-    const ok = await this.loadEntries(`${path}.entries.json`, key);
+    const ok = await this.loadEntries(`${path}.entries.json`, key, `${path}.texts.bin`);
     this.partial = false;
     return ok;
   }
 
-  private async loadEntries(file: string, key: string): Promise<boolean> {
+  /** `textsFile`: where the entries' snippet texts are (the head cache holds its own). */
+  private async loadEntries(file: string, key: string, textsFile?: string): Promise<boolean> {
     try {
       const parsed = JSON.parse(await readText(file)) as { version: number; key: string; generation: string; entries: LibraryEntry[] };
       if (parsed.version !== CACHE_VERSION || parsed.key !== key || typeof parsed.generation !== 'string' || !Array.isArray(parsed.entries)) return false;
+      if (textsFile) {
+        const texts = unpackTexts(await readFile(textsFile), `${key}\n${parsed.generation}`, parsed.entries.length);
+        if (!texts) return false;
+        this.cachedTexts = texts;
+        parsed.entries.forEach((entry, i) => this.textAt.set(entry, i));
+      } else if (!parsed.entries.every((entry) => typeof entry.text === 'string')) return false;
       this.cacheGeneration = parsed.generation;
       for (const entry of parsed.entries) if (!this.touched.has(entry.id)) this.entries.set(entry.id, entry);
       this.byDate = null;
@@ -231,6 +293,20 @@ export class LibraryIndex {
     this.textReady = true;
   }
 
+  /** An entry's snippet text (from the texts cache if the entry came from the cache; kept once read). */
+  textOf(entry: LibraryEntry): string {
+    if (entry.text !== undefined) return entry.text;
+    const at = this.textAt.get(entry);
+    if (at === undefined || !this.cachedTexts) return '';
+    entry.text = this.cachedTexts.bytes.toString('utf8', this.cachedTexts.offsets[at], this.cachedTexts.offsets[at + 1]);
+    return entry.text;
+  }
+
+  private textBytesOf(entry: LibraryEntry): Buffer {
+    const at = entry.text === undefined ? this.textAt.get(entry) : undefined;
+    return at !== undefined && this.cachedTexts ? this.cachedTexts.bytes.subarray(this.cachedTexts.offsets[at], this.cachedTexts.offsets[at + 1]) : Buffer.from(this.textOf(entry), 'utf8');
+  }
+
   /** Whether the index has a document for this id (the cache and the entries agree). */
   indexed(id: string): boolean {
     return this.text_.has(id);
@@ -241,19 +317,19 @@ export class LibraryIndex {
  * A snippet around the first query term found in the entry's text. `terms`: one case-blind
  * pattern per term (no lower-cased copy of every shown item's text to throw away per search).
  */
-export function snippetOf(entry: LibraryEntry, terms: RegExp[]): string | null {
+export function snippetOf(text: string, terms: RegExp[]): string | null {
   for (const term of terms) {
-    const found = term.exec(entry.text);
+    const found = term.exec(text);
     if (!found) continue;
     const at = found.index;
     const start = Math.max(0, at - 60);
-    return `${start > 0 ? '…' : ''}${entry.text.slice(start, at + found[0].length + 80).replace(/\s+/g, ' ').trim()}…`;
+    return `${start > 0 ? '…' : ''}${text.slice(start, at + found[0].length + 80).replace(/\s+/g, ' ').trim()}…`;
   }
   return null;
 }
 
 /** Sorts, cuts and summarises hits; snippets only for the items shown. */
-export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limit: number, started: number, corrupt: string[], summary: (hit: H) => LibrarySummary, indexing = false): LibrarySearchResult {
+export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limit: number, started: number, corrupt: string[], summary: (hit: H) => LibrarySummary, textOf: (hit: H) => string, indexing = false): LibrarySearchResult {
   const text = query.text?.trim() ?? '';
   const sort = query.sort ?? (text ? undefined : 'date');
   if (sort === 'date') hits.sort((a, b) => (a.entry.createdAt < b.entry.createdAt ? 1 : a.entry.createdAt > b.entry.createdAt ? -1 : 0));
@@ -262,7 +338,7 @@ export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limi
   else hits.sort((a, b) => b.score - a.score);
   const terms = text.split(/\s+/).filter(Boolean).map((term) => new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
   return {
-    items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(hit.entry, terms) : null })),
+    items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(textOf(hit), terms) : null })),
     total: hits.length,
     tookMs: performance.now() - started,
     corrupt,
