@@ -2,7 +2,7 @@
  * The library's full-text index: terms → posting lists in typed arrays, persisted as one binary
  * file that a later open reads as one Buffer and searches in place (no JSON to parse, no map per
  * term to rebuild). It replaces MiniSearch with the same matches and the same scores for what the
- * library asks of it (decisions/0031-library-binary-index.md):
+ * library asks of it (docs/decisions/0013-library-binary-index.md):
  *
  * - tokens split on spaces and punctuation and lower-cased, as MiniSearch's defaults do;
  * - every query term matches itself and, by prefix, longer terms; the last term, if longer than
