@@ -21,7 +21,7 @@ try {
   await first.ready;
   await first.writeCache();
   await first.close();
-  for (const part of ['head', 'entries', 'index']) console.log(`cache ${part}: ${((await stat(`${options.cacheBase}.${part}.json`)).size / 2 ** 20).toFixed(1)} MB`);
+  for (const part of ['head.json', 'entries.json', 'texts.bin', 'index.bin']) console.log(`cache ${part}: ${((await stat(`${options.cacheBase}.${part}`)).size / 2 ** 20).toFixed(1)} MB`);
 
   const session = new Session();
   session.connect();

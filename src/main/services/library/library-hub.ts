@@ -178,7 +178,7 @@ export class LibraryHub {
     const stores = query.location ? [this.store(query.location)] : [...this.stores.values()];
     const hits = stores.flatMap((store) => store.hits(query));
     const indexing = stores.some((store) => store.state === 'opening' || !store.index.textReady || store.index.partial);
-    return finishSearch(hits, query, limit, started, this.corrupt, (hit) => hit.summary(), indexing);
+    return finishSearch(hits, query, limit, started, this.corrupt, (hit) => hit.summary(), (hit) => hit.text(), indexing);
   }
 
   facets(): { sources: string[]; entities: string[]; tags: string[] } {

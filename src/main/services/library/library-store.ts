@@ -392,12 +392,12 @@ export class LibraryStore {
   search(query: LibraryQuery, limit = 200): LibrarySearchResult {
     const started = performance.now();
     const hits = this.index.search(query);
-    return finishSearch(hits, query, limit, started, this.corrupt, (hit) => this.summaryWith(hit));
+    return finishSearch(hits, query, limit, started, this.corrupt, (hit) => this.summaryWith(hit), (hit) => this.index.textOf(hit.entry));
   }
 
   /** Summaries of hits, conflicts counted (for merging results across libraries). */
-  hits(query: LibraryQuery): Array<Hit & { summary: () => LibrarySummary }> {
-    return this.index.search(query).map((hit) => ({ ...hit, summary: () => this.summaryWith(hit) }));
+  hits(query: LibraryQuery): Array<Hit & { summary: () => LibrarySummary; text: () => string }> {
+    return this.index.search(query).map((hit) => ({ ...hit, summary: () => this.summaryWith(hit), text: () => this.index.textOf(hit.entry) }));
   }
 
   private summaryWith(hit: Hit): LibrarySummary {
