@@ -88,6 +88,9 @@ export const FeedPage = z
   .meta({ id: 'FeedPage' });
 export type FeedPage = z.infer<typeof FeedPage>;
 
+/** What removing a follow or a webhook answers. */
+export const Removed = z.looseObject({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'Removed' });
+
 // ── Predict ──────────────────────────────────────────────────────────────────────────────
 export const HORIZON_PATTERN = /^(next_quarter|next_year|Q[1-4] ?FY ?(\d{2}|\d{4}))$/;
 

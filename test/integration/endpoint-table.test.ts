@@ -1,9 +1,14 @@
 /**
  * The endpoint table (src/shared/endpoints/table.ts) is the only list of the service's HTTP
  * endpoints: the service registers exactly its rows, the served OpenAPI document has exactly
- * its rows (with each row's id, summary, limit bucket, request schema and error statuses), and a
- * route registered outside it stops the service from starting.
+ * its rows (with each row's id, summary, limit bucket, request schema and error statuses), a
+ * route registered outside it stops the service from starting, and the app (src/main) writes no
+ * service path of its own: it calls rows.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -98,6 +103,40 @@ describe('the served OpenAPI document is generated from the table', () => {
   });
 });
 
+/** Every TypeScript file under `dir`. */
+async function sourcesUnder(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...(await sourcesUnder(path)));
+    else if (/\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+/** A string literal that starts with a service path: `'/api/v1/…'`, `"/api/v2/…"`, `` `/api/v1/${…}` ``. */
+const HAND_WRITTEN_PATH = /['"`]\/api\/v\d+\//;
+
+describe('the app writes no service path outside the table', () => {
+  it('no string in src/main starts with /api/vN/: callers name a row (`call(id, …)` or `ENDPOINTS[id].path`)', async () => {
+    const found: string[] = [];
+    for (const file of await sourcesUnder('src/main')) {
+      (await readFile(file, 'utf8')).split('\n').forEach((line, index) => {
+        const code = line.trim();
+        if (code.startsWith('*') || code.startsWith('//') || code.startsWith('/*')) return;
+        if (HAND_WRITTEN_PATH.test(code)) found.push(`${file}:${index + 1}: ${code}`);
+      });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it('the check finds a hand-written path', () => {
+    expect(HAND_WRITTEN_PATH.test("client.request('GET', `/api/v1/follow/${id}`)")).toBe(true);
+    expect(HAND_WRITTEN_PATH.test("fetch(new URL('/api/v2/research', url))")).toBe(true);
+    expect(HAND_WRITTEN_PATH.test("client.call('unfollow', { params: { id } }, 'an answer')")).toBe(false);
+  });
+});
+
 describe('the app’s client calls a row through one typed request function', () => {
   it('fills the path from the row, sends the body its schema types, and reads the answer with the row’s schema', async () => {
     const client = new RetailSignalClient({ baseUrl: full.url });
@@ -114,5 +153,31 @@ describe('the app’s client calls a row through one typed request function', ()
     // A path parameter is encoded, so it cannot reach another route.
     const odd = await client.call('getSignal', { params: { id: '../sources/health' } }, 'a signal');
     expect(!odd.ok && odd.error.status).toBe(400);
+  });
+
+  it('tolerates fields it does not know, reads each status with its own schema, and names what a lying service sent', async () => {
+    // Another service, not ours: a plain server answering a few rows its own way.
+    const answers: Record<string, [number, unknown]> = {
+      'GET /api/v1/follow': [200, { follows: [], tier: 'pro', limit: 100, region: 'in-west' }],
+      'GET /api/v1/follow/feed': [200, { items: 'none today', next_cursor: 7 }],
+      'POST /api/v1/sources': [201, { source: { id: 'src_a', name: 'A', kind: 'sitemap', url: 'https://a.example/feed', cadence_s: 600, health: 'resting' }, preview: [] }],
+    };
+    const other = createServer((request, response) => {
+      const [status, body] = answers[`${request.method} ${new URL(request.url ?? '/', 'http://x').pathname}`] ?? [404, { error: 'not_found', message: 'No such route.' }];
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const client = new RetailSignalClient({ baseUrl: `http://127.0.0.1:${(other.address() as AddressInfo).port}` });
+      const follows = await client.call('listFollows', {}, 'the follows');
+      expect(follows.ok && follows.value.limit).toBe(100);
+      // The 201 is read as a created source (the 200 would be a dry run's preview); unknown words still read.
+      const created = await client.call('addFeedSource', { body: { url: 'https://a.example/feed', kind: 'rss' } }, 'the new source');
+      expect(created.ok && 'id' in created.value.source && created.value.source.id).toBe('src_a');
+      const feed = await client.call('followFeed', {}, 'a feed');
+      expect(feed).toEqual({ ok: false, error: { code: 'bad_response', message: 'The service sent a feed the app cannot read.' } });
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

@@ -5,6 +5,7 @@
  */
 import { net, session, shell } from 'electron';
 import type { ConnectionTestReport, DesktopCommand } from '../../shared/desktop';
+import { ENDPOINTS } from '../../shared/endpoints/table';
 import type { LoadedPolicy } from '../desktop/admin-policy';
 import type { DesktopHost } from '../desktop/desktop-host';
 import { HOP_NAMES, hopOfChromiumError, type HopResult } from '../network/connection-test';
@@ -36,7 +37,7 @@ async function testWithNet(serviceUrl: string): Promise<ConnectionTestReport> {
     }
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), 10_000);
-    const response = await net.fetch(new URL('/api/v1/sources/health', url).toString(), { signal: controller.signal }).finally(() => clearTimeout(timer));
+    const response = await net.fetch(new URL(ENDPOINTS.getSourcesHealth.path, url).toString(), { signal: controller.signal }).finally(() => clearTimeout(timer));
     await response.body?.cancel();
     if (proxy) hops.push({ hop: 'proxy', ok: true, detail: `${displayProxy(proxy)} carried the request.` });
     if (url.protocol === 'https:') hops.push({ hop: 'tls', ok: true, detail: 'certificate trusted by the operating system.' });

@@ -8,6 +8,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, Socket, connect as netConnect } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { displayProxy } from './proxy-env';
+import { ENDPOINTS } from '../../shared/endpoints/table';
 
 export type Hop = 'dns' | 'connect' | 'proxy' | 'tls' | 'http';
 export const HOP_NAMES: Record<Hop, string> = { dns: 'DNS', connect: 'Connection', proxy: 'Proxy', tls: 'TLS', http: 'HTTP' };
@@ -155,7 +156,7 @@ export async function testConnection(target: string, options: ConnectionTestOpti
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     let response: Response;
     try {
-      response = await options.fetch(new URL('/api/v1/sources/health', url), { signal: controller.signal, headers: { accept: 'application/json' } });
+      response = await options.fetch(new URL(ENDPOINTS.getSourcesHealth.path, url), { signal: controller.signal, headers: { accept: 'application/json' } });
       await response.body?.cancel();
     } catch (error) {
       throw new HopFailure(hopOfFetchError(error), `the request failed: ${describeError(error)}.`);

@@ -46,8 +46,14 @@ export type ResponseOf<Spec extends EndpointSpec> = {
 /** The JSON body a call sends (what the request schema accepts), or `undefined` for none. */
 export type RequestOf<Spec extends EndpointSpec> = Spec['requestBody'] extends { schema: infer Schema } ? (Schema extends z.ZodType ? z.input<Schema> : JsonObject) : undefined;
 
-/** The zod schema of the row's 2xx JSON answer (what `ResponseOf` types), or null when it has none. */
-export function responseSchema(spec: EndpointSpec): z.ZodType | null {
+/**
+ * The zod schema of the row's 2xx JSON answer (what `ResponseOf` types), or null when it has
+ * none: the one for `status` when the row declares it (a dry run's 200 and a creation's 201
+ * differ), else the first declared.
+ */
+export function responseSchema(spec: EndpointSpec, status?: number): z.ZodType | null {
+  const own = status === undefined ? undefined : (spec.responses[String(status)] as JsonResponse | undefined)?.[BODY_SCHEMA];
+  if (own instanceof z.ZodType) return own;
   for (const status of ['200', '201', '202'] as const) {
     const schema = (spec.responses[status] as JsonResponse | undefined)?.[BODY_SCHEMA];
     if (schema instanceof z.ZodType) return schema;

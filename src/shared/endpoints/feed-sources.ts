@@ -1,30 +1,11 @@
 /** The feed's sources, for the service's administrator (JWT claim role "admin"), and proposal status. */
+import { AcceptedProposal, FeedSourceCreated, FeedSourceDryRun, FeedSourceList, FeedSourceOne, FeedSourceWithHistory, QueuedProposal, QueuedProposalList, RejectedProposal } from '../feed-source-schemas';
 import { area, endpoint } from './define';
 import { jsonResponse, pathParameter, type JsonObject } from '../openapi/common';
 
 const ADMIN = 'Needs the service administrator: a bearer JWT with the claim `role: "admin"` (`npm run service -- token --user … --role admin`).';
 const FORBIDDEN = '`forbidden`: the caller is signed in but is not the administrator.';
 
-const FACT_PROPERTIES: JsonObject = {
-  id: { type: 'string' },
-  name: { type: 'string' },
-  kind: { type: 'string', enum: ['rss', 'atom', 'jsonfeed', 'html', 'folder'] },
-  url: { type: 'string' },
-  cadence_s: { type: 'integer' },
-  role: { type: 'string', enum: ['primary', 'oracle'] },
-  paused: { type: 'boolean' },
-  health: { type: 'string', enum: ['healthy', 'degraded', 'down'] },
-  health_reason: { type: ['string', 'null'] },
-  last_fetch_at: { type: ['string', 'null'] },
-  last_success_at: { type: ['string', 'null'] },
-  consecutive_failures: { type: 'integer' },
-  last_error: { type: ['object', 'null'] },
-  next_fetch_at: { type: ['string', 'null'] },
-  not_modified_ratio: { type: 'number' },
-  items_total: { type: 'integer' },
-  items_24h: { type: 'integer' },
-};
-const SOURCE_SCHEMA: JsonObject = { type: 'object', required: ['id', 'name', 'kind', 'url', 'cadence_s', 'health'], properties: FACT_PROPERTIES };
 const SOURCE: JsonObject = {
   id: 'et-retail-3f9a0c',
   name: 'ET Retail',
@@ -58,17 +39,7 @@ const DEFINITION_SCHEMA: JsonObject = {
     paused: { type: 'boolean', default: false },
   },
 };
-const PREVIEW_SCHEMA: JsonObject = { type: 'array', items: { type: 'object', properties: { title: { type: 'string' }, url: { type: 'string' }, published_at: { type: 'string' }, published_at_source: { type: 'string', enum: ['item', 'fetch'] }, summary: { type: 'string' } } } };
 const PREVIEW = [{ title: 'Zudio opens 40 stores in Tamil Nadu and Kerala', url: 'https://example.com/retail/zudio-south', published_at: '2026-11-01T07:00:00.000Z', published_at_source: 'item', summary: 'Trent’s value fashion brand Zudio opened 40 stores…' }];
-const PROPOSAL_SCHEMA: JsonObject = {
-  type: 'object',
-  required: ['id', 'url', 'status'],
-  properties: {
-    id: { type: 'string' }, url: { type: 'string' }, name: { type: ['string', 'null'] }, kind: { type: ['string', 'null'] }, note: { type: ['string', 'null'] },
-    proposed_by: { type: 'string' }, proposed_at: { type: 'string' }, status: { type: 'string', enum: ['pending', 'accepted', 'rejected'] },
-    decided_at: { type: ['string', 'null'] }, reason: { type: ['string', 'null'] }, source_id: { type: ['string', 'null'] },
-  },
-};
 const PROPOSAL = { id: 'prp_0a1b2c3d4e5f6a7b', url: 'https://example.com/retail-feed', name: 'Example retail feed', kind: 'rss', note: 'Covers Tier 2 store openings.', proposed_at: '2026-11-01T08:00:00.000Z', status: 'rejected', decided_at: '2026-11-01T09:00:00.000Z', reason: 'Duplicates an existing source.', source_id: null };
 const idParameter = pathParameter('id', 'The source id.', { type: 'string' }, 'et-retail-3f9a0c');
 const proposalParameter = pathParameter('id', 'The proposal id.', { type: 'string' }, 'prp_0a1b2c3d4e5f6a7b');
@@ -83,7 +54,7 @@ export const feedSourcesArea = area({
       summary: 'List the fetched sources with the facts behind their health',
       description: ADMIN,
       access: 'jwt',
-      responses: { '200': jsonResponse('The sources.', { type: 'object', properties: { sources: { type: 'array', items: SOURCE_SCHEMA }, health_rule: { type: 'string' } } }, { sources: [SOURCE], health_rule: 'healthy: the last fetch succeeded in full and the last success is within 2 × cadence; …' }) },
+      responses: { '200': jsonResponse('The sources.', FeedSourceList, { sources: [SOURCE], health_rule: 'healthy: the last fetch succeeded in full and the last success is within 2 × cadence; …' }) },
       errors: { 403: FORBIDDEN },
     }),
     addFeedSource: endpoint({
@@ -96,8 +67,8 @@ export const feedSourcesArea = area({
       parameters: [{ name: 'dry_run', in: 'query', required: false, description: '`true`: preview only, nothing is created.', schema: { type: 'string', enum: ['true', 'false'] }, example: 'true' }],
       requestBody: { schema: DEFINITION_SCHEMA, example: { name: 'ET Retail', kind: 'rss', url: 'https://example.com/retail/rss.xml', cadence_s: 900 } },
       responses: {
-        '200': jsonResponse('Dry run: the preview (nothing created).', { type: 'object', properties: { dry_run: { type: 'boolean' }, source: { type: 'object' }, preview: PREVIEW_SCHEMA } }, { dry_run: true, source: { id: 'et-retail-3f9a0c', name: 'ET Retail', kind: 'rss', url: 'https://example.com/retail/rss.xml', cadence_s: 900 }, preview: PREVIEW }),
-        '201': jsonResponse('Created.', { type: 'object', properties: { source: SOURCE_SCHEMA, preview: PREVIEW_SCHEMA } }, { source: SOURCE, preview: PREVIEW }),
+        '200': jsonResponse('Dry run: the preview (nothing created).', FeedSourceDryRun, { dry_run: true, source: { id: 'et-retail-3f9a0c', name: 'ET Retail', kind: 'rss', url: 'https://example.com/retail/rss.xml', cadence_s: 900 }, preview: PREVIEW }),
+        '201': jsonResponse('Created.', FeedSourceCreated, { source: SOURCE, preview: PREVIEW }),
       },
       errors: { 400: 'An invalid definition, a URL of the wrong scheme for the kind, or an id already in use.', 403: FORBIDDEN, 422: '`source_unreadable`: the URL gave no items; the message says why (not a feed, 404, robots.txt disallows, body over the cap, entity declarations…).' },
     }),
@@ -109,7 +80,7 @@ export const feedSourcesArea = area({
       description: ADMIN,
       access: 'jwt',
       parameters: [idParameter],
-      responses: { '200': jsonResponse('The source and its last 20 fetches, newest first.', { type: 'object', properties: { source: SOURCE_SCHEMA, history: { type: 'array', items: { type: 'object' } } } }, { source: SOURCE, history: [{ at: '2026-11-01T09:45:00.000Z', ok: false, status: null, not_modified: false, items: 0, new_items: 0, duration_ms: 412, error: { kind: 'unavailable', message: 'HTTP 503: the site is unavailable (retry after 120 s).' } }] }) },
+      responses: { '200': jsonResponse('The source and its last 20 fetches, newest first.', FeedSourceWithHistory, { source: SOURCE, history: [{ at: '2026-11-01T09:45:00.000Z', ok: false, status: null, not_modified: false, items: 0, new_items: 0, duration_ms: 412, error: { kind: 'unavailable', message: 'HTTP 503: the site is unavailable (retry after 120 s).' } }] }) },
       errors: { 403: FORBIDDEN, 404: '`not_found`: no such source.' },
     }),
     updateFeedSource: endpoint({
@@ -121,7 +92,7 @@ export const feedSourcesArea = area({
       access: 'jwt',
       parameters: [idParameter],
       requestBody: { schema: { type: 'object', additionalProperties: false, properties: { name: { type: 'string' }, cadence_s: { type: 'integer', minimum: 1 }, paused: { type: 'boolean' } } }, example: { paused: true } },
-      responses: { '200': jsonResponse('The source.', { type: 'object', properties: { source: SOURCE_SCHEMA } }, { source: { ...SOURCE, paused: true, next_fetch_at: null } }) },
+      responses: { '200': jsonResponse('The source.', FeedSourceOne, { source: { ...SOURCE, paused: true, next_fetch_at: null } }) },
       errors: { 403: FORBIDDEN, 404: '`not_found`: no such source.' },
     }),
     deleteFeedSource: endpoint({
@@ -142,7 +113,7 @@ export const feedSourcesArea = area({
       summary: 'The proposals queue, newest first',
       description: ADMIN,
       access: 'jwt',
-      responses: { '200': jsonResponse('The proposals.', { type: 'object', properties: { proposals: { type: 'array', items: PROPOSAL_SCHEMA } } }, { proposals: [{ ...PROPOSAL, proposed_by: 'ip:203.0.113.7' }] }) },
+      responses: { '200': jsonResponse('The proposals.', QueuedProposalList, { proposals: [{ ...PROPOSAL, proposed_by: 'ip:203.0.113.7' }] }) },
       errors: { 403: FORBIDDEN },
     }),
     getSourceProposal: endpoint({
@@ -153,7 +124,7 @@ export const feedSourcesArea = area({
       description: 'Anyone holding the proposal\'s id (the anonymous proposer included) reads its status.',
       access: 'anyone',
       parameters: [proposalParameter],
-      responses: { '200': jsonResponse('The proposal.', PROPOSAL_SCHEMA, PROPOSAL) },
+      responses: { '200': jsonResponse('The proposal.', QueuedProposal, PROPOSAL) },
       errors: { 404: '`not_found`: no such proposal.' },
     }),
     acceptSourceProposal: endpoint({
@@ -165,7 +136,7 @@ export const feedSourcesArea = area({
       access: 'jwt',
       parameters: [proposalParameter],
       requestBody: { required: false, schema: { type: 'object', additionalProperties: false, properties: { kind: { type: 'string', enum: ['rss', 'atom', 'jsonfeed', 'html', 'folder'] }, name: { type: 'string' }, cadence_s: { type: 'integer', minimum: 1 } } }, example: { kind: 'rss', cadence_s: 1800 } },
-      responses: { '200': jsonResponse('Accepted.', { type: 'object', properties: { proposal: PROPOSAL_SCHEMA, source: SOURCE_SCHEMA } }, { proposal: { ...PROPOSAL, status: 'accepted', reason: null, source_id: 'et-retail-3f9a0c' }, source: SOURCE }) },
+      responses: { '200': jsonResponse('Accepted.', AcceptedProposal, { proposal: { ...PROPOSAL, status: 'accepted', reason: null, source_id: 'et-retail-3f9a0c' }, source: SOURCE }) },
       errors: { 400: 'The proposal was already decided.', 403: FORBIDDEN, 404: '`not_found`: no such proposal.' },
     }),
     rejectSourceProposal: endpoint({
@@ -177,7 +148,7 @@ export const feedSourcesArea = area({
       access: 'jwt',
       parameters: [proposalParameter],
       requestBody: { schema: { type: 'object', required: ['reason'], properties: { reason: { type: 'string', minLength: 1, maxLength: 1000 } } }, example: { reason: 'Duplicates an existing source.' } },
-      responses: { '200': jsonResponse('Rejected.', { type: 'object', properties: { proposal: PROPOSAL_SCHEMA } }, { proposal: PROPOSAL }) },
+      responses: { '200': jsonResponse('Rejected.', RejectedProposal, { proposal: PROPOSAL }) },
       errors: { 400: 'The proposal was already decided.', 403: FORBIDDEN, 404: '`not_found`: no such proposal.' },
     }),
   },

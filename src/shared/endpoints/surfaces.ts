@@ -4,7 +4,7 @@
  * ids are registered as components).
  */
 import '../surface-schemas';
-import { Delivery, DeliveryList, DiscoverPage, FeedPage, Follow, FollowList, FollowRequest, Forecast, PredictRequest, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
+import { Delivery, DeliveryList, DiscoverPage, FeedPage, Follow, FollowList, FollowRequest, Forecast, PredictRequest, Removed, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
 import { area, endpoint } from './define';
 import { DEVELOPER_PAGE_HEADERS, htmlResponse, jsonResponse, pathParameter, RATE_HEADER, type JsonObject } from '../openapi/common';
 
@@ -22,7 +22,7 @@ const ITEM = {
 };
 const FOLLOW = { id: 'fol_8c1d2e3f4a5b6c7d', target: { type: 'entity', value: 'Zudio' }, created_at: '2026-11-01T10:00:00.000Z' };
 const WEBHOOK = { id: 'whk_0a1b2c3d4e5f6a7b', url: 'https://hooks.example.com/retail', events: ['follow.matched', 'research.completed'], created_at: '2026-11-01T10:00:00.000Z' };
-const DELETED = (id: string) => jsonResponse('Removed.', { type: 'object', properties: { id: { type: 'string' }, deleted: { type: 'boolean', const: true } }, required: ['id', 'deleted'] }, { id, deleted: true });
+const DELETED = (id: string) => jsonResponse('Removed.', Removed, { id, deleted: true });
 const TIERS_TEXT = 'The tier is the JWT claim `tier` (`free` when absent or unknown; an API key carries the tier of the JWT that issued it).';
 
 const query = (name: string, description: string, schema: JsonObject, example?: unknown): JsonObject => ({ name, in: 'query', required: false, description, schema, ...(example === undefined ? {} : { example }) });

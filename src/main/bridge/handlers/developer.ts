@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import { fail, ok, type ApiKeySummary, type Result } from '../../../shared/bridge-contract';
-import { ApiKeyIssued, ApiKeyList } from '../../../shared/service-schemas';
-import { Delivery, DeliveryList, Webhook, WebhookList } from '../../../shared/surface-schemas';
+import type { Delivery, Webhook } from '../../../shared/surface-schemas';
 import type { DeliveryView, WebhookView, WebhookWithSecret } from '../../../shared/webhooks';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -14,22 +13,21 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
   const list = async () => {
     const client = connection.requireClient();
     if (!client.ok) return client;
-    const keys = await client.value.callJson('GET', '/api/v1/keys', undefined, ApiKeyList, 'a key list');
+    const keys = await client.value.call('listApiKeys', {}, 'a key list');
     if (!keys.ok) return keys;
     return ok(keys.value.keys.map((key): ApiKeySummary => ({ id: key.id, last4: key.last4, createdAt: key.created_at, revokedAt: key.revoked_at })));
   };
   const client = () => connection.requireClient();
-  const hookPath = (id: string) => `/api/v1/webhooks/${encodeURIComponent(id)}`;
   const listWebhooks = async (): Promise<Result<WebhookView[]>> => {
     const api = client();
     if (!api.ok) return api;
-    const listed = await api.value.callJson('GET', '/api/v1/webhooks', undefined, WebhookList, 'a webhook list');
+    const listed = await api.value.call('listWebhooks', {}, 'a webhook list');
     return listed.ok ? ok(listed.value.webhooks.map(webhookView)) : listed;
   };
   const deliveries = async (id: string): Promise<Result<DeliveryView[]>> => {
     const api = client();
     if (!api.ok) return api;
-    const listed = await api.value.callJson('GET', `${hookPath(id)}/deliveries`, undefined, DeliveryList, 'a delivery list');
+    const listed = await api.value.call('webhookDeliveries', { params: { id } }, 'a delivery list');
     return listed.ok ? ok(listed.value.deliveries.map(deliveryView)) : listed;
   };
   /** SECURITY: the secret goes to the renderer once, to be shown; main neither stores nor logs it. */
@@ -40,19 +38,19 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
     'developer.createWebhook': async ({ url, events }) => {
       const api = client();
       if (!api.ok) return api;
-      const created = await api.value.callJson('POST', '/api/v1/webhooks', { url, events }, Webhook, 'a new webhook');
+      const created = await api.value.call('createWebhook', { body: { url, events } }, 'a new webhook');
       return created.ok ? withSecret(created.value) : created;
     },
     'developer.deleteWebhook': async ({ id }) => {
       const api = client();
       if (!api.ok) return api;
-      const deleted = await api.value.callJson('DELETE', hookPath(id), undefined, z.looseObject({}), 'an answer');
+      const deleted = await api.value.call('deleteWebhook', { params: { id } }, 'an answer');
       return deleted.ok ? listWebhooks() : deleted;
     },
     'developer.rotateWebhookSecret': async ({ id }) => {
       const api = client();
       if (!api.ok) return api;
-      const rotated = await api.value.callJson('POST', `${hookPath(id)}/rotate-secret`, {}, Webhook, 'a new secret');
+      const rotated = await api.value.call('rotateWebhookSecret', { params: { id }, body: {} }, 'a new secret');
       if (!rotated.ok && rotated.error.status === 404) return fail({ ...rotated.error, message: `${rotated.error.message} (A service without secret rotation answers 404 too: delete the webhook and create it again.)` });
       return rotated.ok ? withSecret(rotated.value) : rotated;
     },
@@ -60,14 +58,14 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
     'developer.redeliver': async ({ id, deliveryId }) => {
       const api = client();
       if (!api.ok) return api;
-      const sent = await api.value.callJson('POST', `${hookPath(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, {}, Delivery, 'a delivery');
+      const sent = await api.value.call('redeliverWebhookDelivery', { params: { id, deliveryId }, body: {} }, 'a delivery');
       return sent.ok ? deliveries(id) : sent;
     },
     'developer.listKeys': list,
     'developer.issueKey': async ({ storeInKeychain }) => {
       const client = connection.requireClient();
       if (!client.ok) return client;
-      const issued = await client.value.callJson('POST', '/api/v1/keys', {}, ApiKeyIssued, 'a new key');
+      const issued = await client.value.call('issueApiKey', { body: {} }, 'a new key');
       if (!issued.ok) return issued;
       let stored = false;
       if (storeInKeychain) {
@@ -84,7 +82,7 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
     'developer.revokeKey': async ({ id }) => {
       const client = connection.requireClient();
       if (!client.ok) return client;
-      const revoked = await client.value.callJson('DELETE', `/api/v1/keys/${encodeURIComponent(id)}`, undefined, ApiKeyList.partial(), 'an answer');
+      const revoked = await client.value.call('revokeApiKey', { params: { id } }, 'an answer');
       if (!revoked.ok) return revoked;
       return list();
     },

@@ -1,6 +1,5 @@
 /** Discover: search and browse signals on the service. */
 import { fail } from '../../../shared/bridge-contract';
-import { DiscoverPage } from '../../../shared/surface-schemas';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 export function discoverHandlers({ connection }: HandlerContext): HandlerMap<MethodsIn<'discover'>> {
@@ -11,7 +10,7 @@ export function discoverHandlers({ connection }: HandlerContext): HandlerMap<Met
       const query = new URLSearchParams();
       for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== '') query.set(key, String(value));
       for (const id of ids ?? []) query.append('id', id);
-      const page = await client.value.callJson('GET', `/api/v1/discover?${query.toString()}`, undefined, DiscoverPage, 'a Discover page');
+      const page = await client.value.call('discover', { query }, 'a Discover page');
       if (!page.ok && page.error.status === 404 && page.error.code === 'not_found' && !filters.cursor) {
         return fail({ code: 'not_found', message: 'This service has no Discover surface.', status: 404 });
       }

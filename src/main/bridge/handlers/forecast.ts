@@ -1,6 +1,5 @@
 /** Forecasts of an entity's metric from the service's predict surface; saving one to the library. */
 import { fail, ok } from '../../../shared/bridge-contract';
-import { Forecast } from '../../../shared/surface-schemas';
 import { forecastDocument } from '../../services/export/forecast-document';
 import { documentSources } from './documents';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
@@ -11,7 +10,7 @@ export function forecastHandlers(context: HandlerContext): HandlerMap<MethodsIn<
     'forecast.get': async (request) => {
       const client = connection.requireClient();
       if (!client.ok) return client;
-      return client.value.callJson('POST', '/api/v1/predict', request, Forecast, 'a forecast');
+      return client.value.call('predict', { body: request }, 'a forecast');
     },
     // Saved as an answer through the library's ordinary save: the store needs no forecast kind.
     'forecast.save': async (source) => {

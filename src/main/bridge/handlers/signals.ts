@@ -4,13 +4,12 @@
  * health taken from the last health snapshot (docs/decisions/design.md §3: the client works without extensions).
  */
 import { fail, ok, type Result, type SignalDetails } from '../../../shared/bridge-contract';
-import { DiscoverPage } from '../../../shared/surface-schemas';
 import type { RetailSignalClient } from '../../services/service-client/api-client';
 import type { HealthMonitor } from '../../services/health/health-monitor';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 async function throughDiscover(client: RetailSignalClient, health: HealthMonitor, id: string): Promise<Result<SignalDetails> | null> {
-  const page = await client.callJson('GET', `/api/v1/discover?id=${encodeURIComponent(id)}`, undefined, DiscoverPage, 'a Discover page');
+  const page = await client.call('discover', { query: new URLSearchParams({ id }) }, 'a Discover page');
   const item = page.ok ? page.value.items.find((candidate) => candidate.id === id) : undefined;
   if (!item) return null;
   if (!health.current().snapshot) await health.refresh().catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import type { ForecastSource } from '../../../shared/bridge-contract';
 import { metricLabel } from '../../../shared/metric-labels';
-import { DiscoverPage, type DiscoverItem } from '../../../shared/surface-schemas';
+import type { DiscoverItem } from '../../../shared/surface-schemas';
 import type { RetailSignalClient } from '../service-client/api-client';
 import type { ExportDocument } from './exporter';
 import { snapshotOfDiscoverItem } from '../../../shared/discover-snapshot';
@@ -23,7 +23,7 @@ export async function lookupSignals(client: RetailSignalClient, ids: string[]): 
   for (let start = 0; start < ids.length; start += LOOKUP_BATCH) {
     const batch = ids.slice(start, start + LOOKUP_BATCH);
     const query = new URLSearchParams({ id: batch.join(','), limit: String(LOOKUP_BATCH) });
-    const page = await client.callJson('GET', `/api/v1/discover?${query.toString()}`, undefined, DiscoverPage, 'a Discover page');
+    const page = await client.call('discover', { query }, 'a Discover page');
     if (page.ok) found.push(...page.value.items);
   }
   return found;

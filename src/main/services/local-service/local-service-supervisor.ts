@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { LaunchExtras } from './answer-composer-launch';
+import { ENDPOINTS } from '../../../shared/endpoints/table';
 
 /** What the supervisor needs of a process: a ChildProcess or an Electron UtilityProcess fit. */
 export interface ServiceProcess {
@@ -150,11 +151,13 @@ export class LocalServiceSupervisor {
 /**
  * Trades the one-time secret for the administrator token (the service's
  * POST /api/v1/dev/admin-token). A service without that route, or any failure, gives null: the
- * app then runs without the admin controls and says why.
+ * app then runs without the admin controls and says why. A plain fetch rather than the client's
+ * `call`: it runs before the service is handed to any client, carries its own one-time header
+ * and no credential, and must fail rather than follow a redirect.
  */
 async function exchangeAdminSecret(url: string, secret: string): Promise<string | null> {
   try {
-    const response = await fetch(new URL('/api/v1/dev/admin-token', url), {
+    const response = await fetch(new URL(ENDPOINTS.issueAdministratorToken.path, url), {
       method: 'POST',
       headers: { 'x-clarity-admin-secret': secret, accept: 'application/json', 'content-type': 'application/json' },
       body: '{}',

@@ -418,19 +418,9 @@ export class RetailSignalClient {
     const path = `${fillPath(row.path, input.params)}${input.query ? `?${input.query.toString()}` : ''}`;
     const response = await this.request(row.method, path, input.body, 'application/json', input.signal, input.options);
     if (!response.ok) return response;
-    const schema = responseSchema(row);
+    const schema = responseSchema(row, response.value.status);
     const read = schema ? bySchema(schema) : (json: unknown): Read<unknown> => ({ ok: true, value: json });
     return readWith(response.value, read, () => `The service sent ${what} the app cannot read.`) as Promise<Result<ResponseOf<Endpoints[Id]>>>;
-  }
-
-  /**
-   * The surfaces beyond ask and research (Discover, follows, predict, keys): one JSON call,
-   * its answer read with `schema`. GETs retry like every safe GET; POST and DELETE do not.
-   */
-  async callJson<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
-    const response = await this.request(method, path, body, 'application/json');
-    if (!response.ok) return response;
-    return readWith(response.value, bySchema(schema), () => `The service sent ${what} the app cannot read.`);
   }
 
   /**
@@ -698,7 +688,7 @@ async function readJson(response: Response, maxBytes = MAX_JSON_BYTES): Promise<
 
 /**
  * Read JSON → read it → a typed Result: the one way a JSON answer becomes a value (the table's
- * calls, `callJson`, and the tolerant readers of answers, research and health).
+ * calls and the tolerant readers of answers, research and health).
  */
 async function readWith<T>(response: Response, read: (body: unknown) => Read<T>, unreadable: (problem: string) => string): Promise<Result<T>> {
   const json = await readJson(response);

@@ -11,6 +11,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import type { ServiceNotice } from '../../../shared/service-notices';
 import type { DeprecationObservation } from './deprecation-headers';
+import { ENDPOINTS } from '../../../shared/endpoints/table';
 
 const StoredNotice = z.object({
   id: z.string(),
@@ -36,7 +37,7 @@ export interface ObservedDeprecation extends DeprecationObservation {
 }
 
 /** Research v1 is the one deprecation the app acts on itself (it switches to v2). */
-export const RESEARCH_V1 = { method: 'POST', path: '/api/v1/research' } as const;
+export const RESEARCH_V1 = { method: ENDPOINTS.researchV1.method, path: ENDPOINTS.researchV1.path } as const;
 
 /** What is going away, in the user's words. */
 function describe(method: string, path: string): { what: string; change: string } {

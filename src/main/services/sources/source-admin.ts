@@ -9,76 +9,16 @@
  * is what shows the controls.
  * SECURITY: credentials stay in the client's one header; nothing here returns or logs them.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { fail, ok, type Result } from '../../../shared/bridge-contract';
+import type { EndpointId, Endpoints } from '../../../shared/endpoints/table';
+import type { ResponseOf } from '../../../shared/endpoints/define';
+import { FeedSource, type FeedSourceDryRun, type FetchRecord, type QueuedProposal } from '../../../shared/feed-source-schemas';
 import type { FetchRecordView, FetchedSource, NewSourceArgs, ProposalView, SourceHealth, SourcePreview, SourcesOverview } from '../../../shared/sources';
+import { RetailSignalClient, type CallInput, type Credential } from '../service-client/api-client';
 
 /** What the analyst typed in "Add a source", validated (defaults applied) by the bridge. */
 export type NewSource = z.output<typeof NewSourceArgs>;
-import { RetailSignalClient, type Credential } from '../service-client/api-client';
-
-const Problem = z.looseObject({ kind: z.string().catch('error'), message: z.string().catch(''), at: z.string().nullish() }).nullish();
-
-const SourceJson = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  url: z.string().catch(''),
-  role: z.enum(['primary', 'oracle']).catch('primary'),
-  paused: z.boolean().catch(false),
-  cadence_s: z.number().catch(0),
-  cadence: z.string().catch(''),
-  health: z.string().catch('unknown'),
-  health_reason: z.string().nullish(),
-  last_fetch_at: z.string().nullish(),
-  last_success_at: z.string().nullish(),
-  next_fetch_at: z.string().nullish(),
-  consecutive_failures: z.number().catch(0),
-  last_error: Problem,
-  items_24h: z.number().catch(0),
-  items_total: z.number().catch(0),
-  not_modified_ratio: z.number().catch(0),
-  last_item_at: z.string().nullish(),
-  created_at: z.string().nullish(),
-});
-type SourceJson = z.infer<typeof SourceJson>;
-
-const FetchJson = z.looseObject({
-  at: z.string(),
-  ok: z.boolean(),
-  status: z.number().nullish(),
-  not_modified: z.boolean().catch(false),
-  items: z.number().catch(0),
-  new_items: z.number().catch(0),
-  duration_ms: z.number().catch(0),
-  error: Problem,
-});
-
-const PreviewJson = z.looseObject({
-  source: z.looseObject({ name: z.string(), kind: z.string(), url: z.string(), cadence_s: z.number().catch(900) }),
-  preview: z.array(z.looseObject({ title: z.string().catch(''), url: z.string().catch(''), published_at: z.string().catch(''), published_at_source: z.enum(['item', 'fetch']).catch('item'), summary: z.string().catch('') })),
-});
-
-const ProposalJson = z.looseObject({
-  id: z.string(),
-  url: z.string(),
-  name: z.string().nullish(),
-  kind: z.string().nullish(),
-  note: z.string().nullish(),
-  proposed_by: z.string().nullish(),
-  proposed_at: z.string().catch(''),
-  status: z.enum(['pending', 'accepted', 'rejected']).catch('pending'),
-  decided_at: z.string().nullish(),
-  reason: z.string().nullish(),
-  source_id: z.string().nullish(),
-});
-
-const SourceList = z.looseObject({ sources: z.array(z.unknown()), health_rule: z.string().nullish() });
-const SourceOne = z.looseObject({ source: SourceJson });
-const SourceWithHistory = z.looseObject({ source: SourceJson, history: z.array(FetchJson).catch([]) });
-const ProposalList = z.looseObject({ proposals: z.array(ProposalJson) });
-const Accepted = z.looseObject({ proposal: ProposalJson, source: SourceJson });
-const Rejected = z.looseObject({ proposal: ProposalJson });
 
 const HEALTH: readonly SourceHealth[] = ['healthy', 'degraded', 'down', 'unknown'];
 
@@ -96,7 +36,8 @@ export interface SourceAdminDeps {
 
 /** The sample's description changes only with a restart: asked at most once a minute. */
 const SAMPLE_TTL_MS = 60_000;
-const SampleNote = z.looseObject({ sample: z.string().max(500).optional() });
+/** Longer than this, the service's word on its sample is not shown. */
+const SAMPLE_NOTE_MAX = 500;
 
 export class SourceAdmin {
   private sampleNote: { baseUrl: string; at: number; text: string | null } | null = null;
@@ -108,18 +49,19 @@ export class SourceAdmin {
     const { mode } = this.deps.service();
     const api = this.client();
     if (!api.ok) return ok(this.closed(mode, 'unavailable', api.error.message));
-    const listed = await api.value.callJson('GET', '/api/v1/sources', undefined, SourceList, 'a source list');
+    const listed = await api.value.call('listFeedSources', {}, 'a source list');
     if (!listed.ok) {
       const status = listed.error.status;
       if (status === 401 || status === 403) return ok(this.closed(mode, 'not_admin', this.notAdminReason(mode, status, listed.error.message)));
       if (status === 404 || status === 405) return ok(this.closed(mode, 'unsupported', 'This service does not let the app manage its sources (it has no /api/v1/sources).'));
       return ok(this.closed(mode, 'unavailable', listed.error.message));
     }
+    // Each source on its own (the row reads the array as anything): one the app cannot read is left out, not the list.
     const sources = listed.value.sources.flatMap((raw) => {
-      const parsed = SourceJson.safeParse(raw);
+      const parsed = FeedSource.safeParse(raw);
       return parsed.success ? [sourceView(parsed.data)] : [];
     });
-    const proposals = await api.value.callJson('GET', '/api/v1/sources/proposals', undefined, ProposalList, 'a proposal list');
+    const proposals = await api.value.call('listSourceProposals', {}, 'a proposal list');
     const sample = await this.sample(api.value);
     return ok({
       access: 'admin',
@@ -137,61 +79,66 @@ export class SourceAdmin {
   private async sample(api: RetailSignalClient): Promise<string | null> {
     const cached = this.sampleNote;
     if (cached && cached.baseUrl === api.baseUrl && Date.now() - cached.at < SAMPLE_TTL_MS) return cached.text;
-    const read = await api.callJson('GET', '/api/v1/health', undefined, SampleNote, 'a health snapshot');
-    const said = read.ok ? (read.value.sample ?? null) : null;
-    const text = said && said !== 'off' ? said : null;
+    const read = await api.call('getSourcesHealth', {}, 'a health snapshot');
+    // `sample` is this service's extension of the snapshot: a short sentence, or `off`.
+    const said = read.ok ? read.value.sample : null;
+    const text = typeof said === 'string' && said !== 'off' && said.length <= SAMPLE_NOTE_MAX ? said : null;
     this.sampleNote = { baseUrl: api.baseUrl, at: Date.now(), text };
     return text;
   }
 
   async history(id: string): Promise<Result<{ source: FetchedSource; history: FetchRecordView[] }>> {
-    const read = await this.call('GET', sourcePath(id), undefined, SourceWithHistory, 'a source');
+    const read = await this.call('getFeedSource', { params: { id } }, 'a source');
     if (!read.ok) return read;
-    return ok({ source: sourceView(read.value.source), history: read.value.history.map(fetchView) });
+    return ok({ source: sourceView(read.value.source), history: (read.value.history ?? []).map(fetchView) });
   }
 
   /** Fetches the address once (`?dry_run=true`): the items it would give, nothing added. */
   async preview(args: NewSource): Promise<Result<SourcePreview>> {
-    const read = await this.call('POST', '/api/v1/sources?dry_run=true', definitionBody(args), PreviewJson, 'a preview');
+    const read = await this.call('addFeedSource', { query: new URLSearchParams({ dry_run: 'true' }), body: definitionBody(args) }, 'a preview');
     if (!read.ok) return withWhyNoItems(read);
     return ok(previewView(read.value));
   }
 
   async add(args: NewSource): Promise<Result<{ source: FetchedSource; preview: SourcePreview }>> {
     const body = definitionBody(args);
-    const read = await this.call('POST', '/api/v1/sources', body, z.looseObject({ source: SourceJson, preview: PreviewJson.shape.preview }), 'the new source');
+    const read = await this.call('addFeedSource', { body }, 'the new source');
     if (!read.ok) return withWhyNoItems(read);
-    const source = sourceView(read.value.source);
+    // A 201 carries the stored source; a 200 is a dry run's answer, which this request did not ask for.
+    const created = FeedSource.safeParse(read.value.source);
+    if (!created.success) return fail({ code: 'bad_response', message: 'The service answered the new source with a preview only; nothing says it was added.' });
+    const source = sourceView(created.data);
     return ok({ source, preview: previewView({ source: { name: source.name, kind: source.kind, url: source.url, cadence_s: source.cadenceS }, preview: read.value.preview }) });
   }
 
   async update(id: string, patch: { name?: string; cadenceS?: number; paused?: boolean }): Promise<Result<FetchedSource>> {
     const body = { ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.cadenceS !== undefined ? { cadence_s: patch.cadenceS } : {}), ...(patch.paused !== undefined ? { paused: patch.paused } : {}) };
-    const read = await this.call('PATCH', sourcePath(id), body, SourceOne, 'the source');
+    const read = await this.call('updateFeedSource', { params: { id }, body }, 'the source');
     return read.ok ? ok(sourceView(read.value.source)) : read;
   }
 
   async remove(id: string): Promise<Result<{ removed: true }>> {
-    const read = await this.call('DELETE', sourcePath(id), undefined, z.unknown(), 'an answer');
+    const read = await this.call('deleteFeedSource', { params: { id } }, 'an answer');
     return read.ok ? ok({ removed: true }) : read;
   }
 
   async accept(id: string, options: { kind?: string; name?: string; cadenceS?: number }): Promise<Result<{ proposal: ProposalView; source: FetchedSource }>> {
     const body = { ...(options.kind ? { kind: options.kind } : {}), ...(options.name ? { name: options.name } : {}), ...(options.cadenceS ? { cadence_s: options.cadenceS } : {}) };
-    const read = await this.call('POST', `${proposalPath(id)}/accept`, body, Accepted, 'the accepted proposal');
+    const read = await this.call('acceptSourceProposal', { params: { id }, body }, 'the accepted proposal');
     if (!read.ok) return withWhyNoItems(read);
     return ok({ proposal: proposalView(read.value.proposal), source: sourceView(read.value.source) });
   }
 
   async reject(id: string, reason: string): Promise<Result<ProposalView>> {
-    const read = await this.call('POST', `${proposalPath(id)}/reject`, { reason }, Rejected, 'the rejected proposal');
+    const read = await this.call('rejectSourceProposal', { params: { id }, body: { reason } }, 'the rejected proposal');
     return read.ok ? ok(proposalView(read.value.proposal)) : read;
   }
 
-  private async call<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body: unknown, schema: z.ZodType<T>, what: string): Promise<Result<T>> {
+  /** One call to a row of the endpoint table, on the admin client. */
+  private async call<Id extends EndpointId>(id: Id, input: CallInput<Endpoints[Id]>, what: string): Promise<Result<ResponseOf<Endpoints[Id]>>> {
     const api = this.client();
     if (!api.ok) return api;
-    return api.value.callJson(method, path, body, schema, what);
+    return api.value.call(id, input, what);
   }
 
   /**
@@ -218,9 +165,6 @@ export class SourceAdmin {
     return { access, accessReason: reason, mode, sources: [], healthRule: null, proposals: null, proposalsError: null, sample: null };
   }
 }
-
-const sourcePath = (id: string): string => `/api/v1/sources/${encodeURIComponent(id)}`;
-const proposalPath = (id: string): string => `/api/v1/sources/proposals/${encodeURIComponent(id)}`;
 
 /** The service's source definition from what the analyst typed; a blank name becomes the host's. */
 function definitionBody(args: NewSource): Record<string, unknown> {
@@ -249,47 +193,70 @@ function withWhyNoItems<T>(result: Result<T>): Result<T> {
   return fail({ ...result.error, message: `${result.error.message} Check the address and the kind (a listing page is “html”; a folder is file:///…).` });
 }
 
-function problem(raw: z.infer<typeof Problem>): FetchedSource['lastError'] {
-  return raw ? { kind: raw.kind, message: raw.message, at: raw.at ?? null } : null;
+/** The service's word if it is one the app knows, else `fallback` (the old catch-all defaults). */
+function known<T extends string>(value: string | undefined, words: readonly T[], fallback: T): T {
+  return (words as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
 }
 
-function sourceView(raw: SourceJson): FetchedSource {
+function problem(raw: z.infer<typeof FeedSource>['last_error']): FetchedSource['lastError'] {
+  return raw ? { kind: raw.kind ?? 'error', message: raw.message ?? '', at: raw.at ?? null } : null;
+}
+
+function sourceView(raw: FeedSource): FetchedSource {
   return {
     id: raw.id,
     name: raw.name,
     kind: raw.kind,
     url: raw.url,
-    role: raw.role,
-    paused: raw.paused,
+    role: known(raw.role, ['primary', 'oracle'], 'primary'),
+    paused: raw.paused ?? false,
     cadenceS: raw.cadence_s,
-    cadence: raw.cadence,
-    health: (HEALTH as readonly string[]).includes(raw.health) ? (raw.health as SourceHealth) : 'unknown',
+    cadence: raw.cadence ?? '',
+    health: known(raw.health, HEALTH, 'unknown'),
     healthReason: raw.health_reason ?? null,
     lastFetchAt: raw.last_fetch_at ?? null,
     lastSuccessAt: raw.last_success_at ?? null,
     nextFetchAt: raw.next_fetch_at ?? null,
-    consecutiveFailures: raw.consecutive_failures,
+    consecutiveFailures: raw.consecutive_failures ?? 0,
     lastError: problem(raw.last_error),
-    items24h: raw.items_24h,
-    itemsTotal: raw.items_total,
-    notModifiedRatio: raw.not_modified_ratio,
+    items24h: raw.items_24h ?? 0,
+    itemsTotal: raw.items_total ?? 0,
+    notModifiedRatio: raw.not_modified_ratio ?? 0,
     lastItemAt: raw.last_item_at ?? null,
     createdAt: raw.created_at ?? null,
   };
 }
 
-function fetchView(raw: z.infer<typeof FetchJson>): FetchRecordView {
-  return { at: raw.at, ok: raw.ok, status: raw.status ?? null, notModified: raw.not_modified, items: raw.items, newItems: raw.new_items, durationMs: raw.duration_ms, error: problem(raw.error) };
-}
-
-function previewView(raw: z.infer<typeof PreviewJson>): SourcePreview {
+function fetchView(raw: z.infer<typeof FetchRecord>): FetchRecordView {
   return {
-    source: { name: raw.source.name, kind: raw.source.kind, url: raw.source.url, cadenceS: raw.source.cadence_s },
-    items: raw.preview.map((item) => ({ title: item.title, url: item.url, publishedAt: item.published_at, publishedAtSource: item.published_at_source, summary: item.summary })),
+    at: raw.at,
+    ok: raw.ok,
+    status: raw.status ?? null,
+    notModified: raw.not_modified ?? false,
+    items: raw.items ?? 0,
+    newItems: raw.new_items ?? 0,
+    durationMs: raw.duration_ms ?? 0,
+    error: problem(raw.error),
   };
 }
 
-function proposalView(raw: z.infer<typeof ProposalJson>): ProposalView {
+/** A dry run's answer and a creation's share these: the definition and the items found. */
+type PreviewAnswer = Pick<z.infer<typeof FeedSourceDryRun>, 'source' | 'preview'>;
+
+function previewView(raw: PreviewAnswer): SourcePreview {
+  return {
+    source: { name: raw.source.name, kind: raw.source.kind, url: raw.source.url, cadenceS: raw.source.cadence_s ?? 900 },
+    items: raw.preview.map((item) => ({
+      title: item.title ?? '',
+      url: item.url ?? '',
+      publishedAt: item.published_at ?? '',
+      publishedAtSource: known(item.published_at_source, ['item', 'fetch'], 'item'),
+      summary: item.summary ?? '',
+    })),
+  };
+}
+
+function proposalView(raw: z.infer<typeof QueuedProposal>): ProposalView {
   return {
     id: raw.id,
     url: raw.url,
@@ -297,8 +264,8 @@ function proposalView(raw: z.infer<typeof ProposalJson>): ProposalView {
     kind: raw.kind ?? null,
     note: raw.note ?? null,
     proposedBy: raw.proposed_by ?? null,
-    proposedAt: raw.proposed_at,
-    status: raw.status,
+    proposedAt: raw.proposed_at ?? '',
+    status: known(raw.status, ['pending', 'accepted', 'rejected'], 'pending'),
     decidedAt: raw.decided_at ?? null,
     reason: raw.reason ?? null,
     sourceId: raw.source_id ?? null,

@@ -8,7 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { fail, ok, type Result } from '../../../shared/bridge-contract';
-import { FeedPage, Follow, FollowList } from '../../../shared/surface-schemas';
+import type { Follow } from '../../../shared/surface-schemas';
 import { FEED_READS_PER_HOUR, type FollowTargetArgs, type WatchlistItem, type WatchlistView } from '../../../shared/watchlist';
 import type { RetailSignalClient } from '../service-client/api-client';
 
@@ -95,7 +95,7 @@ export class Watchlist {
   async follow(target: FollowTargetArgs): Promise<Result<WatchlistView>> {
     const client = this.deps.client();
     if (!client) return fail({ code: 'unavailable', message: 'The service is not connected yet.' });
-    const created = await client.callJson('POST', '/api/v1/follow', { target }, Follow, 'a follow');
+    const created = await client.call('follow', { body: { target } }, 'a follow');
     if (!created.ok) return created;
     await this.loadFollows();
     this.schedule(0);
@@ -105,7 +105,7 @@ export class Watchlist {
   async unfollow(id: string): Promise<Result<WatchlistView>> {
     const client = this.deps.client();
     if (!client) return fail({ code: 'unavailable', message: 'The service is not connected yet.' });
-    const removed = await client.callJson('DELETE', `/api/v1/follow/${encodeURIComponent(id)}`, undefined, Follow.pick({ id: true }), 'an answer');
+    const removed = await client.call('unfollow', { params: { id } }, 'an answer');
     if (!removed.ok && removed.error.code !== 'not_found') return removed;
     this.follows = this.follows.filter((follow) => follow.id !== id);
     return ok(this.publish());
@@ -128,7 +128,7 @@ export class Watchlist {
   private async loadFollows(): Promise<void> {
     const client = this.deps.client();
     if (!client) return;
-    const listed = await client.callJson('GET', '/api/v1/follow', undefined, FollowList, 'the follows');
+    const listed = await client.call('listFollows', {}, 'the follows');
     if (listed.ok) {
       this.follows = listed.value.follows;
       this.tier = listed.value.tier ?? null;
@@ -171,8 +171,8 @@ export class Watchlist {
     const fresh: string[] = [];
     let delay = this.pollInterval();
     for (let page = 0; page < 5; page += 1) {
-      const cursor = this.stored.cursor ? `?cursor=${encodeURIComponent(this.stored.cursor)}` : '';
-      const read = await client.callJson('GET', `/api/v1/follow/feed${cursor}`, undefined, FeedPage, 'a feed');
+      const query = this.stored.cursor ? new URLSearchParams({ cursor: this.stored.cursor }) : undefined;
+      const read = await client.call('followFeed', { query }, 'a feed');
       this.lastPolledAt = new Date(this.now).toISOString();
       if (!read.ok) {
         if (read.error.retryAfterS !== undefined && read.error.status === 429) {
