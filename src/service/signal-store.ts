@@ -38,6 +38,8 @@ export class SignalStore {
   private readonly liveRandom: SeededRandom;
   private liveCount = 0;
   private readonly signalListeners = new Set<(signal: CorpusSignal) => void>();
+  /** Told of every signal newly held, announced or not (Discover's timeline). */
+  private readonly heldListeners = new Set<(signal: CorpusSignal) => void>();
   private readonly seed: number;
   oracleMissRate = 0.042;
   oracleUpdatedAt: string;
@@ -78,6 +80,7 @@ export class SignalStore {
     this.facts.add(signal);
     this.bySlug.set(signal.slug, signal);
     this.lastItemAt.set(signal.source_id, signal.published_at);
+    for (const listener of this.heldListeners) listener(signal);
     for (const listener of this.signalListeners) listener(signal);
     return signal;
   }
@@ -97,6 +100,7 @@ export class SignalStore {
     this.bySlug.set(signal.slug, signal);
     const previous = this.lastItemAt.get(signal.source_id);
     if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
+    for (const listener of this.heldListeners) listener(signal);
     if (announce) for (const listener of this.signalListeners) listener(signal);
   }
 
@@ -144,6 +148,15 @@ export class SignalStore {
   onSignalAdded(listener: (signal: CorpusSignal) => void): () => void {
     this.signalListeners.add(listener);
     return () => this.signalListeners.delete(listener);
+  }
+
+  /**
+   * Called for each signal the store newly holds after it is called, announced or not (another
+   * team process's, read by the feed's sync): Discover lists them too. Returns its undo.
+   */
+  onSignalHeld(listener: (signal: CorpusSignal) => void): () => void {
+    this.heldListeners.add(listener);
+    return () => this.heldListeners.delete(listener);
   }
 
   sourceEntry(source: CorpusSource, now: number): SourceEntry {

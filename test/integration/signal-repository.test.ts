@@ -114,6 +114,34 @@ function contract(name: string, open: () => Promise<Database>): void {
       await expect(signals.put([sample(200), sample(201, { published_at: 'yesterday' })])).rejects.toThrow('not a date: yesterday');
       expect(await signals.get(sample(200).id)).toBeNull();
     });
+
+    it('loads many at once with the indexes and keys the migrations made; a load that fails writes nothing', async () => {
+      const schema = async (): Promise<unknown[]> => [
+        await db.query("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('signals', 'signal_entities') ORDER BY indexname"),
+        await db.query("SELECT conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid IN ('signals'::regclass, 'signal_entities'::regclass) ORDER BY conname"),
+      ];
+      const before = await schema();
+      const loaded = Array.from({ length: 2_500 }, (_, i) =>
+        sample(1_000 + i, {
+          slug: `bulk-${i}`,
+          title: i === 1_234 ? 'Tanishq raises gold jewellery prices in Surat' : `Bulk signal ${i}\twith a tab, a \\ and a newline\nin it`,
+          entities: { retailers: i % 2 === 0 ? ['Tanishq'] : ['DMart'], segments: ['jewellery'], cities: i === 1_234 ? ['Surat'] : [], states: [] },
+          event_id: i % 3 === 0 ? `evt_${i}` : undefined,
+        }),
+      );
+      for (const signal of loaded) if (signal.event_id === undefined) delete signal.event_id;
+      expect(await signals.bulkLoad(loaded, { batch: 1_000 })).toBe(2_500);
+      expect(await schema()).toEqual(before);
+      expect(await signals.count()).toBe(31 + 2_500);
+      expect(await signals.get(loaded[3]!.id)).toEqual(loaded[3]);
+      expect(await signals.getBySlug('bulk-1234')).toEqual(loaded[1_234]);
+      expect((await signals.newest({ entities: ['surat'] })).map((s) => s.id)).toEqual([loaded[1_234]!.id]);
+      expect((await signals.search('Tanishq gold prices'))[0]?.signal.id).toBe(loaded[1_234]!.id);
+      // One unreadable signal: the load fails, and nothing of it is written, the indexes still there.
+      await expect(signals.bulkLoad([sample(5_000, { slug: 'bulk-late' }), sample(5_001, { slug: 'bulk-later', published_at: 'yesterday' })], { batch: 1 })).rejects.toThrow('not a date: yesterday');
+      expect(await signals.get(sample(5_000).id)).toBeNull();
+      expect(await schema()).toEqual(before);
+    });
   });
 }
 

@@ -1,14 +1,19 @@
 /**
  * A team server: two service processes on one real PostgreSQL behave as one service (sessions,
- * the ask limit, the research queue, webhook deliveries), accept the company's JWTs (a JWKS
+ * the ask limit, the research queue, webhook deliveries, feed arrivals and follow cursors), accept the company's JWTs (a JWKS
  * served here on loopback, a newly published key accepted within a minute), and answer 503
  * while the database is down, recovering by themselves.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type CryptoKey } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DevIdentityProvider } from '../../src/service/auth';
+import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
-import { failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { devToken, failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const ISSUER = 'https://id.example.test';
 const AUDIENCE = 'retail-signal-team';
@@ -18,7 +23,7 @@ let jwksServer: Server;
 let jwksUrl: string;
 const published: JWK[] = [];
 const running = new Set<ServiceProcess>();
-const received: Array<{ delivery: string; type: string; run?: string }> = [];
+const received: Array<{ delivery: string; type: string; run?: string; signal?: string }> = [];
 let receiver: Server;
 let receiverUrl: string;
 
@@ -53,8 +58,8 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      const event = JSON.parse(body) as { id: string; type: string; data: { run?: { id: string } } };
-      received.push({ delivery: event.id, type: event.type, run: event.data.run?.id });
+      const event = JSON.parse(body) as { id: string; type: string; data: { run?: { id: string }; signal?: { id: string } } };
+      received.push({ delivery: event.id, type: event.type, run: event.data.run?.id, signal: event.data.signal?.id });
       response.end('ok');
     });
   });
@@ -225,6 +230,81 @@ describe("the developer area's browser sessions on two processes", () => {
     expect(browser.cookie).toBe('rs_dev_session=');
     browser.cookie = signedInCookie;
     expect((await visit(b.url, '/developer/keys')).html).not.toContain('Signed in as');
+  }, 300_000);
+});
+
+describe('feed arrivals on two processes', () => {
+  let web: FixtureWeb;
+  const dirs: string[] = [];
+
+  beforeAll(async () => {
+    web = await startFixtureWeb();
+  });
+
+  afterAll(async () => {
+    await web?.close();
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+
+  interface FeedPage {
+    items: Array<{ signal: { id: string; title: string }; matched: string[] }>;
+    next_cursor: string;
+    has_more: boolean;
+  }
+  const readFeed = async (base: string, token: string, cursor?: string): Promise<FeedPage> =>
+    (await (await fetch(`${base}/api/v1/follow/feed${cursor ? `?cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json()) as FeedPage;
+  const newestOfSource = async (base: string, sourceId: string): Promise<Array<{ id: string; title: string }>> =>
+    ((await (await fetch(`${base}/api/v1/discover?source=${sourceId}&limit=20`)).json()) as { items?: Array<{ id: string; title: string }> }).items ?? [];
+
+  it("shows a signal one process fetched in the other's newest-first Discover and in a follow feed read there with the first's cursor, and sends its webhook once", async () => {
+    const url = await cluster.createDatabase('feed_arrivals');
+    const [dirA, dirB] = await Promise.all([mkdtemp(join(tmpdir(), 'clarity-team-feed-')), mkdtemp(join(tmpdir(), 'clarity-team-feed-'))]);
+    dirs.push(dirA, dirB);
+    const admin = await (await DevIdentityProvider.open(dirA)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
+    // A first: it puts the signing key of its data directory in the database, B takes it from there.
+    const a = await start(['--data-dir', dirA, '--database', url, '--allow-private-sources']);
+    const b = await start(['--data-dir', dirB, '--database', url, '--allow-private-sources']);
+    const analyst = await devToken(b.url, 'analyst@example.com');
+
+    // The analyst's follow and webhook, made through B; the feed read to its end through A.
+    const hook = (await (await post(`${b.url}/api/v1/webhooks`, { url: receiverUrl, events: ['follow.matched'] }, analyst)).json()) as { id: string };
+    const follow = (await (await post(`${b.url}/api/v1/follow`, { target: { type: 'query', value: 'Zepto fresh funding' } }, analyst)).json()) as { id: string };
+    let page = await readFeed(a.url, analyst);
+    while (page.has_more) page = await readFeed(a.url, analyst, page.next_cursor);
+    const cursorFromA = page.next_cursor;
+
+    // A source added through A, fetched from the fixture web.
+    expect((await post(`${a.url}/api/v1/sources`, { id: 'team-desk', name: 'Team Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 3_600 }, admin)).status).toBe(201);
+    const deadline = Date.now() + 60_000;
+    let listed: Array<{ id: string; title: string }> = [];
+    while (Date.now() < deadline && listed.length < 4) {
+      listed = await newestOfSource(b.url, 'team-desk');
+      if (listed.length < 4) await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const zepto = listed.find((item) => item.title.startsWith('Zepto raises'));
+    expect(zepto).toBeDefined();
+    expect((await newestOfSource(a.url, 'team-desk')).map((item) => item.id)).toEqual(listed.map((item) => item.id));
+
+    // B's feed, from A's cursor: the new signal, matched by the follow.
+    const feed = await readFeed(b.url, analyst, cursorFromA);
+    expect(feed.items.map((item) => item.signal.id)).toEqual([zepto!.id]);
+    expect(feed.items[0]!.matched).toEqual([follow.id]);
+    // Read through B, the cursor is good on A: nothing new there either.
+    expect((await readFeed(a.url, analyst, feed.next_cursor)).items).toEqual([]);
+
+    // One delivery for the match, sent once, though both processes hold the signal.
+    type Deliveries = { deliveries: Array<{ event: string; state: string; attempts: unknown[] }> };
+    let deliveries: Deliveries['deliveries'] = [];
+    while (Date.now() < deadline) {
+      deliveries = ((await (await fetch(`${a.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries;
+      if (deliveries.length > 0 && deliveries.every((delivery) => delivery.state !== 'pending')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Both processes have read each other's changes more than once since (they sync every second).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    deliveries = ((await (await fetch(`${a.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries;
+    expect(deliveries.map((delivery) => [delivery.event, delivery.state, delivery.attempts.length])).toEqual([['follow.matched', 'delivered', 1]]);
+    expect(received.filter((event) => event.type === 'follow.matched' && event.signal === zepto!.id)).toHaveLength(1);
   }, 300_000);
 });
 

@@ -1,18 +1,23 @@
 /**
  * Follows and the follow feed. A follow matches live signals that arrive after it was made;
- * arrivals are kept in an append-only log (sequence numbers are the feed's cursor), so a
- * new signal is in every matching feed the moment it arrives. A new follow also brings the
- * matching signals of the last BACKFILL_DAYS into its owner's feed at once (newest
- * BACKFILL_MAX), so it does not start empty; they come after the owner's cursor, so the feed
- * marks them new like any arrival, and later arrivals are new after they are read. Follows are
- * kept in the service's database; the log lives in memory beside the generated corpus it points
- * into (a restart starts a new feed).
+ * arrivals are rows of `signal_arrivals` (migration 6) whose sequence numbers are the feed's
+ * cursor, so a cursor one process of a team server issued is good on every other, and after a
+ * restart. A new follow also brings the matching signals of the last BACKFILL_DAYS into its
+ * owner's feed at once (newest BACKFILL_MAX), so it does not start empty; they come after the
+ * owner's cursor, so the feed marks them new like any arrival, and later arrivals are new after
+ * they are read.
+ *
+ * The process that takes a signal in (its feed fetched it, or the sample's replay made it) writes
+ * its arrival; a feed signal's row is claimed by its id, so when two processes announce the same
+ * signal one row is written and only its writer tells the match listeners (webhooks are sent
+ * once). Rows are written in order under a lock on PostgreSQL, so sequence numbers become
+ * visible in order and no reader's cursor can pass one still being written.
  */
 import { randomBytes } from 'node:crypto';
-import type { FeedItem, FollowTarget } from '../../shared/surface-schemas';
-import type { CorpusSignal } from '../corpus/generator';
+import type { DiscoverItem, FeedItem, FollowTarget } from '../../shared/surface-schemas';
+import type { CorpusSignal, SignalType } from '../corpus/generator';
 import type { SignalStore } from '../signal-store';
-import type { Database } from '../store/database';
+import type { Database, Queryable } from '../store/database';
 import { discoverItem, matchesTarget } from './signal-query';
 
 export interface FollowRecord {
@@ -22,12 +27,23 @@ export interface FollowRecord {
   createdAt: string;
 }
 
-interface Arrival {
-  seq: number;
-  signal: CorpusSignal;
-  at: number;
+/** An arrival waiting to be written (in the order it came). */
+interface PendingArrival {
+  item: DiscoverItem;
+  /** The signal, for the match listeners (null: a backfill, which tells none). */
+  signal: CorpusSignal | null;
+  atMs: number;
   /** A recent signal brought in when this follow was made: in that follow's feed only, no webhook. */
-  backfillFor?: string;
+  backfillFor: string | null;
+  /** A feed signal's id: its arrival is written once across processes (null: always written). */
+  claimKey: string | null;
+}
+
+interface ArrivalRow {
+  seq: string | number;
+  item: DiscoverItem;
+  at_ms: number;
+  backfill_for: string | null;
 }
 
 /** A new follow shows the matching signals published in the last 30 days, at most 50. */
@@ -37,6 +53,14 @@ export const BACKFILL_MAX = 50;
 /** Arrivals kept for feeds; a reader further behind than this starts at the oldest kept. */
 const LOG_CAPACITY = 20_000;
 export const FEED_PAGE_SIZE = 50;
+/** Arrival rows read at a time while a feed page is filled. */
+const READ_CHUNK = 500;
+/** Arrivals written per statement. */
+const WRITE_BATCH = 500;
+/** A write that failed (database away) is tried again after this long; arrivals wait in order. */
+const RETRY_MS = 1_000;
+/** Serialises arrival writes of a team's processes (pg_advisory_xact_lock key). */
+const ARRIVAL_LOCK = 27_0006;
 
 interface FollowRow {
   id: string;
@@ -47,8 +71,10 @@ interface FollowRow {
 const followRecord = (row: FollowRow): FollowRecord => ({ id: row.id, owner: row.owner, target: row.target, createdAt: row.created_at });
 
 export class FollowStore {
-  private readonly log: Arrival[] = [];
-  private nextSeq = 1;
+  private readonly queue: PendingArrival[] = [];
+  private writing: Promise<void> | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private closed = false;
   private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
   private readonly unsubscribe: () => void;
 
@@ -61,7 +87,10 @@ export class FollowStore {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe();
+    if (this.retry) clearTimeout(this.retry);
+    this.retry = null;
   }
 
   /** Called with the owner's matched follows for each new signal (webhook `follow.matched`). */
@@ -78,11 +107,12 @@ export class FollowStore {
     return (await this.list(owner)).find((follow) => follow.target.type === target.type && follow.target.value.toLowerCase() === target.value.toLowerCase());
   }
 
-  /** Adds a follow; resolves once it is stored. */
+  /** Adds a follow; resolves once it and its backfill are stored. */
   async add(owner: string, target: FollowTarget): Promise<FollowRecord> {
     const record: FollowRecord = { id: `fol_${randomBytes(8).toString('hex')}`, owner, target, createdAt: new Date(this.now()).toISOString() };
     await this.db.query('INSERT INTO follows (id, owner, target, created_at) VALUES ($1, $2, $3, $4)', [record.id, owner, JSON.stringify(target), record.createdAt]);
     this.backfill(record);
+    await this.settle();
     return record;
   }
 
@@ -95,10 +125,9 @@ export class FollowStore {
       .slice(0, BACKFILL_MAX)
       .reverse();
     for (const signal of recent) {
-      this.log.push({ seq: this.nextSeq, signal, at: Date.parse(signal.published_at), backfillFor: follow.id });
-      this.nextSeq += 1;
+      this.queue.push({ item: discoverItem(this.store, signal), signal: null, atMs: Date.parse(signal.published_at), backfillFor: follow.id, claimKey: null });
     }
-    if (this.log.length > LOG_CAPACITY) this.log.splice(0, this.log.length - LOG_CAPACITY);
+    void this.flush();
   }
 
   async remove(owner: string, id: string): Promise<boolean> {
@@ -110,31 +139,105 @@ export class FollowStore {
    * arrival sequence number). `nextCursor` moves past everything examined, matched or not.
    */
   async feed(owner: string, cursor: number): Promise<{ items: FeedItem[]; nextCursor: number; hasMore: boolean }> {
+    // What this process took in is in its callers' feeds at once.
+    await this.settle();
     const follows = await this.list(owner);
+    const [bounds] = await this.db.query<{ oldest: string | number | null; newest: string | number | null }>('SELECT min(seq) AS oldest, max(seq) AS newest FROM signal_arrivals');
+    const newest = Number(bounds?.newest ?? 0);
+    const oldest = bounds?.oldest === null || bounds?.oldest === undefined ? newest + 1 : Number(bounds.oldest);
     const items: FeedItem[] = [];
-    let nextCursor = Math.max(cursor, this.nextSeq - 1 - this.log.length);
-    if (follows.length === 0) return { items, nextCursor: this.nextSeq - 1, hasMore: false };
-    for (const arrival of this.log) {
-      if (arrival.seq <= cursor) continue;
-      if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
-      nextCursor = arrival.seq;
-      const matched = arrival.backfillFor
-        ? follows.filter((follow) => follow.id === arrival.backfillFor)
-        : follows.filter((follow) => Date.parse(follow.createdAt) <= arrival.at && matchesTarget(arrival.signal, follow.target));
-      if (matched.length > 0) {
-        items.push({ signal: discoverItem(this.store, arrival.signal), matched: matched.map((f) => f.id), arrived_at: new Date(arrival.at).toISOString() });
+    if (follows.length === 0) return { items, nextCursor: newest, hasMore: false };
+    // A cursor past the newest arrival (not one this database issued) reads from now on.
+    const from = Math.min(cursor, newest);
+    let nextCursor = Math.max(from, oldest - 1);
+    let after = nextCursor;
+    const ids = follows.map((follow) => follow.id);
+    for (;;) {
+      const rows = await this.db.query<ArrivalRow>(
+        `SELECT seq, item, at_ms, backfill_for FROM signal_arrivals
+         WHERE seq > $1 AND (backfill_for IS NULL OR backfill_for = ANY($2::text[])) ORDER BY seq LIMIT $3`,
+        [after, ids, READ_CHUNK],
+      );
+      for (const row of rows) {
+        if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
+        nextCursor = Number(row.seq);
+        const signal = signalOf(row.item);
+        const matched = row.backfill_for
+          ? follows.filter((follow) => follow.id === row.backfill_for)
+          : follows.filter((follow) => Date.parse(follow.createdAt) <= row.at_ms && matchesTarget(signal, follow.target));
+        if (matched.length > 0) {
+          // Listed as this process holds it now (an update since shows), else as it arrived.
+          const held = this.store.getSignal(row.item.id);
+          items.push({ signal: held ? discoverItem(this.store, held) : row.item, matched: matched.map((f) => f.id), arrived_at: new Date(row.at_ms).toISOString() });
+        }
       }
+      if (rows.length < READ_CHUNK) break;
+      after = Number(rows[rows.length - 1]!.seq);
     }
-    return { items, nextCursor: Math.max(nextCursor, cursor), hasMore: false };
+    return { items, nextCursor: Math.max(nextCursor, from), hasMore: false };
   }
 
   private arrive(signal: CorpusSignal): void {
-    const arrival: Arrival = { seq: this.nextSeq, signal, at: this.now() };
-    this.nextSeq += 1;
-    this.log.push(arrival);
-    if (this.log.length > LOG_CAPACITY) this.log.splice(0, this.log.length - LOG_CAPACITY);
-    if (this.matchListeners.size === 0) return;
-    void this.notifyMatches(signal).catch(() => undefined);
+    const fromFeed = 'origin' in signal && signal.origin === 'feed';
+    this.queue.push({ item: discoverItem(this.store, signal), signal, atMs: this.now(), backfillFor: null, claimKey: fromFeed ? signal.id : null });
+    void this.flush();
+  }
+
+  /** Waits until the arrivals taken in so far are written (or their write failed and waits to be tried again). */
+  private async settle(): Promise<void> {
+    await this.flush();
+    if (this.queue.length > 0 && !this.retry) await this.flush();
+  }
+
+  private flush(): Promise<void> {
+    if (this.writing || this.retry || this.closed) return this.writing ?? Promise.resolve();
+    this.writing = this.drain().finally(() => {
+      this.writing = null;
+      if (this.queue.length > 0 && !this.retry && !this.closed) void this.flush();
+    });
+    return this.writing;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0 && !this.closed) {
+      const batch = this.queue.slice(0, WRITE_BATCH);
+      let written: Set<string>;
+      try {
+        written = await this.db.transaction((tx) => this.write(tx, batch));
+      } catch {
+        // The database is away: the arrivals wait, in order, and are written when it is back.
+        this.retry = setTimeout(() => {
+          this.retry = null;
+          void this.flush();
+        }, RETRY_MS);
+        this.retry.unref();
+        return;
+      }
+      this.queue.splice(0, batch.length);
+      if (this.matchListeners.size === 0) continue;
+      for (const arrival of batch) {
+        if (!arrival.signal || (arrival.claimKey !== null && !written.has(arrival.claimKey))) continue;
+        void this.notifyMatches(arrival.signal).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Writes a batch of arrivals in order; returns the claim keys this write won. */
+  private async write(tx: Queryable, batch: PendingArrival[]): Promise<Set<string>> {
+    if (this.db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [ARRIVAL_LOCK]);
+    const rows = batch.map((arrival, n) => ({ n, signal_id: arrival.item.id, item: arrival.item, at_ms: arrival.atMs, backfill_for: arrival.backfillFor, claim_key: arrival.claimKey }));
+    const claimed = await tx.query<{ claim_key: string | null }>(
+      `INSERT INTO signal_arrivals (signal_id, item, at_ms, backfill_for, claim_key)
+       SELECT signal_id, item, at_ms, backfill_for, claim_key
+       FROM jsonb_to_recordset($1::jsonb) AS r(n integer, signal_id text, item jsonb, at_ms double precision, backfill_for text, claim_key text)
+       WHERE backfill_for IS NULL OR EXISTS (SELECT 1 FROM follows WHERE follows.id = r.backfill_for)
+       ORDER BY n
+       ON CONFLICT (claim_key) DO NOTHING
+       RETURNING claim_key`,
+      [JSON.stringify(rows)],
+    );
+    await tx.query('DELETE FROM signal_arrivals WHERE seq <= (SELECT max(seq) FROM signal_arrivals) - $1', [LOG_CAPACITY]);
+    return new Set(claimed.flatMap((row) => (row.claim_key === null ? [] : [row.claim_key])));
   }
 
   /** Tells the listeners whose follows a new signal matches (a database outage skips this signal's webhooks). */
@@ -147,5 +250,21 @@ export class FollowStore {
     }
     for (const [owner, matched] of byOwner) for (const listener of this.matchListeners) listener(owner, matched, signal);
   }
+}
 
+/** The signal as matching sees it, from its listed form (its body is not kept with the arrival). */
+function signalOf(item: DiscoverItem): CorpusSignal {
+  return {
+    id: item.id,
+    slug: item.slug,
+    title: item.title,
+    summary: item.summary,
+    body: '',
+    source_id: item.source.id,
+    url: item.url,
+    published_at: item.published_at,
+    type: (item.type ?? 'market_update') as SignalType,
+    entities: item.entities,
+    metrics: item.metrics,
+  };
 }

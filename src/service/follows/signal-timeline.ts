@@ -22,7 +22,8 @@ export class SignalTimeline {
   constructor(private readonly store: SignalStore) {
     this.ordered = [...store.allSignals()].sort(newestFirst);
     for (const signal of this.ordered) for (const key of this.keysOf(signal)) this.listOf(key).push(signal);
-    this.unsubscribe = store.onSignalAdded((signal) => {
+    // Every signal the store comes to hold, a team process's read by the feed's sync included.
+    this.unsubscribe = store.onSignalHeld((signal) => {
       this.ordered.splice(firstAfter(this.ordered, signal), 0, signal);
       for (const key of this.keysOf(signal)) {
         const list = this.listOf(key);

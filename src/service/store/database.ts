@@ -8,6 +8,11 @@
 export interface Queryable {
   /** Runs one statement; `$1…` parameters; rows as plain objects (jsonb parsed). */
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `COPY … FROM STDIN` (text format) fed with these chunks of lines: PostgreSQL's fastest way in
+   * for many rows. Only a PostgreSQL server's transaction has it; elsewhere, INSERT instead.
+   */
+  copyFrom?(sql: string, chunks: Iterable<string>): Promise<void>;
 }
 
 export interface Database extends Queryable {

@@ -235,6 +235,24 @@ ALTER TABLE signals ALTER COLUMN change_seq SET DEFAULT nextval('signal_changes'
 ALTER TABLE signals ALTER COLUMN change_seq SET NOT NULL;
 CREATE INDEX signals_origin_change ON signals (origin, change_seq);`,
   },
+  {
+    version: 6,
+    name: 'signal arrivals',
+    // The follow feed's arrivals, shared by every process of a team server and kept across a
+    // restart: `seq` is the feed's cursor (src/service/follows/follow-store.ts). `item` is the
+    // signal as Discover lists it, so any process can show and match it; `claim_key` (a feed
+    // signal's id) lets one process only announce a signal, so its webhooks are sent once.
+    sql: `
+CREATE TABLE signal_arrivals (
+  seq bigserial PRIMARY KEY,
+  signal_id text NOT NULL,
+  item jsonb NOT NULL,
+  at_ms double precision NOT NULL,
+  backfill_for text REFERENCES follows(id) ON DELETE CASCADE,
+  claim_key text UNIQUE
+);
+CREATE INDEX signal_arrivals_backfill ON signal_arrivals (backfill_for) WHERE backfill_for IS NOT NULL;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -3,7 +3,10 @@
  * A pool of connections; several service processes may share one database (their coordination
  * is in the repositories: row locks, `FOR UPDATE SKIP LOCKED`, counters in tables).
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import pgCopy from 'pg-copy-streams';
 import { DatabaseStartError, DatabaseUnavailableError, isUnavailable, type Database, type Queryable } from './database';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -83,7 +86,13 @@ export class PostgresDatabase implements Database {
     try {
       await client.query('BEGIN');
       const queryTimeout = options.timeoutMs ?? QUERY_TIMEOUT_MS;
-      const result = await work({ query: async (sql, params) => (await client.query({ text: sql, values: params, query_timeout: queryTimeout } as pg.QueryConfig)).rows });
+      const result = await work({
+        query: async (sql, params) => (await client.query({ text: sql, values: params, query_timeout: queryTimeout } as pg.QueryConfig)).rows,
+        copyFrom: async (sql, chunks) => {
+          const copy = Object.assign(pgCopy.from(sql), { query_timeout: queryTimeout });
+          await pipeline(Readable.from(chunks), client.query(copy));
+        },
+      });
       await client.query('COMMIT');
       return result;
     } catch (error) {

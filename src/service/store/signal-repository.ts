@@ -41,6 +41,9 @@ export interface TextHit {
 /** Rows per INSERT: big enough to amortise a round trip, small enough for one statement's memory. */
 export const SIGNAL_BATCH = 1_000;
 const MAX_LIMIT = 1_000;
+/** Rows per statement in a bulk load (no index to keep up to date, so bigger statements pay). */
+const BULK_BATCH = 5_000;
+const BULK_INDEX_MEMORY = '256MB';
 
 const COLUMNS = `id, slug, origin, source_id, type, title, summary, body, url, canonical_url, entities, metrics, event_id, period,
   published_at, published_at_source, first_seen_at, updated_at, corroborated_by, confidence`;
@@ -166,6 +169,51 @@ export class SignalRepository {
       const rows = signals.slice(at, at + SIGNAL_BATCH).map(toRow);
       await this.db.transaction((tx) => writeBatch(tx, rows), options);
     }
+    return signals.length;
+  }
+
+  /**
+   * Loads many signals at once (an import; the storage bench's million): written as `put` writes
+   * them, but in one transaction that first drops the two tables' secondary indexes (the
+   * full-text GIN among them, read from the catalog, so they stay the migrations' own) and builds
+   * them again from the loaded rows. Building an index once costs a fraction of keeping it up to
+   * date row by row (bench/notes.md); being one transaction, a failure leaves the tables as they
+   * were, and no reader sees the rows without their indexes. The tables are locked meanwhile:
+   * for a load before serving, not beside live requests. The signals must be new to the table
+   * (on a server an id already stored fails the load, nothing written).
+   */
+  async bulkLoad(signals: readonly StoredSignal[], options: { timeoutMs?: number; batch?: number } = {}): Promise<number> {
+    const batch = options.batch ?? BULK_BATCH;
+    await this.db.transaction(async (tx) => {
+      const indexes = await tx.query<{ name: string; definition: string }>(
+        `SELECT i.indexname AS name, i.indexdef AS definition FROM pg_indexes i
+         WHERE i.schemaname = current_schema() AND i.tablename IN ('signals', 'signal_entities')
+           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)
+         ORDER BY i.indexname`,
+      );
+      for (const index of indexes) await tx.query(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
+      if (tx.copyFrom) {
+        // Index builds sort in memory rather than on disk (this transaction only; a server's memory, not PGlite's).
+        await tx.query(`SET LOCAL maintenance_work_mem = '${BULK_INDEX_MEMORY}'`);
+        // A server: COPY, whose text lines PostgreSQL reads faster than JSON (bench/notes.md). Keys
+        // are dropped too and added back after (one index build, one join for the foreign key,
+        // instead of a check per row): COPY needs neither, INSERT … ON CONFLICT below does.
+        const constraints = await tx.query<{ table: string; name: string; definition: string; foreign: boolean }>(
+          `SELECT c.conrelid::regclass::text AS table, c.conname AS name, pg_get_constraintdef(c.oid) AS definition, c.contype = 'f' AS foreign
+           FROM pg_constraint c
+           WHERE c.conrelid IN ('signals'::regclass, 'signal_entities'::regclass) AND c.contype IN ('p', 'u', 'f')
+           ORDER BY c.contype = 'f' DESC, c.conname`,
+        );
+        for (const constraint of constraints) await tx.query(`ALTER TABLE ${constraint.table} DROP CONSTRAINT "${constraint.name.replace(/"/g, '""')}"`);
+        await tx.copyFrom(`COPY signals (${COLUMNS}) FROM STDIN`, copyLines(signals, batch, (signal) => signalLine(toRow(signal))));
+        await tx.copyFrom('COPY signal_entities (signal_id, kind, name, published_at) FROM STDIN', copyLines(signals, batch, (signal) => entityRows(toRow(signal)).map(entityLine).join('')));
+        // Keys first, then the foreign key that needs them.
+        for (const constraint of [...constraints].reverse()) await tx.query(`ALTER TABLE ${constraint.table} ADD CONSTRAINT "${constraint.name.replace(/"/g, '""')}" ${constraint.definition}`);
+      } else {
+        for (let at = 0; at < signals.length; at += batch) await writeBatch(tx, signals.slice(at, at + batch).map(toRow));
+      }
+      for (const index of indexes) await tx.query(index.definition);
+    }, options);
     return signals.length;
   }
 
@@ -295,6 +343,27 @@ export class SignalRepository {
       after = { published_at: last.published_at, id: last.id };
       if (rows.length < batch) return;
     }
+  }
+}
+
+/** A value in COPY's text format: \N for null, backslash escapes for the separators. */
+function copyField(value: unknown): string {
+  if (value === null || value === undefined) return '\\N';
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return text.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+const COLUMN_NAMES = COLUMNS.split(',').map((column) => column.trim()) as Array<keyof SignalRow>;
+const signalLine = (row: SignalRow): string => `${COLUMN_NAMES.map((column) => copyField(row[column])).join('\t')}\n`;
+const entityLine = (row: { signal_id: string; kind: string; name: string; published_at: string }): string =>
+  `${copyField(row.signal_id)}\t${copyField(row.kind)}\t${copyField(row.name)}\t${copyField(row.published_at)}\n`;
+
+/** COPY's input in chunks of `batch` signals' lines (made as they are sent, not all at once). */
+function* copyLines(signals: readonly StoredSignal[], batch: number, line: (signal: StoredSignal) => string): Generator<string> {
+  for (let at = 0; at < signals.length; at += batch) {
+    let chunk = '';
+    for (const signal of signals.slice(at, at + batch)) chunk += line(signal);
+    if (chunk) yield chunk;
   }
 }
 

@@ -1,0 +1,78 @@
+/**
+ * The follow feed's cursor outlives the service (embedded default): arrivals are kept in the
+ * database, so after a restart a cursor from before it reads on where it was — what arrived
+ * before the restart is still there for a reader behind it, nothing is shown twice to one that
+ * read it, and new arrivals follow.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CorpusSignal } from '../../src/service/corpus/generator';
+import type { RunningService } from '../../src/service/server';
+import { FeedPage, Follow } from '../../src/shared/surface-schemas';
+import { postJson, startTestService } from '../support/local-service';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const now = Date.parse('2026-11-21T09:00:00Z');
+
+async function readToEnd(service: RunningService, token: string, cursor?: string): Promise<FeedPage> {
+  const read = async (at?: string): Promise<FeedPage> =>
+    FeedPage.parse(await (await fetch(`${service.url}/api/v1/follow/feed${at ? `?cursor=${at}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json());
+  let page = await read(cursor);
+  const items = [...page.items];
+  while (page.has_more) {
+    page = await read(page.next_cursor);
+    items.push(...page.items);
+  }
+  return { ...page, items };
+}
+
+/** Live signals until one names the grocery segment (the generator is seeded: quick and the same each run). */
+function arriveGrocery(service: RunningService): CorpusSignal {
+  for (let i = 0; i < 500; i += 1) {
+    const signal = service.store.addLiveSignal(new Date(now));
+    if (signal.entities.segments.includes('grocery')) return signal;
+  }
+  throw new Error('no grocery signal in 500 arrivals');
+}
+
+describe('the follow feed across a restart (embedded database)', () => {
+  it('keeps a cursor good: arrivals before the restart are there for a reader behind them, shown once, and new ones follow', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'clarity-follow-restart-'));
+    dirs.push(dataDir);
+    const before = await startTestService({ dataDir, now: () => now });
+    let token: string;
+    let beforeArrival: string;
+    let afterArrival: string;
+    let first: CorpusSignal;
+    try {
+      token = await before.idp.issueToken('reader@example.com', 3_600, now);
+      const follow = Follow.parse(await (await postJson(`${before.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, { authorization: `Bearer ${token}` })).json());
+      beforeArrival = (await readToEnd(before, token)).next_cursor;
+      first = arriveGrocery(before);
+      const read = await readToEnd(before, token, beforeArrival);
+      expect(read.items.map((item) => [item.signal.id, item.matched])).toEqual([[first.id, [follow.id]]]);
+      afterArrival = read.next_cursor;
+    } finally {
+      await before.close();
+    }
+
+    const after = await startTestService({ dataDir, now: () => now });
+    try {
+      // Behind the arrival: it is still there. Past it: nothing is new again.
+      expect((await readToEnd(after, token, beforeArrival)).items.map((item) => item.signal.id)).toEqual([first.id]);
+      expect((await readToEnd(after, token, afterArrival)).items).toEqual([]);
+      const second = arriveGrocery(after);
+      const next = await readToEnd(after, token, afterArrival);
+      expect(next.items.map((item) => item.signal.id)).toEqual([second.id]);
+      expect(Number(next.next_cursor)).toBeGreaterThan(Number(afterArrival));
+    } finally {
+      await after.close();
+    }
+  }, 120_000);
+});
