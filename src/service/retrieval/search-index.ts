@@ -95,7 +95,7 @@ export class SignalSearchIndex {
   private scratch = new Float64Array(0);
   private matchScratch = new Uint8Array(0);
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
-  private readonly entityDocs = new Map<string, number[]>();
+  private readonly entityDocs: Record<(typeof ENTITY_KINDS)[number], Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
   /**
    * Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read).
    * Lists read from a packed snapshot stay typed arrays until a change needs them growable.
@@ -286,7 +286,7 @@ export class SignalSearchIndex {
       for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
     };
     for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.postings.has(token) ? this.writable(token) : undefined, 2);
-    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs.get(`${kind}:${name}`), 1);
+    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs[kind].get(name), 1);
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
@@ -309,24 +309,27 @@ export class SignalSearchIndex {
     this.totalLength += length;
     for (const kind of ENTITY_KINDS) {
       for (const name of new Set(entities[kind])) {
-        const key = `${kind}:${name}`;
-        const list = this.entityDocs.get(key) ?? [];
+        const list = this.entityDocs[kind].get(name) ?? [];
         let at = list.length;
         while (at >= 1 && list[at - 1]! > doc) at -= 1;
         list.splice(at, 0, doc);
-        this.entityDocs.set(key, list);
+        this.entityDocs[kind].set(name, list);
       }
     }
   }
 
   private addEntities(signal: CorpusSignal, doc: number): void {
     for (const kind of ENTITY_KINDS) {
-      for (const name of new Set(signal.entities[kind])) {
-        const key = `${kind}:${name}`;
-        let list = this.entityDocs.get(key);
+      const names = signal.entities[kind];
+      const lists = this.entityDocs[kind];
+      for (let i = 0; i < names.length; i += 1) {
+        const name = names[i]!;
+        // Each name once per document (no Set per signal: this runs for every stored signal at start).
+        if (names.indexOf(name) !== i) continue;
+        let list = lists.get(name);
         if (!list) {
           list = [];
-          this.entityDocs.set(key, list);
+          lists.set(name, list);
         }
         list.push(doc);
       }
@@ -362,7 +365,7 @@ export class SignalSearchIndex {
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
     // How many of the named entities each document names, counted from the entity lists.
-    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs.get(`${kind}:${name}`) ?? []));
+    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs[kind].get(name) ?? []));
     if (this.matchScratch.length < count) this.matchScratch = new Uint8Array(count + 1_024);
     const matches = this.matchScratch;
     for (const list of entityLists) for (const doc of list) matches[doc] = matches[doc]! + 1;
