@@ -201,8 +201,10 @@ export class FeedService {
   /** Starts clustering the stored signals (once), and what to wait for before clustering new ones. */
   private clustered(): Promise<void> {
     if (this.toCluster && !this.closed) {
-      this.clustering = this.clusterInSlices(this.toCluster);
+      const ids = this.toCluster;
       this.toCluster = null;
+      // Its first slice too runs after the caller's own work (start: the service's listening line).
+      this.clustering = new Promise((resolve) => setImmediate(resolve)).then(() => this.clusterInSlices(ids));
     }
     return this.clustering;
   }
