@@ -30,7 +30,7 @@ export async function registerExtensions(
   app: FastifyInstance,
   context: ServiceContext,
   options: ExtensionOptions & { db: Database },
-): Promise<{ close(): void }> {
+): Promise<{ listening(): void; close(): void }> {
   const limiter = new SurfaceLimiter({ ...SURFACE_LIMITS, ...options.limits }, context.now);
   const follows = new FollowStore(context.store, context.now, options.db);
   const webhooks = await WebhookStore.open({
@@ -62,6 +62,10 @@ export async function registerExtensions(
   registerDeveloperArea(app, context, webhooks, options.db);
 
   return {
+    // Discover's timeline is built once the service listens (or by the first request before that).
+    listening() {
+      setImmediate(() => timeline.warm());
+    },
     close() {
       stopMatches();
       stopResearch();

@@ -341,6 +341,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const url = `http://127.0.0.1:${port}`;
 
   feed.start();
+  extensions.listening();
   let liveTimer: NodeJS.Timeout | null = null;
   // The sample replayed as arrivals (demos and tests), labelled simulated in the health snapshot.
   if ((options.liveFeed ?? true) && context.sample === 'replay') {

@@ -14,7 +14,7 @@ import {
   type SourceKind,
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
-import { SignalSearchIndex, type IndexSnapshot } from './retrieval/search-index';
+import { SignalSearchIndex, type PackedIndex } from './retrieval/search-index';
 import { corpusCacheKey, corpusCacheText, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
@@ -108,8 +108,8 @@ export class SignalStore {
    * Signals read back from the database at start (none of them held yet), with a snapshot of an
    * index over them alone: indexed without tokenizing again, and not announced.
    */
-  addStoredSnapshot(signals: CorpusSignal[], snapshot: IndexSnapshot): void {
-    this.index.appendSnapshot(signals, snapshot);
+  addStoredSnapshot(signals: CorpusSignal[], packed: PackedIndex): void {
+    this.index.appendPacked(signals, packed);
     for (const signal of signals) {
       this.facts.add(signal);
       this.bySlug.set(signal.slug, signal);

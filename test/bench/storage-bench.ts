@@ -17,7 +17,8 @@
  *   5. team: 100 analysts asking at once through two service processes on one database, errors
  *      and first byte p95, beside one embedded process in the same run
  *   6. restart_ms: the embedded default restarted with 100,000 signals in its database
- * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run.
+ * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run;
+ * STORAGE_ONLY=restart measures 6 alone (no PostgreSQL; bench/results/storage-restart-latest.json).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -262,24 +263,7 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
     running.length = 0;
 
     // 6. Restart of the embedded default, empty and then with `restartCount` signals in its database.
-    console.log(`  embedded restart with ${restartCount.toLocaleString('en-IN')} signals…`);
-    const home = join(scratch, 'embedded');
-    const restartArgs = ['--port', '0', '--pace-ms', '0', '--no-live', '--data-dir', home];
-    await (await startServiceProcess(restartArgs, 600_000)).stop(); // first start: corpus cache, database created
-    const empty = await timed(() => startServiceProcess(restartArgs, 600_000));
-    await empty.value.stop();
-    const embedded = await openEmbeddedDatabase(home);
-    const feedRows: StoredSignal[] = generateCorpus({ signalCount: restartCount, seed: 7 }).signals.map((signal, i) => ({ ...signal, id: `sig_fe${i.toString(16).padStart(14, '0')}`, slug: `${signal.slug}-feed`, origin: 'feed' }));
-    await new SignalRepository(embedded).put(feedRows, { timeoutMs: 300_000 });
-    await embedded.close();
-    // The first start after they were written reads every row (and keeps a snapshot of their
-    // index beside the database as it closes); the restart after it is the one measured.
-    const fromRows = await timed(() => startServiceProcess(restartArgs, 1_800_000));
-    await fromRows.value.stop();
-    const restarted = await timed(() => startServiceProcess(restartArgs, 600_000));
-    const sampled = feedRows.filter((_, i) => i % Math.max(1, Math.floor(feedRows.length / 100)) === 0).slice(0, 100).map((row) => row.id);
-    const restartedFound = await foundByDiscover(restarted.value.url, sampled);
-    await restarted.value.stop();
+    const restart = await measureRestart(scratch, restartCount);
 
     const result: StorageBenchResult = {
       measured_at: new Date().toISOString(),
@@ -305,16 +289,66 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
       team_ask_errors: teamRun.errors,
       team_first_byte_p95_ms: teamRun.p95,
       team_baseline_embedded: { errors: soloRun.errors, first_byte_p95_ms: soloRun.p95 },
-      restart_signals: restartCount,
-      restart_ms: Math.round(restarted.ms),
-      restart_from_rows_ms: Math.round(fromRows.ms),
-      restart_sampled_found: `${restartedFound} of ${sampled.length}`,
-      restart_empty_ms: Math.round(empty.ms),
+      ...restart,
     };
     return { result, table: storageTable(result) };
   } finally {
     await Promise.all(running.map((service) => service.stop().catch(() => undefined)));
     await cluster.destroy();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+type RestartFigures = Pick<StorageBenchResult, 'restart_signals' | 'restart_ms' | 'restart_from_rows_ms' | 'restart_sampled_found' | 'restart_empty_ms'>;
+
+/**
+ * restart_ms: the embedded default (`--data-dir`, no `--database`) spawned until it prints
+ * `listening`, empty and then with `restartCount` fetched signals in its database.
+ */
+async function measureRestart(scratch: string, restartCount: number): Promise<RestartFigures> {
+  console.log(`  embedded restart with ${restartCount.toLocaleString('en-IN')} signals…`);
+  const home = join(scratch, 'embedded');
+  const restartArgs = ['--port', '0', '--pace-ms', '0', '--no-live', '--data-dir', home];
+  await (await startServiceProcess(restartArgs, 600_000)).stop(); // first start: corpus cache, database created
+  const empty = await timed(() => startServiceProcess(restartArgs, 600_000));
+  await empty.value.stop();
+  const embedded = await openEmbeddedDatabase(home);
+  const feedRows: StoredSignal[] = generateCorpus({ signalCount: restartCount, seed: 7 }).signals.map((signal, i) => ({ ...signal, id: `sig_fe${i.toString(16).padStart(14, '0')}`, slug: `${signal.slug}-feed`, origin: 'feed' }));
+  await new SignalRepository(embedded).put(feedRows, { timeoutMs: 300_000 });
+  await embedded.close();
+  // The first start after they were written reads every row (and keeps a snapshot of their
+  // index beside the database as it closes); the restart after it is the one measured.
+  const fromRows = await timed(() => startServiceProcess(restartArgs, 1_800_000));
+  await fromRows.value.stop();
+  const restarted = await timed(() => startServiceProcess(restartArgs, 600_000));
+  const sampled = feedRows.filter((_, i) => i % Math.max(1, Math.floor(feedRows.length / 100)) === 0).slice(0, 100).map((row) => row.id);
+  const restartedFound = await foundByDiscover(restarted.value.url, sampled);
+  await restarted.value.stop();
+  return {
+    restart_signals: restartCount,
+    restart_ms: Math.round(restarted.ms),
+    restart_from_rows_ms: Math.round(fromRows.ms),
+    restart_sampled_found: `${restartedFound} of ${sampled.length}`,
+    restart_empty_ms: Math.round(empty.ms),
+  };
+}
+
+/** `STORAGE_ONLY=restart npm run bench:storage`: the restart figures alone (no PostgreSQL), beside their goal. */
+async function benchRestartOnly(): Promise<void> {
+  const restartCount = Number(process.env.STORAGE_RESTART_SIGNALS ?? 100_000);
+  const scratch = await mkdtemp(join(tmpdir(), 'clarity-storage-bench-'));
+  const loadStart = loadavg()[0]!;
+  try {
+    const figures = await measureRestart(scratch, restartCount);
+    const result = { measured_at: new Date().toISOString(), load_average: { start: round(loadStart), end: round(loadavg()[0]!) }, goal_restart_ms: GOALS.restart_ms, ...figures };
+    await mkdir('bench/results', { recursive: true });
+    await writeFile('bench/results/storage-restart-latest.json', `${JSON.stringify(result, null, 2)}\n`);
+    console.log(
+      `\nRestart of the embedded default with ${restartCount.toLocaleString('en-IN')} fetched signals (load average ${result.load_average.start} → ${result.load_average.end}): ` +
+        `${figures.restart_ms} ms (goal ≤ ${GOALS.restart_ms}: ${met(figures.restart_ms, GOALS.restart_ms)}); empty database ${figures.restart_empty_ms} ms; ` +
+        `first start reading every row ${figures.restart_from_rows_ms} ms; Discover finds ${figures.restart_sampled_found} sampled`,
+    );
+  } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
@@ -346,7 +380,10 @@ export async function saveStorageResult(result: StorageBenchResult): Promise<voi
   await writeFile('bench/results/storage-latest.json', `${JSON.stringify(result, null, 2)}\n`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY === 'restart') {
+  await benchRestartOnly();
+  process.exit(0);
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const { table, result } = await benchStorage();
   await saveStorageResult(result);
   console.log(`\n${table}`);

@@ -6,7 +6,7 @@
  * aside, never trusted. A service killed with kill -9 right after a fetch was acknowledged
  * finds that fetch's signals after its restart.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,9 +120,45 @@ describe('stored signals at start', () => {
 
     // A damaged snapshot: every row is read, nothing is lost.
     await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), '{"format":1,"code":');
+    // Beside it, the JSON snapshot an older version kept: left unread, removed once a new one is written.
+    await writeFile(join(dataDir, 'signal-index-snapshot.json'), '{"format":1,"code":"older","changeSeq":0,"signals":[]}');
     service = await start(dataDir);
     try {
       expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length + later.length });
+      expect(await discoverIds(service.url, later.map((signal) => signal.id).sort())).toEqual(later.map((signal) => signal.id).sort());
+    } finally {
+      await service.close();
+    }
+
+    // The snapshot written as that start closed is the binary one (and the older JSON one is gone).
+    const written = await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE));
+    expect(written.subarray(0, 8).toString('latin1')).toBe('CLRPACK1');
+    expect(await stat(join(dataDir, 'signal-index-snapshot.json')).then(() => true, () => false)).toBe(false);
+    // A truncated one (a disk that filled up, a copy cut short) is set aside too: every row is read.
+    await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), written.subarray(0, Math.floor(written.length * 0.6)));
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length + later.length });
+      expect(await discoverIds(service.url, [...spread(first, 60), ...later.map((signal) => signal.id)].sort())).toEqual([...spread(first, 60), ...later.map((signal) => signal.id)].sort());
+    } finally {
+      await service.close();
+    }
+    // One changed byte in its texts: refused by the checksum, never served as a different story.
+    const damaged = Buffer.from(await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE)));
+    damaged[damaged.length - 100] = damaged[damaged.length - 100]! ^ 0x20;
+    await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), damaged);
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length + later.length });
+      const updated = ((await (await fetch(`${service.url}/api/v1/discover?limit=5&id=${first[0]!.id}`)).json()) as DiscoverPage).items[0]!;
+      expect(updated.title).toBe('Zudio opens its 900th store in Pune, a record for Trent');
+    } finally {
+      await service.close();
+    }
+    // Whole again, it is read: snapshot, no row.
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'snapshot', rowsRead: 0 });
       expect(await discoverIds(service.url, later.map((signal) => signal.id).sort())).toEqual(later.map((signal) => signal.id).sort());
     } finally {
       await service.close();

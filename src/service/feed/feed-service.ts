@@ -105,6 +105,8 @@ export class FeedService {
   private readonly duplicates = new NearDuplicateIndex(0.7);
   /** The stored signals' near-duplicate index being built after start; fetches wait for it. */
   private clustering: Promise<void> = Promise.resolve();
+  /** Stored signals to cluster once the service is up (not before: the slices would slow its start). */
+  private toCluster: string[] | null = null;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly hostBusy = new Set<string>();
   private readonly hostLastAt = new Map<string, number>();
@@ -144,7 +146,7 @@ export class FeedService {
         this.signals.set(signal.id, signal);
         this.store.addSignal(signal, false);
       }
-      this.clustering = this.clusterInSlices(signals.map((signal) => signal.id));
+      this.toCluster = signals.map((signal) => signal.id);
     }
     for (const item of oracleItems) this.oracleItems.set(item.canonical, item);
     this.signalCursorMs = loadedAt - SYNC_LOOKBACK_MS;
@@ -196,8 +198,20 @@ export class FeedService {
     }
   }
 
+  /** Starts clustering the stored signals (once), and what to wait for before clustering new ones. */
+  private clustered(): Promise<void> {
+    if (this.toCluster && !this.closed) {
+      const ids = this.toCluster;
+      this.toCluster = null;
+      // Its first slice too runs after the caller's own work (start: the service's listening line).
+      this.clustering = new Promise((resolve) => setImmediate(resolve)).then(() => this.clusterInSlices(ids));
+    }
+    return this.clustering;
+  }
+
   start(): void {
     if (this.timer || this.closed) return;
+    void this.clustered();
     this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 250);
     this.timer.unref();
     this.tick();
@@ -505,7 +519,7 @@ export class FeedService {
     try {
       const collected = await this.collect(source, before, false);
       // New items are clustered against every stored signal, so that index must be whole.
-      await this.clustering;
+      await this.clustered();
       const fetchedAt = new Date(this.now());
       const files = this.pendingFiles.get(source.id);
       this.pendingFiles.delete(source.id);

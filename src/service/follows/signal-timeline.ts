@@ -15,21 +15,35 @@ const lower = (text: string): string => text.trim().toLowerCase();
 const PARENT_OF = new Map(RETAILERS.flatMap((retailer) => (retailer.parent ? [[retailer.name, lower(retailer.parent)] as const] : [])));
 
 export class SignalTimeline {
-  private readonly ordered: CorpusSignal[];
+  /** Built at the first use, not at start (sorting 120,000 signals is a noticeable part of a restart). */
+  private sorted: CorpusSignal[] | null = null;
   private readonly lists = new Map<string, CorpusSignal[]>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly store: SignalStore) {
-    this.ordered = [...store.allSignals()].sort(newestFirst);
-    for (const signal of this.ordered) for (const key of this.keysOf(signal)) this.listOf(key).push(signal);
     // Every signal the store comes to hold, a team process's read by the feed's sync included.
     this.unsubscribe = store.onSignalHeld((signal) => {
-      this.ordered.splice(firstAfter(this.ordered, signal), 0, signal);
+      // Not built yet: the build reads every signal the store then holds, this one included.
+      if (!this.sorted) return;
+      this.sorted.splice(firstAfter(this.sorted, signal), 0, signal);
       for (const key of this.keysOf(signal)) {
         const list = this.listOf(key);
         list.splice(firstAfter(list, signal), 0, signal);
       }
     });
+  }
+
+  /** Builds it now if no request has (the service calls this once it is listening). */
+  warm(): void {
+    void this.ordered;
+  }
+
+  private get ordered(): CorpusSignal[] {
+    if (!this.sorted) {
+      this.sorted = [...this.store.allSignals()].sort(newestFirst);
+      for (const signal of this.sorted) for (const key of this.keysOf(signal)) this.listOf(key).push(signal);
+    }
+    return this.sorted;
   }
 
   close(): void {

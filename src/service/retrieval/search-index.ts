@@ -76,6 +76,17 @@ export interface IndexSnapshot {
   postings: Record<string, number[]>;
 }
 
+/**
+ * An index snapshot in typed arrays (the binary snapshot, retrieval/packed-snapshot.ts):
+ * `terms[i]`'s postings are the next `counts[i]` pairs [doc, tf] of `pairs`.
+ */
+export interface PackedIndex {
+  lengths: Float64Array;
+  terms: string[];
+  counts: Uint32Array;
+  pairs: Int32Array;
+}
+
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
@@ -84,9 +95,12 @@ export class SignalSearchIndex {
   private scratch = new Float64Array(0);
   private matchScratch = new Uint8Array(0);
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
-  private readonly entityDocs = new Map<string, number[]>();
-  /** Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read). */
-  private readonly postings = new Map<string, number[]>();
+  private readonly entityDocs: Record<(typeof ENTITY_KINDS)[number], Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
+  /**
+   * Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read).
+   * Lists read from a packed snapshot stay typed arrays until a change needs them growable.
+   */
+  private readonly postings = new Map<string, number[] | Int32Array>();
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
 
@@ -119,37 +133,80 @@ export class SignalSearchIndex {
   }
 
   /**
-   * Appends `signals` (none indexed yet) from a snapshot of an index over them alone, without
-   * tokenizing again: their documents follow the ones already here (stored signals after the sample).
+   * Appends `signals` (none indexed yet) from a packed snapshot of an index over them alone,
+   * without tokenizing again: their documents follow the ones already here (stored signals after
+   * the sample). Checked whole before anything changes: a malformed one throws, the index untouched.
    */
-  appendSnapshot(signals: CorpusSignal[], snapshot: IndexSnapshot): void {
-    if (snapshot.lengths.length !== signals.length) throw new Error('index snapshot does not match its signals');
+  appendPacked(signals: CorpusSignal[], packed: PackedIndex): void {
+    const { lengths, terms, counts, pairs } = packed;
+    if (lengths.length !== signals.length || counts.length !== terms.length) throw new Error('index snapshot does not match its signals');
     const offset = this.docs.length;
-    for (const list of Object.values(snapshot.postings)) {
-      if (!Array.isArray(list) || list.length % 2 !== 0) throw new Error('index snapshot has a malformed posting list');
-      for (let at = 0; at < list.length; at += 2) {
-        const doc = list[at]!;
-        if (!(doc >= 0 && doc < signals.length && list[at + 1]! > 0)) throw new Error('index snapshot names a missing document');
+    // Every list is built (and checked) before anything here changes.
+    const lists: Int32Array[] = [];
+    let at = 0;
+    for (const [i, term] of terms.entries()) {
+      const before = this.postings.get(term);
+      const kept = before?.length ?? 0;
+      const list = new Int32Array(kept + counts[i]! * 2);
+      if (at + list.length - kept > pairs.length) throw new Error('index snapshot has a malformed posting list');
+      if (before) list.set(before);
+      for (let to = kept; to < list.length; to += 2, at += 2) {
+        const doc = pairs[at]!;
+        const tf = pairs[at + 1]!;
+        if (!(doc >= 0 && doc < signals.length && tf > 0)) throw new Error('index snapshot names a missing document');
+        list[to] = doc + offset;
+        list[to + 1] = tf;
       }
+      lists.push(list);
     }
-    for (const signal of signals) if (this.byId.has(signal.id)) throw new Error(`index snapshot repeats signal ${signal.id}`);
+    if (at !== pairs.length) throw new Error('index snapshot has a malformed posting list');
+    for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
+    const fresh = new Set<string>();
+    for (const signal of signals) {
+      if (this.byId.has(signal.id) || fresh.has(signal.id)) throw new Error(`index snapshot repeats signal ${signal.id}`);
+      fresh.add(signal.id);
+    }
     for (const [doc, signal] of signals.entries()) {
       this.docs.push(signal);
       this.byId.set(signal.id, offset + doc);
       this.published.push(Date.parse(signal.published_at));
-      const length = snapshot.lengths[doc]!;
+      const length = lengths[doc]!;
       this.lengths.push(length);
       this.totalLength += length;
       this.addEntities(signal, offset + doc);
     }
-    for (const [term, list] of Object.entries(snapshot.postings)) {
-      let target = this.postings.get(term);
-      if (!target) {
-        target = [];
-        this.postings.set(term, target);
-      }
-      for (let at = 0; at < list.length; at += 2) target.push(list[at]! + offset, list[at + 1]!);
+    for (const [i, term] of terms.entries()) this.postings.set(term, lists[i]!);
+  }
+
+  /** A term's postings as a growable list (a typed one from a snapshot is copied once). */
+  private writable(term: string): number[] {
+    const list = this.postings.get(term);
+    if (Array.isArray(list)) return list;
+    const growable = list ? Array.from(list) : [];
+    this.postings.set(term, growable);
+    return growable;
+  }
+
+  /** The packed form of snapshotOf (the stored signals' binary snapshot). */
+  packedSnapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; packed: PackedIndex } {
+    const { signals, snapshot } = this.snapshotOf(ids);
+    const terms = Object.keys(snapshot.postings);
+    const counts = new Uint32Array(terms.length);
+    let total = 0;
+    for (const [i, term] of terms.entries()) {
+      counts[i] = snapshot.postings[term]!.length / 2;
+      total += snapshot.postings[term]!.length;
     }
+    const pairs = new Int32Array(total);
+    let at = 0;
+    for (const term of terms) {
+      for (const value of snapshot.postings[term]!) {
+        // Documents and weighted term counts are whole numbers; anything else cannot be packed.
+        if (!Number.isInteger(value)) throw new Error(`term ${term} has a posting that is not a whole number`);
+        pairs[at++] = value;
+      }
+    }
+    return { signals, packed: { lengths: Float64Array.from(snapshot.lengths), terms, counts, pairs } };
   }
 
   /**
@@ -175,7 +232,7 @@ export class SignalSearchIndex {
 
   snapshot(): IndexSnapshot {
     const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.postings) postings[term] = list.slice();
+    for (const [term, list] of this.postings) postings[term] = Array.from(list);
     return { lengths: [...this.lengths], postings };
   }
 
@@ -213,14 +270,7 @@ export class SignalSearchIndex {
       addTokens(signal.title, TITLE_WEIGHT) +
       addTokens(signal.body, 1) +
       addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
-    for (const [token, tf] of counts) {
-      let list = this.postings.get(token);
-      if (!list) {
-        list = [];
-        this.postings.set(token, list);
-      }
-      list.push(doc, tf);
-    }
+    for (const [token, tf] of counts) this.writable(token).push(doc, tf);
     this.lengths.push(length);
     this.totalLength += length;
     this.addEntities(signal, doc);
@@ -235,8 +285,8 @@ export class SignalSearchIndex {
       if (!list) return;
       for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
     };
-    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.postings.get(token), 2);
-    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs.get(`${kind}:${name}`), 1);
+    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.postings.has(token) ? this.writable(token) : undefined, 2);
+    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs[kind].get(name), 1);
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
@@ -249,11 +299,7 @@ export class SignalSearchIndex {
     const entities = signal.entities;
     const length = addTokens(signal.title, TITLE_WEIGHT) + addTokens(signal.body, 1) + addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
     for (const [token, tf] of counts) {
-      let list = this.postings.get(token);
-      if (!list) {
-        list = [];
-        this.postings.set(token, list);
-      }
+      const list = this.writable(token);
       // Postings stay in document order for the search's merge.
       let at = list.length;
       while (at >= 2 && list[at - 2]! > doc) at -= 2;
@@ -263,24 +309,27 @@ export class SignalSearchIndex {
     this.totalLength += length;
     for (const kind of ENTITY_KINDS) {
       for (const name of new Set(entities[kind])) {
-        const key = `${kind}:${name}`;
-        const list = this.entityDocs.get(key) ?? [];
+        const list = this.entityDocs[kind].get(name) ?? [];
         let at = list.length;
         while (at >= 1 && list[at - 1]! > doc) at -= 1;
         list.splice(at, 0, doc);
-        this.entityDocs.set(key, list);
+        this.entityDocs[kind].set(name, list);
       }
     }
   }
 
   private addEntities(signal: CorpusSignal, doc: number): void {
     for (const kind of ENTITY_KINDS) {
-      for (const name of new Set(signal.entities[kind])) {
-        const key = `${kind}:${name}`;
-        let list = this.entityDocs.get(key);
+      const names = signal.entities[kind];
+      const lists = this.entityDocs[kind];
+      for (let i = 0; i < names.length; i += 1) {
+        const name = names[i]!;
+        // Each name once per document (no Set per signal: this runs for every stored signal at start).
+        if (names.indexOf(name) !== i) continue;
+        let list = lists.get(name);
         if (!list) {
           list = [];
-          this.entityDocs.set(key, list);
+          lists.set(name, list);
         }
         list.push(doc);
       }
@@ -316,7 +365,7 @@ export class SignalSearchIndex {
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
     // How many of the named entities each document names, counted from the entity lists.
-    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs.get(`${kind}:${name}`) ?? []));
+    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs[kind].get(name) ?? []));
     if (this.matchScratch.length < count) this.matchScratch = new Uint8Array(count + 1_024);
     const matches = this.matchScratch;
     for (const list of entityLists) for (const doc of list) matches[doc] = matches[doc]! + 1;
