@@ -8,6 +8,7 @@
  * removing shows the sentence marked; switching back to the extractive composer leaves the model.
  */
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -149,7 +150,10 @@ test('a remote service’s composer is shown read-only, from what its answers na
     await settings.goTo('settings');
     await expect(settings.answersRemote).toContainText('Its latest answer was written by the model remote-13b (on that service’s machine).');
   } finally {
+    // Wait for it to exit: it writes its database as it closes, and removing the folder under it fails.
+    const exited = child.exitCode === null && child.signalCode === null ? once(child, 'exit') : null;
     child.kill();
+    await exited;
     await rm(dataDir, { recursive: true, force: true });
   }
 });
