@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import MiniSearch, { type SearchOptions } from 'minisearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fieldsOf } from '../../src/main/services/library/library-index';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { LibraryTextIndex } from '../../src/main/services/library/library-text-index';
-import { CITATION_MARKER } from '../../src/shared/cite-format';
 import type { LibraryItem } from '../../src/shared/library';
 import { writeLibraryItems } from '../bench/library-bench';
 
@@ -46,17 +46,12 @@ function referenceSearch(index: MiniSearch<Doc>, text: string): Map<string, numb
   return scores!;
 }
 
-const entitiesOf = (item: LibraryItem): string[] => [...new Set(item.citations.flatMap((c) => (c.detail ? [...c.detail.entities.retailers, ...c.detail.entities.segments, ...c.detail.entities.cities, ...c.detail.entities.states] : [])))];
-const docOf = (item: LibraryItem): Doc => ({
-  id: item.id,
-  title: item.title,
-  text: item.markdown.replace(CITATION_MARKER, ' '),
-  citations: item.citations.map((c) => `${c.title ?? ''} ${c.snippet ?? ''}`).join(' '),
-  sources: item.citations.map((c) => c.source_name ?? c.source_id ?? '').join(' '),
-  entities: entitiesOf(item).join(' '),
-  tags: item.tags.join(' '),
-});
-const fieldsOf = (item: LibraryItem): string[] => FIELDS.map((field) => docOf(item)[field]);
+// The reference indexes the same field texts as the app (fieldsOf, in FIELDS's order): what is
+// compared is the index and its scores, not how an item's fields are read.
+const docOf = (item: LibraryItem): Doc => {
+  const texts = fieldsOf(item);
+  return { id: item.id, ...Object.fromEntries(FIELDS.map((field, i) => [field, texts[i]!])) } as Doc;
+};
 
 function expectSameResults(index: LibraryTextIndex, reference: MiniSearch<Doc>): void {
   for (const query of QUERIES) {

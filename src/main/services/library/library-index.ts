@@ -114,7 +114,7 @@ export function entryOf(item: LibraryItem, revision: LibraryRevision, stamp: Fil
 }
 
 /** The item's text per indexed field, in FIELD_BOOSTS's order. */
-function fieldsOf(item: LibraryItem): string[] {
+export function fieldsOf(item: LibraryItem): string[] {
   const fields: Record<keyof typeof FIELD_BOOSTS, string> = {
     title: item.title,
     text: item.markdown.replace(CITATION_MARKER, ' '),
