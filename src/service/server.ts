@@ -371,7 +371,14 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       // With the feed stopped the store holds exactly the stored signals: the next start reads the snapshot.
       await storedSignals.writeSnapshot().catch((error: unknown) => process.stderr.write(`The signal index snapshot could not be written (${error instanceof Error ? error.message : String(error)}).\n`));
       // A start that generated the corpus lets its cache write finish (the next start reads it).
-      await Promise.all([app.close(), cached?.written, context.research.close()]);
+      // A request still answering as the close begins keeps its connection alive afterwards for
+      // Fastify's 72 s keep-alive; each connection is let go as soon as its last answer ends.
+      const letIdleGo = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await Promise.all([app.close(), cached?.written, context.research.close()]);
+      } finally {
+        clearInterval(letIdleGo);
+      }
       await db.close();
     },
   };

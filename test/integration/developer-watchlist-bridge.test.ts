@@ -50,13 +50,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await host?.dispose();
-  // Up to the service's keep-alive timeout (72 s) when a poll of the app's was open as it closed (hence the hook's 180 s).
   await service?.close();
   // Deliveries keep their connection alive; close it rather than wait for it to idle out.
   receiver?.closeAllConnections();
   await new Promise((resolve) => receiver?.close(resolve));
   await rm(dir, { recursive: true, force: true });
-}, 180_000);
+}, 30_000);
 
 /** A bridge method's answer, typed by the contract; a failure throws with its code and message. */
 async function value<M extends InvokeMethod>(method: M, args: InvokeArgs<M>): Promise<InvokeResults[M]> {
