@@ -43,28 +43,39 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 const fromIndex = process.argv.indexOf('--from');
 type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult; storage?: StorageBenchResult; storageTable?: string };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
+// Each part's result is kept in bench/results/partial.json as it ends, so a run that fails in a
+// late part (the soak, the 1M storage load) can go on with `npm run bench -- --resume` instead of
+// measuring the forty minutes before it again. Every part of a resumed run is still from one day's
+// quiet machine: the file records when each part was measured, and the header the first part's time.
+const resume = process.argv.includes('--resume');
+const partialFile = 'bench/results/partial.json';
+type Partial = { parts: Record<string, { measured_at: string; machine_load: string; value: unknown }> };
+const partial: Partial = resume ? (JSON.parse(await readFile(partialFile, 'utf8').catch(() => '{"parts":{}}')) as Partial) : { parts: {} };
+async function part<T>(name: string, label: string, run: () => Promise<T>): Promise<T> {
+  const kept = partial.parts[name];
+  if (kept) {
+    console.log(`${label} (kept from ${kept.measured_at})`);
+    return kept.value as T;
+  }
+  console.log(`${label}…`);
+  const at = new Date().toISOString();
+  const value = await run();
+  partial.parts[name] = { measured_at: at, machine_load: loadavg()[0]!.toFixed(1), value };
+  await mkdir('bench/results', { recursive: true });
+  await writeFile(partialFile, `${JSON.stringify(partial)}\n`);
+  return value;
+}
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
-  console.log('Service benchmark…');
-  const serviceRun = await benchService();
-  console.log('Library benchmark…');
-  const libraryRun = await benchLibrary();
-  console.log('Renderer benchmark (harness, three renderers)…');
-  const rendererRun = await benchRenderer();
-  console.log('App benchmark (browser host)…');
-  const appRun = await benchApp();
-  console.log('Claim verification and the model composer…');
-  const verificationRun = await benchVerification();
-  console.log('Ingest benchmark (the live feed)…');
-  const ingestRun = await benchIngest();
+  const serviceRun = await part('service', 'Service benchmark', () => benchService());
+  const libraryRun = await part('library', 'Library benchmark', () => benchLibrary());
+  const rendererRun = await part('renderer', 'Renderer benchmark (harness, three renderers)', () => benchRenderer());
+  const appRun = await part('app', 'App benchmark (browser host)', () => benchApp());
+  const verificationRun = await part('verification', 'Claim verification and the model composer', () => benchVerification());
+  const ingestRun = await part('ingest', 'Ingest benchmark (the live feed)', () => benchIngest());
   // The CI-sized soak (issue 31): 5 minutes unless CLARITY_SOAK_MINUTES says otherwise (0 skips it).
   const soakMinutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 5);
-  let soakRun: SoakResult | undefined;
-  if (soakMinutes > 0) {
-    console.log(`Soak (${soakMinutes} min)…`);
-    soakRun = await benchSoak({ minutes: soakMinutes, build: false });
-  }
-  console.log('Storage benchmark (PostgreSQL, 1,000,000 signals)…');
-  const storageRun = await benchStorage();
+  const soakRun = soakMinutes > 0 ? await part('soak', `Soak (${soakMinutes} min)`, () => benchSoak({ minutes: soakMinutes, build: false })) : undefined;
+  const storageRun = await part('storage', 'Storage benchmark (PostgreSQL, 1,000,000 signals)', () => benchStorage());
   return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun, soak: soakRun, storage: storageRun.result, storageTable: storageRun.table };
 };
 const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak, storage, storageTable } = saved ?? (await measure());
@@ -73,6 +84,8 @@ if (saved) {
   machine = saved.machine;
 } else {
   machine += `; load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
+  const kept = Object.entries(partial.parts).filter(([, p]) => p.measured_at < measuredAt);
+  if (kept.length > 0) machine += `; resumed: ${kept.map(([name, p]) => `${name} measured ${p.measured_at} (load ${p.machine_load})`).join(', ')}`;
 }
 const service = { result: serviceResult, table: serviceTable };
 
