@@ -22,10 +22,13 @@
  *   --jwt-issuer ISS --jwt-audience AUD --jwks-url URL (accept only the company identity provider's
  *     JWTs; development tokens off)   --host 0.0.0.0 (or any address: only with --database and the
  *     three JWT settings; TLS belongs to a reverse proxy, see docs/team-server.md)
+ *   --public-url https://… (a team server's address behind its proxy: the OpenAPI document's server)
+ *   --trust-proxy ADDR[,ADDR] (the proxy's addresses: its X-Forwarded-For names the caller)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--role admin] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +74,8 @@ const { values, positionals } = parseArgs({
     'jwt-issuer': { type: 'string' },
     'jwt-audience': { type: 'string' },
     'jwks-url': { type: 'string' },
+    'public-url': { type: 'string' },
+    'trust-proxy': { type: 'string' },
     user: { type: 'string' },
     tier: { type: 'string' },
     'ttl-s': { type: 'string' },
@@ -129,6 +134,17 @@ if (!['127.0.0.1', 'localhost', '::1'].includes(host) && !(values.database && co
   // SECURITY: the development service signs its own tokens; only a team server (PostgreSQL and the
   // company's identity provider, dev tokens off) may listen beyond this machine.
   console.error('--host other than loopback (127.0.0.1, localhost or ::1) needs --database and --jwt-issuer, --jwt-audience and --jwks-url.');
+  process.exit(2);
+}
+
+const publicUrl = values['public-url'];
+if (publicUrl !== undefined && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(publicUrl)) {
+  console.error(`--public-url must be the http:// or https:// address analysts reach, got "${publicUrl}"`);
+  process.exit(2);
+}
+const trustProxy = values['trust-proxy']?.split(',').map((address) => address.trim()).filter(Boolean);
+if (trustProxy && !trustProxy.every((address) => isIP(address.split('/')[0]!) !== 0)) {
+  console.error(`--trust-proxy takes the reverse proxy's IP addresses (or CIDR ranges), comma-separated, got "${values['trust-proxy']}"`);
   process.exit(2);
 }
 
@@ -207,6 +223,8 @@ const service = await startService({
   databaseUrl: values.database ?? null,
   companyIdentity,
   host,
+  ...(publicUrl ? { publicUrl: publicUrl.replace(/\/+$/, '') } : {}),
+  ...(trustProxy?.length ? { trustProxy } : {}),
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
   seed: integer('seed', values.seed),

@@ -42,6 +42,10 @@ const DATABASE_RETRY_AFTER_S = 5;
 
 export interface ServiceOptions {
   host?: string;
+  /** A team server's address as analysts reach it (its reverse proxy): what the OpenAPI document names. */
+  publicUrl?: string;
+  /** Addresses of the reverse proxy whose `X-Forwarded-For` names the caller (rate limits per analyst). */
+  trustProxy?: string[];
   /** 0 picks a free port. */
   port?: number;
   /** Delay between SSE deltas; 0 streams as fast as the socket allows (tests). */
@@ -199,7 +203,8 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
-    trustProxy: false,
+    // SECURITY: a forwarded address is believed only from the proxy's own addresses.
+    trustProxy: options.trustProxy?.length ? options.trustProxy : false,
     // A malformed percent-encoded path (`/signal/%ff%fe`) is a 400 in the service's own shape.
     frameworkErrors: (error, request, reply) => {
       const message = error.code === 'FST_ERR_BAD_URL' ? 'The path is not valid percent-encoded UTF-8.' : 'The request could not be routed.';
@@ -333,7 +338,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   await context.research.restore();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
-  route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(url))));
+  route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(options.publicUrl ?? url))));
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
