@@ -145,3 +145,29 @@ describe('the client reports service errors as typed values', () => {
     expect(result).toEqual({ ok: false, error: expect.objectContaining({ code: 'network' }) });
   });
 });
+
+describe('many asks at once (turns stored together, issue 31)', () => {
+  it('stores every turn of concurrent asks: twelve new sessions, and four follow-ups on one session numbered 2–5', async () => {
+    const busy = await startTestService();
+    try {
+      // Twelve new sessions at once: each row and first turn is stored (one INSERT for many).
+      const fresh = await Promise.all(Array.from({ length: 12 }, (_, i) => postJson(`${busy.url}/api/v1/ask`, ask(`Zudio store openings in tier-2 cities, question ${i}`)).then((r) => r.json() as Promise<{ session_id: string }>)));
+      expect(new Set(fresh.map((body) => body.session_id)).size).toBe(12);
+      for (const { session_id: id } of fresh) {
+        const shared = (await (await postJson(`${busy.url}/api/v1/sessions/${id}/visibility`, { public: true })).json()) as { turns: number };
+        expect(shared.turns).toBe(1);
+      }
+      // Four follow-ups on one session at once: a statement takes one turn per session, so all four are kept, numbered 2–5.
+      const first = fresh[0]!.session_id;
+      const questions = ['Apollo Pharmacy hiring in Hyderabad', 'Nykaa beauty pricing in Mumbai', 'Tanishq jewellery stores in Kerala', 'DMart stores in Pune'];
+      const followUps = await Promise.all(questions.map((question) => postJson(`${busy.url}/api/v1/ask`, ask(question, { session_id: first }))));
+      expect(followUps.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      const shared = (await (await postJson(`${busy.url}/api/v1/sessions/${first}/visibility`, { public: true })).json()) as { turns: number; session_slug: string };
+      expect(shared.turns).toBe(5);
+      const pages = await Promise.all([2, 3, 4, 5].map(async (n) => (await fetch(`${busy.url}/ask/${shared.session_slug}/${n}`)).text()));
+      expect(questions.map((question) => pages.filter((html) => html.includes(`<h1>${question}</h1>`)).length)).toEqual([1, 1, 1, 1]);
+    } finally {
+      await busy.close();
+    }
+  });
+});
