@@ -15,7 +15,7 @@ import {
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
 import { SignalSearchIndex, type PackedIndex } from './retrieval/search-index';
-import { corpusCacheKey, corpusCacheText, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
+import { corpusCacheBytes, corpusCacheKey, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
 import type { SourceEntry } from '../shared/service-schemas';
@@ -225,17 +225,17 @@ export function openCachedSignalStore(
   if (cached) return { store: new SignalStore(options, cached), from: 'cache', written: null };
   const corpus = generateCorpus(options);
   const built = { corpus, index: new SignalSearchIndex(corpus.signals) };
-  // The text now, before the live feed changes anything; the write itself is not waited for.
-  let text: string;
+  // The bytes now, before the live feed changes anything; the write itself is not waited for.
+  let bytes: Buffer;
   try {
-    text = corpusCacheText(key, built);
+    bytes = corpusCacheBytes(key, built);
   } catch (error) {
-    // A corpus too large for one string (a million signals pass V8's limit) is simply not cached:
-    // the service starts all the same (found by the storage bench, whose service failed to start).
+    // A corpus that cannot be packed is simply not cached: the service starts all the same (the
+    // JSON cache once failed a million-signal start, found by the storage bench).
     warn(`The corpus cache is off for this corpus (${error instanceof Error ? error.message : String(error)}).`);
     return { store: new SignalStore(options, built), from: 'generated', written: null };
   }
-  const written = writeCorpusCache(cache.dir, key, text).catch((error: unknown) =>
+  const written = writeCorpusCache(cache.dir, key, bytes).catch((error: unknown) =>
     warn(`The corpus cache could not be written (${error instanceof Error ? error.message : String(error)}).`),
   );
   return { store: new SignalStore(options, built), from: 'generated', written };

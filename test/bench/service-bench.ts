@@ -14,7 +14,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
-import { corpusCacheText, readCorpusCache, writeCorpusCache } from '../../src/service/corpus/corpus-cache';
+import { corpusCacheBytes, readCorpusCache, writeCorpusCache } from '../../src/service/corpus/corpus-cache';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
 
@@ -118,7 +118,7 @@ export async function benchService(): Promise<{ table: string; result: ServiceBe
   const indexMs = performance.now() - t;
   // What later starts do instead: read both back from the corpus cache.
   const scratch = await mkdtemp(join(tmpdir(), 'clarity-bench-'));
-  await writeCorpusCache(scratch, 'bench', corpusCacheText('bench', { corpus, index }));
+  await writeCorpusCache(scratch, 'bench', corpusCacheBytes('bench', { corpus, index }));
   t = performance.now();
   if (!readCorpusCache(scratch, 'bench').cached) throw new Error('the corpus cache could not be read back');
   const cacheReadMs = performance.now() - t;

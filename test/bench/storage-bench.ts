@@ -16,11 +16,16 @@
  *      process (newest first, filters, `q`, next pages), answered from the index it keeps beside the table
  *   5. team: 100 analysts asking at once through two service processes on one database, errors
  *      and first byte p95, beside one embedded process in the same run
- *   6. restart_ms: the embedded default restarted with 100,000 signals in its database
+ *   6. restart_ms: the embedded default restarted with 100,000 signals in its database: the built
+ *      service the app runs (`out/main/service.js`, built by `npm run build` first), spawn to
+ *      its listening line; STORAGE_RESTART_TSX=1 adds the same restart from source under tsx
+ *      (restart_tsx_ms: its own copy of the data directory, as the cache and snapshot are keyed
+ *      by the code that wrote them, so about half a minute more)
  * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run;
  * STORAGE_ONLY=restart measures 6 alone (no PostgreSQL; bench/results/storage-restart-latest.json).
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +38,7 @@ import { migrate } from '../../src/service/store/migrations';
 import { openPostgresDatabase } from '../../src/service/store/postgres';
 import { SignalRepository, type NewestFilter, type StoredSignal } from '../../src/service/store/signal-repository';
 import { startPostgresCluster } from '../support/postgres-cluster';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { BUILT_SERVICE, SOURCE_SERVICE, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const GOALS = { load_1m_s: 120, discover_p95_ms: 50, ask_first_byte_p95_ms: 150, team_ask_errors: 0, restart_ms: 2_000 } as const;
 const ANALYSTS = 100;
@@ -75,7 +80,10 @@ export interface StorageBenchResult {
   team_first_byte_p95_ms: number;
   team_baseline_embedded: { errors: number; first_byte_p95_ms: number };
   restart_signals: number;
+  /** The built service (`out/main/service.js`, what the app runs), spawn to listening. */
   restart_ms: number;
+  /** The same restart from source under tsx (STORAGE_RESTART_TSX=1; the figure before round 3 of issue 27). */
+  restart_tsx_ms?: number;
   /** The first start after the rows were written: every row read (no snapshot yet). */
   restart_from_rows_ms: number;
   /** Of 100 fetched signals spread over the ones written, how many Discover finds after the restart. */
@@ -299,18 +307,27 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
   }
 }
 
-type RestartFigures = Pick<StorageBenchResult, 'restart_signals' | 'restart_ms' | 'restart_from_rows_ms' | 'restart_sampled_found' | 'restart_empty_ms'>;
+type RestartFigures = Pick<StorageBenchResult, 'restart_signals' | 'restart_ms' | 'restart_tsx_ms' | 'restart_from_rows_ms' | 'restart_sampled_found' | 'restart_empty_ms'>;
+
+/** Builds the app (`npm run build`), so the restart measures the service the app runs from this code. */
+function buildService(): void {
+  console.log('  npm run build (the restart measures the built service)…');
+  const built = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal}); the restart figure needs the built service`);
+}
 
 /**
- * restart_ms: the embedded default (`--data-dir`, no `--database`) spawned until it prints
- * `listening`, empty and then with `restartCount` fetched signals in its database.
+ * restart_ms: the embedded default (`--data-dir`, no `--database`) of the built service spawned
+ * until it prints `listening`, empty and then with `restartCount` fetched signals in its database.
  */
 async function measureRestart(scratch: string, restartCount: number): Promise<RestartFigures> {
+  buildService();
   console.log(`  embedded restart with ${restartCount.toLocaleString('en-IN')} signals…`);
   const home = join(scratch, 'embedded');
   const restartArgs = ['--port', '0', '--pace-ms', '0', '--no-live', '--data-dir', home];
-  await (await startServiceProcess(restartArgs, 600_000)).stop(); // first start: corpus cache, database created
-  const empty = await timed(() => startServiceProcess(restartArgs, 600_000));
+  const start = (timeoutMs: number, entry: readonly string[] = BUILT_SERVICE) => startServiceProcess(restartArgs, timeoutMs, entry);
+  await (await start(600_000)).stop(); // first start: corpus cache, database created
+  const empty = await timed(() => start(600_000));
   await empty.value.stop();
   const embedded = await openEmbeddedDatabase(home);
   const feedRows: StoredSignal[] = generateCorpus({ signalCount: restartCount, seed: 7 }).signals.map((signal, i) => ({ ...signal, id: `sig_fe${i.toString(16).padStart(14, '0')}`, slug: `${signal.slug}-feed`, origin: 'feed' }));
@@ -318,15 +335,27 @@ async function measureRestart(scratch: string, restartCount: number): Promise<Re
   await embedded.close();
   // The first start after they were written reads every row (and keeps a snapshot of their
   // index beside the database as it closes); the restart after it is the one measured.
-  const fromRows = await timed(() => startServiceProcess(restartArgs, 1_800_000));
+  const fromRows = await timed(() => start(1_800_000));
   await fromRows.value.stop();
-  const restarted = await timed(() => startServiceProcess(restartArgs, 600_000));
+  const restarted = await timed(() => start(600_000));
   const sampled = feedRows.filter((_, i) => i % Math.max(1, Math.floor(feedRows.length / 100)) === 0).slice(0, 100).map((row) => row.id);
   const restartedFound = await foundByDiscover(restarted.value.url, sampled);
   await restarted.value.stop();
+  let tsx: number | undefined;
+  if (process.env.STORAGE_RESTART_TSX === '1') {
+    // A copy of the directory: the source's code hash differs from the build's, so its first start
+    // writes its own corpus cache and snapshot (removing the build's); the one after it is timed.
+    const tsxArgs = [...restartArgs.slice(0, -1), join(scratch, 'embedded-tsx')];
+    await cp(home, tsxArgs.at(-1)!, { recursive: true });
+    await (await startServiceProcess(tsxArgs, 1_800_000, SOURCE_SERVICE)).stop();
+    const fromSource = await timed(() => startServiceProcess(tsxArgs, 600_000, SOURCE_SERVICE));
+    await fromSource.value.stop();
+    tsx = Math.round(fromSource.ms);
+  }
   return {
     restart_signals: restartCount,
     restart_ms: Math.round(restarted.ms),
+    ...(tsx === undefined ? {} : { restart_tsx_ms: tsx }),
     restart_from_rows_ms: Math.round(fromRows.ms),
     restart_sampled_found: `${restartedFound} of ${sampled.length}`,
     restart_empty_ms: Math.round(empty.ms),
@@ -345,7 +374,7 @@ async function benchRestartOnly(): Promise<void> {
     await writeFile('bench/results/storage-restart-latest.json', `${JSON.stringify(result, null, 2)}\n`);
     console.log(
       `\nRestart of the embedded default with ${restartCount.toLocaleString('en-IN')} fetched signals (load average ${result.load_average.start} → ${result.load_average.end}): ` +
-        `${figures.restart_ms} ms (goal ≤ ${GOALS.restart_ms}: ${met(figures.restart_ms, GOALS.restart_ms)}); empty database ${figures.restart_empty_ms} ms; ` +
+        `built service ${figures.restart_ms} ms (goal ≤ ${GOALS.restart_ms}: ${met(figures.restart_ms, GOALS.restart_ms)})${figures.restart_tsx_ms === undefined ? '' : `, from source under tsx ${figures.restart_tsx_ms} ms`}; empty database ${figures.restart_empty_ms} ms; ` +
         `first start reading every row ${figures.restart_from_rows_ms} ms; Discover finds ${figures.restart_sampled_found} sampled`,
     );
   } finally {
@@ -367,7 +396,7 @@ export function storageTable(r: StorageBenchResult): string {
     `| Ranking 150 hits over ${n}: index beside the table, p95 (p50) (ms; built in ${r.ranking.index_beside.build_s} s, ${r.ranking.index_beside.heap_mb} MB heap) | ${r.ranking.index_beside.p95_ms} (${r.ranking.index_beside.p50_ms}) | PostgreSQL full-text search: ${r.ranking.postgres_fts.p95_ms} (${r.ranking.postgres_fts.p50_ms}) | ${r.ranking.chosen === 'index_beside' ? 'index beside is faster' : 'PostgreSQL FTS is faster'} |`,
     `| Ask over ${n} (service process on PostgreSQL), first byte p95 (p50) (ms; the service started in ${r.service_start_1m_s} s) | ${r.ask_first_byte_p95_ms} (${r.ask_first_byte_p50_ms}) | ≤ ${r.goals.ask_first_byte_p95_ms} | ${met(r.ask_first_byte_p95_ms, r.goals.ask_first_byte_p95_ms)} |`,
     `| ${ANALYSTS} analysts asking at once through two processes on one database, ${TEAM_ROUNDS} rounds: errors / first byte p95 (ms) | ${r.team_ask_errors} / ${r.team_first_byte_p95_ms} | 0 errors; one embedded process: ${r.team_baseline_embedded.errors} / ${r.team_baseline_embedded.first_byte_p95_ms} | ${r.team_ask_errors === 0 ? 'met' : `${r.team_ask_errors} errors`} |`,
-    `| Restart of the embedded default with ${r.restart_signals.toLocaleString('en-IN')} fetched signals in its database, spawn to listening (ms; of 100 of them sampled, Discover finds ${r.restart_sampled_found} after it) | ${r.restart_ms} | ≤ ${r.goals.restart_ms}; empty database: ${r.restart_empty_ms}; first start after they were written (every row read): ${r.restart_from_rows_ms} | ${met(r.restart_ms, r.goals.restart_ms)} |`,
+    `| Restart of the embedded default (the built service the app runs) with ${r.restart_signals.toLocaleString('en-IN')} fetched signals in its database, spawn to listening (ms; of 100 of them sampled, Discover finds ${r.restart_sampled_found} after it) | ${r.restart_ms} | ≤ ${r.goals.restart_ms}; ${r.restart_tsx_ms === undefined ? '' : `from source under tsx: ${r.restart_tsx_ms}; `}empty database: ${r.restart_empty_ms}; first start after they were written (every row read): ${r.restart_from_rows_ms} | ${met(r.restart_ms, r.goals.restart_ms)} |`,
   ].join('\n');
 }
 

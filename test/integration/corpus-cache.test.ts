@@ -7,7 +7,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { corpusCacheKey } from '../../src/service/corpus/corpus-cache';
+import { corpusCacheKey, readCorpusCache } from '../../src/service/corpus/corpus-cache';
+import { generateCorpus } from '../../src/service/corpus/generator';
 import type { CorpusOptions } from '../../src/service/corpus/generator';
 import { openCachedSignalStore, SignalStore } from '../../src/service/signal-store';
 import { startService } from '../../src/service/server';
@@ -41,7 +42,7 @@ afterEach(async () => {
   await rm(codeDir, { recursive: true, force: true });
 });
 
-const cacheFiles = async () => (await readdir(dir)).filter((name) => /^corpus-cache-[0-9a-f]{32}\.json$/.test(name));
+const cacheFiles = async () => (await readdir(dir)).filter((name) => /^corpus-cache-[0-9a-f]{32}\.bin$/.test(name));
 
 describe('corpus cache', () => {
   it('a second start reads the corpus and index from the cache, giving the same search results as generating them', async () => {
@@ -108,12 +109,22 @@ describe('corpus cache', () => {
     expect(warnings[0]).toMatch(/corpus cache is off/);
   });
 
+  it('the packed file holds exactly the generated corpus: every signal, source and truth as JSON would keep them', async () => {
+    await open().written;
+    const [file] = await cacheFiles();
+    const { cached, problem } = readCorpusCache(dir, file!.slice('corpus-cache-'.length, -'.bin'.length));
+    expect(problem).toBeUndefined();
+    const generated = generateCorpus(OPTIONS);
+    expect(JSON.parse(JSON.stringify(cached!.corpus))).toEqual(JSON.parse(JSON.stringify(generated)));
+    expect(cached!.index.snapshot()).toEqual(new SignalStore(OPTIONS).index.snapshot());
+  });
+
   it('a damaged cache file is regenerated with a warning, not fatal, and rewritten', async () => {
     await open().written;
     const [file] = await cacheFiles();
-    const text = await readFile(join(dir, file!), 'utf8');
+    const bytes = await readFile(join(dir, file!));
     // Cut short, as by a full disk or a crash mid-copy.
-    await writeFile(join(dir, file!), text.slice(0, text.length / 2));
+    await writeFile(join(dir, file!), bytes.subarray(0, bytes.length / 2));
     const damaged = open();
     expect(damaged.from).toBe('generated');
     expect(hits(damaged.store)).toEqual(hits(new SignalStore(OPTIONS)));
@@ -122,12 +133,31 @@ describe('corpus cache', () => {
     await damaged.written;
     expect(open().from).toBe('cache');
 
-    // Well-formed JSON that does not fit its corpus (an index for other signals).
-    const parsed = JSON.parse(text) as { index: { lengths: number[] } };
-    parsed.index.lengths.pop();
-    await writeFile(join(dir, file!), JSON.stringify(parsed));
+    // One byte changed in the middle (a bad sector): the checksum refuses it.
+    const flipped = Buffer.from(bytes);
+    flipped[Math.floor(flipped.length / 2)]! ^= 0xff;
+    await writeFile(join(dir, file!), flipped);
     expect(open().from).toBe('generated');
     expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toMatch(/checksum/);
+
+    // Not a packed file at all (garbage, or an empty file).
+    await writeFile(join(dir, file!), '');
+    expect(open().from).toBe('generated');
+    expect(warnings).toHaveLength(3);
+  });
+
+  it('a cache of the old JSON layout is left unread and removed when the packed one is written', async () => {
+    const key = corpusCacheKey(OPTIONS, codeDir);
+    // What format 1 wrote for these inputs (its key differed too: the format is part of it).
+    const old = join(dir, `corpus-cache-${'0'.repeat(32)}.json`);
+    await writeFile(old, JSON.stringify({ key, corpus: { signals: [], sources: [], truth: {} }, index: { lengths: [], postings: {} } }));
+    const opened = open();
+    expect(opened.from).toBe('generated');
+    expect(opened.store.index.size).toBe(OPTIONS.signalCount);
+    await opened.written;
+    expect(await readdir(dir)).not.toContain('corpus-cache-' + '0'.repeat(32) + '.json');
+    expect(await cacheFiles()).toHaveLength(1);
   });
 
   it('the service started twice on one data directory answers the same from its cache', async () => {

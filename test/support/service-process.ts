@@ -13,8 +13,14 @@ export interface ServiceProcess {
 /** Small corpus and fast research: these tests are about what is kept, not about answers. */
 export const FAST_ARGS = ['--port', '0', '--pace-ms', '0', '--no-live', '--signals', '3000', '--research-ms', '300', '--dev-tokens'];
 
-export async function startServiceProcess(args: string[], timeoutMs = 120_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The service's CLI from its source, under the TypeScript loader (tests: no build needed). */
+export const SOURCE_SERVICE: readonly string[] = ['--import', 'tsx', 'src/service/cli.ts'];
+/** The built service the app runs (`npm run build` writes it; the app forks it). */
+export const BUILT_SERVICE: readonly string[] = ['out/main/service.js'];
+
+/** Starts the service (`entry`: Node's arguments before the CLI's, the source by default). */
+export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,19 +5,28 @@
  * generator's inputs (seed, sizes, anchor day) and the code that generates and indexes it, so
  * a changed generator, seed or day writes a new one. A file that cannot be read or does not
  * fit is regenerated, never fatal.
+ *
+ * The file is binary, in the stored signals' packed layout (retrieval/packed-snapshot.ts): read
+ * at every start, the 20,000 signals' 21 MB of JSON took most of a second to parse (bench/notes.md,
+ * issue 27). Its records are the signals, with the index over them; the sources and the ground
+ * truth (under 1 MB of JSON) ride in its header.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { SignalSearchIndex, type IndexSnapshot } from '../retrieval/search-index';
-import { DEFAULT_ANCHOR, DEFAULT_SEED, DEFAULT_SIGNAL_COUNT, type Corpus, type CorpusOptions } from './generator';
+import { packSnapshot, unpackSnapshot } from '../retrieval/packed-snapshot';
+import { SignalSearchIndex } from '../retrieval/search-index';
+import type { GroundTruth } from './ground-truth';
+import { DEFAULT_ANCHOR, DEFAULT_SEED, DEFAULT_SIGNAL_COUNT, type Corpus, type CorpusOptions, type CorpusSignal, type CorpusSource } from './generator';
 
-/** Bumped when the file's layout changes (the code hash covers what is in it). */
-const FORMAT = 1;
+/** Bumped when the file's layout changes (the code hash covers what is in it). 1: JSON; 2: packed. */
+const FORMAT = 2;
 const PREFIX = 'corpus-cache-';
-const CACHE_FILE = /^corpus-cache-[0-9a-f]{32}\.json$/;
+const SUFFIX = '.bin';
+/** This layout's files and the JSON ones of format 1 (removed when a new one is written). */
+const CACHE_FILE = /^corpus-cache-[0-9a-f]{32}\.(json|bin)$/;
 
 export interface CorpusCacheOptions {
   /** Where the cache file lives (the service's data directory). */
@@ -31,10 +40,10 @@ export interface CachedCorpus {
   index: SignalSearchIndex;
 }
 
-interface CacheFile {
+interface CacheMeta {
   key: string;
-  corpus: Corpus;
-  index: IndexSnapshot;
+  sources: CorpusSource[];
+  truth: GroundTruth;
 }
 
 /** Hash of every script under `dir` (relative path and content), read once per process. */
@@ -65,40 +74,45 @@ export function corpusCacheKey(options: CorpusOptions, codeDir: string): string 
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 32);
 }
 
-const fileFor = (dir: string, key: string): string => join(dir, `${PREFIX}${key}.json`);
+const fileFor = (dir: string, key: string): string => join(dir, `${PREFIX}${key}${SUFFIX}`);
 
 /** The cached corpus for `key`, or null (with the reason) when there is none or it is unusable. */
 export function readCorpusCache(dir: string, key: string): { cached: CachedCorpus | null; problem?: string } {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(fileFor(dir, key), 'utf8');
+    bytes = readFileSync(fileFor(dir, key));
   } catch {
     return { cached: null };
   }
   try {
-    const file = JSON.parse(text) as CacheFile;
-    if (file.key !== key) throw new Error('it belongs to other inputs');
-    const { corpus } = file;
-    if (!Array.isArray(corpus?.signals) || !Array.isArray(corpus.sources) || typeof corpus.truth !== 'object' || corpus.truth === null) throw new Error('it is incomplete');
-    return { cached: { corpus, index: SignalSearchIndex.fromSnapshot(corpus.signals, file.index) } };
+    const { meta, records, index } = unpackSnapshot(bytes);
+    const { key: fileKey, sources, truth } = (meta ?? {}) as Partial<CacheMeta>;
+    if (fileKey !== key) throw new Error('it belongs to other inputs');
+    if (!Array.isArray(sources) || typeof truth !== 'object' || truth === null || Array.isArray(truth)) throw new Error('it is incomplete');
+    const signals = records as CorpusSignal[];
+    for (const signal of signals) if (typeof signal?.id !== 'string' || typeof signal.published_at !== 'string') throw new Error('it holds a signal without an id or date');
+    return { cached: { corpus: { sources, signals, truth }, index: SignalSearchIndex.fromPacked(signals, index) } };
   } catch (error) {
     return { cached: null, problem: error instanceof Error ? error.message : String(error) };
   }
 }
 
 /**
- * The cache file's text. Taken before anything changes the corpus (the live feed adds signals
+ * The cache file's bytes. Taken before anything changes the corpus (the live feed adds signals
  * and moves source health), so the file holds exactly what the generator produced.
  */
-export function corpusCacheText(key: string, cached: CachedCorpus): string {
-  const file: CacheFile = { key, corpus: cached.corpus, index: cached.index.snapshot() };
-  return JSON.stringify(file);
+export function corpusCacheBytes(key: string, cached: CachedCorpus): Buffer {
+  const { corpus } = cached;
+  const { packed } = cached.index.packedSnapshotOf(corpus.signals.map((signal) => signal.id));
+  if (packed.lengths.length !== corpus.signals.length) throw new Error('the index does not hold every signal of the corpus');
+  const meta: CacheMeta = { key, sources: corpus.sources, truth: corpus.truth };
+  return packSnapshot(meta, corpus.signals, packed);
 }
 
-/** Writes the cache atomically and removes the files of other keys (an older day or build). */
-export async function writeCorpusCache(dir: string, key: string, text: string): Promise<void> {
+/** Writes the cache atomically and removes the files of other keys (an older day or build) and of the JSON layout. */
+export async function writeCorpusCache(dir: string, key: string, bytes: Buffer): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(fileFor(dir, key), text, { mode: 0o600 });
-  const stale = (await readdir(dir)).filter((name) => CACHE_FILE.test(name) && name !== `${PREFIX}${key}.json`);
+  await writeFileAtomic(fileFor(dir, key), bytes, { mode: 0o600 });
+  const stale = (await readdir(dir)).filter((name) => CACHE_FILE.test(name) && name !== `${PREFIX}${key}${SUFFIX}`);
   await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
 }

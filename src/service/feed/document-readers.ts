@@ -8,6 +8,9 @@ import { Readability } from '@mozilla/readability';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { FeedFailure } from './feed-failure';
+import { collapse } from './plain-text';
+
+export { collapse };
 
 /** What a listing's link-bearing nodes offer (linkedom's elements, without the DOM lib). */
 interface Anchor {
@@ -145,6 +148,3 @@ export async function readDocx(bytes: Buffer): Promise<{ title: string; text: st
   }
 }
 
-export function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

@@ -15,16 +15,28 @@ import type { SignalStore } from '../signal-store';
 import type { SourceEntry } from '../../shared/service-schemas';
 import { canonicalUrl } from './canonical-url';
 import { decodeBody } from './charset';
-import { htmlToText, listingLinks, readArticle, readDocx, readPdf } from './document-readers';
 import { asFeedFailure, FeedFailure } from './feed-failure';
 import { HEALTH_RULE, healthOf } from './feed-health';
-import { parseFeedDocument } from './feed-parsers';
 import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchRecord, type OracleItem, type ProposalRecord, type SourceState } from './feed-repository';
 import { fetchResource, type FetchLimits, type FetchResponse } from './http-fetcher';
 import { NearDuplicateIndex } from './near-duplicate';
 import { RobotsCache } from './robots';
 import { extractSignal, type ExtractInput, type FeedSignal } from './signal-extraction';
 import { cadenceText, FEED_KINDS, newSourceId, SourceDefinition, urlProblem, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
+
+/**
+ * The HTML, XML and document readers (linkedom, readability, htmlparser2, fast-xml-parser: about
+ * 200 files) load on the first fetch, not at every start of the service (issue 27: restart_ms).
+ */
+let readersLoading: Promise<typeof import('./document-readers') & Pick<typeof import('./feed-parsers'), 'parseFeedDocument'>> | null = null;
+function readers(): NonNullable<typeof readersLoading> {
+  if (!readersLoading) {
+    readersLoading = Promise.all([import('./document-readers'), import('./feed-parsers')]).then(([documents, feeds]) => ({ ...documents, parseFeedDocument: feeds.parseFeedDocument }));
+    // A failed load is tried again at the next fetch rather than remembered.
+    readersLoading.catch(() => (readersLoading = null));
+  }
+  return readersLoading;
+}
 
 export interface FeedServiceOptions {
   store: SignalStore;
@@ -574,6 +586,7 @@ export class FeedService {
     if (source.kind === 'folder') return this.collectFolder(source, preview ? emptyState() : state, preview);
     const response = await this.get(source.url, preview ? null : state);
     if (response.notModified) return { items: [], response, partial: null };
+    const { readPdf, htmlToText, parseFeedDocument } = await readers();
     const contentType = headerText(response.headers['content-type']) ?? '';
     if (isPdf(contentType, response.body)) {
       const document = await readPdf(response.body);
@@ -611,6 +624,7 @@ export class FeedService {
   }
 
   private async collectListing(source: FeedSourceRecord, html: string, response: FetchResponse): Promise<Collected> {
+    const { listingLinks } = await readers();
     const links = listingLinks(html, response.url, source.item_selector);
     if (links.length === 0) throw new FeedFailure('no_items', source.item_selector ? `The selector "${source.item_selector}" matched no links.` : 'The page has no same-site article links in its main content.');
     const items: ExtractInput[] = [];
@@ -634,6 +648,7 @@ export class FeedService {
   private async readDocumentAt(url: string): Promise<{ title: string; text: string; excerpt: string; published: string | null }> {
     await sleep(this.options.politeIntervalMs ?? 1_000);
     const response = await this.get(url, null);
+    const { readPdf, readArticle } = await readers();
     const contentType = headerText(response.headers['content-type']) ?? '';
     if (isPdf(contentType, response.body)) {
       const document = await readPdf(response.body);
@@ -652,6 +667,7 @@ export class FeedService {
     } catch (error) {
       throw new FeedFailure('unreadable_file', `The folder cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
     }
+    const { readPdf, readDocx, readArticle } = await readers();
     const items: ExtractInput[] = [];
     const problems: string[] = [];
     const files: Record<string, string> = {};

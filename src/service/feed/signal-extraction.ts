@@ -5,7 +5,7 @@
  */
 import type { CorpusSignal, SignalType } from '../corpus/generator';
 import { canonicalUrl, signalIdFor } from './canonical-url';
-import { collapse } from './document-readers';
+import { collapse } from './plain-text';
 import { findEntities } from './gazetteer';
 
 export interface FeedSignal extends CorpusSignal {

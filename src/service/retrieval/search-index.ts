@@ -132,6 +132,13 @@ export class SignalSearchIndex {
     return index;
   }
 
+  /** The index over `signals` (in that order) from a packed snapshot of it (the corpus cache), without tokenizing again. */
+  static fromPacked(signals: CorpusSignal[], packed: PackedIndex): SignalSearchIndex {
+    const index = new SignalSearchIndex();
+    index.appendPacked(signals, packed);
+    return index;
+  }
+
   /**
    * Appends `signals` (none indexed yet) from a packed snapshot of an index over them alone,
    * without tokenizing again: their documents follow the ones already here (stored signals after

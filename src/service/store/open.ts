@@ -2,7 +2,6 @@
 import type { Database } from './database';
 import { openEmbeddedDatabase, openMemoryDatabase } from './embedded';
 import { migrate, type MigrationResult } from './migrations';
-import { openPostgresDatabase } from './postgres';
 
 export interface DatabaseConfig {
   /** `postgres://…` for a PostgreSQL server; otherwise embedded. */
@@ -12,7 +11,8 @@ export interface DatabaseConfig {
 }
 
 export async function openDatabase(config: DatabaseConfig): Promise<{ db: Database; migration: MigrationResult }> {
-  const db = config.url ? await openPostgresDatabase(config.url) : config.dataDir ? await openEmbeddedDatabase(config.dataDir) : await openMemoryDatabase();
+  // The PostgreSQL driver (pg, pg-copy-streams) is loaded only for a team server, not at every embedded start.
+  const db = config.url ? await (await import('./postgres')).openPostgresDatabase(config.url) : config.dataDir ? await openEmbeddedDatabase(config.dataDir) : await openMemoryDatabase();
   try {
     return { db, migration: await migrate(db) };
   } catch (error) {
