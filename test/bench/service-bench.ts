@@ -17,6 +17,7 @@ import { createInterface } from 'node:readline';
 import { corpusCacheBytes, readCorpusCache, writeCorpusCache } from '../../src/service/corpus/corpus-cache';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
+import { buildService } from '../support/service-process';
 
 /** Both servers run in their own processes, as the app runs the service: the measuring
  * client must not share an event loop with the server it measures. */
@@ -123,7 +124,9 @@ export async function benchService(): Promise<{ table: string; result: ServiceBe
   if (!readCorpusCache(scratch, 'bench').cached) throw new Error('the corpus cache could not be read back');
   const cacheReadMs = performance.now() - t;
 
-  const service = await spawnServer(['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--pace-ms', '0', '--no-live', '--ask-limit', '1000000', '--data-dir', scratch]);
+  // The built service, as the app runs it (out/main/service.js), from this code.
+  buildService();
+  const service = await spawnServer(['out/main/service.js', '--port', '0', '--pace-ms', '0', '--no-live', '--ask-limit', '1000000', '--data-dir', scratch]);
   const body = (i: number): string => JSON.stringify({ messages: [{ role: 'user', content: QUESTIONS[i % QUESTIONS.length] }], stream: true });
 
   // Baseline: the same bytes, captured from the service, from a plain Node server.

@@ -24,7 +24,6 @@
  * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run;
  * STORAGE_ONLY=restart measures 6 alone (no PostgreSQL; bench/results/storage-restart-latest.json).
  */
-import { spawnSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -38,7 +37,7 @@ import { migrate } from '../../src/service/store/migrations';
 import { openPostgresDatabase } from '../../src/service/store/postgres';
 import { SignalRepository, type NewestFilter, type StoredSignal } from '../../src/service/store/signal-repository';
 import { startPostgresCluster } from '../support/postgres-cluster';
-import { BUILT_SERVICE, SOURCE_SERVICE, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { BUILT_SERVICE, buildService, SOURCE_SERVICE, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const GOALS = { load_1m_s: 120, discover_p95_ms: 50, ask_first_byte_p95_ms: 150, team_ask_errors: 0, restart_ms: 2_000 } as const;
 const ANALYSTS = 100;
@@ -309,12 +308,6 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
 
 type RestartFigures = Pick<StorageBenchResult, 'restart_signals' | 'restart_ms' | 'restart_tsx_ms' | 'restart_from_rows_ms' | 'restart_sampled_found' | 'restart_empty_ms'>;
 
-/** Builds the app (`npm run build`), so the restart measures the service the app runs from this code. */
-function buildService(): void {
-  console.log('  npm run build (the restart measures the built service)…');
-  const built = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal}); the restart figure needs the built service`);
-}
 
 /**
  * restart_ms: the embedded default (`--data-dir`, no `--database`) of the built service spawned

@@ -1,5 +1,5 @@
 /** The service CLI as its own process (so a test can kill -9 it), started on a free port. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 
 export interface ServiceProcess {
@@ -68,4 +68,11 @@ export async function devToken(url: string, email: string): Promise<string> {
   const response = await fetch(`${url}/api/v1/dev/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email }) });
   if (response.status !== 201) throw new Error(`dev token: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
+}
+
+/** Builds the app (`npm run build`), so a benchmark measures the service the app runs, from this code. */
+export function buildService(): void {
+  console.log('  npm run build (the benchmark measures the built service)…');
+  const built = spawnSync('npm', ['run', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (built.status !== 0) throw new Error(`npm run build failed (${built.status ?? built.signal}); the benchmark needs the built service`);
 }
