@@ -1,19 +1,33 @@
 /**
  * The answer view (with marked and DOMPurify, a fifth of the renderer's code) loads after the
- * shell has painted, not before: start-up parses less, and the chunk is fetched at once in the
- * background so it is in hand before the first answer streams (issue 18: bundle, cold start).
+ * composer takes input, not before: start-up parses less, and the chunk is fetched in the
+ * background before the first answer can stream (issue 18: bundle, cold start). Issue 31: it
+ * was fetched within 500 ms of start, and its parse landed between the first paint and the
+ * composer's first key; no answer can stream before the service is ready, so it waits for that
+ * (or for 5 s, as a service may never come), then for an idle moment. Saved answers shown
+ * sooner load it at once through the Suspense below.
  */
 import { lazy, Suspense } from 'react';
-import type { TurnView } from '../../store/app-store';
+import { useAppStore, type TurnView } from '../../store/app-store';
 
 const load = () => import('./AnswerView');
 const LazyAnswer = lazy(async () => ({ default: (await load()).AnswerView }));
 
-// Fetch in the background once the page is idle (a timer where idle callbacks are missing).
 if (typeof window !== 'undefined') {
-  const preload = (): void => void load();
-  if ('requestIdleCallback' in window) window.requestIdleCallback(preload, { timeout: 500 });
-  else setTimeout(preload, 50);
+  const whenIdle = (): void => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(() => void load(), { timeout: 2_000 });
+    else setTimeout(() => void load(), 50);
+  };
+  const fallback = setTimeout(() => {
+    unsubscribe();
+    whenIdle();
+  }, 5_000);
+  const unsubscribe = useAppStore.subscribe((state) => {
+    if (state.serviceStatus?.state !== 'ready') return;
+    clearTimeout(fallback);
+    unsubscribe();
+    whenIdle();
+  });
 }
 
 export function AnswerView({ turn }: { turn: TurnView }) {
