@@ -277,17 +277,7 @@ function grownByText(previous: RenderedBlock, html: string): DocumentFragment | 
   return copy;
 }
 
-/**
- * A long list or table tail, changed by more than plain text (a citation marker, a new row, an
- * entity): only its changed items are sanitised again (issue 31). Each item (list item, table
- * row) is marked's own balanced HTML, sanitised alone inside its own list or table, and the list
- * or table itself is sanitised from its HTML without the items; the sanitised items are then
- * copied into it. Items whose HTML is unchanged since the last update are copies of their
- * sanitised tree from then (`pieces`, keyed by their HTML). Only for tokens with no raw HTML
- * from the service (an unclosed tag there could reach across items); anything unexpected in a
- * sanitised piece's shape (not exactly the container with its items) returns null, and the
- * whole block is sanitised as before.
- */
+/** Sanitised list items and table rows (each in its wrapper), by their HTML. */
 type Pieces = Map<string, DocumentFragment>;
 
 /**
@@ -322,6 +312,17 @@ function containerOf(fragment: DocumentFragment, list: boolean): Element | null 
   return bodies.length === 1 ? bodies[0]! : null;
 }
 
+/**
+ * A long list or table tail, changed by more than plain text (a citation marker, a new row, an
+ * entity): only its changed items are sanitised again (issue 31). Each item (list item, table
+ * row) is marked's own balanced HTML, sanitised alone inside its own list or table, and the list
+ * or table itself is sanitised from its HTML without the items; the sanitised items are then
+ * copied into it. Items whose HTML is unchanged since the last update are copies of their
+ * sanitised tree from then (`pieces`, keyed by their HTML). Only for tokens with no raw HTML
+ * from the service (an unclosed tag there could reach across items); anything unexpected in a
+ * sanitised piece's shape (not exactly the container with its items) returns null, and the
+ * whole block is sanitised as before.
+ */
 function renderByItems(token: Token, html: string, sanitizeOne: (html: string) => DocumentFragment, previous: Pieces, next: Pieces): DocumentFragment | null {
   const parts = itemHtmls(token);
   // The parts must make exactly marked's HTML for the whole block.
