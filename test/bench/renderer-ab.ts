@@ -14,6 +14,7 @@ import react from '@vitejs/plugin-react';
 import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
 import { answers, CHROMIUM_ARGS } from './renderer-bench';
+import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
 interface Bench {
   bench: {
@@ -111,3 +112,5 @@ for (const [label, f] of results) {
   // Per round, as the bench takes them: the median of the rounds' p95s; the worst of each round's 12 appends.
   console.log(`${label}: 40 KB p95 ${round(median(f.p95))} (rounds ${f.p95.map((n) => n.toFixed(2)).join(', ')}), median ${round(median(f.median))}; open median ${round(median(f.open))}; append median ${round(median(f.append))}, worst ${round(Math.max(...f.append))}`);
 }
+// The answers' in-process service leaves its in-memory database open; closed, the run ends by itself.
+await closeMemoryDatabase();
