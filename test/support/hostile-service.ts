@@ -76,6 +76,9 @@ export const HOSTILE_MARKDOWN = [
   '<a href="javascript:window.__pwned=1">raw js link</a>',
   '<a href="//evil.invalid/protocol-relative">protocol relative</a>',
   '[ordinary link](https://retail.example/allowed)',
+  // A list and a table streamed item by item (issue 31: their changed items alone are sanitised again).
+  '- item with `[sig_000000000000000b]` in code\n- item with a [js link](javascript:window.__pwned=1) and &lt;script&gt;\n- item with a [titled link](https://evil.invalid/t "[sig_000000000000000c]")\n- item &amp; [data link](data:text/html,x)',
+  '| Head [js](javascript:window.__pwned=1) | B |\n|---|---|\n| `[sig_000000000000000d]` | &lt;img src=x onerror=1&gt; |\n| [vb](vbscript:msgbox) | two &amp; three |\n| last | row |',
   `Closing line cites another [${CITED[1]}] and the first again [${CITED[0]}].`,
 ].join('\n\n');
 

@@ -114,6 +114,56 @@ describe('the streaming tail, morphed in place', () => {
   });
 });
 
+describe('a long list or table tail, sanitised again only in its changed items', () => {
+  const hostile = ['<img src=x onerror="window.__pwned=1">', '[x](javascript:alert(1))', '<b>open', 'a &lt;b&gt; & c', '`code <i>`', '[sig_0123456789abcdef', ']'];
+  const list = Array.from({ length: 14 }, (_, i) => `- item ${i} **bold** [sig_${String(i % 3).repeat(16)}] &amp; [a link](https://retail.example/${i})`).join('\n');
+  const ordered = Array.from({ length: 6 }, (_, i) => `${i + 3}. step ${i} with \`code [sig_0000000000000009]\` and ~~old~~ [sig_aaaaaaaaaaaaaaaa]`).join('\n');
+  const tasks = '- [ ] open task [sig_aaaaaaaaaaaaaaaa]\n- [x] done task &copy;\n- plain';
+  const table = ['| Store [sig_dddddddddddddddd] | City | Opened |', '|:---|:---:|---:|', ...Array.from({ length: 12 }, (_, i) => `| Zudio ${i} [sig_${String(i % 4).repeat(16)}] | Pune &amp; Mumbai | 202${i % 10} |`)].join('\n');
+  const answer = [list, ordered, tasks, table, `- last ${hostile.join(' ')}\n- then [sig_eeeeeeeeeeeeeeee] ${hostile.join(' and ')}`, 'Done.'].join('\n\n');
+  const shown = (blocks: readonly { html: string }[]): string[] => blocks.map((block) => block.html.replace(/title="Citation \d+">\d+</g, 'title="Citation n">n<'));
+
+  it('equals a fresh sanitise of the same text at every step, hostile items included', () => {
+    const streamed = new IncrementalMarkdown();
+    for (let end = 1; end <= answer.length; end += 1 + (end % 4)) {
+      const now = streamed.update(answer.slice(0, end), true);
+      const fresh = new IncrementalMarkdown().update(answer.slice(0, end), true);
+      expect(shown([...now.frozen, ...now.tail])).toEqual(shown([...fresh.frozen, ...fresh.tail]));
+    }
+    const done = streamed.update(answer, false);
+    const whole = new IncrementalMarkdown().update(answer, false);
+    expect([...done.frozen, ...done.tail].map((block) => block.html)).toEqual([...whole.frozen, ...whole.tail].map((block) => block.html));
+    const view = render(<Answer text={answer} streaming={false} />);
+    expect(view.container.querySelector('img, script, input, [onerror], [onclick], a[href^="javascript"]')).toBeNull();
+  }, 60_000);
+
+  it('shows on the page what a fresh render shows, while a list streams', () => {
+    const streamed = render(<Answer text="" streaming />);
+    for (let end = 1; end <= list.length + 200; end += 9) {
+      const text = `${list}\n\n${table}`.slice(0, end);
+      streamed.rerender(<Answer text={text} streaming />);
+      const fresh = render(<Answer text={text} streaming />);
+      expect(streamed.container.innerHTML.replace(/title="Citation \d+">\d+</g, '')).toBe(fresh.container.innerHTML.replace(/title="Citation \d+">\d+</g, ''));
+      fresh.unmount();
+    }
+  }, 60_000);
+
+  it.each([
+    ['list', Array.from({ length: 80 }, (_, i) => `- Zudio opened store ${i} in Pune [sig_aaaaaaaaaaaaaaaa] &amp; more`).join('\n')],
+    ['table', `| Store | City |\n|---|---|\n${Array.from({ length: 80 }, (_, i) => `| Zudio ${i} [sig_aaaaaaaaaaaaaaaa] | Pune &amp; more |`).join('\n')}`],
+  ])('sanitises about one item per delta, not the whole %s, as it grows', (_kind, long) => {
+    const streamed = new IncrementalMarkdown();
+    const costs: number[] = [];
+    for (let end = 1; end <= long.length; end += 12) {
+      const before = streamed.sanitizedChars;
+      streamed.update(long.slice(0, end), true);
+      costs.push(streamed.sanitizedChars - before);
+    }
+    // The whole list is over 5,000 characters of HTML by its end; a delta sanitises an item or two.
+    expect(Math.max(...costs.slice(-40))).toBeLessThan(600);
+  }, 30_000);
+});
+
 describe("answers' sanitiser", () => {
   it('is their own: a hook or config set on the shared DOMPurify instance does not change what answers keep', async () => {
     const { default: DOMPurify } = await import('dompurify');

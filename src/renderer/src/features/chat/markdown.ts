@@ -12,7 +12,7 @@
  * lexed and rendered again, so the cost per delta stays flat as the answer grows.
  */
 import DOMPurify from 'dompurify';
-import { Lexer, Parser, type Token } from 'marked';
+import { Lexer, Parser, type Token, type Tokens } from 'marked';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 
 export { CITATION_MARKER };
@@ -277,6 +277,78 @@ function grownByText(previous: RenderedBlock, html: string): DocumentFragment | 
   return copy;
 }
 
+/** Sanitised list items and table rows (each in its wrapper), by their HTML. */
+type Pieces = Map<string, DocumentFragment>;
+
+/**
+ * marked's HTML for a list or table, in parts: the container's opening and closing HTML, each
+ * item's (list item or table row) as marked renders it, and the wrapper each item is sanitised in.
+ */
+function itemHtmls(token: Token): { open: string; items: string[]; close: string; wrap(item: string): string } | null {
+  const renderer = new Parser({ gfm: true, async: false }).renderer;
+  if (token.type === 'list') {
+    const list = token as Tokens.List;
+    const tag = list.ordered ? 'ol' : 'ul';
+    const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : '';
+    // An item is parsed alike in any list: it is sanitised in a bare <ul>.
+    return { open: `<${tag}${start}>\n`, items: list.items.map((item) => renderer.listitem(item)), close: `</${tag}>\n`, wrap: (item) => `<ul>${item}</ul>` };
+  }
+  if (token.type === 'table') {
+    const table = token as Tokens.Table;
+    const row = (cells: Tokens.TableCell[]): string => renderer.tablerow({ text: cells.map((cell) => renderer.tablecell(cell)).join('') });
+    return { open: `<table>\n<thead>\n${row(table.header)}</thead>\n<tbody>`, items: table.rows.map(row), close: '</tbody></table>\n', wrap: (item) => `<table><tbody>${item}</tbody></table>` };
+  }
+  return null;
+}
+
+/** The sanitised container of items (`ul`/`ol`, or a table's `tbody`) in a fragment that must hold exactly it. */
+function containerOf(fragment: DocumentFragment, list: boolean): Element | null {
+  const top = [...fragment.childNodes].filter((node) => !(node instanceof Text && node.data.trim() === ''));
+  if (top.length !== 1 || !(top[0] instanceof Element)) return null;
+  const element = top[0];
+  if (list) return element.tagName === 'UL' || element.tagName === 'OL' ? element : null;
+  if (element.tagName !== 'TABLE') return null;
+  const bodies = [...element.children].filter((child) => child.tagName === 'TBODY');
+  return bodies.length === 1 ? bodies[0]! : null;
+}
+
+/**
+ * A long list or table tail, changed by more than plain text (a citation marker, a new row, an
+ * entity): only its changed items are sanitised again (issue 31). Each item (list item, table
+ * row) is marked's own balanced HTML, sanitised alone inside its own list or table, and the list
+ * or table itself is sanitised from its HTML without the items; the sanitised items are then
+ * copied into it. Items whose HTML is unchanged since the last update are copies of their
+ * sanitised tree from then (`pieces`, keyed by their HTML). Only for tokens with no raw HTML
+ * from the service (an unclosed tag there could reach across items); anything unexpected in a
+ * sanitised piece's shape (not exactly the container with its items) returns null, and the
+ * whole block is sanitised as before.
+ */
+function renderByItems(token: Token, html: string, sanitizeOne: (html: string) => DocumentFragment, previous: Pieces, next: Pieces): DocumentFragment | null {
+  const parts = itemHtmls(token);
+  // The parts must make exactly marked's HTML for the whole block.
+  if (!parts || parts.items.length < 2 || parts.open + parts.items.join('') + parts.close !== html) return null;
+  const list = token.type === 'list';
+  // In order, so citation numbers still follow first appearance.
+  const sanitized = (pieceHtml: string): DocumentFragment => {
+    const fragment = next.get(pieceHtml) ?? previous.get(pieceHtml) ?? sanitizeOne(pieceHtml);
+    next.set(pieceHtml, fragment);
+    return fragment;
+  };
+  const block = sanitized(parts.open + parts.close).cloneNode(true) as DocumentFragment;
+  const into = containerOf(block, list);
+  // The empty container: a list holds only its first line break, a tbody nothing.
+  if (!into || into.childNodes.length !== (list ? 1 : 0)) return null;
+  for (const item of parts.items) {
+    const container = containerOf(sanitized(parts.wrap(item)), list);
+    // The item alone: exactly one LI or TR, then only whitespace.
+    const kids = container ? [...container.childNodes] : [];
+    const [element, ...after] = kids;
+    if (!(element instanceof Element) || element.tagName !== (list ? 'LI' : 'TR') || after.some((kid) => !(kid instanceof Text) || kid.data.trim() !== '')) return null;
+    for (const kid of kids) into.appendChild(kid.cloneNode(true));
+  }
+  return block;
+}
+
 /** True when a token, or any inside it, is raw HTML written by the service. */
 function hasRawHtml(token: Token): boolean {
   if (token.type === 'html') return true;
@@ -297,8 +369,16 @@ export class IncrementalMarkdown {
   private frozenLength = 0;
   private tail: RenderedBlock[] = [];
   private lastText = '';
+  /**
+   * The sanitised items of the last list or table sanitised by items (renderByItems), by their
+   * HTML. A hit is exactly what sanitising again would give: the same HTML, and a citation keeps
+   * its number for the life of the answer.
+   */
+  private pieces: Pieces = new Map();
   /** Work counter: characters lexed so far (the benchmark and tests read it). */
   lexedChars = 0;
+  /** Work counter: characters of HTML sanitised so far (tests read it). */
+  sanitizedChars = 0;
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
     if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
@@ -315,9 +395,12 @@ export class IncrementalMarkdown {
       if (tokens[i]!.type !== 'space') finals.push(tokens[i]!);
     }
     const previousTail = this.tail;
-    this.frozen.push(...this.renderBlocks(finals, links, this.frozen.length, previousTail));
+    const pieces: Pieces = new Map();
+    this.frozen.push(...this.renderBlocks(finals, links, this.frozen.length, previousTail, pieces));
     const live = tokens.slice(finalCount).filter((token) => token.type !== 'space');
-    this.tail = this.renderBlocks(live, links, this.frozen.length, previousTail);
+    this.tail = this.renderBlocks(live, links, this.frozen.length, previousTail, pieces);
+    // Kept while the tail only grows by text (no pieces used): its items are still those pieces.
+    if (pieces.size > 0) this.pieces = pieces;
     return { frozen: this.frozen, tail: this.tail };
   }
 
@@ -325,16 +408,19 @@ export class IncrementalMarkdown {
    * Blocks for tokens, keyed from `firstKey`. A block whose HTML equals that of the previous
    * update's tail at the same key is that block again (a tail that froze unchanged, or a delta
    * of whitespace): not sanitised again; one that only grew by plain text is the previous tree
-   * with the text appended (grownByText). Several new blocks (a whole answer) are sanitised in
+   * with the text appended (grownByText); a list or table that changed otherwise is sanitised
+   * again only in its changed items (renderByItems). Several new blocks (a whole answer) are sanitised in
    * one call, except blocks with raw HTML, each alone, so one cannot reach into the next.
    */
-  private renderBlocks(tokens: Token[], links: Lexer['tokens']['links'], firstKey: number, previousTail: readonly RenderedBlock[]): RenderedBlock[] {
+  private renderBlocks(tokens: Token[], links: Lexer['tokens']['links'], firstKey: number, previousTail: readonly RenderedBlock[], pieces: Pieces): RenderedBlock[] {
     const blocks: RenderedBlock[] = [];
     let run: Array<{ key: number; html: string }> = [];
     // In order, so citation numbers still follow first appearance.
     const flush = (): void => {
-      if (run.length > 1) sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
-      else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, sanitizeToFragment(run[0]!.html, this.numbering), run[0]!.html));
+      if (run.length > 1) {
+        this.sanitizedChars += run.reduce((n, b) => n + b.html.length, 0);
+        sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
+      } else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, this.sanitizeOne(run[0]!.html), run[0]!.html));
       run = [];
     };
     tokens.forEach((token, i) => {
@@ -342,18 +428,29 @@ export class IncrementalMarkdown {
       const html = Parser.parse(withLinks([token], links), { gfm: true, async: false });
       const previous = previousTail.find((block) => block.key === key);
       const same = previous?.rawHtml === html ? previous : undefined;
-      const grown = !same && previous && !hasRawHtml(token) ? grownByText(previous, html) : null;
-      if (same || grown || hasRawHtml(token)) flush();
+      const raw = hasRawHtml(token);
+      let grown = !same && previous && !raw ? grownByText(previous, html) : null;
+      if (!same && !grown && previous && !raw) {
+        flush(); // blocks before it get their citation numbers first
+        grown = renderByItems(token, html, (piece) => this.sanitizeOne(piece), this.pieces, pieces);
+      }
+      if (same || grown || raw) flush();
       if (same) blocks.push(same);
       else if (grown) blocks.push(new RenderedBlock(key, grown, html));
-      else if (hasRawHtml(token)) blocks.push(new RenderedBlock(key, sanitizeToFragment(html, this.numbering), html));
+      else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html), html));
       else run.push({ key, html });
     });
     flush();
     return blocks;
   }
 
+  private sanitizeOne(html: string): DocumentFragment {
+    this.sanitizedChars += html.length;
+    return sanitizeToFragment(html, this.numbering);
+  }
+
   private reset(): void {
+    this.pieces = new Map();
     this.frozen = [];
     this.frozenLength = 0;
     this.tail = [];
