@@ -41,8 +41,17 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
   const s = service.concurrent;
   out.service_200_streams_first_byte_p95_ms = againstFloor(`${s.streams} concurrent streams, first byte p95 of the median burst (ms): service / plain Node HTTP server, same bytes`, s.ttfb_p95_ms, s.baseline_plain_node.ttfb_p95_ms, 1.2);
   const absolute = (label: string, value: number, max: number): Figure => ({ label, value, goal: `≤ ${max}`, met: value <= max });
-  out.render_cost_40kb_p95_ms = absolute('Render cost per delta at 40 KB, p95 (ms; update work: render, commit, style, layout)', renderer.renderCost.clarity.kb40.p95, 1);
-  out.append_answer_worst_ms = absolute('Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12 (ms)', renderer.history.appendMs.worst, 3);
+  // The issue's goals are script time; the whole update (style and layout after it) is named beside.
+  const kb40 = renderer.renderCost.clarity.kb40;
+  out.render_cost_40kb_p95_ms =
+    kb40.scriptP95 === undefined
+      ? absolute('Render cost per delta at 40 KB, p95 (ms; update work: render, commit, style, layout)', kb40.p95, 1)
+      : absolute(`Render cost per delta at 40 KB, p95 of script time (ms; React's render and commit, a layout they force included; the whole update with style and layout: ${kb40.p95})`, kb40.scriptP95, 1);
+  const append = renderer.history.appendMs;
+  out.append_answer_worst_ms =
+    append.scriptWorst === undefined
+      ? absolute('Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12 (ms)', append.worst, 3)
+      : absolute(`Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12, script time (ms; the whole update with style and layout: ${append.worst})`, append.scriptWorst, 3);
   const firstPage = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms; floor: reading every item file's bytes in a plain loop)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300);
   out.library_first_page_ms = library.first_open_floor_ms === undefined ? firstPage : { ...firstPage, floor: library.first_open_floor_ms, ratio: ratioOf(firstPage.value, library.first_open_floor_ms) };
   const items = library.items.toLocaleString('en-IN');

@@ -23,10 +23,10 @@ type RendererName = 'clarity' | 'react-markdown' | 'streamdown';
 /** What the harness page exposes (test/bench/harness/main.tsx). */
 interface BenchWindow {
   bench: {
-    renderCost(renderer: string, source: string, sizes: number[]): Record<string, { median: number; p95: number }>;
+    renderCost(renderer: string, source: string, sizes: number[]): Record<string, { median: number; p95: number; scriptMedian: number; scriptP95: number }>;
     longFrames(renderer: string, source: string, history: readonly string[], rate: number, durationMs: number, perDelta?: boolean): Promise<unknown>;
     mountHistory(renderer: string, history: readonly string[]): Promise<number>;
-    append(message: string): Promise<number>;
+    append(message: string): Promise<{ total: number; script: number }>;
   };
 }
 export const RENDERERS: RendererName[] = ['clarity', 'react-markdown', 'streamdown'];
@@ -96,11 +96,12 @@ type FrameResult = { frames: number; overBudgetShare: number; missedVsyncShare: 
 
 export interface RendererBenchResult {
   answers: { distinct: number; medianChars: number; withTable: number; withList: number; citationMarkers: number };
-  renderCost: Record<RendererName, { kb4: { median: number; p95: number }; kb40: { median: number; p95: number }; ratioP95: number }>;
+  /** Whole update (render, commit, style, layout); scriptMedian/scriptP95: React's render and commit alone. */
+  renderCost: Record<RendererName, { kb4: { median: number; p95: number; scriptMedian?: number; scriptP95?: number }; kb40: { median: number; p95: number; scriptMedian?: number; scriptP95?: number }; ratioP95: number }>;
   longFrames: Record<RendererName, FrameResult>;
   longFramesPerDelta: Partial<Record<RendererName, FrameResult>>;
   heap: Record<RendererName, { mb500: number; growthPerAnswerMb: number }>;
-  history: { open1000Ms: number; appendMs: { median: number; worst: number; n: number }; appendAnswerChars: number };
+  history: { open1000Ms: number; appendMs: { median: number; worst: number; n: number; scriptMedian?: number; scriptWorst?: number }; appendAnswerChars: number };
 }
 
 const worstRun = (runs: FrameResult[]): FrameResult => runs.reduce((a, b) => (b.missedVsyncShare > a.missedVsyncShare || (b.missedVsyncShare === a.missedVsyncShare && b.longestFrameMs > a.longestFrameMs) ? b : a));
@@ -133,20 +134,22 @@ export async function benchRenderer(): Promise<RendererBenchResult> {
     const longFramesPerDelta: RendererBenchResult['longFramesPerDelta'] = {};
     const heap = {} as RendererBenchResult['heap'];
     for (const renderer of RENDERERS) {
-      const kb4: number[][] = [[], []];
-      const kb40: number[][] = [[], []];
+      const kb4: number[][] = [[], [], [], []];
+      const kb40: number[][] = [[], [], [], []];
       for (let run = 0; run < RUNS; run += 1) {
         const page = await open();
-        const costs = (await page.evaluate(([r, s]) => (window as unknown as BenchWindow).bench.renderCost(r, s, [4_000, 40_000]), [renderer, source] as const)) as Record<string, { median: number; p95: number }>;
-        kb4[0]!.push(costs['4000']!.median);
-        kb4[1]!.push(costs['4000']!.p95);
-        kb40[0]!.push(costs['40000']!.median);
-        kb40[1]!.push(costs['40000']!.p95);
+        const costs = (await page.evaluate(([r, s]) => (window as unknown as BenchWindow).bench.renderCost(r, s, [4_000, 40_000]), [renderer, source] as const)) as Record<string, { median: number; p95: number; scriptMedian: number; scriptP95: number }>;
+        for (const [into, size] of [[kb4, '4000'], [kb40, '40000']] as const) {
+          into[0]!.push(costs[size]!.median);
+          into[1]!.push(costs[size]!.p95);
+          into[2]!.push(costs[size]!.scriptMedian);
+          into[3]!.push(costs[size]!.scriptP95);
+        }
         await page.close();
       }
       renderCost[renderer] = {
-        kb4: { median: round(median(kb4[0]!)), p95: round(median(kb4[1]!)) },
-        kb40: { median: round(median(kb40[0]!)), p95: round(median(kb40[1]!)) },
+        kb4: { median: round(median(kb4[0]!)), p95: round(median(kb4[1]!)), scriptMedian: round(median(kb4[2]!)), scriptP95: round(median(kb4[3]!)) },
+        kb40: { median: round(median(kb40[0]!)), p95: round(median(kb40[1]!)), scriptMedian: round(median(kb40[2]!)), scriptP95: round(median(kb40[3]!)) },
         ratioP95: round(median(kb40[1]!) / Math.max(0.001, median(kb4[1]!))),
       };
       console.log(`  render cost ${renderer}:`, JSON.stringify(renderCost[renderer]));
@@ -183,14 +186,19 @@ export async function benchRenderer(): Promise<RendererBenchResult> {
     const opens: number[] = [];
     for (let run = 0; run < RUNS; run += 1) opens.push((await page.evaluate(([h]) => (window as unknown as BenchWindow).bench.mountHistory('clarity', h), [history1000] as const)) as number);
     // A whole answer of about 4 KB arriving at once (two distinct answers joined), judged on the worst of 12.
-    const appendOnce = async (message: string): Promise<number> => (await page.evaluate(([m]) => (window as unknown as BenchWindow).bench.append(m), [message] as const)) as number;
+    const appendOnce = async (message: string): Promise<{ total: number; script: number }> => (await page.evaluate(([m]) => (window as unknown as BenchWindow).bench.append(m), [message] as const)) as { total: number; script: number };
     const whole = (run: number): string => {
       let answer = texts[(run * 2) % texts.length]!;
       for (let k = 1; answer.length < 4_000; k += 1) answer += `\n\n${texts[(run * 2 + k) % texts.length]!}`;
       return answer.slice(0, 4_096);
     };
     const appends: number[] = [];
-    for (let run = 0; run < 12; run += 1) appends.push(await appendOnce(whole(run)));
+    const appendScripts: number[] = [];
+    for (let run = 0; run < 12; run += 1) {
+      const { total, script } = await appendOnce(whole(run));
+      appends.push(total);
+      appendScripts.push(script);
+    }
     await page.close();
     const appendSorted = [...appends].sort((a, b) => a - b);
     return {
@@ -199,7 +207,7 @@ export async function benchRenderer(): Promise<RendererBenchResult> {
       longFrames,
       longFramesPerDelta,
       heap,
-      history: { open1000Ms: round(median(opens)), appendMs: { median: round(median(appends)), worst: round(appendSorted.at(-1)!), n: appends.length }, appendAnswerChars: whole(0).length },
+      history: { open1000Ms: round(median(opens)), appendMs: { median: round(median(appends)), worst: round(appendSorted.at(-1)!), n: appends.length, scriptMedian: round(median(appendScripts)), scriptWorst: round(Math.max(...appendScripts)) }, appendAnswerChars: whole(0).length },
     };
   } finally {
     await browser.close();

@@ -82,10 +82,12 @@ function deltas(source: string, until: number): string[] {
 
 const bench = {
   /** Cost of one update (render + commit + layout) around given answer sizes. */
-  renderCost(renderer: RendererName, source: string, sizes: number[]): Record<string, { median: number; p95: number; n: number }> {
+  renderCost(renderer: RendererName, source: string, sizes: number[]): Record<string, { median: number; p95: number; n: number; scriptMedian: number; scriptP95: number }> {
     mount(renderer);
     const body = document.getElementById('root')!;
     const costs = new Map<number, number[]>(sizes.map((size) => [size, []]));
+    // Script time: React's render and commit (layout effects included, so a layout they force counts too).
+    const scripts = new Map<number, number[]>(sizes.map((size) => [size, []]));
     let text = '';
     for (const delta of deltas(source, Math.max(...sizes) * 1.1)) {
       text += delta;
@@ -95,11 +97,21 @@ const bench = {
       if (!sizes.some((size) => text.length >= size * 0.9 - 2_000 && text.length <= size * 1.1)) continue;
       const started = performance.now();
       flushSync(() => setText(text));
+      const script = performance.now() - started;
       void body.offsetHeight; // include style and layout
       const cost = performance.now() - started;
-      for (const size of sizes) if (text.length >= size * 0.9 && text.length <= size * 1.1) costs.get(size)!.push(cost);
+      for (const size of sizes)
+        if (text.length >= size * 0.9 && text.length <= size * 1.1) {
+          costs.get(size)!.push(cost);
+          scripts.get(size)!.push(script);
+        }
     }
-    return Object.fromEntries(sizes.map((size) => [String(size), stats(costs.get(size)!)]));
+    return Object.fromEntries(
+      sizes.map((size) => {
+        const script = stats(scripts.get(size)!);
+        return [String(size), { ...stats(costs.get(size)!), scriptMedian: script.median, scriptP95: script.p95 }];
+      }),
+    );
   },
 
   /** Frames while streaming `rate` deltas per second into a conversation of `messages` answers. */
@@ -184,13 +196,14 @@ const bench = {
    * and layout, as for the render cost), measured from a frame's start so the wait for the next
    * vsync (up to 16.7 ms, whatever the work) is not counted.
    */
-  async append(message: string): Promise<number> {
+  async append(message: string): Promise<{ total: number; script: number }> {
     await nextFrame();
     const started = performance.now();
     mountedHistory = [...mountedHistory, message];
     flushSync(() => setHistory(mountedHistory));
+    const script = performance.now() - started;
     void document.body.offsetHeight;
-    return performance.now() - started;
+    return { total: performance.now() - started, script };
   },
 };
 
