@@ -150,6 +150,11 @@ export class LibraryIndex {
   /** Only the head cache is loaded: the newest entries, the rest to come. */
   partial = false;
 
+  /** Prepares the full-text index's lazily built parts before the first search needs them. */
+  warmText(): void {
+    this.text_.warm();
+  }
+
   get liveCount(): number {
     let n = 0;
     for (const entry of this.entries.values()) if (!entry.deletedAt) n += 1;

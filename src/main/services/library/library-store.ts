@@ -138,6 +138,10 @@ export class LibraryStore {
     this.state = 'ready';
     this.emit();
     this.startWatching();
+    // After the open's own work, so nothing the view waits for is delayed by it.
+    setImmediate(() => {
+      if (!this.closed) this.index.warmText();
+    });
   }
 
   private startWatching(): void {

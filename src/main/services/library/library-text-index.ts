@@ -232,6 +232,14 @@ export class LibraryTextIndex {
     return out;
   }
 
+  /**
+   * Builds now what the first typo-tolerant search would otherwise build on the analyst's
+   * keystroke (the terms grouped by length: about 20 ms at 10,000 items).
+   */
+  warm(): void {
+    this.termsByLength();
+  }
+
   private termsByLength(): Map<number, number[]> {
     if (this.byLength) return this.byLength;
     const byLength = new Map<number, number[]>();
