@@ -215,6 +215,15 @@ export interface AppBenchResult {
 }
 
 // Generous timeouts: a first start on a loaded machine can take longer than 30 s (it measures, never judges).
+/** Opens the app until its composer accepts a keystroke: the key typed shows in the (zustand-controlled) composer. */
+export async function openUntilComposerTakesKey(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  const input = page.getByTestId('composer-input');
+  await input.waitFor();
+  await input.press('x');
+  await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === 'x');
+}
+
 export const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'), undefined, { timeout: 180_000 });
 export const waitForAnswerDone = (page: Page) => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'), undefined, { timeout: 180_000 });
 
@@ -235,12 +244,7 @@ async function coldStart(browser: Browser, dataDir: string, renderer?: string): 
     const context = await browser.newContext();
     const page = await context.newPage();
     const navigatedAt = performance.now();
-    await page.goto(host.url);
-    const input = page.getByTestId('composer-input');
-    await input.waitFor();
-    // Accepting a keystroke: the key typed shows in the (zustand-controlled) composer.
-    await input.press('x');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === 'x');
+    await openUntilComposerTakesKey(page, host.url);
     const composerReady = performance.now() - host.spawnedAt;
     // Ready to ask: the page shows the service ready (the Ask button then takes the question).
     await waitForReady(page);

@@ -18,7 +18,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { build } from 'vite';
-import { CHROMIUM_ARGS } from './app-bench';
+import { CHROMIUM_ARGS, openUntilComposerTakesKey } from './app-bench';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, profile: { type: 'string' }, 'host-profile': { type: 'string' }, variant: { type: 'string', multiple: true } } });
 // --host-profile DIR: the hosts (and the services they start, which inherit Node's flags) write CPU profiles there.
@@ -106,11 +106,7 @@ async function appStart(browser: Browser, outDir: string, dataDir: string, rende
       await cdp.send('Profiler.start');
     }
     const navigatedAt = performance.now();
-    await page.goto(host.url);
-    const input = page.getByTestId('composer-input');
-    await input.waitFor();
-    await input.press('x');
-    await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === 'x');
+    await openUntilComposerTakesKey(page, host.url);
     const keyShown = performance.now() - host.spawnedAt;
     if (cdp && profileTo) {
       const { profile } = await cdp.send('Profiler.stop');

@@ -7,13 +7,10 @@
  * so only figures taken side by side compare. It judges nothing.
  */
 import { readFile, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { extname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadavg } from 'node:os';
-import react from '@vitejs/plugin-react';
 import { chromium, type Page } from 'playwright-core';
-import { build } from 'vite';
-import { answers, CHROMIUM_ARGS } from './renderer-bench';
+import { answers, CHROMIUM_ARGS, serveHarness } from './renderer-bench';
 import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
 interface Bench {
@@ -36,19 +33,7 @@ const baseDir = arg('--base');
 async function serve(root: string, label: string): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = resolve(`bench/harness-dist-${label}`);
   if (root !== resolve('.')) await symlink(resolve('node_modules'), join(root, 'node_modules')).catch(() => undefined);
-  await build({ root: join(root, 'test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: true }, base: './' });
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
-  const server = createServer((request, response) => {
-    const url = (request.url ?? '/').split('?')[0]!;
-    const path = join(outDir, url === '/' ? 'index.html' : url);
-    if (!path.startsWith(outDir)) return void response.writeHead(404).end();
-    readFile(path)
-      .then((body) => response.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(body))
-      .catch(() => response.writeHead(404).end());
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  return { url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`, close: () => new Promise((done) => server.close(() => done())) };
+  return serveHarness(false, { root, outDir });
 }
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

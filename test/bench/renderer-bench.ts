@@ -65,10 +65,13 @@ export async function answers(count: number): Promise<string[]> {
   return [...out];
 }
 
-export async function serveHarness(readable = false): Promise<{ url: string; close(): Promise<void> }> {
-  const outDir = resolve('bench/harness-dist');
+/**
+ * Builds the harness page and serves it. `root` is the checkout whose harness is built (another
+ * one for renderer-ab's A/B runs), `outDir` where it goes.
+ */
+export async function serveHarness(readable = false, { root = resolve('.'), outDir = resolve('bench/harness-dist') } = {}): Promise<{ url: string; close(): Promise<void> }> {
   // Minified as the app ships; bench:profile builds it readable (function names in the profile).
-  await build({ root: resolve('test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !readable }, base: './' });
+  await build({ root: join(root, 'test/bench/harness'), plugins: [react()], logLevel: 'warn', build: { outDir, emptyOutDir: true, minify: !readable }, base: './' });
   const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
   const server = createServer((request, response) => {
     const path = join(outDir, (request.url ?? '/').split('?')[0] === '/' ? 'index.html' : (request.url ?? '').split('?')[0]!);
