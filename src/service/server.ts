@@ -221,6 +221,9 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const verifier: TokenVerifier = options.companyIdentity ? await CompanyIdentityProvider.open(options.companyIdentity) : idp;
   const keys = new ApiKeyStore(db);
   const identify = (request: FastifyRequest): Identity => request.identity ?? { kind: 'anonymous', key: `ip:${request.ip}` };
+  // Answers and reports state a sample source's health only when the sample reports one (replayed,
+  // simulated); the fixed snapshot's sources were never fetched and have none (as /sources/health says).
+  store.sampleReportsHealth = (options.sample ?? 'replay') === 'replay';
   const context: ServiceContext = {
     store,
     sessions: new SessionStore(db),

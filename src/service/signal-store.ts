@@ -18,7 +18,7 @@ import { SignalSearchIndex, type PackedIndex } from './retrieval/search-index';
 import { corpusCacheBytes, corpusCacheKey, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
-import type { SourceEntry } from '../shared/service-schemas';
+import type { SourceEntry, SourceHealth } from '../shared/service-schemas';
 
 const DAY_MS = 86_400_000;
 
@@ -41,6 +41,12 @@ export class SignalStore {
   /** Told of every signal newly held, announced or not (Discover's timeline). */
   private readonly heldListeners = new Set<(signal: CorpusSignal) => void>();
   private readonly seed: number;
+  /**
+   * Whether the sample's sources have a health to report: simulated when the sample is replayed,
+   * none for the fixed snapshot (never fetched). Fetched sources always report their measured one.
+   */
+  sampleReportsHealth = true;
+  private readonly sampleSourceIds: Set<string>;
   oracleMissRate = 0.042;
   oracleUpdatedAt: string;
 
@@ -50,6 +56,7 @@ export class SignalStore {
     this.seed = options.seed ?? 0;
     this.sources = corpus.sources;
     this.sourcesById = new Map(corpus.sources.map((source) => [source.id, source]));
+    this.sampleSourceIds = new Set(corpus.sources.map((source) => source.id));
     this.byKind = groupSourcesByKind(corpus.sources);
     this.index = built?.index ?? new SignalSearchIndex(corpus.signals);
     this.truth = corpus.truth;
@@ -126,6 +133,15 @@ export class SignalStore {
     this.index.replace(signal);
     this.bySlug.set(signal.slug, signal);
   }
+
+  /**
+   * The health an answer or report may state for a source: null when none is known (the fixed
+   * sample snapshot's sources), undefined for a source the store does not hold.
+   */
+  readonly healthOf = (sourceId: string): SourceHealth | null | undefined => {
+    if (!this.sampleReportsHealth && this.sampleSourceIds.has(sourceId)) return null;
+    return this.sourcesById.get(sourceId)?.health;
+  };
 
   /** A fetched source, so its signals resolve to it (name, health) like the sample's do. */
   registerSource(source: CorpusSource): void {

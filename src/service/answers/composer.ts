@@ -24,6 +24,7 @@ import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
 import { formatDate, withMinusSigns } from '../../shared/format';
+import type { SourceHealth } from '../../shared/service-schemas';
 
 export interface ComposedAnswer {
   content: string;
@@ -43,6 +44,11 @@ export interface ComposeOptions {
   frame?: QuestionFrame;
   /** Signals grouped by fact; without them only supporting developments are listed. */
   facts?: SignalFacts;
+  /**
+   * The health an answer may state for a source (SignalStore.healthOf): null when none is known,
+   * so nothing is said of it; by default the source's own `health`.
+   */
+  healthOf?: (sourceId: string) => SourceHealth | null | undefined;
 }
 
 const MAX_CITED = 6;
@@ -158,13 +164,18 @@ export function composeAnswer(
   }
   const gaps = [...(direct?.gaps ?? [])];
   for (const name of frame.unknown) gaps.push(`The service has no signals about ${name}.`);
-  const weak = citations.filter((signal) => sourcesById.get(signal.source_id)?.health !== 'healthy');
+  const healthOf = options.healthOf ?? ((id: string) => sourcesById.get(id)?.health);
+  // A source with no known health (null) is not called degraded: the answer states only what was measured.
+  const weak = citations.filter((signal) => {
+    const health = healthOf(signal.source_id);
+    return health !== null && health !== 'healthy';
+  });
   if (weak.length > 0) gaps.push(`Some cited sources are currently degraded or down, so their figures may lag: ${weak.map(cite).join(' ')}`);
   if (!hasDirect) gaps.push('No single figure answers this directly; the developments above are the closest signals.');
   gaps.push('Figures come from individual signals (synthetic sample data), not audited market estimates.');
   lines.push("### What the signals don't cover", '', ...gaps.map((gap) => `- ${gap}`));
 
-  const trace = confidenceTrace(frame, direct, hasDirect, citations, sourcesById, now, conflicts.length > 0);
+  const trace = confidenceTrace(frame, direct, hasDirect, citations, healthOf, now, conflicts.length > 0);
   const promotion =
     citations.length >= 3 ? { topic: describeSubject(frame), preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` } : null;
   // Quoted signal text writes "-6.4%"; the answer displays a true minus sign (the verifier reads both as one sign).
@@ -222,7 +233,7 @@ function confidenceTrace(
   direct: DirectAnswer | null,
   hasDirect: boolean,
   citations: CorpusSignal[],
-  sourcesById: Map<string, CorpusSource>,
+  healthOf: (sourceId: string) => SourceHealth | null | undefined,
   now: number,
   conflicting = false,
 ): number[] {
@@ -240,8 +251,9 @@ function confidenceTrace(
       part.length === 0
         ? 1
         : part.reduce((sum, signal) => {
-            const state = sourcesById.get(signal.source_id)?.health;
-            return sum + (state === 'healthy' ? 1 : state === 'degraded' ? 0.96 : 0.9);
+            const state = healthOf(signal.source_id);
+            // No known health (null) lowers nothing: there is no sign the source lags.
+            return sum + (state === 'healthy' || state === null ? 1 : state === 'degraded' ? 0.96 : 0.9);
           }, 0) / part.length;
     const newest = part.reduce((max, signal) => Math.max(max, Date.parse(signal.published_at)), 0);
     const recency = now - newest > 180 * 86_400_000 ? 0.85 : 1;

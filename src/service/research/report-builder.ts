@@ -12,12 +12,15 @@ import { directAnswer, diversify, formatDay, matchesFrame } from '../answers/com
 import { parseQuestion } from '../answers/question';
 import type { SignalFacts } from '../answers/signal-facts';
 import type { SearchHit } from '../retrieval/search-index';
+import type { SourceHealth } from '../../shared/service-schemas';
 
 /** What lets a report lead with the computed answer, as ask answers do. */
 export interface ReportFacts {
   facts: SignalFacts;
   now: number;
   isKnownWord?: (word: string) => boolean;
+  /** The health a report may state for a source (SignalStore.healthOf); by default the source's own. */
+  healthOf?: (sourceId: string) => SourceHealth | null | undefined;
 }
 
 export const PRICE_TABLE = { inputPerMillionUsd: 3, outputPerMillionUsd: 15, retrievalPerSignalUsd: 0.0004 } as const;
@@ -97,7 +100,11 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   lines.push('## Risks', '');
   const risky = chosen.filter((signal) => signal.type === 'closure' || signal.type === 'regulation' || (signal.metrics.avg_price_change_pct ?? 0) < -8);
   for (const signal of risky) lines.push(`- ${riskSentence(signal)} ${cite(signal)}`);
-  const weak = chosen.filter((signal) => sourcesById.get(signal.source_id)?.health !== 'healthy');
+  const healthOf = context?.healthOf ?? ((id: string) => sourcesById.get(id)?.health);
+  const weak = chosen.filter((signal) => {
+    const health = healthOf(signal.source_id);
+    return health !== null && health !== 'healthy';
+  });
   if (weak.length > 0) lines.push(`- ${weak.length} cited source${weak.length === 1 ? ' is' : 's are'} degraded or down; their figures may lag ${weak.map(cite).join(' ')}.`);
   if (risky.length === 0 && weak.length === 0) lines.push('- No closures, regulatory actions or steep price cuts among these signals.');
   lines.push('');

@@ -148,7 +148,7 @@ export class ResearchRuns {
       run.error = 'The request was cancelled before the report was ready.';
     } else {
       const hits = this.store.index.search(run.topic, { now: this.now(), limit: 200 });
-      const report = buildReport(run.topic, hits, this.store.sourcesById, { facts: this.store.facts, now: this.now(), isKnownWord: (word) => this.store.index.hasTerm(word) });
+      const report = buildReport(run.topic, hits, this.store.sourcesById, { facts: this.store.facts, now: this.now(), isKnownWord: (word) => this.store.index.hasTerm(word), healthOf: this.store.healthOf });
       if (!report) {
         run.status = 'failed';
         run.error = 'Too few signals match this topic to write a report. Name a retailer, a segment or a city.';

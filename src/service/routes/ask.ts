@@ -43,7 +43,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       const frame = understand(question, earlier, session, context, now);
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
       hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
-      const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts });
+      const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf });
       turn = {
         question,
         answer: answer.content,
