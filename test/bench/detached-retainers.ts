@@ -5,14 +5,14 @@
  */
 import type { CDPSession } from 'playwright-core';
 
-interface HeapSnapshot {
+export interface HeapSnapshot {
   snapshot: { meta: { node_fields: string[]; edge_fields: string[]; node_types: [string[]]; edge_types: [string[]] } };
   nodes: number[];
   edges: number[];
   strings: string[];
 }
 
-async function takeSnapshot(cdp: CDPSession): Promise<HeapSnapshot> {
+export async function takeSnapshot(cdp: CDPSession): Promise<HeapSnapshot> {
   const chunks: string[] = [];
   const onChunk = ({ chunk }: { chunk: string }): void => {
     chunks.push(chunk);

@@ -59,8 +59,10 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
   else if (library.reopen_ready_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: a later open until the folder is checked (a run before search-usable was timed; ms)`, library.reopen_ready_ms, 1000);
   out.library_search_p95_ms = absolute('Library search p95, worst query (ms)', Math.max(...library.queries.map((q) => q.p95_ms)), 10);
   if (soak) {
-    const span = `${soak.minutes} min soak, ${soak.turnsAtEnd} turns at the end`;
-    out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour)`, soak.heapGrowthPctPerHour, 5);
+    const span = `${soak.minutes} min soak, ${soak.turnsAtEnd} turns at the end${soak.conversation === 'fixed' ? ' (held at that size)' : ''}${soak.answersNotDone?.length ? `, ${soak.answersNotDone.length} answers not done` : ''}`;
+    // A growing conversation grows the heap by its own data: that share is named beside the figure.
+    const perTurn = soak.heapKbPerAddedTurn !== null ? `; ${soak.heapKbPerAddedTurn} KB of heap per added turn, its stored answer ${soak.storedKbPerAddedTurn ?? '?'} KB` : '';
+    out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour${perTurn})`, soak.heapGrowthPctPerHour, 5);
     out.soak_dom_growth_pct_per_h = absolute(`${span}: DOM node growth after warm-up (% per hour)`, soak.domNodeGrowthPctPerHour, 5);
     out.soak_detached_trees = absolute(`${span}: detached DOM trees held by JS at the end (${soak.detached.nodes} nodes)`, soak.detached.trees, 0);
     out.soak_scroll_over_share = { label: `${span}: share of scroll frames over 1.5 × the floor page's median frame (value: app median frame ms; floor: floor page's)`, value: soak.scroll.medianMs, floor: soak.scroll.floorMedianMs, ratio: soak.scroll.overShare, goal: 'share (ratio column) ≤ 0.05', met: soak.scroll.overShare <= 0.05 };

@@ -17,13 +17,20 @@
  * answers a few distinct questions at pace 0 through the app (a real conversation file, as main
  * writes it); its turns are then repeated, with new ids, up to 1,000 minus the answers the soak
  * will ask, so the conversation reaches 1,000 turns at the end of the run.
+ * The heap grows with that conversation (each answer's text, citations and support are held), so
+ * beside the growth per hour the soak reports the heap per added turn and the stored conversation
+ * file's bytes per added turn. CLARITY_SOAK_CONVERSATION=fixed tells a leak from the data: the
+ * conversation is seeded to 1,000 turns and stays so; each answer is asked in a new conversation,
+ * deleted after it, and the 1,000-turn conversation is opened again (its turns loaded again) before
+ * the views are switched and the sample taken: what the app holds is then the same each cycle.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
-import { detachedRetainers } from './detached-retainers';
+import { detachedRetainers, takeSnapshot, type HeapSnapshot } from './detached-retainers';
+import { heapGrowth, type HeapGrowthGroup } from './heap-growth';
 import { CHROMIUM_ARGS, floorRenderer, openFloor, startHost, stopHost, waitForAnswerDone, waitForReady } from './app-bench';
 
 export interface SoakSample {
@@ -40,11 +47,21 @@ export interface SoakResult {
   askEveryS: number;
   seededTurns: number;
   asked: number;
+  /** Answers that ended otherwise than done, with the error the app showed (none expected). */
+  answersNotDone: string[];
   turnsAtEnd: number;
   samples: SoakSample[];
   /** Least-squares growth after warm-up, as a share of the post-warm-up start, per hour. */
   heapGrowthPctPerHour: number;
   domNodeGrowthPctPerHour: number;
+  /** 'growing': one conversation grows to 1,000 turns; 'fixed': it stays at 1,000 (see the header). */
+  conversation: 'growing' | 'fixed';
+  /** Least-squares slope of the heap against the turns held, after warm-up (growing only). */
+  heapKbPerAddedTurn: number | null;
+  /** The conversation file's growth per asked turn: the answers' own data as main stores it. */
+  storedKbPerAddedTurn: number | null;
+  /** CLARITY_SOAK_HEAP_DIFF=1: what the heap gained from the end of warm-up to the end (heap-growth.ts). */
+  heapGrowthGroups?: HeapGrowthGroup[];
   /** Detached trees at the end; `examples` names up to 12 of them (tag.class[test id] "text"). */
   detached: { trees: number; nodes: number; examples: string[] };
   scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
@@ -56,14 +73,25 @@ const TARGET_TURNS = 1_000;
 const round = (n: number): number => Math.round(n * 100) / 100;
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
 
-async function ask(page: Page, question: string): Promise<void> {
+/** Asks and waits for the answer to end; its end status ('done', or 'failed' with the error shown, …). */
+async function ask(page: Page, question: string): Promise<string> {
   await page.getByTestId('composer-input').fill(question);
   await page.getByTestId('send').click();
-  // The conversation already holds finished answers: wait for the new one to start, then end.
+  // The conversation may already hold finished answers: wait for the new one to start, then end.
   // A locator's wait, not waitForSelector: that returns an element handle the driver keeps, which
   // held every asked answer's first element in memory and showed as a detached tree.
   await page.locator('[data-status="streaming"],[data-status="waiting"]').first().waitFor({ timeout: 5_000 }).catch(() => undefined);
-  await waitForAnswerDone(page);
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'), undefined, { timeout: 180_000 }).catch(async (error: unknown) => {
+    // What the analyst would have seen, kept for whoever reads the failure.
+    const shot = join(tmpdir(), `clarity-soak-stuck-${Date.now()}.png`);
+    await page.screenshot({ path: shot }).catch(() => undefined);
+    throw new Error(`soak: the answer to "${question}" did not end within 180 s (screenshot: ${shot})`, { cause: error });
+  });
+  const last = page.getByTestId('answer').last();
+  const status = (await last.getAttribute('data-status')) ?? '?';
+  if (status === 'done') return status;
+  const error = await last.getByTestId('answer-error').textContent({ timeout: 1_000 }).catch(() => '');
+  return `${status}${error ? `: ${error.trim().slice(0, 160)}` : ''}`;
 }
 
 /** A real conversation from the app, its turns repeated up to `turns` (see the header). */
@@ -86,20 +114,19 @@ async function seedConversation(dataDir: string, renderer: string, turns: number
       );
       if (!ready) continue;
       for (const question of QUESTIONS) await ask(page, question);
+      await waitForAnswerDone(page);
       break;
     } finally {
       await browser.close();
       await stopHost(host);
     }
   }
-  const dir = join(dataDir, 'conversations');
-  const [name] = (await readdir(dir)).filter((file) => file.endsWith('.json'));
-  if (!name) throw new Error('soak: seeding wrote no conversation');
-  const stored = JSON.parse(await readFile(join(dir, name), 'utf8')) as { conversation: { turns: Array<{ id: string; askedAt: string }> } };
+  const file = await conversationFile(dataDir);
+  const stored = JSON.parse(await readFile(file, 'utf8')) as { conversation: { turns: Array<{ id: string; askedAt: string }> } };
   const real = stored.conversation.turns;
   const start = Date.now() - turns * 60_000;
   stored.conversation.turns = Array.from({ length: turns }, (_, i) => ({ ...real[i % real.length]!, id: `${real[i % real.length]!.id}_seed${i}`, askedAt: new Date(start + i * 60_000).toISOString() }));
-  await writeFile(join(dir, name), JSON.stringify(stored));
+  await writeFile(file, JSON.stringify(stored));
 }
 
 async function sample(cdp: CDPSession, minute: number, turns: number): Promise<SoakSample> {
@@ -121,6 +148,25 @@ function growthPerHour(samples: SoakSample[], pick: (s: SoakSample) => number): 
   const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / Math.max(1e-9, xs.reduce((sum, x) => sum + (x - mx) ** 2, 0));
   const startValue = my - slope * (mx - xs[0]!);
   return round(((slope * 60) / Math.max(1e-9, startValue)) * 100);
+}
+
+/** Least-squares slope of the heap (KB) against the turns held, after warm-up. */
+function heapPerTurnKb(samples: SoakSample[]): number | null {
+  const later = samples.slice(Math.floor(samples.length / 5));
+  const xs = later.map((s) => s.turns);
+  const ys = later.map((s) => s.heapMb * 1024);
+  const mx = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const my = ys.reduce((a, b) => a + b, 0) / Math.max(1, ys.length);
+  const spread = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+  if (later.length < 2 || spread === 0) return null;
+  return round(xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / spread);
+}
+
+async function conversationFile(dataDir: string): Promise<string> {
+  const dir = join(dataDir, 'conversations');
+  const [name] = (await readdir(dir)).filter((file) => file.endsWith('.json'));
+  if (!name) throw new Error('soak: seeding wrote no conversation');
+  return join(dir, name);
 }
 
 /** JS-held nodes, after GC, whose root is neither a document nor a fragment: detached trees. */
@@ -218,16 +264,28 @@ async function scrollFrames(page: Page, stepPx: number, frames: number): Promise
   })()`)) as number[];
 }
 
-export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 60), askEveryS = Number(process.env.CLARITY_SOAK_ASK_EVERY_S ?? 10), build = true } = {}): Promise<SoakResult> {
+export async function benchSoak({
+  minutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 60),
+  askEveryS = Number(process.env.CLARITY_SOAK_ASK_EVERY_S ?? 10),
+  conversation = (process.env.CLARITY_SOAK_CONVERSATION ?? 'growing') as SoakResult['conversation'],
+  build = true,
+} = {}): Promise<SoakResult> {
   if (!(minutes > 0) || !(askEveryS > 0)) throw new Error('soak: CLARITY_SOAK_MINUTES and CLARITY_SOAK_ASK_EVERY_S must be positive numbers');
+  if (conversation !== 'growing' && conversation !== 'fixed') throw new Error('soak: CLARITY_SOAK_CONVERSATION must be "growing" or "fixed"');
+  const fixed = conversation === 'fixed';
   if (build) execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
   const planned = Math.floor((minutes * 60) / askEveryS);
-  const seededTurns = Math.max(QUESTIONS.length, TARGET_TURNS - planned);
+  const seededTurns = fixed ? TARGET_TURNS : Math.max(QUESTIONS.length, TARGET_TURNS - planned);
   const dataDir = await mkdtemp(join(tmpdir(), 'clarity-soak-'));
   const renderer = await floorRenderer();
+  let keepDataDir = false;
   try {
     await seedConversation(dataDir, renderer.dir, seededTurns);
+    const seededFile = await conversationFile(dataDir);
+    const seededBytes = (await stat(seededFile)).size;
     const host = await startHost(['--pace-ms', '5', '--service-arg=--no-live'], { dataDir, renderer: renderer.dir });
+    // A host that ends before the soak does is the soak's finding: say how it ended.
+    host.child.on('exit', (code, signal) => console.error(`  soak: the browser host exited (code ${code}, signal ${signal})`));
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: [...CHROMIUM_ARGS, '--js-flags=--expose-gc'] });
     try {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -243,13 +301,31 @@ export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINU
       const elapsedMin = (): number => (performance.now() - started) / 60_000;
       let asked = 0;
       let lastSampleMin = 0;
-      console.log(`  soak: ${minutes} min, an answer every ${askEveryS} s, conversation seeded with ${seededTurns} turns`);
+      console.log(`  soak: ${minutes} min, an answer every ${askEveryS} s, conversation seeded with ${seededTurns} turns (${conversation})`);
+      const longConversation = page.getByTestId('conversation-item').first();
+      const longConversationId = await longConversation.getAttribute('data-id');
+      const notDone: string[] = [];
+      const heapDiff = process.env.CLARITY_SOAK_HEAP_DIFF === '1';
+      let warmHeap: HeapSnapshot | null = null;
+      const held = (): number => (fixed ? seededTurns : seededTurns + asked);
       while (elapsedMin() < minutes) {
         const cycleStart = performance.now();
-        await ask(page, `${QUESTIONS[asked % QUESTIONS.length]} (soak ${asked})`);
+        if (fixed) await page.getByTestId('new-conversation').click();
+        const ended = await ask(page, `${QUESTIONS[asked % QUESTIONS.length]} (soak ${asked})`);
         asked += 1;
+        if (ended !== 'done') {
+          notDone.push(ended);
+          console.log(`  soak: answer ${asked} ended ${ended}`);
+        }
+        if (asked % 5 === 0 && ended === 'done') await page.getByTestId('answer').last().getByTestId('save-answer').click();
+        if (fixed) {
+          // The answer's conversation goes; the 1,000-turn one is opened again, as an analyst returns to it.
+          await page.locator('[data-testid="conversation-item"].active [data-testid="delete-conversation"]').click();
+          await page.locator(`[data-testid="conversation-item"][data-id="${longConversationId}"]`).click();
+          await page.locator(`[data-testid="conversation-item"].active[data-id="${longConversationId}"]`).waitFor();
+          await page.getByTestId('question').first().waitFor();
+        }
         if (asked % 5 === 0) {
-          await page.getByTestId('answer').last().getByTestId('save-answer').click();
           await page.getByTestId('nav-library').click();
           await page.getByTestId('library-search').fill(['Bengaluru', 'Tanishq', 'Zudio Pune', 'hiring'][asked % 4]!);
           await page.getByTestId('library-item').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
@@ -261,13 +337,18 @@ export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINU
         await page.getByTestId('composer-input').waitFor();
         if (elapsedMin() - lastSampleMin >= Math.min(1, minutes / 10)) {
           lastSampleMin = elapsedMin();
-          samples.push(await sample(cdp, lastSampleMin, seededTurns + asked));
+          samples.push(await sample(cdp, lastSampleMin, held()));
+          if (heapDiff && !warmHeap && lastSampleMin >= minutes / 5) warmHeap = await takeSnapshot(cdp);
           console.log(`  soak: ${JSON.stringify(samples.at(-1))}`);
         }
         const rest = askEveryS * 1000 - (performance.now() - cycleStart);
         if (rest > 0 && elapsedMin() < minutes) await new Promise((resolve) => setTimeout(resolve, rest));
       }
-      samples.push(await sample(cdp, elapsedMin(), seededTurns + asked));
+      samples.push(await sample(cdp, elapsedMin(), held()));
+      const storedBytes = (await stat(seededFile)).size;
+      const heapGrowthGroups = warmHeap ? heapGrowth(warmHeap, await takeSnapshot(cdp)) : undefined;
+      warmHeap = null;
+      for (const group of heapGrowthGroups ?? []) console.log(`  heap gained: ${(group.bytes / 1024).toFixed(1)} KB in ${group.count} × ${group.kind}, e.g. held by ${group.heldBy}`);
       const endKeys = await keystrokes(page);
       const detached = await detachedTrees(cdp);
       // CLARITY_SOAK_RETAINERS=1: who holds each detached tree (a heap snapshot's shortest retainer chains).
@@ -287,10 +368,15 @@ export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINU
         askEveryS,
         seededTurns,
         asked,
-        turnsAtEnd: seededTurns + asked,
+        turnsAtEnd: held(),
+        answersNotDone: notDone,
         samples,
         heapGrowthPctPerHour: growthPerHour(samples, (s) => s.heapMb),
         domNodeGrowthPctPerHour: growthPerHour(samples, (s) => s.domNodes),
+        conversation,
+        heapKbPerAddedTurn: fixed ? null : heapPerTurnKb(samples),
+        storedKbPerAddedTurn: fixed || asked === 0 ? null : round((storedBytes - seededBytes) / 1024 / asked),
+        ...(heapGrowthGroups ? { heapGrowthGroups } : {}),
         detached,
         scroll: { frames: appFrames.length, medianMs: round(percentile(appFrames, 0.5)), floorMedianMs: round(floorMedian), overShare: round(appFrames.filter((t) => t > 1.5 * floorMedian).length / Math.max(1, appFrames.length)) },
         keystroke: { startP95: round(startP95), endP95: round(endP95), ratio: round(endP95 / Math.max(0.001, startP95)), n: endKeys.length },
@@ -299,14 +385,18 @@ export async function benchSoak({ minutes = Number(process.env.CLARITY_SOAK_MINU
       await browser.close();
       await stopHost(host);
     }
+  } catch (error) {
+    console.error(`  soak failed; its data directory (logs included) is kept: ${dataDir}`);
+    keepDataDir = true;
+    throw error;
   } finally {
     await renderer.remove();
-    await rm(dataDir, { recursive: true, force: true });
+    if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
   }
 }
 
 if (process.argv[1]?.endsWith('soak-bench.ts')) {
   const soak = await benchSoak();
   console.log(JSON.stringify(soak, null, 2));
-  await writeFile('bench/results/soak-latest.json', `${JSON.stringify({ measured_at: new Date().toISOString(), soak }, null, 2)}\n`);
+  await writeFile(soak.conversation === 'fixed' ? 'bench/results/soak-fixed-latest.json' : 'bench/results/soak-latest.json', `${JSON.stringify({ measured_at: new Date().toISOString(), soak }, null, 2)}\n`);
 }
