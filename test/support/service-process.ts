@@ -17,10 +17,12 @@ export const FAST_ARGS = ['--port', '0', '--pace-ms', '0', '--no-live', '--signa
 export const SOURCE_SERVICE: readonly string[] = ['--import', 'tsx', 'src/service/cli.ts'];
 /** The built service the app runs (`npm run build` writes it; the app forks it). */
 export const BUILT_SERVICE: readonly string[] = ['out/main/service.js'];
+/** The built service's entry from source (compile cache, PGlite compiled early, then the CLI). */
+export const SOURCE_SERVICE_ENTRY: readonly string[] = ['--import', 'tsx', 'src/service/main.ts'];
 
-/** Starts the service (`entry`: Node's arguments before the CLI's, the source by default). */
-export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts the service (`entry`: Node's arguments before the CLI's, the source by default; `env`: added to this process's). */
+export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import writeFileAtomic from 'write-file-atomic';
 import { DatabaseStartError, type Database, type Queryable } from './database';
+import { preparePgliteArtifacts } from './pglite-artifacts';
 
 export const DATABASE_FOLDER = 'database';
 export const BACKUP_FOLDER = 'database-backups';
@@ -56,10 +57,11 @@ const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), '
 /** A new cluster in `folder`, or in memory when null. */
 async function createFolder(folder: string | null): Promise<PGlite> {
   const template = await readFile(TEMPLATE).catch(() => null);
+  const artifacts = await preparePgliteArtifacts();
   if (template) {
     try {
       const loadDataDir = new Blob([template]);
-      const loaded = folder ? await PGlite.create(folder, { loadDataDir, startParams: START_PARAMS }) : await PGlite.create({ loadDataDir, startParams: START_PARAMS });
+      const loaded = folder ? await PGlite.create(folder, { ...artifacts, loadDataDir, startParams: START_PARAMS }) : await PGlite.create({ ...artifacts, loadDataDir, startParams: START_PARAMS });
       await loaded.query('SELECT 1');
       return loaded;
     } catch {
@@ -68,7 +70,7 @@ async function createFolder(folder: string | null): Promise<PGlite> {
       if (folder) await rm(folder, { recursive: true, force: true });
     }
   }
-  const pglite = folder ? await PGlite.create(folder, { startParams: START_PARAMS }) : await PGlite.create({ startParams: START_PARAMS });
+  const pglite = folder ? await PGlite.create(folder, { ...artifacts, startParams: START_PARAMS }) : await PGlite.create({ ...artifacts, startParams: START_PARAMS });
   try {
     const dump = await pglite.dumpDataDir('gzip');
     await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
@@ -85,7 +87,7 @@ async function openFolder(folder: string, dataDir: string): Promise<PGlite> {
     () => false,
   );
   try {
-    const pglite = existed ? await PGlite.create(folder, { startParams: START_PARAMS }) : await createFolder(folder);
+    const pglite = existed ? await PGlite.create(folder, { ...(await preparePgliteArtifacts()), startParams: START_PARAMS }) : await createFolder(folder);
     // A folder that opens but whose catalog is damaged fails here, before anything is served.
     await pglite.query('SELECT count(*) FROM pg_catalog.pg_class');
     return pglite;

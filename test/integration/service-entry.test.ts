@@ -1,0 +1,74 @@
+/**
+ * The service's process entry (src/service/main.ts, built as out/main/service.js: what the app
+ * forks) turns on Node's compile cache in the user's cache folder and compiles PGlite early. The
+ * cache is only a speed-up: a cache folder that cannot be made still starts a service that keeps
+ * what it is given across a restart.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { devToken, FAST_ARGS, SOURCE_SERVICE_ENTRY, startServiceProcess, type ServiceProcess } from '../support/service-process';
+
+const dirs: string[] = [];
+const running = new Set<ServiceProcess>();
+
+afterAll(async () => {
+  await Promise.all([...running].map((service) => service.kill9()));
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'clarity-entry-'));
+  dirs.push(dir);
+  return dir;
+}
+
+async function start(dataDir: string, cacheHome: string): Promise<ServiceProcess> {
+  const service = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir], 180_000, SOURCE_SERVICE_ENTRY, { XDG_CACHE_HOME: cacheHome });
+  running.add(service);
+  return service;
+}
+
+async function stop(service: ServiceProcess): Promise<void> {
+  await service.stop();
+  running.delete(service);
+}
+
+/** Issues an API key (a database write) and returns its id as the service lists it. */
+async function issueKey(url: string): Promise<string> {
+  const token = await devToken(url, 'entry@example.com');
+  const response = await fetch(`${url}/api/v1/keys`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { id: string }).id;
+}
+
+async function keyIds(url: string): Promise<string[]> {
+  const token = await devToken(url, 'entry@example.com');
+  const response = await fetch(`${url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { keys: { id: string }[] }).keys.map((key) => key.id);
+}
+
+describe('the service process entry', () => {
+  it('keeps compiled code in the user cache folder, and a restart serves what was written', async () => {
+    const [dataDir, cacheHome] = [await tempDir(), await tempDir()];
+    const first = await start(dataDir, cacheHome);
+    const id = await issueKey(first.url);
+    await stop(first);
+    expect((await readdir(join(cacheHome, 'clarity-desktop', 'node-compile-cache'))).length).toBeGreaterThan(0);
+    const second = await start(dataDir, cacheHome);
+    expect(await keyIds(second.url)).toContain(id);
+    await stop(second);
+  }, 400_000);
+
+  it('starts when the cache folder cannot be made (a file where the folder would be)', async () => {
+    const [dataDir, parent] = [await tempDir(), await tempDir()];
+    const cacheHome = join(parent, 'not-a-folder');
+    await writeFile(cacheHome, 'a file, so nothing can be made under it');
+    const service = await start(dataDir, cacheHome);
+    const id = await issueKey(service.url);
+    expect(await keyIds(service.url)).toContain(id);
+    await stop(service);
+  }, 400_000);
+});
