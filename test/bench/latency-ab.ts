@@ -1,9 +1,9 @@
 /**
  * Benchmark only (issue 31): client-added latency beside its floor, with where the time goes.
  * `npx tsx test/bench/latency-ab.ts [--rounds N] [--variant name=OUTDIR ...] [--trace DIR]`
- * (default: one variant, `current=out`, as built). One browser host per variant (its own built
- * main process and renderer, the floor page beside it, `--pace-ms 5` as in `npm run bench`), all
- * running at once; each round asks every variant's app and then its floor page the same question,
+ * (default: one variant, `current=out`, as built). Each round starts a browser host of every
+ * variant in turn (its own built main process and renderer, the floor page beside it,
+ * `--pace-ms 5` as in `npm run bench`) and asks its app and then its floor page the same questions,
  * the order of variants turning each round, so a loaded machine weighs on all alike. The figure
  * is app-bench's: main's SSE bytes → the frame that painted them (the same `stream-painted` mark
  * on both pages, clocks calibrated). With --trace, the first round of every variant and floor is
@@ -11,6 +11,7 @@
  * per event per painted batch, frame lengths, and the JS functions with the most self time.
  */
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
@@ -87,72 +88,88 @@ type Mark = { receivedAt: number; paintedAt: number };
 const paintedMarks = (on: Page): Promise<Mark[]> => on.evaluate(() => performance.getEntriesByName('stream-painted').map((entry) => (entry as PerformanceMark).detail as Mark));
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-const running: Variant[] = [];
+const latencies = new Map(variants.map((v) => [v.name, { app: [] as number[], floor: [] as number[] }]));
+const report: Record<string, unknown> = {};
+
+/** A host of this variant, with its app page (ready) and floor page in one context, clocks calibrated. */
+async function open({ name, outDir }: (typeof variants)[number]): Promise<Variant> {
+  const renderer = await floorRenderer(join(outDir, 'renderer'));
+  const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir, main: join(outDir, 'main/browser-host.js') });
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
+  await page.goto(host.url);
+  await waitForReady(page);
+  const floor = await openFloor(context, host, true);
+  await floor.waitForFunction(() => document.title === 'ready');
+  const hostOffsetMs = (await clockOffset(host.clock)).offsetMs;
+  const side = async (label: string, on: Page): Promise<Side> => ({ name: `${name} ${label}`, page: on, offsetMs: (await clockOffset(() => on.evaluate(() => performance.timeOrigin + performance.now()))).offsetMs, latencies: [], cdp: await context.newCDPSession(on) });
+  return {
+    name,
+    host,
+    hostOffsetMs,
+    app: await side('app', page),
+    floor: await side('floor', floor),
+    remove: async () => {
+      await context.close();
+      await stopHost(host);
+      await renderer.remove();
+    },
+  };
+}
+
 try {
-  for (const { name, outDir } of variants) {
-    const renderer = await floorRenderer(join(outDir, 'renderer'));
-    const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir, main: join(outDir, 'main/browser-host.js') });
-    const context = await browser.newContext();
-    const page = await context.newPage();
-    await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
-    await page.goto(host.url);
-    await waitForReady(page);
-    const floor = await openFloor(context, host, true);
-    await floor.waitForFunction(() => document.title === 'ready');
-    const hostOffsetMs = (await clockOffset(host.clock)).offsetMs;
-    const side = async (label: string, on: Page): Promise<Side> => ({ name: `${name} ${label}`, page: on, offsetMs: (await clockOffset(() => on.evaluate(() => performance.timeOrigin + performance.now()))).offsetMs, latencies: [], cdp: await context.newCDPSession(on) });
-    running.push({ name, host, hostOffsetMs, app: await side('app', page), floor: await side('floor', floor), remove: renderer.remove });
-  }
   const rounds = Number(values.rounds);
-  const report: Record<string, unknown> = {};
+  // One host at a time (two browser hosts running at once kept the second's page from seeing
+  // its service ready here); every round starts each variant's host afresh, the order turning.
   for (let round = 0; round < rounds; round += 1) {
-    const order = running.map((_, i) => running[(i + round) % running.length]!);
-    for (const question of QUESTIONS) {
-      for (const variant of order) {
-        for (const side of [variant.app, variant.floor]) {
-          await side.page.bringToFront();
-          await side.page.evaluate(() => performance.clearMarks('stream-painted'));
-          const ask = async (): Promise<void> => {
-            if (side === variant.app) {
-              await side.page.getByTestId('composer-input').fill(question);
-              await side.page.getByTestId('send').click();
-              await waitForAnswerDone(side.page, 100);
-            } else await side.page.evaluate((q) => (window as unknown as { floor: { askTracked(q: string): Promise<string> } }).floor.askTracked(q), question);
-            await side.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-          };
-          const trace = values.trace && round === 0 && question === QUESTIONS[Number(values['trace-question'])];
-          let latencies: number[];
-          const measured = async (): Promise<number[]> => {
-            await ask();
-            return (await paintedMarks(side.page)).map((m) => m.paintedAt - side.offsetMs - (m.receivedAt - variant.hostOffsetMs));
-          };
-          if (trace) {
-            const { result, events, profile } = await traced(side.cdp, measured);
-            latencies = result;
-            const { self, frames } = summarise(events);
-            const file = join(values.trace!, `${side.name.replace(/\W+/g, '-')}.json`);
-            await writeFile(file, JSON.stringify({ traceEvents: events }));
-            await writeFile(file.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
-            report[side.name] = { batches: latencies.length, latency: { median: percentile(latencies, 0.5), p95: percentile(latencies, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / latencies.length).toFixed(3)])), jsSelfMs: Object.fromEntries(topFunctions(profile).map(([n, ms]) => [n, +ms.toFixed(1)])) };
-            console.log(JSON.stringify({ traced: side.name, ...(report[side.name] as object) }, null, 2));
-          } else latencies = await measured();
-          side.latencies.push(...latencies);
+    const order = variants.map((_, i) => variants[(i + round) % variants.length]!);
+    for (const spec of order) {
+      const variant = await open(spec);
+      try {
+        for (const question of QUESTIONS) {
+          for (const side of [variant.app, variant.floor]) {
+            await side.page.bringToFront();
+            await side.page.evaluate(() => performance.clearMarks('stream-painted'));
+            const ask = async (): Promise<void> => {
+              if (side === variant.app) {
+                await side.page.getByTestId('composer-input').fill(question);
+                await side.page.getByTestId('send').click();
+                await waitForAnswerDone(side.page, 100);
+              } else await side.page.evaluate((q) => (window as unknown as { floor: { askTracked(q: string): Promise<string> } }).floor.askTracked(q), question);
+              await side.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+            };
+            const measured = async (): Promise<number[]> => {
+              await ask();
+              return (await paintedMarks(side.page)).map((m) => m.paintedAt - side.offsetMs - (m.receivedAt - variant.hostOffsetMs));
+            };
+            let batch: number[];
+            if (values.trace && round === 0 && question === QUESTIONS[Number(values['trace-question'])]) {
+              const { result, events, profile } = await traced(side.cdp, measured);
+              batch = result;
+              const { self, frames } = summarise(events);
+              const file = join(values.trace, `${side.name.replace(/\W+/g, '-')}.json`);
+              await writeFile(file, JSON.stringify({ traceEvents: events }));
+              await writeFile(file.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
+              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(topFunctions(profile).map(([n, ms]) => [n, +ms.toFixed(1)])) };
+              console.log(JSON.stringify({ traced: side.name, ...(report[side.name] as object) }, null, 2));
+            } else batch = await measured();
+            latencies.get(variant.name)![side === variant.app ? 'app' : 'floor'].push(...batch);
+          }
         }
+      } finally {
+        await variant.remove();
       }
     }
-    console.log(`round ${round + 1}: ${running.map((v) => `${v.name} app p95 ${percentile(v.app.latencies, 0.95).toFixed(1)} / floor ${percentile(v.floor.latencies, 0.95).toFixed(1)}`).join('; ')}`);
+    console.log(`round ${round + 1} (load ${loadavg()[0]!.toFixed(1)}): ${variants.map((v) => `${v.name} app p95 ${percentile(latencies.get(v.name)!.app, 0.95).toFixed(1)} / floor ${percentile(latencies.get(v.name)!.floor, 0.95).toFixed(1)}`).join('; ')}`);
   }
-  const table = running.map((v) => {
+  const table = variants.map((v) => {
     const stat = (l: number[]) => ({ median: +percentile(l, 0.5).toFixed(1), p95: +percentile(l, 0.95).toFixed(1), n: l.length });
-    const app = stat(v.app.latencies);
-    const floor = stat(v.floor.latencies);
+    const app = stat(latencies.get(v.name)!.app);
+    const floor = stat(latencies.get(v.name)!.floor);
     return { variant: v.name, app, floor, ratioP95: +(app.p95 / floor.p95).toFixed(2), ratioMedian: +(app.median / floor.median).toFixed(2) };
   });
   console.log(JSON.stringify(table, null, 2));
 } finally {
-  for (const v of running) {
-    await stopHost(v.host);
-    await v.remove();
-  }
   await browser.close();
 }
