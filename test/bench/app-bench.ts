@@ -38,13 +38,13 @@ export interface Host {
 }
 
 /** Starts a browser host; resolves once its page can load (`early`) or once its service is ready too. */
-export async function startHost(args: string[], { early = false, withClock = false, dataDir: existing, renderer }: { early?: boolean; withClock?: boolean; dataDir?: string; renderer?: string } = {}): Promise<Host> {
+export async function startHost(args: string[], { early = false, withClock = false, dataDir: existing, renderer, main = 'out/main/browser-host.js' }: { early?: boolean; withClock?: boolean; dataDir?: string; renderer?: string; main?: string } = {}): Promise<Host> {
   const dataDir = existing ?? (await mkdtemp(join(tmpdir(), 'clarity-appbench-')));
   const spawnedAt = performance.now();
   // As `npm run web` runs it (built JS; the benchmark builds first). Only the hosts whose clock
   // is read load the probe (under tsx); a cold start is the bare command.
   const probe = withClock ? ['--import', 'tsx', '--import', './test/bench/clock-probe.ts'] : [];
-  const child = spawn(process.execPath, [...probe, 'out/main/browser-host.js', '--port', '0', '--data-dir', dataDir, ...(renderer ? ['--renderer', renderer] : []), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...probe, main, '--port', '0', '--data-dir', dataDir, ...(renderer ? ['--renderer', renderer] : []), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const clockWaiters: Array<(now: number) => void> = [];
   let serviceReadyAt: (at: number) => void = () => undefined;
   const serviceReady = new Promise<number>((resolve) => (serviceReadyAt = resolve));
@@ -76,10 +76,10 @@ export async function stopHost(host: Host): Promise<void> {
  * The renderer build with the floor page beside it (test/bench/floor, under /bench-floor/), in a
  * copy: the host serves only its renderer folder, and out/renderer stays as built.
  */
-export async function floorRenderer(): Promise<{ dir: string; remove(): Promise<void> }> {
+export async function floorRenderer(source = 'out/renderer'): Promise<{ dir: string; remove(): Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'clarity-appbench-renderer-'));
   const dir = join(root, 'renderer');
-  await cp('out/renderer', dir, { recursive: true });
+  await cp(source, dir, { recursive: true });
   // The floor page imports the app's latency mark: Vite bundles it into same-origin files.
   await build({ configFile: false, root: 'test/bench/floor', base: './', logLevel: 'warn', build: { outDir: join(dir, 'bench-floor'), emptyOutDir: true, modulePreload: false, rollupOptions: { input: 'test/bench/floor/floor.html' } } });
   return { dir, remove: () => rm(root, { recursive: true, force: true }) };
@@ -101,7 +101,7 @@ export async function openFloor(context: BrowserContext, host: Host, tokenUsed: 
  * of our own, 30 times, and keep the reading with the shortest round trip (its midpoint is off
  * by at most half that round trip, reported as the uncertainty).
  */
-async function clockOffset(read: () => Promise<number>): Promise<{ offsetMs: number; uncertaintyMs: number }> {
+export async function clockOffset(read: () => Promise<number>): Promise<{ offsetMs: number; uncertaintyMs: number }> {
   let best = { offsetMs: 0, uncertaintyMs: Infinity };
   for (let i = 0; i < 30; i += 1) {
     const before = nowEpoch();
@@ -225,7 +225,12 @@ export async function openUntilComposerTakesKey(page: Page, url: string): Promis
 }
 
 export const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'), undefined, { timeout: 180_000 });
-export const waitForAnswerDone = (page: Page) => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'), undefined, { timeout: 180_000 });
+/**
+ * Playwright polls on every animation frame unless told otherwise: where the frames themselves are
+ * measured (client-added latency), `polling` (ms) keeps the wait out of them, as the floor page,
+ * awaiting its own promise, has no such check in its frames.
+ */
+export const waitForAnswerDone = (page: Page, polling: 'raf' | number = 'raf') => page.waitForFunction(() => document.querySelectorAll('[data-testid="answer"][data-status="done"]').length > 0 && !document.querySelector('[data-status="streaming"],[data-status="waiting"]'), undefined, { timeout: 180_000, polling });
 
 interface ColdStart {
   serviceReady: number;
@@ -350,7 +355,7 @@ export async function benchApp(): Promise<AppBenchResult> {
         await page.evaluate(() => performance.clearMarks('stream-painted'));
         await page.getByTestId('composer-input').fill(question);
         await page.getByTestId('send').click();
-        await waitForAnswerDone(page);
+        await waitForAnswerDone(page, 100);
         // Both instants moved onto the benchmark's clock before subtracting.
         for (const mark of await paintedMarks(page)) latencies.push(mark.paintedAt - pageClock.offsetMs - (mark.receivedAt - hostClock.offsetMs));
         // The floor: the same question's stream, each batch appended to a <div>, same marks.

@@ -64,7 +64,10 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
     const perTurn = soak.heapKbPerAddedTurn !== null ? `; ${soak.heapKbPerAddedTurn} KB of heap per added turn, its stored answer ${soak.storedKbPerAddedTurn ?? '?'} KB` : '';
     out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour${perTurn})`, soak.heapGrowthPctPerHour, 5);
     out.soak_dom_growth_pct_per_h = absolute(`${span}: DOM node growth after warm-up (% per hour)`, soak.domNodeGrowthPctPerHour, 5);
-    out.soak_detached_trees = absolute(`${span}: detached DOM trees held by JS at the end (${soak.detached.nodes} nodes)`, soak.detached.trees, 0);
+    // Trees of other documents (DOMPurify's inert one) are never the page's; named beside it. A
+    // soak saved before they were told apart has no otherDocuments: its count is of both.
+    const other = soak.detached.otherDocuments;
+    out.soak_detached_trees = absolute(`${span}: detached DOM trees of the page's document held by JS at the end (${soak.detached.nodes} nodes)${other ? `; other documents' trees beside them: ${other.trees} (${other.nodes} nodes${other.examples.length > 0 ? `: ${other.examples.join(', ')}` : ''})` : ''}`, soak.detached.trees, 0);
     out.soak_scroll_over_share = { label: `${span}: share of scroll frames over 1.5 × the floor page's median frame (value: app median frame ms; floor: floor page's)`, value: soak.scroll.medianMs, floor: soak.scroll.floorMedianMs, ratio: soak.scroll.overShare, goal: 'share (ratio column) ≤ 0.05', met: soak.scroll.overShare <= 0.05 };
     out.soak_keystroke_end_vs_start = { label: `${span}: keystroke → paint p95 at the end (value) vs the start (floor column), ms`, value: soak.keystroke.endP95, floor: soak.keystroke.startP95, ratio: soak.keystroke.ratio, goal: 'ratio ≤ 1.1', met: soak.keystroke.ratio <= 1.1 };
   }

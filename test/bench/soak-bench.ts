@@ -8,7 +8,8 @@
  *   - JS heap (after forced GC) and DOM counters (CDP Memory.getDOMCounters) over time, growth
  *     per hour after warm-up (the first fifth of the run) from a least-squares line; goal ≤ 5 %/h;
  *   - detached DOM trees at the end, after GC: JS-held nodes (Runtime.queryObjects on
- *     Node.prototype) whose root is not a document or fragment; goal none;
+ *     Node.prototype) of the page's document whose root is not a document or fragment; goal
+ *     none; those of other documents (a library's inert one) are reported apart;
  *   - scroll frame times through the 1,000-turn conversation at the end, against the floor
  *     page scrolling plain text the same way in the same browser; goal ≤ 5 % of frames over
  *     1.5 × the floor's median frame time;
@@ -63,7 +64,7 @@ export interface SoakResult {
   /** CLARITY_SOAK_HEAP_DIFF=1: what the heap gained from the end of warm-up to the end (heap-growth.ts). */
   heapGrowthGroups?: HeapGrowthGroup[];
   /** Detached trees at the end; `examples` names up to 12 of them (tag.class[test id] "text"). */
-  detached: { trees: number; nodes: number; examples: string[] };
+  detached: DetachedTrees;
   scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
   keystroke: { startP95: number; endP95: number; ratio: number; n: number };
 }
@@ -169,16 +170,33 @@ async function conversationFile(dataDir: string): Promise<string> {
   return join(dir, name);
 }
 
-/** JS-held nodes, after GC, whose root is neither a document nor a fragment: detached trees. */
-async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: number; examples: string[] }> {
+interface TreeCount {
+  trees: number;
+  nodes: number;
+  /** Up to 12 of them (tag.class[test id] "text"). */
+  examples: string[];
+}
+/**
+ * The page's detached trees, and apart from them the trees of other documents the page's JS
+ * holds (a library's own inert document, a DOMParser's): those were never in the page and
+ * cannot be (DOMPurify, for one, keeps a `<form>` of its template document for its checks),
+ * but they are listed so that one growing would still show.
+ */
+type DetachedTrees = TreeCount & { otherDocuments?: TreeCount };
+
+/**
+ * JS-held nodes, after GC, whose root is neither a document nor a fragment: detached trees. The
+ * goal counts those of the page's own document; other documents' are reported beside them.
+ */
+async function detachedTrees(cdp: CDPSession): Promise<DetachedTrees> {
   await cdp.send('HeapProfiler.collectGarbage');
   const { result: proto } = (await cdp.send('Runtime.evaluate', { expression: 'Node.prototype' })) as { result: { objectId: string } };
   const { objects } = (await cdp.send('Runtime.queryObjects', { prototypeObjectId: proto.objectId })) as { objects: { objectId: string } };
   const { result } = (await cdp.send('Runtime.callFunctionOn', {
     objectId: objects.objectId,
     functionDeclaration: `function () {
-      const roots = new Set();
-      let nodes = 0;
+      const page = { roots: new Set(), nodes: 0 };
+      const other = { roots: new Set(), nodes: 0 };
       for (const node of this) {
         // The prototypes themselves (Element.prototype…) are among the objects: their getters throw.
         let connected;
@@ -197,19 +215,21 @@ async function detachedTrees(cdp: CDPSession): Promise<{ trees: number; nodes: n
         }
         const root = subject.getRootNode();
         if (root.nodeType === Node.DOCUMENT_NODE || root.nodeType === Node.DOCUMENT_FRAGMENT_NODE) continue;
-        nodes += 1;
-        roots.add(root);
+        // Whose node: the page's document, or another one (never attachable to the page as is).
+        const into = subject.ownerDocument === document ? page : other;
+        into.nodes += 1;
+        into.roots.add(root);
       }
       // What each tree is, so its holder can be found (tag, class, test id, a little text).
-      const examples = [...roots].slice(0, 12).map((root) => {
+      const examples = (roots) => [...roots].slice(0, 12).map((root) => {
         const el = root.nodeType === Node.ELEMENT_NODE ? root : null;
         const name = el ? el.tagName.toLowerCase() + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '') + (el.dataset?.testid ? '[' + el.dataset.testid + ']' : '') : root.nodeName;
         return name + ' ' + JSON.stringify((root.textContent || '').trim().slice(0, 50));
       });
-      return { trees: roots.size, nodes, examples };
+      return { trees: page.roots.size, nodes: page.nodes, examples: examples(page.roots), otherDocuments: { trees: other.roots.size, nodes: other.nodes, examples: examples(other.roots) } };
     }`,
     returnByValue: true,
-  })) as { result: { value?: { trees: number; nodes: number; examples: string[] } }; exceptionDetails?: { text: string } };
+  })) as { result: { value?: DetachedTrees }; exceptionDetails?: { text: string } };
   await cdp.send('Runtime.releaseObject', { objectId: objects.objectId });
   if (!result.value) throw new Error('soak: counting detached DOM trees failed in the page');
   return result.value;

@@ -94,18 +94,80 @@ function ToolbarActions() {
   );
 }
 
-export function ChatView({ retryInS }: { retryInS: number }) {
+/**
+ * The conversation's turns. A streamed batch changes `turns` once per frame: only this list and
+ * the growing answer's row render then, not the chat's toolbar, conversation list and composer.
+ */
+function ConversationTurns() {
   const turns = useAppStore((s) => s.turns);
+  const setDraft = useAppStore((s) => s.setDraft);
+  const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
+  const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
+  const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
+  return turns.length === 0 ? (
+    <div className="messages" data-testid="messages">
+      <div className="empty">
+        <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
+        <ul>
+          {EXAMPLES.map((example) => (
+            <li key={example}>
+              <button type="button" className="link" onClick={() => setDraft(example)}>
+                {example}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {serviceDown ? (
+          <p className="notice" role="status" data-testid="chat-service-down">
+            The service cannot be reached right now{serviceDetail ? ` (${serviceDetail})` : ''}. You can still read saved conversations and the library; asking works again when it is back. The
+            status bar retries on its own, or check Settings › Service.
+          </p>
+        ) : null}
+        <p className="hint">Keys: Enter asks · Shift+Enter new line · Esc stops an answer · Alt+N new conversation · / focuses the question box</p>
+      </div>
+    </div>
+  ) : (
+    // Only the answers on screen are rendered: long conversations open and scroll fast.
+    <VirtualList
+      className="messages"
+      testId="messages"
+      items={turns}
+      keyOf={(turn) => turn.id}
+      estimateHeight={700}
+      followKey={`${conversationId}:${turns.length}`}
+      render={(turn) => (
+        <div className="turn">
+          <div className="question" data-testid="question">
+            {turn.question}
+          </div>
+          <div className="question-actions">
+            <button
+              type="button"
+              className="link edit-question"
+              title="Put this question in the question box to change it and ask again"
+              onClick={() => {
+                setDraft(turn.question);
+                document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
+              }}
+              data-testid="edit-question"
+            >
+              Edit and resend
+            </button>
+          </div>
+          <AnswerView turn={turn} />
+        </div>
+      )}
+    />
+  );
+}
+
+export function ChatView({ retryInS }: { retryInS: number }) {
   // The list is refreshed after every change in main (titles are set there), so read it.
   const title = useAppStore((s) => s.conversations.find((c) => c.id === s.activeConversation?.id)?.title ?? s.activeConversation?.title ?? 'New conversation');
-  const setDraft = useAppStore((s) => s.setDraft);
   const notice = useAppStore((s) => s.chatNotice);
   const recentlyDeleted = useAppStore((s) => s.recentlyDeleted);
   const undoDelete = useAppStore((s) => s.undoDelete);
   const panelOpen = useAppStore((s) => s.selectedCitation !== null);
-  const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
-  const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
-  const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   // Below 1200 px the conversation list is a drawer (layout.css); this opens it.
   const [drawerOpen, setDrawerOpen] = useState(false);
   const drawerToggle = useRef<HTMLButtonElement>(null);
@@ -168,61 +230,7 @@ export function ChatView({ retryInS }: { retryInS: number }) {
           </p>
         ) : null}
         <div className="chat-body">
-        {turns.length === 0 ? (
-          <div className="messages" data-testid="messages">
-            <div className="empty">
-              <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
-              <ul>
-                {EXAMPLES.map((example) => (
-                  <li key={example}>
-                    <button type="button" className="link" onClick={() => setDraft(example)}>
-                      {example}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-              {serviceDown ? (
-                <p className="notice" role="status" data-testid="chat-service-down">
-                  The service cannot be reached right now{serviceDetail ? ` (${serviceDetail})` : ''}. You can still read saved conversations and the library; asking works again when it is back. The
-                  status bar retries on its own, or check Settings › Service.
-                </p>
-              ) : null}
-              <p className="hint">Keys: Enter asks · Shift+Enter new line · Esc stops an answer · Alt+N new conversation · / focuses the question box</p>
-            </div>
-          </div>
-        ) : (
-          // Only the answers on screen are rendered: long conversations open and scroll fast.
-          <VirtualList
-            className="messages"
-            testId="messages"
-            items={turns}
-            keyOf={(turn) => turn.id}
-            estimateHeight={700}
-            followKey={`${conversationId}:${turns.length}`}
-            render={(turn) => (
-              <div className="turn">
-                <div className="question" data-testid="question">
-                  {turn.question}
-                </div>
-                <div className="question-actions">
-                  <button
-                    type="button"
-                    className="link edit-question"
-                    title="Put this question in the question box to change it and ask again"
-                    onClick={() => {
-                      setDraft(turn.question);
-                      document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
-                    }}
-                    data-testid="edit-question"
-                  >
-                    Edit and resend
-                  </button>
-                </div>
-                <AnswerView turn={turn} />
-              </div>
-            )}
-          />
-        )}
+        <ConversationTurns />
         <ChatCitationPanel />
         </div>
         {recentlyDeleted ? (
