@@ -164,6 +164,73 @@ describe('a long list or table tail, sanitised again only in its changed items',
   }, 30_000);
 });
 
+describe('a long paragraph or heading tail, sanitised again only at its end (issue 31)', () => {
+  const hostile = ['<img src=x onerror="window.__pwned=1">', '[x](javascript:alert(1))', '<b>open', 'a &lt;b&gt; & c', "it's \"quoted\"", '`code [sig_0000000000000009] <i>`', '[sig_0123456789abcdef', ']', '![an image](https://retail.example/i.png) after', 'esc\\_aped [sig\\_1111111111111111]'];
+  const sentences = Array.from({ length: 24 }, (_, i) => `Zudio opened store ${i} in Pune [sig_${String(i % 5).repeat(16)}] &amp; **Trends ${i}** grew, see [the report](https://retail.example/${i} "t&amp;${i}") and \`code ${i}\`.`);
+  const paragraph = sentences.join(' ');
+  const short = sentences.slice(0, 6).join(' ');
+  const answer = [`## Heading &amp; [sig_aaaaaaaaaaaaaaaa] ${'word '.repeat(40)}end`, short, `Hostile prose ${hostile.join(' then ')} and ends [sig_0123456789abcdef].`, short.replace(/Pune/g, 'Pune\nnext line'), 'Done.'].join('\n\n');
+  const shown = (blocks: readonly { html: string }[]): string[] => blocks.map((block) => block.html.replace(/title="Citation \d+">\d+</g, 'title="Citation n">n<'));
+
+  it('equals a fresh sanitise of the same text at every step, hostile text included', () => {
+    const streamed = new IncrementalMarkdown();
+    for (let end = 1; end <= answer.length; end += 1 + (end % 5)) {
+      const now = streamed.update(answer.slice(0, end), true);
+      const fresh = new IncrementalMarkdown().update(answer.slice(0, end), true);
+      expect(shown([...now.frozen, ...now.tail])).toEqual(shown([...fresh.frozen, ...fresh.tail]));
+    }
+    // Numbers aside here too: while "`code [sig_…09] <i>" waits for its closing backtick, its marker is a chip and takes a number.
+    const done = streamed.update(answer, false);
+    const whole = new IncrementalMarkdown().update(answer, false);
+    expect(shown([...done.frozen, ...done.tail])).toEqual(shown([...whole.frozen, ...whole.tail]));
+  }, 60_000);
+
+  it('a marker cut between two deltas, or between two of its runs, is still one chip', () => {
+    const streamed = new IncrementalMarkdown();
+    const start = `${'Quick commerce grew in Bengaluru and Pune. '.repeat(8)}See [sig_01234`;
+    streamed.update(start, true);
+    const now = streamed.update(`${start}56789abcdef] &amp; more`, true);
+    const html = now.tail.at(-1)!.html;
+    expect(html.match(/data-cite="sig_0123456789abcdef"/g)).toHaveLength(1);
+    expect(html).not.toContain('[sig_');
+  });
+
+  it('hostile HTML split across two deltas never reaches the page', () => {
+    const prose = 'Quick commerce grew in Bengaluru and Pune [sig_aaaaaaaaaaaaaaaa] &amp; more. '.repeat(6);
+    for (const [first, second] of [
+      ['<scr', 'ipt>window.__pwned=1</script> after'],
+      ['<img src=x on', 'error="window.__pwned=1"> after'],
+      ['<a href="javas', 'cript:alert(1)">x</a> after'],
+      ['[x](javas', 'cript:alert(1)) after'],
+      ['`code <scr', 'ipt>` &amp; <svg onload=alert(1)> after'],
+    ]) {
+      const streamed = render(<Answer text="" streaming />);
+      streamed.rerender(<Answer text={`${prose}${first}`} streaming />);
+      streamed.rerender(<Answer text={`${prose}${first}${second}`} streaming />);
+      streamed.rerender(<Answer text={`${prose}${first}${second} [sig_bbbbbbbbbbbbbbbb] &amp; end`} streaming />);
+      expect(streamed.container.querySelector('script, img, svg, [onerror], [onload], a[href^="javascript"]')).toBeNull();
+      const fresh = render(<Answer text={`${prose}${first}${second} [sig_bbbbbbbbbbbbbbbb] &amp; end`} streaming />);
+      expect(streamed.container.innerHTML).toBe(fresh.container.innerHTML);
+      fresh.unmount();
+      streamed.unmount();
+    }
+    expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
+  });
+
+  it('sanitises about the end of a growing paragraph per delta, not the whole paragraph', () => {
+    const streamed = new IncrementalMarkdown();
+    const costs: number[] = [];
+    for (let end = 1; end <= paragraph.length; end += 12) {
+      const before = streamed.sanitizedChars;
+      streamed.update(paragraph.slice(0, end), true);
+      costs.push(streamed.sanitizedChars - before);
+    }
+    // The paragraph is over 4,000 characters of HTML by its end; a delta sanitises its end only.
+    expect(paragraph.length).toBeGreaterThan(3_000);
+    expect(Math.max(...costs.slice(-60))).toBeLessThan(600);
+  }, 30_000);
+});
+
 describe("answers' sanitiser", () => {
   it('is their own: a hook or config set on the shared DOMPurify instance does not change what answers keep', async () => {
     const { default: DOMPurify } = await import('dompurify');

@@ -209,6 +209,8 @@ export class RenderedBlock {
     readonly source: DocumentFragment,
     /** marked's HTML before sanitising: the same string means the same block. */
     readonly rawHtml: string,
+    /** A paragraph's or heading's sanitised runs (renderByRuns), for the next update to reuse. */
+    readonly runs: readonly InlineRun[] = [],
   ) {}
 
   get html(): string {
@@ -349,6 +351,103 @@ function renderByItems(token: Token, html: string, sanitizeOne: (html: string) =
   return block;
 }
 
+/** A run of a paragraph's or heading's inline HTML and its sanitised nodes (without chips). */
+interface InlineRun {
+  html: string;
+  nodes: DocumentFragment;
+}
+
+/** Inline tokens DOMPurify keeps whole (an image is removed, raw HTML may reach across runs). */
+const KEPT_INLINE = new Set(['text', 'escape', 'strong', 'em', 'codespan', 'del', 'link', 'br']);
+function onlyKeptInline(tokens: readonly Token[]): boolean {
+  return tokens.every((token) => KEPT_INLINE.has(token.type) && onlyKeptInline((token as { tokens?: Token[] }).tokens ?? []));
+}
+
+/** The sanitised empty containers (`<p></p>`, `<h2></h2>`…): the same few strings, sanitised once. */
+const emptyContainers = new Map<string, DocumentFragment>();
+
+/** How much of a paragraph's end is sanitised again at least (the live run): a few deltas' worth. */
+const LIVE_RUN = 120;
+
+/**
+ * A paragraph or heading tail changed by more than plain text at its end (it gained a citation
+ * marker, an entity, a code span…): only the end is sanitised again (issue 31). The inline HTML
+ * is cut into runs, only where a cut cannot change what the HTML means: between marked's inline
+ * tokens (each balanced), or inside a text token's HTML just after a space (never inside an
+ * entity or a tag). Runs whose HTML is unchanged since the last update are copies of their
+ * sanitised nodes from then; the rest is sanitised as a stable run and a live run (the last
+ * `LIVE_RUN` characters or so, still growing). Each run is sanitised with the same DOMPurify call
+ * and configuration inside its own `<p>`; the runs' nodes are joined into the sanitised empty
+ * container, text meeting text at a cut joined into one text node, as parsing the whole would;
+ * then chips are added over the whole block, so a marker cut between runs still becomes one
+ * chip. Only for tokens with no raw HTML and no image (whose removal leaves text nodes apart);
+ * anything unexpected returns null, and the whole block is sanitised as before.
+ */
+function renderByRuns(token: Token, html: string, previous: readonly InlineRun[], sanitizeBare: (html: string) => DocumentFragment): { nodes: DocumentFragment; runs: InlineRun[] } | null {
+  if (token.type !== 'paragraph' && token.type !== 'heading') return null;
+  const inline = (token as Tokens.Paragraph | Tokens.Heading).tokens;
+  if (!onlyKeptInline(inline)) return null;
+  const tag = token.type === 'heading' ? `h${(token as Tokens.Heading).depth}` : 'p';
+  const parser = new Parser({ gfm: true, async: false });
+  const pieces = inline.map((piece) => parser.parseInline([piece]));
+  const inner = pieces.join('');
+  if (`<${tag}>${inner}</${tag}>\n` !== html) return null;
+  // Where the inline HTML may be cut: between tokens, or after a space in a text token's HTML.
+  const cuts = new Set<number>([0]);
+  let at = 0;
+  pieces.forEach((piece, i) => {
+    if (inline[i]!.type === 'text' && !/[<>]/.test(piece)) for (let k = piece.indexOf(' '); k >= 0; k = piece.indexOf(' ', k + 1)) cuts.add(at + k + 1);
+    at += piece.length;
+    cuts.add(at);
+  });
+  const runs: InlineRun[] = [];
+  let offset = 0;
+  for (const run of previous) {
+    if (!inner.startsWith(run.html, offset) || !cuts.has(offset + run.html.length)) break;
+    runs.push(run);
+    offset += run.html.length;
+  }
+  const sanitizeRun = (runHtml: string): InlineRun | null => {
+    const fragment = sanitizeBare(`<p>${runHtml}</p>`);
+    const only = fragment.firstChild;
+    if (fragment.childNodes.length !== 1 || !(only instanceof Element) || only.tagName !== 'P') return null;
+    const nodes = fragment.ownerDocument.createDocumentFragment();
+    nodes.append(...only.childNodes);
+    return { html: runHtml, nodes };
+  };
+  if (offset < inner.length) {
+    // The live run: from the last cut at least LIVE_RUN characters before the end.
+    let live = offset;
+    for (const cut of cuts) if (cut > live && cut <= inner.length - LIVE_RUN) live = cut;
+    for (const [from, to] of [[offset, live], [live, inner.length]] as const) {
+      if (to <= from) continue;
+      const run = sanitizeRun(inner.slice(from, to));
+      if (!run) return null;
+      runs.push(run);
+    }
+  }
+  const containerHtml = `<${tag}></${tag}>\n`;
+  let empty = emptyContainers.get(containerHtml);
+  if (!empty) {
+    empty = sanitizeBare(containerHtml);
+    emptyContainers.set(containerHtml, empty);
+  }
+  const nodes = empty.cloneNode(true) as DocumentFragment;
+  const into = nodes.firstChild;
+  if (!(into instanceof Element) || into.tagName !== tag.toUpperCase() || into.childNodes.length !== 0) return null;
+  for (const run of runs) {
+    const copy = run.nodes.cloneNode(true) as DocumentFragment;
+    const first = copy.firstChild;
+    const last = into.lastChild;
+    if (first instanceof Text && last instanceof Text) {
+      last.appendData(first.data);
+      first.remove();
+    }
+    into.append(copy);
+  }
+  return { nodes, runs };
+}
+
 /** True when a token, or any inside it, is raw HTML written by the service. */
 function hasRawHtml(token: Token): boolean {
   if (token.type === 'html') return true;
@@ -430,13 +529,19 @@ export class IncrementalMarkdown {
       const same = previous?.rawHtml === html ? previous : undefined;
       const raw = hasRawHtml(token);
       let grown = !same && previous && !raw ? grownByText(previous, html) : null;
+      let runs: InlineRun[] = grown && previous ? [...previous.runs] : [];
       if (!same && !grown && previous && !raw) {
         flush(); // blocks before it get their citation numbers first
         grown = renderByItems(token, html, (piece) => this.sanitizeOne(piece), this.pieces, pieces);
+        const byRuns = grown ? null : renderByRuns(token, html, previous.runs, (piece) => this.sanitizeBare(piece));
+        if (byRuns) {
+          if (byRuns.nodes.textContent?.includes('[sig_')) addChips(byRuns.nodes, this.numbering);
+          ({ nodes: grown, runs } = byRuns);
+        }
       }
       if (same || grown || raw) flush();
       if (same) blocks.push(same);
-      else if (grown) blocks.push(new RenderedBlock(key, grown, html));
+      else if (grown) blocks.push(new RenderedBlock(key, grown, html, runs));
       else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html), html));
       else run.push({ key, html });
     });
@@ -447,6 +552,12 @@ export class IncrementalMarkdown {
   private sanitizeOne(html: string): DocumentFragment {
     this.sanitizedChars += html.length;
     return sanitizeToFragment(html, this.numbering);
+  }
+
+  /** Sanitised, without chips (renderByRuns adds them over the whole block). */
+  private sanitizeBare(html: string): DocumentFragment {
+    this.sanitizedChars += html.length;
+    return sanitize(html);
   }
 
   private reset(): void {
