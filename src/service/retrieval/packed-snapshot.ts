@@ -5,7 +5,7 @@
  * - the index's postings are typed arrays, used as they lie in the file (no number parsing);
  * - the short texts of every signal are one run of UTF-8, decoded in one call and cut into the
  *   signals' strings by length (V8 slices share the decoded text instead of copying it);
- * - long texts (a body, a summary, a URL) stay bytes in the file until they are read: an object's
+ * - long texts (a fetched article's body) stay bytes in the file until they are read: an object's
  *   long string is a getter that decodes its bytes at each read (decoding 100,000 signals' texts
  *   at every start cost seconds, bench/notes.md). The file stays in memory as one Buffer, which
  *   was checked whole (CRC-32) before anything is read from it;
@@ -26,8 +26,14 @@ const MAGIC = 'CLRPACK2';
 const PREFIX_BYTES = 16;
 /** Strings up to this long that occur more than once go in the dictionary. */
 const WORD_MAX = 48;
-/** Strings at least this long stay bytes in the file until read (the shorter ones are decoded at start, in one run). */
-export const LONG_MIN = 64;
+/**
+ * Strings at least this long stay bytes in the file until read (the shorter ones are decoded at
+ * start, in one run). A getter costs about as much to define as decoding 150–200 bytes (measured
+ * on 100,000 signals, bench/notes.md): at 64 characters the generated signals' summaries, bodies
+ * and URLs went lazy and the start was no faster, so only texts well past that (a fetched
+ * article's body) are left in the file.
+ */
+export const LONG_MIN = 512;
 /** A run of text is cut before it passes this many bytes (V8's longest string is about 512 M characters). */
 const PIECE_BYTES = 128 * 2 ** 20;
 
