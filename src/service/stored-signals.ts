@@ -7,7 +7,8 @@
  * many rows) and at start reads from the table only the rows changed after the snapshot
  * (`change_seq`, migration 5). The snapshot is binary (retrieval/packed-snapshot.ts: postings
  * as typed arrays, the signals' texts as one run of UTF-8, a checksum): its JSON predecessor took
- * seconds to parse at 100,000 signals. The table stays the truth: a snapshot of other code, a
+ * seconds to parse at 100,000 signals. The signals' long texts (body, summary, URLs) stay bytes in
+ * the file, held in memory, and are decoded when read. The table stays the truth: a snapshot of other code, a
  * damaged or truncated one, or one whose signals and the changes since do not add up to the
  * table's count (a crash between a write and the snapshot, a removed row), is set aside and
  * every row is read.
@@ -26,8 +27,8 @@ import type { SignalStore } from './signal-store';
 import type { Database } from './store/database';
 import { SignalRepository, type StoredSignal } from './store/signal-repository';
 
-/** Bumped when the file's layout changes (the code hash covers the tokenizer and the packing). */
-const FORMAT = 2;
+/** Bumped when the file's layout changes (the code hash covers the tokenizer and the packing). 3: long texts decoded on use. */
+const FORMAT = 3;
 export const SIGNAL_SNAPSHOT_FILE = 'signal-index-snapshot.bin';
 /** Format 1's file (JSON), removed once a binary snapshot is written. */
 const JSON_SNAPSHOT_FILE = 'signal-index-snapshot.json';
@@ -88,19 +89,29 @@ export class StoredSignals {
     const snapshot = await this.readSnapshot();
     if (snapshot) {
       const changed = await this.readChanged(snapshot.changeSeq);
-      const ids = new Set(snapshot.signals.map((signal) => signal.id));
-      for (const signal of changed) ids.add(signal.id);
-      if (ids.size === mark.count && this.tryAddSnapshot(snapshot)) {
+      // Nothing changed since (the usual restart): the snapshot's signals are the count (a repeated
+      // id in it is refused by the index, and every row is read then).
+      let count = snapshot.signals.length;
+      if (changed.length > 0) {
+        const ids = new Set(snapshot.signals.map((signal) => signal.id));
+        for (const signal of changed) ids.add(signal.id);
+        count = ids.size;
+      }
+      if (count === mark.count && this.tryAddSnapshot(snapshot)) {
         this.snapshotSeq = snapshot.changeSeq;
-        const byId = new Map<string, StoredSignal>(snapshot.signals.map((signal) => [signal.id, signal]));
-        for (const signal of changed) {
-          byId.set(signal.id, signal);
-          this.options.store.addSignal(signal, false);
+        let signals = snapshot.signals;
+        if (changed.length > 0) {
+          const byId = new Map<string, StoredSignal>(snapshot.signals.map((signal) => [signal.id, signal]));
+          for (const signal of changed) {
+            byId.set(signal.id, signal);
+            this.options.store.addSignal(signal, false);
+          }
+          signals = [...byId.values()];
         }
         if (changed.length > SNAPSHOT_AFTER_ROWS) this.writeInBackground();
-        return { signals: [...byId.values()] as FeedSignal[], from: 'snapshot', rowsRead: changed.length, ms: performance.now() - started };
+        return { signals: signals as FeedSignal[], from: 'snapshot', rowsRead: changed.length, ms: performance.now() - started };
       }
-      if (ids.size !== mark.count) this.warn(`The signal index snapshot does not match the database (${ids.size} signals, the table holds ${mark.count}); reading every signal from the database.`);
+      if (count !== mark.count) this.warn(`The signal index snapshot does not match the database (${count} signals, the table holds ${mark.count}); reading every signal from the database.`);
     }
     const rows = await this.readChanged(0);
     for (const signal of rows) this.options.store.addSignal(signal, false);

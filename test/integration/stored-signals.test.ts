@@ -99,6 +99,9 @@ describe('stored signals at start', () => {
       const target = first[7]!;
       const answer = (await (await fetch(`${service.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'What did DMart say about its Quokka pilot stores?' }] }) })).json()) as { citations: string[] };
       expect(answer.citations).toContain(target.id);
+      // Its long texts, kept as bytes in the snapshot and decoded when served, are the stored ones.
+      const served = ((await (await fetch(`${service.url}/api/v1/discover?limit=5&id=${target.id}`)).json()) as { items: Array<{ summary: string; url: string }> }).items[0]!;
+      expect(served).toMatchObject({ summary: target.summary, url: target.url });
       // Rows stored after the snapshot, one of them an update of a snapshotted signal.
       await new SignalRepository(service.db).put([...later, { ...first[0]!, title: 'Zudio opens its 900th store in Pune, a record for Trent' }], { timeoutMs: 300_000 });
     } finally {
@@ -132,7 +135,7 @@ describe('stored signals at start', () => {
 
     // The snapshot written as that start closed is the binary one (and the older JSON one is gone).
     const written = await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE));
-    expect(written.subarray(0, 8).toString('latin1')).toBe('CLRPACK1');
+    expect(written.subarray(0, 8).toString('latin1')).toBe('CLRPACK2');
     expect(await stat(join(dataDir, 'signal-index-snapshot.json')).then(() => true, () => false)).toBe(false);
     // A truncated one (a disk that filled up, a copy cut short) is set aside too: every row is read.
     await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), written.subarray(0, Math.floor(written.length * 0.6)));

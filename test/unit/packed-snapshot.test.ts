@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
-import { packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
+import { LONG_MIN, packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
@@ -43,6 +43,8 @@ describe('packed snapshot', () => {
     const rebuilt = new SignalSearchIndex(generateCorpus({ signalCount: 50, seed: 9 }).signals);
     rebuilt.appendPacked(read.records as typeof signals, read.index);
     for (const signal of signals) other.add(signal);
+    // The appended lists (views of the file's postings) read as one list per term, in document order.
+    expect(rebuilt.snapshot()).toEqual(other.snapshot());
     for (const question of ['How fast is DMart growing?', 'Zudio store openings in Pune', 'quick commerce funding', 'Reliance Retail crore bet']) {
       const ids = (hits: ReturnType<SignalSearchIndex['search']>) => hits.map((hit) => [hit.signal.id, hit.score.toFixed(9)]);
       expect(ids(rebuilt.search(question, { now: NOW, limit: 20 }))).toEqual(ids(other.search(question, { now: NOW, limit: 20 })));
@@ -77,7 +79,53 @@ describe('packed snapshot', () => {
     const target = new SignalSearchIndex(generateCorpus({ signalCount: 20, seed: 3 }).signals);
     expect(() => target.appendPacked(kept.slice(1), packed)).toThrow(/does not match/);
     expect(() => target.appendPacked(kept, { ...packed, pairs: packed.pairs.subarray(2) })).toThrow(/malformed|missing/);
+    // A repeated signal: refused, and the ids taken in before it are taken out again.
+    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], packed)).toThrow(/repeats/);
     expect(target.size).toBe(20);
     expect(target.get(kept[0]!.id)).toBeUndefined();
+  });
+
+  it('keeps long texts as bytes until read, and reads them back exactly', () => {
+    const { signals } = sample();
+    const long = `Reliance Retail’s ₹1,200 crore bet — कोलकाता stores, 🛒 and “quotes”. ${'x'.repeat(LONG_MIN)}`;
+    const records = signals.slice(0, 40).map((signal, i) => ({
+      ...signal,
+      ...(i === 3 ? { body: long } : {}),
+      // Long strings in a nested object (with a key its parent also has) and in an array.
+      nested: { body: `nested ${i} ${'n'.repeat(LONG_MIN)}`, note: 'short' },
+      quotes: [`quoted ${i} ${'q'.repeat(LONG_MIN)}`],
+    }));
+    const { packed } = new SignalSearchIndex(records).packedSnapshotOf(records.map((record) => record.id));
+    const read = unpackSnapshot(packSnapshot({}, records, packed)).records as typeof records;
+
+    const body = Object.getOwnPropertyDescriptor(read[3], 'body')!;
+    expect(body.get, 'a long text is a getter over the file').toBeTypeOf('function');
+    expect(Object.getOwnPropertyDescriptor(read[3], 'id')!.value, 'a short one is a plain string').toBe(records[3]!.id);
+    expect(read[3]!.body).toBe(long);
+    expect(read[3]!.nested.body).toBe(records[3]!.nested.body);
+    expect(read).toStrictEqual(JSON.parse(JSON.stringify(records)));
+    // Keys in the same order (JSON and answers built from them come out the same), and copies are plain.
+    expect(JSON.stringify(read)).toBe(JSON.stringify(records));
+    expect({ ...read[5] }).toEqual(records[5]);
+    expect(Object.keys(read[5]!)).toEqual(Object.keys(JSON.parse(JSON.stringify(records[5])) as object));
+    // A written long text is a plain value from then on.
+    read[5]!.summary = 'edited';
+    expect(read[5]!.summary).toBe('edited');
+    expect(JSON.parse(JSON.stringify(read[5])).summary).toBe('edited');
+  });
+
+  it('a damaged byte in a long text, never decoded at start, is caught by the checksum', () => {
+    const { signals, index } = sample();
+    const { signals: kept, packed } = index.packedSnapshotOf(signals.map((signal) => signal.id));
+    // Every text from 64 characters on left in the file (the generated bodies are shorter than LONG_MIN).
+    const file = packSnapshot({}, kept, packed, { longMin: 64 });
+    const body = Buffer.from(kept[100]!.body, 'utf8');
+    expect(body.length).toBeGreaterThanOrEqual(64);
+    const at = file.indexOf(body);
+    expect(at).toBeGreaterThan(0);
+    const damaged = Buffer.from(file);
+    damaged[at + 10] = damaged[at + 10]! ^ 0x01;
+    expect(() => unpackSnapshot(damaged)).toThrow(/checksum/);
+    expect((unpackSnapshot(file).records[100] as { body: string }).body).toBe(kept[100]!.body);
   });
 });

@@ -3,8 +3,12 @@
  * time JSON takes (100,000 fetched signals: a 113 MB JSON snapshot took seconds to parse;
  * bench/notes.md). What makes it fast:
  * - the index's postings are typed arrays, used as they lie in the file (no number parsing);
- * - every long text of every signal is one run of UTF-8, decoded in one call and cut into the
+ * - the short texts of every signal are one run of UTF-8, decoded in one call and cut into the
  *   signals' strings by length (V8 slices share the decoded text instead of copying it);
+ * - long texts (a fetched article's body) stay bytes in the file until they are read: an object's
+ *   long string is a getter that decodes its bytes at each read (decoding 100,000 signals' texts
+ *   at every start cost seconds, bench/notes.md). The file stays in memory as one Buffer, which
+ *   was checked whole (CRC-32) before anything is read from it;
  * - keys and short strings that repeat (types, entity names, source ids) are written once.
  * Any other JSON value (numbers, booleans, null, arrays, objects) keeps its shape exactly.
  *
@@ -17,10 +21,19 @@ import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
 import type { PackedIndex } from './search-index';
 
-const MAGIC = 'CLRPACK1';
+/** 2: long texts in their own region, decoded on use. */
+const MAGIC = 'CLRPACK2';
 const PREFIX_BYTES = 16;
 /** Strings up to this long that occur more than once go in the dictionary. */
 const WORD_MAX = 48;
+/**
+ * Strings at least this long stay bytes in the file until read (the shorter ones are decoded at
+ * start, in one run). A getter costs about as much to define as decoding 150–200 bytes (measured
+ * on 100,000 signals, bench/notes.md): at 64 characters the generated signals' summaries, bodies
+ * and URLs went lazy and the start was no faster, so only texts well past that (a fetched
+ * article's body) are left in the file.
+ */
+export const LONG_MIN = 512;
 /** A run of text is cut before it passes this many bytes (V8's longest string is about 512 M characters). */
 const PIECE_BYTES = 128 * 2 ** 20;
 
@@ -40,6 +53,10 @@ const Tag = {
   Object: 7,
   /** As Text, from the runs of ASCII text (decoded as one-byte strings, a copy of the bytes). */
   Ascii: 8,
+  /** A long ASCII string: its byte length in the u32 stream, its bytes the next of the long region. */
+  LongAscii: 9,
+  /** A long string with other characters, as LongAscii (UTF-8). */
+  LongText: 10,
 } as const;
 
 
@@ -91,6 +108,9 @@ interface Header {
   /** Byte length of each run of ASCII text, then of each run of other text. */
   ascii: number[];
   pieces: number[];
+  /** How many long strings, and the byte length of each run of them (back to back in the file). */
+  longs: number;
+  long: number[];
   /** Dictionary strings, in order. */
   words: string[];
   terms: string[];
@@ -103,8 +123,13 @@ class Streams {
   f64: number[] = [];
   readonly ascii = new TextRuns();
   readonly utf8 = new TextRuns();
+  readonly long = new TextRuns();
+  longs = 0;
   readonly words = new Map<string, number>();
-  constructor(private readonly repeated: Set<string>) {}
+  constructor(
+    private readonly repeated: Set<string>,
+    private readonly longMin: number,
+  ) {}
 
   word(text: string): number {
     let at = this.words.get(text);
@@ -126,6 +151,12 @@ class Streams {
       if (value.length <= WORD_MAX && this.repeated.has(value)) {
         this.tags.push(Tag.Word);
         this.u32.push(this.word(value));
+      } else if (value.length >= this.longMin) {
+        const bytes = Buffer.byteLength(value);
+        this.tags.push(bytes === value.length ? Tag.LongAscii : Tag.LongText);
+        this.u32.push(bytes);
+        this.long.add(value, bytes);
+        this.longs += 1;
       } else {
         this.u32.push(value.length);
         // As many UTF-8 bytes as characters: every one below 128 (ASCII).
@@ -187,12 +218,13 @@ const align = (at: number): number => (at + 7) & ~7;
 const checksum = (file: Buffer): number => crc32(file.subarray(PREFIX_BYTES), crc32(file.subarray(8, 12)));
 
 /** The file's bytes: `meta` (JSON), the records (JSON values) and the index over them. */
-export function packSnapshot(meta: unknown, records: readonly unknown[], index: PackedIndex): Buffer {
+export function packSnapshot(meta: unknown, records: readonly unknown[], index: PackedIndex, options: { longMin?: number } = {}): Buffer {
   if (index.counts.length !== index.terms.length) throw new Error('the index has a count per term');
-  const streams = new Streams(repeatedStrings(records));
+  const streams = new Streams(repeatedStrings(records), options.longMin ?? LONG_MIN);
   for (const record of records) streams.value(record);
   const ascii = streams.ascii.pieces.map((strings) => Buffer.from(strings.join(''), 'latin1'));
   const pieces = streams.utf8.pieces.map((strings) => Buffer.from(strings.join(''), 'utf8'));
+  const long = streams.long.pieces.map((strings) => Buffer.from(strings.join(''), 'utf8'));
   const header: Header = {
     meta,
     records: records.length,
@@ -201,6 +233,8 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     f64: streams.f64.length,
     ascii: ascii.map((piece) => piece.length),
     pieces: pieces.map((piece) => piece.length),
+    longs: streams.longs,
+    long: long.map((piece) => piece.length),
     words: [...streams.words.keys()],
     terms: index.terms,
     pairs: index.pairs.length,
@@ -215,6 +249,8 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     Uint8Array.from(streams.tags),
     ...ascii,
     ...pieces,
+    // One region: a long string's place is the sum of the lengths before it.
+    Buffer.concat(long),
   ];
   let size = align(PREFIX_BYTES + headerBytes.length);
   for (const section of sections) size = align(size + section.byteLength);
@@ -229,6 +265,81 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
   }
   file.writeUInt32LE(checksum(file), 12);
   return file;
+}
+
+/** Where an object keeps the first of its long strings' entries in LazyTexts (not enumerable: JSON, spread and equality skip it). */
+const FIRST_LONG = Symbol('first long text');
+
+/**
+ * The long strings of a snapshot's objects, read from the file's bytes at each read of the
+ * property (a getter; nothing decoded is kept, so memory holds the file once). Writing the
+ * property makes it a plain value. An object's entries lie together (its nested objects' entries
+ * are added when those close, before it), so a getter finds its own key from the object's first
+ * entry on.
+ */
+class LazyTexts {
+  private readonly starts: Float64Array;
+  private readonly ends: Float64Array;
+  /** The key's dictionary index, negative (-1 - index) for a string of other text than ASCII. */
+  private readonly keys: Int32Array;
+  private count = 0;
+  /** Entries of the objects still being read (start, end, key), innermost last. */
+  private readonly pending: number[] = [];
+  private readonly accessors = new Map<number, PropertyDescriptor>();
+
+  constructor(
+    private readonly file: Buffer,
+    size: number,
+    private readonly words: string[],
+  ) {
+    this.starts = new Float64Array(size);
+    this.ends = new Float64Array(size);
+    this.keys = new Int32Array(size);
+  }
+
+  open(): number {
+    return this.pending.length;
+  }
+
+  define(object: object, key: string, keyAt: number, start: number, end: number, ascii: boolean): void {
+    this.pending.push(start, end, ascii ? keyAt : -1 - keyAt);
+    // One getter and setter per key for every object: V8 keeps the objects' shapes shared.
+    Object.defineProperty(object, key, this.accessor(keyAt));
+  }
+
+  close(object: object, from: number): void {
+    if (this.pending.length === from) return;
+    if (this.count + (this.pending.length - from) / 3 > this.keys.length) throw new Error('it has more long texts than it says');
+    Object.defineProperty(object, FIRST_LONG, { value: this.count });
+    for (let at = from; at < this.pending.length; at += 3) {
+      this.starts[this.count] = this.pending[at]!;
+      this.ends[this.count] = this.pending[at + 1]!;
+      this.keys[this.count] = this.pending[at + 2]!;
+      this.count += 1;
+    }
+    this.pending.length = from;
+  }
+
+  private accessor(keyAt: number): PropertyDescriptor {
+    let accessor = this.accessors.get(keyAt);
+    if (accessor) return accessor;
+    const { file, starts, ends, keys } = this;
+    const key = this.words[keyAt]!;
+    accessor = {
+      get(this: Record<symbol, number>): string {
+        let at = this[FIRST_LONG]!;
+        while (keys[at] !== keyAt && keys[at] !== -1 - keyAt) at += 1;
+        return file.toString(keys[at]! >= 0 ? 'latin1' : 'utf8', starts[at]!, ends[at]!);
+      },
+      set(this: object, value: unknown): void {
+        Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: true,
+      configurable: true,
+    };
+    this.accessors.set(keyAt, accessor);
+    return accessor;
+  }
 }
 
 export interface UnpackedSnapshot {
@@ -280,11 +391,23 @@ export function unpackSnapshot(file: Buffer): UnpackedSnapshot {
   };
   const ascii = run(header.ascii, 'latin1');
   const text = run(header.pieces, 'utf8');
-
+  if (!Array.isArray(header.long) || !Number.isInteger(header.longs)) throw new Error('it is of another layout');
+  let longAt = at;
+  const longEnd = at + header.long.reduce((sum, bytes) => sum + bytes, 0);
+  if (longEnd > file.length) throw new Error('it is truncated');
   const words = header.words;
+  const lazy = new LazyTexts(file, header.longs, words);
+
   let tag = 0;
   let u = 0;
   let f = 0;
+  /** A long string's bytes: [start, end) in the file, checked to lie in the long region. */
+  const longBytes = (): number => {
+    const bytes = u32[u++]!;
+    if (longAt + bytes > longEnd) throw new Error('its long texts are shorter than its strings');
+    longAt += bytes;
+    return bytes;
+  };
   const value = (): unknown => {
     switch (tags[tag++]) {
       case Tag.Null:
@@ -299,6 +422,13 @@ export function unpackSnapshot(file: Buffer): UnpackedSnapshot {
         return ascii.next(u32[u++]!);
       case Tag.Text:
         return text.next(u32[u++]!);
+      case Tag.LongAscii:
+      case Tag.LongText: {
+        // Not an object's property (an item of an array, a record): decoded now.
+        const ascii = tags[tag - 1] === Tag.LongAscii;
+        const bytes = longBytes();
+        return file.toString(ascii ? 'latin1' : 'utf8', longAt - bytes, longAt);
+      }
       case Tag.Word: {
         const word = words[u32[u++]!];
         if (word === undefined) throw new Error('it names a missing word');
@@ -313,11 +443,21 @@ export function unpackSnapshot(file: Buffer): UnpackedSnapshot {
       case Tag.Object: {
         const count = u32[u++]!;
         const object: Record<string, unknown> = {};
+        const pending = lazy.open();
         for (let i = 0; i < count; i += 1) {
-          const key = words[u32[u++]!];
+          const keyAt = u32[u++]!;
+          const key = words[keyAt];
           if (key === undefined) throw new Error('it names a missing key');
-          object[key] = value();
+          const kind = tags[tag];
+          if (kind === Tag.LongAscii || kind === Tag.LongText) {
+            tag += 1;
+            const bytes = longBytes();
+            lazy.define(object, key, keyAt, longAt - bytes, longAt, kind === Tag.LongAscii);
+          } else {
+            object[key] = value();
+          }
         }
+        lazy.close(object, pending);
         return object;
       }
       default:
@@ -326,6 +466,6 @@ export function unpackSnapshot(file: Buffer): UnpackedSnapshot {
   };
   const records: unknown[] = [];
   for (let i = 0; i < header.records; i += 1) records.push(value());
-  if (tag !== tags.length || u !== u32.length || f !== f64.length || !ascii.done || !text.done) throw new Error('its sections do not add up');
+  if (tag !== tags.length || u !== u32.length || f !== f64.length || !ascii.done || !text.done || longAt !== longEnd) throw new Error('its sections do not add up');
   return { meta: header.meta, records, index: { lengths, terms: header.terms, counts, pairs } };
 }

@@ -87,6 +87,19 @@ export interface PackedIndex {
   pairs: Int32Array;
 }
 
+/** Postings [doc, tf, …] whose documents are numbered from `base`. */
+interface Postings {
+  list: number[] | Int32Array;
+  base: number;
+}
+
+/** Lists joined into one, in order, documents numbered in the index. */
+function joined(lists: Postings[]): number[] {
+  const all: number[] = [];
+  for (const { list, base } of lists) for (let at = 0; at < list.length; at += 2) all.push(list[at]! + base, list[at + 1]!);
+  return all;
+}
+
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
@@ -101,6 +114,14 @@ export class SignalSearchIndex {
    * Lists read from a packed snapshot stay typed arrays until a change needs them growable.
    */
   private readonly postings = new Map<string, number[] | Int32Array>();
+  /**
+   * Postings appended from packed snapshots (the stored signals after the sample), one per append:
+   * each list a view of the snapshot's own array, its documents numbered from `base` (neither
+   * copied nor renumbered at start: O(terms), not O(postings)). A term's postings are its list in
+   * `postings` then its list in each of these, in document order; the first change to a term
+   * merges them into one growable list.
+   */
+  private readonly appended: { base: number; lists: Map<string, Int32Array> }[] = [];
   private readonly byId = new Map<string, number>();
   private totalLength = 0;
 
@@ -148,48 +169,77 @@ export class SignalSearchIndex {
     const { lengths, terms, counts, pairs } = packed;
     if (lengths.length !== signals.length || counts.length !== terms.length) throw new Error('index snapshot does not match its signals');
     const offset = this.docs.length;
-    // Every list is built (and checked) before anything here changes.
-    const lists: Int32Array[] = [];
+    // Its shape is checked before anything here changes. The numbers in the lists are not walked
+    // (12 million of them at 100,000 signals took a second): the file's checksum vouches for them
+    // being what packedSnapshotOf wrote, and a search skips a document number it does not hold.
+    const lists = new Map<string, Int32Array>();
     let at = 0;
-    for (const [i, term] of terms.entries()) {
-      const before = this.postings.get(term);
-      const kept = before?.length ?? 0;
-      const list = new Int32Array(kept + counts[i]! * 2);
-      if (at + list.length - kept > pairs.length) throw new Error('index snapshot has a malformed posting list');
-      if (before) list.set(before);
-      for (let to = kept; to < list.length; to += 2, at += 2) {
-        const doc = pairs[at]!;
-        const tf = pairs[at + 1]!;
-        if (!(doc >= 0 && doc < signals.length && tf > 0)) throw new Error('index snapshot names a missing document');
-        list[to] = doc + offset;
-        list[to + 1] = tf;
-      }
-      lists.push(list);
+    for (let i = 0; i < terms.length; i += 1) {
+      const term = terms[i]!;
+      const end = at + counts[i]! * 2;
+      if (end > pairs.length || lists.has(term)) throw new Error('index snapshot has a malformed posting list');
+      if (end > at) lists.set(term, pairs.subarray(at, end));
+      at = end;
     }
     if (at !== pairs.length) throw new Error('index snapshot has a malformed posting list');
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
-    const fresh = new Set<string>();
-    for (const signal of signals) {
-      if (this.byId.has(signal.id) || fresh.has(signal.id)) throw new Error(`index snapshot repeats signal ${signal.id}`);
-      fresh.add(signal.id);
+    // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
+    for (let doc = 0; doc < signals.length; doc += 1) {
+      const id = signals[doc]!.id;
+      if (this.byId.has(id)) {
+        for (let added = 0; added < doc; added += 1) this.byId.delete(signals[added]!.id);
+        throw new Error(`index snapshot repeats signal ${id}`);
+      }
+      this.byId.set(id, offset + doc);
     }
     for (const [doc, signal] of signals.entries()) {
       this.docs.push(signal);
-      this.byId.set(signal.id, offset + doc);
       this.published.push(Date.parse(signal.published_at));
       const length = lengths[doc]!;
       this.lengths.push(length);
       this.totalLength += length;
       this.addEntities(signal, offset + doc);
     }
-    for (const [i, term] of terms.entries()) this.postings.set(term, lists[i]!);
+    if (lists.size > 0) this.appended.push({ base: offset, lists });
   }
 
-  /** A term's postings as a growable list (a typed one from a snapshot is copied once). */
+  /** A term's postings, in document order: its own list (base 0), then those appended from snapshots. */
+  private listsOf(term: string): Postings[] {
+    const lists: Postings[] = [];
+    const own = this.postings.get(term);
+    if (own) lists.push({ list: own, base: 0 });
+    for (const { base, lists: appended } of this.appended) {
+      const list = appended.get(term);
+      if (list) lists.push({ list, base });
+    }
+    return lists;
+  }
+
+  private hasPostings(term: string): boolean {
+    return this.postings.has(term) || this.appended.some(({ lists }) => lists.has(term));
+  }
+
+  /** Every term with its postings in document order (its lists joined, documents numbered in the index). */
+  private *allPostings(): IterableIterator<[string, ArrayLike<number>]> {
+    for (const [term, list] of this.postings) {
+      const lists = this.listsOf(term);
+      yield [term, lists.length === 1 ? list : joined(lists)];
+    }
+    for (const [at, { lists }] of this.appended.entries()) {
+      for (const term of lists.keys()) {
+        // Each term once: where it first appears.
+        if (this.postings.has(term) || this.appended.slice(0, at).some((before) => before.lists.has(term))) continue;
+        yield [term, joined(this.listsOf(term))];
+      }
+    }
+  }
+
+  /** A term's postings as one growable list (lists from a snapshot are copied into it once). */
   private writable(term: string): number[] {
-    const list = this.postings.get(term);
-    if (Array.isArray(list)) return list;
-    const growable = list ? Array.from(list) : [];
+    const lists = this.listsOf(term);
+    for (const { lists: appended } of this.appended) appended.delete(term);
+    if (lists.length === 1 && Array.isArray(lists[0]!.list)) return lists[0]!.list;
+    const growable = joined(lists);
     this.postings.set(term, growable);
     return growable;
   }
@@ -225,10 +275,10 @@ export class SignalSearchIndex {
     const renumbered = new Int32Array(this.docs.length).fill(-1);
     for (const [at, doc] of docs.entries()) renumbered[doc] = at;
     const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.postings) {
+    for (const [term, list] of this.allPostings()) {
       let kept: number[] | null = null;
       for (let at = 0; at < list.length; at += 2) {
-        const doc = renumbered[list[at]!]!;
+        const doc = renumbered[list[at]!] ?? -1;
         if (doc < 0) continue;
         (kept ??= []).push(doc, list[at + 1]!);
       }
@@ -239,7 +289,7 @@ export class SignalSearchIndex {
 
   snapshot(): IndexSnapshot {
     const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.postings) postings[term] = Array.from(list);
+    for (const [term, list] of this.allPostings()) postings[term] = Array.from(list);
     return { lengths: [...this.lengths], postings };
   }
 
@@ -252,7 +302,7 @@ export class SignalSearchIndex {
     const lower = word.toLowerCase();
     if (STOPWORDS.has(lower)) return true;
     const [token] = tokenize(lower);
-    return token !== undefined && this.postings.has(token);
+    return token !== undefined && this.hasPostings(token);
   }
 
   get(id: string): CorpusSignal | undefined {
@@ -292,7 +342,7 @@ export class SignalSearchIndex {
       if (!list) return;
       for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
     };
-    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.postings.has(token) ? this.writable(token) : undefined, 2);
+    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.hasPostings(token) ? this.writable(token) : undefined, 2);
     for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs[kind].get(name), 1);
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
@@ -357,17 +407,22 @@ export class SignalSearchIndex {
     const scores = this.scratch;
     const scored: number[] = [];
     for (const term of terms) {
-      const list = this.postings.get(term);
-      if (!list) continue;
-      const documents = list.length / 2;
+      const lists = this.listsOf(term);
+      if (lists.length === 0) continue;
+      let documents = 0;
+      for (const { list } of lists) documents += list.length / 2;
       const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
-      for (let at = 0; at < list.length; at += 2) {
-        const doc = list[at]!;
-        const tf = list[at + 1]!;
-        const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
-        // Every term's share is above 0, so 0 means "not scored yet".
-        if (scores[doc] === 0) scored.push(doc);
-        scores[doc] = scores[doc]! + idf * norm;
+      for (const { list, base } of lists) {
+        for (let at = 0; at < list.length; at += 2) {
+          const doc = list[at]! + base;
+          const tf = list[at + 1]!;
+          // A document number it does not hold (only a faulty snapshot could give one) is skipped.
+          if (!(doc >= 0 && doc < count && tf > 0)) continue;
+          const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
+          // Every term's share is above 0, so 0 means "not scored yet".
+          if (scores[doc] === 0) scored.push(doc);
+          scores[doc] = scores[doc]! + idf * norm;
+        }
       }
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
