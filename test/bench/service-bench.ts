@@ -2,7 +2,7 @@
  * `npm run bench:service` — the local service on this machine, beside a baseline in the same
  * run: a plain Node HTTP server streaming the identical SSE bytes. Figures, not assertions.
  *   1. time to first SSE byte (pace 0), p50/p99, service vs baseline
- *   2. 200 concurrent streaming asks (pace 0, all sent at once), 5 bursts: errors, first byte
+ *   2. 200 concurrent streaming asks (pace 0, all sent at once), 15 bursts: errors, first byte
  *      p50/p95 of the median burst and the worst burst's p95, wall time; each burst followed by
  *      the same against the baseline (the floor this machine and client set)
  *   3. corpus generation and indexing time (a first start), and reading them from the corpus
@@ -56,7 +56,7 @@ const QUESTIONS = [
 ];
 const RUNS = 200;
 const CONCURRENT = 200;
-const BURSTS = 5;
+const BURSTS = 15;
 
 const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
