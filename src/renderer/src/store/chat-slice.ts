@@ -48,6 +48,20 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
     if (!started.ok) get().applyStream(currentTurnId, [{ streamId, kind: 'error', error: started.error, incomplete: false }]);
   }
 
+  /**
+   * The conversation being opened or created, while main answers. A question asked in that moment
+   * (New conversation, then Enter at once) waits for it, so it goes into the conversation the
+   * analyst sees, not the one being left, and the switch never hides an answer as it streams.
+   */
+  let switching: Promise<unknown> | null = null;
+  const switchTo = <T>(work: Promise<T>): Promise<T> => {
+    const pending = work.finally(() => {
+      if (switching === pending) switching = null;
+    });
+    switching = pending;
+    return pending;
+  };
+
   const refreshList = async (): Promise<void> => {
     const list = await clarity().invoke('conversations.list');
     if (list.ok) set({ conversations: list.value });
@@ -72,7 +86,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
 
     async openConversation(id) {
       if (get().activeStreamId) return;
-      const result = await clarity().invoke('conversations.get', { id });
+      const result = await switchTo(clarity().invoke('conversations.get', { id }));
       if (!result.ok) {
         set({ chatNotice: result.error.message });
         await refreshList();
@@ -83,7 +97,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
 
     async newConversation() {
       if (get().activeStreamId) return;
-      const result = await clarity().invoke('conversations.create');
+      const result = await switchTo(clarity().invoke('conversations.create'));
       if (!result.ok) {
         set({ chatNotice: result.error.message });
         return;
@@ -128,6 +142,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
     },
 
     async ask() {
+      if (switching) await switching.catch(() => undefined);
       const question = get().draft.trim();
       if (!question || get().activeStreamId) return;
       const retryAt = get().serviceStatus?.retryAt;
@@ -201,6 +216,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         }
         return { ...turn, answer, updates: turn.updates + 1 };
       });
+      // The stream's end frees the composer even if its turn is no longer shown (main keeps the
+      // answer in its own conversation): otherwise Stop stayed up and no question could be asked.
+      if (batch.some((message) => message.kind === 'done' || message.kind === 'error') && get().activeStreamId && !turns.some((turn) => turn.id === turnId)) {
+        activeStreamId = null;
+        streamingTurnId = null;
+      }
       const conversation = get().activeConversation;
       set({
         turns,
