@@ -6,7 +6,7 @@
  * last four characters come back. For a remote service the section only says what that
  * service's answers name, read-only.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AnswersStatus } from '../../../../shared/bridge-contract';
 import { isOnThisMachine, modelOrigin } from '../../../../shared/model-location';
 import { clarity } from '../../bridge/clarity';
@@ -58,10 +58,18 @@ export function AnswerSettings() {
     setMarkUnsupported(next.setting.markUnsupported);
   };
 
+  // Set by the analyst's first change: the saved settings, read as the section opens, must not
+  // overwrite a choice made before they arrived (on a busy machine the read takes seconds).
+  const edited = useRef(false);
+  const edit = (apply: () => void): void => {
+    edited.current = true;
+    apply();
+  };
+
   useEffect(() => {
     void clarity()
       .invoke('answers.status')
-      .then((result) => result.ok && show(result.value));
+      .then((result) => result.ok && (edited.current ? setStatus(result.value) : show(result.value)));
   }, []);
 
   const save = async (options: { clearKey?: boolean } = {}): Promise<void> => {
@@ -107,11 +115,11 @@ export function AnswerSettings() {
         </p>
       )}
       <label>
-        <input type="radio" name="answers-backend" checked={backend === 'extractive'} onChange={() => setBackend('extractive')} data-testid="answers-extractive" />
+        <input type="radio" name="answers-backend" checked={backend === 'extractive'} onChange={() => edit(() => setBackend('extractive'))} data-testid="answers-extractive" />
         From the signals, with no model (default; offline)
       </label>
       <label>
-        <input type="radio" name="answers-backend" checked={backend === 'model'} onChange={() => setBackend('model')} data-testid="answers-model" />
+        <input type="radio" name="answers-backend" checked={backend === 'model'} onChange={() => edit(() => setBackend('model'))} data-testid="answers-model" />
         Written by a language model: any OpenAI-compatible chat-completions API (Ollama, llama.cpp, vLLM, LM Studio, OpenAI, Azure OpenAI)
       </label>
       {backend === 'model' ? (
@@ -122,14 +130,14 @@ export function AnswerSettings() {
               type="url"
               placeholder="http://127.0.0.1:11434/v1"
               value={modelUrl}
-              onChange={(event) => setModelUrl(event.target.value)}
+              onChange={(event) => edit(() => setModelUrl(event.target.value))}
               aria-label="Model API address"
               data-testid="answers-model-url"
             />
           </label>
           <label>
             Model{' '}
-            <input type="text" placeholder="llama3.1" value={model} onChange={(event) => setModel(event.target.value)} aria-label="Model name" data-testid="answers-model-name" />
+            <input type="text" placeholder="llama3.1" value={model} onChange={(event) => edit(() => setModel(event.target.value))} aria-label="Model name" data-testid="answers-model-name" />
           </label>
           <label>
             API key{' '}
@@ -151,7 +159,7 @@ export function AnswerSettings() {
         </div>
       ) : null}
       <label>
-        <input type="checkbox" checked={markUnsupported} onChange={(event) => setMarkUnsupported(event.target.checked)} data-testid="answers-mark-unsupported" />
+        <input type="checkbox" checked={markUnsupported} onChange={(event) => edit(() => setMarkUnsupported(event.target.checked))} data-testid="answers-mark-unsupported" />
         Mark sentences the cited signals do not support, instead of removing them
       </label>
       <div className="row">
