@@ -224,6 +224,21 @@ export async function openUntilComposerTakesKey(page: Page, url: string): Promis
   await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === 'x');
 }
 
+/**
+ * The app (ready, recording its stream-painted marks) and its floor page in one context: the
+ * launch token is good once, the cookie for both. Latency is measured on both the same way.
+ */
+export async function openAppBesideFloor(context: BrowserContext, host: Host): Promise<{ page: Page; floor: Page }> {
+  const page = await context.newPage();
+  // The app records its stream-painted marks only when asked (src/renderer/src/bridge/latency-mark.ts).
+  await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
+  await page.goto(host.url);
+  await waitForReady(page);
+  const floor = await openFloor(context, host, true);
+  await floor.waitForFunction(() => document.title === 'ready');
+  return { page, floor };
+}
+
 export const waitForReady = (page: Page) => page.waitForFunction(() => document.querySelector('[data-testid="service-state"]')?.textContent?.startsWith('ready'), undefined, { timeout: 180_000 });
 /**
  * Playwright polls on every animation frame unless told otherwise: where the frames themselves are
@@ -337,13 +352,7 @@ export async function benchApp(): Promise<AppBenchResult> {
     try {
       // The app and its floor page in one context: the launch token is good once, the cookie for both.
       const context = await browser.newContext();
-      const page = await context.newPage();
-      // The app records its stream-painted marks only when asked (src/renderer/src/bridge/latency-mark.ts).
-      await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
-      await page.goto(host.url);
-      await waitForReady(page);
-      const floor = await openFloor(context, host, true);
-      await floor.waitForFunction(() => document.title === 'ready');
+      const { page, floor } = await openAppBesideFloor(context, host);
       const hostClock = await clockOffset(host.clock);
       const pageClock = await clockOffset(() => page.evaluate(() => performance.timeOrigin + performance.now()));
       const floorClock = await clockOffset(() => floor.evaluate(() => performance.timeOrigin + performance.now()));

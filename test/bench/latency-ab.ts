@@ -15,7 +15,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, clockOffset, floorRenderer, openFloor, startHost, stopHost, waitForAnswerDone, waitForReady, type Host } from './app-bench';
+import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, startHost, stopHost, waitForAnswerDone, type Host } from './app-bench';
+import { selfTimeByName, type TraceEvent } from './trace-self-time';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, trace: { type: 'string' }, 'trace-question': { type: 'string', default: '1' }, variant: { type: 'string', multiple: true } } });
 const variants = (values.variant ?? ['current=out']).map((spec) => {
@@ -25,7 +26,6 @@ const variants = (values.variant ?? ['current=out']).map((spec) => {
 const QUESTIONS = ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad'];
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string } }
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
 type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
 
@@ -37,17 +37,7 @@ function summarise(events: TraceEvent[]): { self: Array<[string, number]>; frame
   for (const e of events) if (e.ph === 'X' && threads.some((t) => t.pid === e.pid && t.tid === e.tid)) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
   const complete = events.filter((e) => e.ph === 'X' && e.dur !== undefined && `${e.pid}:${e.tid}` === main).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const stack: TraceEvent[] = [];
-  const self = new Map<TraceEvent, number>();
-  for (const event of complete) {
-    while (stack.length > 0 && stack.at(-1)!.ts + stack.at(-1)!.dur! <= event.ts) stack.pop();
-    const parent = stack.at(-1);
-    if (parent) self.set(parent, (self.get(parent) ?? parent.dur!) - event.dur!);
-    self.set(event, event.dur!);
-    stack.push(event);
-  }
-  const totals = new Map<string, number>();
-  for (const [event, us] of self) totals.set(event.name, (totals.get(event.name) ?? 0) + us / 1000);
+  const totals = selfTimeByName(complete);
   // A frame's main-thread work: the animation-frame task (rAF callbacks, then style, layout, paint).
   const frames = complete.filter((e) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask').map((e) => e.dur! / 1000).filter((ms) => ms > 1);
   return { self: [...totals].sort((a, b) => b[1] - a[1]).slice(0, 16), frames };
@@ -96,12 +86,7 @@ async function open({ name, outDir }: (typeof variants)[number]): Promise<Varian
   const renderer = await floorRenderer(join(outDir, 'renderer'));
   const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir, main: join(outDir, 'main/browser-host.js') });
   const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.addInitScript(() => Object.defineProperty(window, '__clarityLatencyMarks', { value: true }));
-  await page.goto(host.url);
-  await waitForReady(page);
-  const floor = await openFloor(context, host, true);
-  await floor.waitForFunction(() => document.title === 'ready');
+  const { page, floor } = await openAppBesideFloor(context, host);
   const hostOffsetMs = (await clockOffset(host.clock)).offsetMs;
   const side = async (label: string, on: Page): Promise<Side> => ({ name: `${name} ${label}`, page: on, offsetMs: (await clockOffset(() => on.evaluate(() => performance.timeOrigin + performance.now()))).offsetMs, latencies: [], cdp: await context.newCDPSession(on) });
   return {

@@ -8,25 +8,15 @@
  */
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { answers, CHROMIUM_ARGS, serveHarness } from './renderer-bench';
+import { selfTimeByName, type TraceEvent } from './trace-self-time';
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { data?: { frame?: string } } }
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
 
 /** Self time per event name on the page's main thread (children's time subtracted). */
 function selfTimes(events: TraceEvent[]): Array<[string, number]> {
   const main = events.find((e) => e.name === 'thread_name' && (e as unknown as { args: { name: string } }).args.name === 'CrRendererMain');
   const complete = events.filter((e) => e.ph === 'X' && e.dur !== undefined && (!main || (e.pid === main.pid && e.tid === main.tid))).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const totals = new Map<string, number>();
-  const stack: TraceEvent[] = [];
-  const self = new Map<TraceEvent, number>();
-  for (const event of complete) {
-    while (stack.length > 0 && stack.at(-1)!.ts + stack.at(-1)!.dur! <= event.ts) stack.pop();
-    const parent = stack.at(-1);
-    if (parent) self.set(parent, (self.get(parent) ?? parent.dur!) - event.dur!);
-    self.set(event, event.dur!);
-    stack.push(event);
-  }
-  for (const [event, us] of self) totals.set(event.name, (totals.get(event.name) ?? 0) + us / 1000);
+  const totals = selfTimeByName(complete);
   return [...totals].sort((a, b) => b[1] - a[1]).slice(0, 12);
 }
 
