@@ -85,6 +85,7 @@ async function pageMilestones(page: Page): Promise<Record<string, number>> {
       css: Math.max(0, ...css.map((s) => s.responseEnd)),
       domInteractive: nav.domInteractive,
       domContentLoaded: nav.domContentLoadedEventEnd,
+      load: nav.loadEventEnd,
       composerInDom: (window as unknown as { __benchComposerAt?: number }).__benchComposerAt ?? -1,
       fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
     };
@@ -106,7 +107,7 @@ async function appStart(browser: Browser, outDir: string, dataDir: string, rende
       await cdp.send('Profiler.start');
     }
     const navigatedAt = performance.now();
-    await openUntilComposerTakesKey(page, host.url);
+    const steps = await openUntilComposerTakesKey(page, host.url);
     const keyShown = performance.now() - host.spawnedAt;
     if (cdp && profileTo) {
       const { profile } = await cdp.send('Profiler.stop');
@@ -115,7 +116,7 @@ async function appStart(browser: Browser, outDir: string, dataDir: string, rende
     const m = await pageMilestones(page);
     const offset = navigatedAt - host.spawnedAt;
     await context.close();
-    return { listening: r(host.listeningAt - host.spawnedAt), navigate: r(offset), ...Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v < 0 ? -1 : r(offset + v)])), keyShown: r(keyShown) };
+    return { listening: r(host.listeningAt - host.spawnedAt), navigate: r(offset), ...Object.fromEntries(Object.entries(m).map(([k, v]) => [k, v < 0 ? -1 : r(offset + v)])), ...Object.fromEntries(Object.entries(steps).map(([k, v]) => [k, r(v - host.spawnedAt)])), keyShown: r(keyShown) };
   } finally {
     await stop(host);
   }
@@ -129,14 +130,17 @@ async function floorStart(browser: Browser, outDir: string, dataDir: string, ren
     const page = await context.newPage();
     const navigatedAt = performance.now();
     await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`);
+    const gotoReturned = performance.now() - host.spawnedAt;
     const input = page.locator('textarea');
     await input.waitFor();
+    const composerFound = performance.now() - host.spawnedAt;
     await input.press('x');
+    const keyPressed = performance.now() - host.spawnedAt;
     await page.waitForFunction(() => document.querySelector('textarea')?.value === 'x');
     const keyShown = performance.now() - host.spawnedAt;
     const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1);
     await context.close();
-    return { listening: r(host.listeningAt - host.spawnedAt), navigate: r(navigatedAt - host.spawnedAt), fcp: r(navigatedAt - host.spawnedAt + fcp), keyShown: r(keyShown) };
+    return { listening: r(host.listeningAt - host.spawnedAt), navigate: r(navigatedAt - host.spawnedAt), fcp: r(navigatedAt - host.spawnedAt + fcp), gotoReturned: r(gotoReturned), composerFound: r(composerFound), keyPressed: r(keyPressed), keyShown: r(keyShown) };
   } finally {
     await stop(host);
   }

@@ -66,7 +66,15 @@ export interface SoakResult {
   /** Detached trees at the end; `examples` names up to 12 of them (tag.class[test id] "text"). */
   detached: DetachedTrees;
   scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
-  keystroke: { startP95: number; endP95: number; ratio: number; n: number };
+  keystroke: {
+    startP95: number;
+    endP95: number;
+    ratio: number;
+    n: number;
+    /** The same keys again after 10 s with nothing asked: tells the session's state from work still running after its last answer. */
+    endSettledP95?: number;
+    settledRatio?: number;
+  };
 }
 
 const QUESTIONS = ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad', 'DMart revenue growth in Mumbai', 'Nykaa beauty prices in Delhi'];
@@ -370,6 +378,8 @@ export async function benchSoak({
       warmHeap = null;
       for (const group of heapGrowthGroups ?? []) console.log(`  heap gained: ${(group.bytes / 1024).toFixed(1)} KB in ${group.count} × ${group.kind}, e.g. held by ${group.heldBy}`);
       const endKeys = await keystrokes(page);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+      const endSettledKeys = await keystrokes(page);
       const detached = await detachedTrees(cdp);
       // CLARITY_SOAK_RETAINERS=1: who holds each detached tree (a heap snapshot's shortest retainer chains).
       if (process.env.CLARITY_SOAK_RETAINERS === '1' && detached.trees > 0) for (const line of await detachedRetainers(cdp)) console.log(`  detached, held by: ${line}`);
@@ -383,6 +393,7 @@ export async function benchSoak({
       await context.close();
       const startP95 = percentile(startKeys, 0.95);
       const endP95 = percentile(endKeys, 0.95);
+      const endSettledP95 = percentile(endSettledKeys, 0.95);
       return {
         minutes,
         askEveryS,
@@ -399,7 +410,7 @@ export async function benchSoak({
         ...(heapGrowthGroups ? { heapGrowthGroups } : {}),
         detached,
         scroll: { frames: appFrames.length, medianMs: round(percentile(appFrames, 0.5)), floorMedianMs: round(floorMedian), overShare: round(appFrames.filter((t) => t > 1.5 * floorMedian).length / Math.max(1, appFrames.length)) },
-        keystroke: { startP95: round(startP95), endP95: round(endP95), ratio: round(endP95 / Math.max(0.001, startP95)), n: endKeys.length },
+        keystroke: { startP95: round(startP95), endP95: round(endP95), ratio: round(endP95 / Math.max(0.001, startP95)), n: endKeys.length, endSettledP95: round(endSettledP95), settledRatio: round(endSettledP95 / Math.max(0.001, startP95)) },
       };
     } finally {
       await browser.close();
