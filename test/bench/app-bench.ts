@@ -89,10 +89,10 @@ export async function floorRenderer(source = 'out/renderer'): Promise<{ dir: str
  * Opens the floor page of a host in `context`: the launch token (good once) is traded for the
  * session cookie by a plain request if no page of the context has done it yet.
  */
-export async function openFloor(context: BrowserContext, host: Host, tokenUsed: boolean): Promise<Page> {
+export async function openFloor(context: BrowserContext, host: Host, tokenUsed: boolean, waitUntil: 'load' | 'commit' = 'load'): Promise<Page> {
   if (!tokenUsed) await context.request.get(host.url, { maxRedirects: 0 });
   const page = await context.newPage();
-  await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`);
+  await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`, { waitUntil });
   return page;
 }
 
@@ -217,7 +217,9 @@ export interface AppBenchResult {
 // Generous timeouts: a first start on a loaded machine can take longer than 30 s (it measures, never judges).
 /** Opens the app until its composer accepts a keystroke: the key typed shows in the (zustand-controlled) composer. */
 export async function openUntilComposerTakesKey(page: Page, url: string): Promise<{ gotoReturned: number; composerFound: number; keyPressed: number }> {
-  await page.goto(url);
+  // An analyst types when the box is there, not at the page's load event (which waits for every
+  // script): the cold start and its floor both wait only for the navigation, then for the box.
+  await page.goto(url, { waitUntil: 'commit' });
   const gotoReturned = performance.now();
   const input = page.getByTestId('composer-input');
   await input.waitFor();
@@ -291,7 +293,7 @@ async function coldStartFloor(browser: Browser, dataDir: string, renderer: strin
   const host = await startHost(['--service-arg=--no-live'], { early: true, dataDir, renderer });
   try {
     const context = await browser.newContext();
-    const page = await openFloor(context, host, false);
+    const page = await openFloor(context, host, false, 'commit');
     const input = page.locator('textarea');
     await input.waitFor();
     await input.press('x');

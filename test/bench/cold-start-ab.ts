@@ -129,7 +129,7 @@ async function floorStart(browser: Browser, outDir: string, dataDir: string, ren
     await context.request.get(host.url, { maxRedirects: 0 });
     const page = await context.newPage();
     const navigatedAt = performance.now();
-    await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`);
+    await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`, { waitUntil: 'commit' });
     const gotoReturned = performance.now() - host.spawnedAt;
     const input = page.locator('textarea');
     await input.waitFor();

@@ -1,5 +1,9 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type KeyboardEvent } from 'react';
+import { takeBootDraft } from '../../app/boot-shell';
 import { useAppStore } from '../../store/app-store';
+import type { AppState } from '../../store/types';
+
+const canAsk = (s: AppState): boolean => s.serviceStatus !== null && s.serviceStatus.state !== 'starting';
 
 export function Composer({ retryInS }: { retryInS: number }) {
   const draft = useAppStore((s) => s.draft);
@@ -8,10 +12,41 @@ export function Composer({ retryInS }: { retryInS: number }) {
   const cancel = useAppStore((s) => s.cancel);
   const streaming = useAppStore((s) => s.activeStreamId !== null);
   // Only a service still starting blocks asking; an unreachable one gets to say so itself.
-  const ready = useAppStore((s) => s.serviceStatus !== null && s.serviceStatus.state !== 'starting');
+  const ready = useAppStore(canAsk);
   const input = useRef<HTMLTextAreaElement>(null);
+  const bootSelection = useRef<{ text: string; start: number; end: number } | null>(null);
 
-  useEffect(() => input.current?.focus(), []);
+  // In the same commit that removed the start-up shell (index.html): its question box's text, its
+  // caret and an Enter pressed in it move here, and the focus with them, before anything is painted
+  // or typed again (a passive effect could leave a keystroke to land on the page's body).
+  useLayoutEffect(() => {
+    input.current?.focus();
+    const early = takeBootDraft();
+    if (!early) return;
+    if (early.text) {
+      bootSelection.current = { text: early.text, start: early.selectionStart, end: early.selectionEnd };
+      setDraft(early.text);
+    }
+    if (!early.askWished) return;
+    // Asked once the service can answer (as the Ask button waits for it).
+    if (canAsk(useAppStore.getState())) {
+      void ask();
+      return;
+    }
+    const unsubscribe = useAppStore.subscribe((state) => {
+      if (!canAsk(state)) return;
+      unsubscribe();
+      void state.ask();
+    });
+    return unsubscribe;
+  }, [ask, setDraft]);
+  useLayoutEffect(() => {
+    // Once the carried text is in the box (the render after the one that took it).
+    const selection = bootSelection.current;
+    if (!selection || !input.current || draft !== selection.text || input.current.value !== selection.text) return;
+    bootSelection.current = null;
+    input.current.setSelectionRange(selection.start, selection.end);
+  }, [draft]);
 
   // Keyboard: "/" focuses the question box, Alt+N starts a conversation, Esc stops an answer.
   useEffect(() => {
