@@ -29,8 +29,6 @@
  * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
  */
 import { isIP } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readFile } from 'node:fs/promises';
@@ -39,6 +37,7 @@ import { ConfigurationError, DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 import { DatabaseStartError } from './store/database';
+import { defaultServiceDataDir } from './data-dir';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -93,8 +92,7 @@ function integer(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
-const dataDir =
-  values['data-dir'] ?? process.env.CLARITY_SERVICE_DATA_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'Clarity Desktop', 'local-service');
+const dataDir = values['data-dir'] ?? defaultServiceDataDir();
 
 const jwtSettings = [values['jwt-issuer'], values['jwt-audience'], values['jwks-url']];
 if (jwtSettings.some((value) => value !== undefined) && !jwtSettings.every((value) => value)) {

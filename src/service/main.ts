@@ -4,10 +4,12 @@
  * the ~500 files of fastify, zod, PGlite and the rest: they are read as cached code) and PGlite's
  * WebAssembly starts compiling in the background. Then the CLI (`cli.ts`) runs as before.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { defaultServiceDataDir } from './data-dir';
+import { startEarlyReads } from './retrieval/early-reads';
 import { preparePgliteArtifacts } from './store/pglite-artifacts';
 
 /**
@@ -25,9 +27,38 @@ function enableCompileCache(): void {
   }
 }
 
+/** The value of `--name value` or `--name=value` among the arguments (the CLI parses them properly later). */
+function argument(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const at = args.indexOf(`--${name}`);
+  if (at >= 0) return args[at + 1];
+  return args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+/**
+ * The packed files the start will read from the data directory (the sample's corpus cache, and
+ * the stored signals' snapshot of an embedded database), read and checksummed on a worker thread
+ * meanwhile (retrieval/early-reads.ts). The names are the readers' (corpus/corpus-cache.ts,
+ * stored-signals.ts); a file the start does not take is read for nothing, no more.
+ */
+function readPackedFilesEarly(embedded: boolean): void {
+  try {
+    const dir = argument('data-dir') ?? defaultServiceDataDir();
+    const names = readdirSync(dir).filter((name) => /^corpus-cache-[0-9a-f]{32}\.bin$/.test(name) || (embedded && name === 'signal-index-snapshot.bin'));
+    // The corpus cache first: it is read first, and is the smaller.
+    names.sort((a, b) => Number(b.startsWith('corpus-cache-')) - Number(a.startsWith('corpus-cache-')));
+    if (names.length > 0) startEarlyReads(names.map((name) => join(dir, name)));
+  } catch {
+    // No data directory yet (a first start): nothing to read early.
+  }
+}
+
 enableCompileCache();
+const serving = !process.argv.slice(2).includes('token');
 // Only the embedded database uses PGlite (not a team server's --database, nor the token command).
-if (!process.argv.some((arg) => arg === '--database' || arg.startsWith('--database=')) && !process.argv.slice(2).includes('token')) void preparePgliteArtifacts();
+const embedded = argument('database') === undefined;
+if (serving && embedded) void preparePgliteArtifacts();
+if (serving) readPackedFilesEarly(embedded);
 await import('./cli');
 // Written now rather than at exit: the app's utility process may be ended without a normal exit.
 module.flushCompileCache?.();

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { codeHash } from './corpus/corpus-cache';
 import type { FeedSignal } from './feed/signal-extraction';
+import { takeEarlyRead } from './retrieval/early-reads';
 import { packSnapshot, unpackSnapshot } from './retrieval/packed-snapshot';
 import type { PackedIndex } from './retrieval/search-index';
 import type { SignalStore } from './signal-store';
@@ -169,13 +170,15 @@ export class StoredSignals {
     const file = this.file;
     if (!file) return null;
     let bytes: Buffer;
+    // Read and checksummed on a worker thread since the process began, when the entry started it.
+    const early = await takeEarlyRead(file);
     try {
-      bytes = await readFile(file);
+      bytes = early?.bytes ?? (await readFile(file));
     } catch {
       return null;
     }
     try {
-      const { meta, records, index } = unpackSnapshot(bytes);
+      const { meta, records, index } = unpackSnapshot(bytes, early);
       const { format, code, changeSeq } = (meta ?? {}) as Partial<SnapshotMeta>;
       if (format !== FORMAT || code !== codeHash(this.options.snapshot!.codeDir)) return null;
       if (typeof changeSeq !== 'number' || !Number.isFinite(changeSeq)) throw new Error('it is incomplete');

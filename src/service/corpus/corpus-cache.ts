@@ -16,6 +16,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { takeFinishedEarlyRead } from '../retrieval/early-reads';
 import { packSnapshot, unpackSnapshot } from '../retrieval/packed-snapshot';
 import { SignalSearchIndex } from '../retrieval/search-index';
 import type { GroundTruth } from './ground-truth';
@@ -74,18 +75,20 @@ export function corpusCacheKey(options: CorpusOptions, codeDir: string): string 
   return createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 32);
 }
 
-const fileFor = (dir: string, key: string): string => join(dir, `${PREFIX}${key}${SUFFIX}`);
+const corpusCacheFile = (dir: string, key: string): string => join(dir, `${PREFIX}${key}${SUFFIX}`);
 
 /** The cached corpus for `key`, or null (with the reason) when there is none or it is unusable. */
 export function readCorpusCache(dir: string, key: string): { cached: CachedCorpus | null; problem?: string } {
   let bytes: Buffer;
+  // Read and checksummed on a worker thread since the process began, when the entry started it.
+  const early = takeFinishedEarlyRead(corpusCacheFile(dir, key));
   try {
-    bytes = readFileSync(fileFor(dir, key));
+    bytes = early?.bytes ?? readFileSync(corpusCacheFile(dir, key));
   } catch {
     return { cached: null };
   }
   try {
-    const { meta, records, index } = unpackSnapshot(bytes);
+    const { meta, records, index } = unpackSnapshot(bytes, early);
     const { key: fileKey, sources, truth } = (meta ?? {}) as Partial<CacheMeta>;
     if (fileKey !== key) throw new Error('it belongs to other inputs');
     if (!Array.isArray(sources) || typeof truth !== 'object' || truth === null || Array.isArray(truth)) throw new Error('it is incomplete');
@@ -112,7 +115,7 @@ export function corpusCacheBytes(key: string, cached: CachedCorpus): Buffer {
 /** Writes the cache atomically and removes the files of other keys (an older day or build) and of the JSON layout. */
 export async function writeCorpusCache(dir: string, key: string, bytes: Buffer): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFileAtomic(fileFor(dir, key), bytes, { mode: 0o600 });
+  await writeFileAtomic(corpusCacheFile(dir, key), bytes, { mode: 0o600 });
   const stale = (await readdir(dir)).filter((name) => CACHE_FILE.test(name) && name !== `${PREFIX}${key}${SUFFIX}`);
   await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
 }

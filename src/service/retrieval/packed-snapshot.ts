@@ -214,8 +214,11 @@ function repeatedStrings(records: readonly unknown[]): Set<string> {
 }
 
 const align = (at: number): number => (at + 7) & ~7;
+/** The checksum covers the header length (these bytes) and everything from CHECKSUM_FROM on (early-reads.ts computes it off the main thread). */
+export const CHECKSUM_SEED = [8, 12] as const;
+export const CHECKSUM_FROM = PREFIX_BYTES;
 /** CRC-32 of the header length and of everything after the checksum's own place. */
-const checksum = (file: Buffer): number => crc32(file.subarray(PREFIX_BYTES), crc32(file.subarray(8, 12)));
+const checksum = (file: Buffer): number => crc32(file.subarray(CHECKSUM_FROM), crc32(file.subarray(...CHECKSUM_SEED)));
 
 /** The file's bytes: `meta` (JSON), the records (JSON values) and the index over them. */
 export function packSnapshot(meta: unknown, records: readonly unknown[], index: PackedIndex, options: { longMin?: number } = {}): Buffer {
@@ -358,13 +361,16 @@ function view<T extends Float64Array | Uint32Array | Int32Array>(make: new (buff
   return new make(copy.buffer, 0, length);
 }
 
-/** Reads a file packSnapshot wrote; throws (saying why) on anything else. */
-export function unpackSnapshot(file: Buffer): UnpackedSnapshot {
+/**
+ * Reads a file packSnapshot wrote; throws (saying why) on anything else. `computed`: the file's
+ * checksum as already computed over these very bytes (early-reads.ts, on a worker thread).
+ */
+export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): UnpackedSnapshot {
   if (endianness() !== 'LE') throw new Error('it is read only on little-endian machines');
   if (file.length < PREFIX_BYTES || file.toString('latin1', 0, 8) !== MAGIC) throw new Error('it is not a packed snapshot');
   const headerLength = file.readUInt32LE(8);
   if (PREFIX_BYTES + headerLength > file.length) throw new Error('it is truncated');
-  if (checksum(file) !== file.readUInt32LE(12)) throw new Error('its checksum does not match (damaged or truncated)');
+  if ((computed?.checksum ?? checksum(file)) !== file.readUInt32LE(12)) throw new Error('its checksum does not match (damaged or truncated)');
   const header = JSON.parse(file.toString('utf8', PREFIX_BYTES, PREFIX_BYTES + headerLength)) as Header;
   let at = align(PREFIX_BYTES + headerLength);
   const next = <T extends Float64Array | Uint32Array | Int32Array>(make: new (buffer: ArrayBuffer, offset: number, length: number) => T, length: number, bytesPer: number): T => {
