@@ -74,7 +74,7 @@ function sanitize(html: string): DocumentFragment {
 }
 
 let purifyInPlace: ReturnType<typeof DOMPurify> | null = null;
-/** One inert document (no browsing context: nothing in it loads or runs) that streamed pieces are parsed into. */
+/** An inert document (no browsing context: nothing in it loads or runs) that streamed pieces are parsed into, renewed every 32 calls. */
 let inertDocument: Document | null = null;
 let inertDocumentUses = 0;
 const INERT_DOCUMENT_USES = 32;
@@ -82,8 +82,8 @@ const INERT_DOCUMENT_USES = 32;
 /**
  * The same sanitising as `sanitize`, without a new document per call (issue 31: DOMPurify's parse
  * into a new document was the largest script cost of a streamed delta). The HTML is parsed by
- * the same HTML parser into the body of one inert document kept for the purpose, as DOMPurify
- * parses a string into the body of a new one; then the same configuration and hook walk the
+ * the same HTML parser as body content (a detached <body> of an inert document kept for a few
+ * calls), as DOMPurify parses a string into the body of a new document; then the same configuration and hook walk the
  * parsed tree where it is (DOMPurify's IN_PLACE mode) and it is handed back as a fragment, as
  * `sanitize` hands back its own. Only for marked's own HTML of one block or piece: exactly one
  * top-level element (IN_PLACE walks from one element, which must itself be allowed), with at most
