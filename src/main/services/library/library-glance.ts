@@ -2,24 +2,31 @@
  * The very first open of a library (no cache yet): the newest items are shown before the whole
  * folder is read and indexed, which takes seconds at 10,000 items.
  *
- * Every item file is glanced at: read, not parsed, its `createdAt` and `deletedAt` found by
- * searching its bytes (a tenth of the cost of parsing and validating it, and no text decoded). The list's order, newest first,
- * is by `createdAt` inside the file; a file's modified time says nothing about it (a copied or
- * synced folder has every file modified "now"), so the glance looks at every file.
+ * The list's order, newest first, is by `createdAt` inside each file; a file's modified time says
+ * nothing about it (a copied or synced folder has every file modified "now"). Each item file gets
+ * an estimate of its `createdAt`, read without parsing it:
+ * - from its name, when the app saved it: ids are time-ordered (library-files.ts,
+ *   `libraryItemId`), so listing the folder is enough and no file is read for its estimate;
+ * - otherwise (saved by an earlier version, copied in by hand, a random id) from a glance at its
+ *   bytes: its `createdAt` and `deletedAt` found by searching them (a tenth of the cost of
+ *   parsing and validating, no text decoded).
  *
- * Guarantee: the glance only over-estimates. A file's estimate is the newest `createdAt` written
- * anywhere in it, and it counts as deleted only if every `deletedAt` in it is a time. Files are
- * then read properly (parsed, validated) newest estimate first until the page is full and no
- * unread file's estimate is newer than the page's oldest item. So the page is exactly the newest
- * live items by `createdAt`, for any file whose keys are written plainly (every JSON writer
- * does; a key spelt with `\u` escapes would not be seen, and such a file is placed when the
- * full read reaches it). Items tied on the page's oldest time may be any of the tied ones.
+ * Guarantee: files are then read properly (parsed, validated) newest estimate first until the
+ * page is full and no unread file's estimate is newer than the page's oldest item. An estimate
+ * from the bytes only over-estimates: it is the newest `createdAt` written anywhere in the file,
+ * and the file counts as deleted only if every `deletedAt` in it is a time. An estimate from the
+ * name over-estimates for every file the app wrote (an item's `createdAt` never changes). So
+ * the page is exactly the newest live items by `createdAt`, for any file whose keys are written
+ * plainly (every JSON writer does; a key spelt with `\u` escapes would not be seen) and whose
+ * name does not claim an older time than it holds (a file edited or renamed by hand). Such a
+ * file is placed when the full read that follows reaches it, seconds later. Items tied on the
+ * page's oldest time may be any of the tied ones.
  */
 import { close, closeSync, constants, fstat, fstatSync, open, openSync, readFile, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CONFLICT_FILE, ITEM_FILE, readItemFile, readItemFileSync, type ReadResult } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, createdAtBoundOfId, readItemFile, readItemFileSync, type ReadResult } from './library-files';
 
 export interface Glance {
   name: string;
@@ -184,13 +191,31 @@ export async function readNewest(glances: Glance[], count: number, read: ReadFor
 }
 
 /**
+ * Estimates from file names alone, for the app's time-ordered ids; the names left over must be
+ * glanced at. `now`: an id saying a time more than a day later is not taken as one.
+ */
+export function glanceNames(names: string[], now: number): { glances: Glance[]; unnamed: string[] } {
+  const glances: Glance[] = [];
+  const unnamed: string[] = [];
+  for (const name of names) {
+    const id = ITEM_FILE.exec(name)?.[1];
+    if (!id) continue;
+    const newest = createdAtBoundOfId(id, now);
+    if (newest === null) unnamed.push(name);
+    else glances.push({ name, newest, maybeLive: true });
+  }
+  return { glances, unnamed };
+}
+
+/**
  * Reads the `count` newest live items of a folder (and every conflict copy, for their badges)
  * and hands them to `ingest`; the scan that follows skips what was read here.
  */
-export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>): Promise<void> {
+export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>, now = Date.now()): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const read = async (name: string): Promise<ReadResult> => (local ? readItemFileSync(join(dir, name)) : readItemFile(join(dir, name)));
-  const glances = await glanceFiles(dir, names.filter((name) => ITEM_FILE.test(name)), local);
+  const { glances, unnamed } = glanceNames(names, now);
+  if (unnamed.length > 0) glances.push(...(await glanceFiles(dir, unnamed, local)));
   await readNewest(glances, count, async (name) => {
     const result = await read(name);
     // One that does not parse, or holds another id, is left to the scan.
