@@ -55,11 +55,12 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
   const firstPage = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms; floor: reading every item file's bytes in a plain loop)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300);
   out.library_first_page_ms = library.first_open_floor_ms === undefined ? firstPage : { ...firstPage, floor: library.first_open_floor_ms, ratio: ratioOf(firstPage.value, library.first_open_floor_ms) };
   // Since item names sort by time (decision 15) a first open lists the folder and reads only the
-  // newest page's files: the floor honest for that work, beside the one above.
+  // newest files, showing the first 50 rows once those are in: the floor honest for that work,
+  // beside the one above.
   if (library.first_page_floor_ms !== undefined) {
     const listing = library.listing_ms;
-    const others = listing ? `; on this disk readdir ${listing.readdir}, with types ${listing.readdir_with_types}, stat of every file ${listing.stat_every_file}` : '';
-    out.library_first_page_vs_listing_ms = { ...firstPage, label: `Library, ${library.items.toLocaleString('en-IN')} items: first page on a first open (ms; floor: listing the folder and reading the 200 newest item files' bytes${others})`, floor: library.first_page_floor_ms, ratio: ratioOf(firstPage.value, library.first_page_floor_ms) };
+    const others = listing ? `; on this disk readdir ${listing.readdir}, with types ${listing.readdir_with_types}, stat of every file ${listing.stat_every_file}, the 200 newest files ${listing.read_newest_head}` : '';
+    out.library_first_page_vs_listing_ms = { ...firstPage, label: `Library, ${library.items.toLocaleString('en-IN')} items: first page on a first open (ms; floor: listing the folder and reading the 50 newest item files' bytes, the rows shown first${others})`, floor: library.first_page_floor_ms, ratio: ratioOf(firstPage.value, library.first_page_floor_ms) };
   }
   const items = library.items.toLocaleString('en-IN');
   if (library.search_usable_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: search finds all it will after a later open, the persisted index loaded (ms)`, library.search_usable_ms, 1000);

@@ -13,6 +13,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ITEM_FILE, contentHash, humanCopy, itemFileText, libraryItemId } from '../../src/main/services/library/library-files';
+import { FIRST_ROWS } from '../../src/main/services/library/library-glance';
 import { HEAD_SIZE } from '../../src/main/services/library/library-index';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { generateCorpus } from '../../src/service/corpus/generator';
@@ -26,7 +27,7 @@ export interface LibraryBenchResult {
   first_open_first_results_ms?: number;
   /** Reading every item file's bytes once in a plain loop, nothing else: the first open's floor. */
   first_open_floor_ms?: number;
-  /** Listing the folder and reading only the newest page's item files (by their time-ordered names): the first open's floor now. */
+  /** Listing the folder and reading only the first rows' item files (the 50 newest by their time-ordered names): the first open's floor now. */
   first_page_floor_ms?: number;
   /** What each way of listing the folder costs in the same run (ms). */
   listing_ms?: ListingCosts;
@@ -193,12 +194,17 @@ export interface ListingCosts {
   readdir_with_types: number;
   stat_every_file: number;
   read_every_item_file: number;
-  /** What a first open now must do at least: list the folder, pick the newest names, read those files' bytes. */
+  /** What a first open now must do at least to show its first rows: list the folder, pick the newest names, read those files' bytes (FIRST_ROWS of them). */
   read_newest_page: number;
+  /** The same for the whole first page the head holds (HEAD_SIZE files), read before the folder's scan. */
+  read_newest_head: number;
 }
 
-/** Each way of listing `dir`, once, in this order; the newest page is `page` files by name. */
-export function listingCosts(dir: string, page: number): ListingCosts {
+/** Each way of listing `dir`, once, in this order. */
+export function listingCosts(dir: string): ListingCosts {
+  const newest = (count: number): void => {
+    for (const name of readdirSync(dir).filter((n) => ITEM_FILE.test(n)).sort().slice(-count)) readFileSync(join(dir, name));
+  };
   const timed = (work: () => void): number => {
     const started = performance.now();
     work();
@@ -213,9 +219,8 @@ export function listingCosts(dir: string, page: number): ListingCosts {
     read_every_item_file: timed(() => {
       for (const name of readdirSync(dir)) if (ITEM_FILE.test(name)) readFileSync(join(dir, name));
     }),
-    read_newest_page: timed(() => {
-      for (const name of readdirSync(dir).filter((n) => ITEM_FILE.test(n)).sort().slice(-page)) readFileSync(join(dir, name));
-    }),
+    read_newest_page: timed(() => newest(FIRST_ROWS)),
+    read_newest_head: timed(() => newest(HEAD_SIZE)),
   };
 }
 
@@ -228,7 +233,7 @@ export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> 
     // them (what a first open had to do while a file's createdAt was only inside it), and the
     // folder listed with only the newest page's files read (what it must do with time-ordered
     // names); beside them what other listings cost on this disk.
-    const listing = listingCosts(options.dir, HEAD_SIZE);
+    const listing = listingCosts(options.dir);
     // The very first open: no cache yet (in the background in the app). Its own function, so
     // that store is gone before the searches are timed: the app holds one copy of a library.
     const { firstOpenFirstResultsMs, openMs, firstPageNewest, tanishq } = await firstOpen(options, items);

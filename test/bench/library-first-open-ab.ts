@@ -86,7 +86,7 @@ try {
     const order = round % 2 === 0 ? versions : [...versions].reverse();
     for (const folder of folders) {
       for (const version of order) {
-        const floors = listingCosts(folder.dir, 200);
+        const floors = listingCosts(folder.dir);
         const result = await firstOpen(version.Store, folder.dir, folder.items);
         (results[`${version.name} ${folder.names}`] ??= []).push(result.ms);
         console.log(`round ${round + 1}, ${folder.names} names, ${version.name}: first page ${result.ms} ms (${result.newest ? 'the newest items' : 'NOT the newest items'}); floors just before: ${JSON.stringify(floors)}; load ${loadavg()[0]!.toFixed(1)}`);

@@ -168,15 +168,25 @@ export async function glanceFiles(dir: string, names: string[], local: boolean):
 /** What reading one file properly found: its real `createdAt`, or null (tombstone, unreadable). */
 export type ReadForPage = (name: string) => Promise<{ createdAt: string } | null>;
 
+/** The first rows the list shows: reached before the rest of the page is read (`readNewest`'s `early`). */
+export const FIRST_ROWS = 50;
+
 /**
  * Reads files, newest estimate first, until `count` live items are read and no unread file can
  * be newer than the oldest of them (see the guarantee above). Returns how many files were read.
+ * `early`: called once the newest `early.count` are known the same way (or all is read), so
+ * they can be shown while the rest of the page is read.
  */
-export async function readNewest(glances: Glance[], count: number, read: ReadForPage): Promise<number> {
+export async function readNewest(glances: Glance[], count: number, read: ReadForPage, early?: { count: number; reached: () => void }): Promise<number> {
   const order = glances.filter((g) => g.maybeLive).sort((a, b) => (a.newest < b.newest ? 1 : a.newest > b.newest ? -1 : 0));
   const page: string[] = [];
   let reads = 0;
-  while (reads < order.length && !(page.length >= count && page[count - 1]! >= order[reads]!.newest)) {
+  const known = (n: number): boolean => page.length >= n && page[n - 1]! >= order[reads]!.newest;
+  while (reads < order.length && !known(count)) {
+    if (early && known(early.count)) {
+      early.reached();
+      early = undefined;
+    }
     // A few files at a time: reading one past the stopping point only adds an older item.
     const batch = order.slice(reads, reads + READ_AHEAD);
     reads += batch.length;
@@ -187,6 +197,7 @@ export async function readNewest(glances: Glance[], count: number, read: ReadFor
       page.splice(at < 0 ? page.length : at, 0, found.createdAt);
     }
   }
+  early?.reached();
   return reads;
 }
 
@@ -209,23 +220,25 @@ export function glanceNames(names: string[], now: number): { glances: Glance[]; 
 
 /**
  * Reads the `count` newest live items of a folder (and every conflict copy, for their badges)
- * and hands them to `ingest`; the scan that follows skips what was read here.
+ * and hands them to `ingest`; the scan that follows skips what was read here. `firstRows`: called
+ * as soon as the newest `FIRST_ROWS` are in, so the list shows them while the rest is read.
  */
-export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>, now = Date.now()): Promise<void> {
+export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>, now = Date.now(), firstRows?: () => void): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const read = async (name: string): Promise<ReadResult> => (local ? readItemFileSync(join(dir, name)) : readItemFile(join(dir, name)));
   const { glances, unnamed } = glanceNames(names, now);
   if (unnamed.length > 0) glances.push(...(await glanceFiles(dir, unnamed, local)));
+  // Conflict copies first (few), so the first rows shown already carry their badges.
+  for (const name of names) {
+    if (!CONFLICT_FILE.test(name) || ITEM_FILE.test(name)) continue;
+    const result = await read(name);
+    if (result.ok) await ingest(name, result);
+  }
   await readNewest(glances, count, async (name) => {
     const result = await read(name);
     // One that does not parse, or holds another id, is left to the scan.
     if (!result.ok || result.item.id !== ITEM_FILE.exec(name)?.[1]) return null;
     await ingest(name, result);
     return result.item.deletedAt ? null : { createdAt: result.item.createdAt };
-  });
-  for (const name of names) {
-    if (!CONFLICT_FILE.test(name) || ITEM_FILE.test(name)) continue;
-    const result = await read(name);
-    if (result.ok) await ingest(name, result);
-  }
+  }, firstRows && { count: FIRST_ROWS, reached: firstRows });
 }

@@ -119,19 +119,30 @@ export class LibraryStore {
       first();
       return;
     }
-    this.readOnly = !(await folderWritable(this.dir));
+    // The write probe and the head cache's read, side by side: neither waits for the other.
+    const writable = folderWritable(this.dir);
+    const cachedHead = this.index.loadCachedHead(this.options.cacheBase, this.cacheKey).catch(() => false);
+    this.readOnly = !(await writable);
     if (this.readOnly) this.message = 'Read-only: you can read this team library but not change it (the folder is not writable for you).';
     // First results from the head cache, then all entries, then the text index, then the folder.
-    // No cache (the very first open): the newest items first (library-glance.ts), then the folder.
-    if (await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey)) {
+    // No cache (the very first open): the newest items first (library-glance.ts), the first rows
+    // shown as soon as they are in, then the rest of the page, then the folder.
+    if (await cachedHead) {
       first();
       this.emit();
       const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
       if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
     } else {
       this.index.partial = true; // until the scan has read the rest
-      await readFirstPage(this.dir, HEAD_SIZE, !this.shared, (name, result) => this.ingest(name, result), this.now());
-      first();
+      let shown = false;
+      const show = (): void => {
+        if (shown) return;
+        shown = true;
+        first();
+        this.emit();
+      };
+      await readFirstPage(this.dir, HEAD_SIZE, !this.shared, (name, result) => this.ingest(name, result), this.now(), show);
+      show();
     }
     this.emit();
     await this.rescan();
