@@ -54,6 +54,14 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
       : absolute(`Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12, script time (ms; the whole update with style and layout: ${append.worst})`, append.scriptWorst, 3);
   const firstPage = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms; floor: reading every item file's bytes in a plain loop)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300);
   out.library_first_page_ms = library.first_open_floor_ms === undefined ? firstPage : { ...firstPage, floor: library.first_open_floor_ms, ratio: ratioOf(firstPage.value, library.first_open_floor_ms) };
+  // Since item names sort by time (decision 15) a first open lists the folder and reads only the
+  // newest files, showing the first 50 rows once those are in: the floor honest for that work,
+  // beside the one above.
+  if (library.first_page_floor_ms !== undefined) {
+    const listing = library.listing_ms;
+    const others = listing ? `; on this disk readdir ${listing.readdir}, with types ${listing.readdir_with_types}, stat of every file ${listing.stat_every_file}, the 200 newest files ${listing.read_newest_head}` : '';
+    out.library_first_page_vs_listing_ms = { ...firstPage, label: `Library, ${library.items.toLocaleString('en-IN')} items: first page on a first open (ms; floor: listing the folder and reading the 50 newest item files' bytes, the rows shown first${others})`, floor: library.first_page_floor_ms, ratio: ratioOf(firstPage.value, library.first_page_floor_ms) };
+  }
   const items = library.items.toLocaleString('en-IN');
   if (library.search_usable_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: search finds all it will after a later open, the persisted index loaded (ms)`, library.search_usable_ms, 1000);
   else if (library.reopen_ready_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: a later open until the folder is checked (a run before search-usable was timed; ms)`, library.reopen_ready_ms, 1000);

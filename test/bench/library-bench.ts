@@ -7,13 +7,17 @@
  * corpus tokenised beforehand. Both result counts are reported, so a difference in semantics shows.
  * No query result is cached anywhere (the store has no such cache), so each repetition is cold.
  */
-import { readFileSync } from 'node:fs';
-import { mkdtemp, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ITEM_FILE, contentHash, humanCopy, itemFileText, libraryItemId } from '../../src/main/services/library/library-files';
+import { FIRST_ROWS } from '../../src/main/services/library/library-glance';
+import { HEAD_SIZE } from '../../src/main/services/library/library-index';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { generateCorpus } from '../../src/service/corpus/generator';
-import { LIBRARY_FORMAT_VERSION, type LibraryItem } from '../../src/shared/library';
+import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem } from '../../src/shared/library';
 
 export interface LibraryBenchResult {
   items: number;
@@ -23,6 +27,10 @@ export interface LibraryBenchResult {
   first_open_first_results_ms?: number;
   /** Reading every item file's bytes once in a plain loop, nothing else: the first open's floor. */
   first_open_floor_ms?: number;
+  /** Listing the folder and reading only the first rows' item files (the 50 newest by their time-ordered names): the first open's floor now. */
+  first_page_floor_ms?: number;
+  /** What each way of listing the folder costs in the same run (ms). */
+  listing_ms?: ListingCosts;
   /** Whether that first page held exactly the newest live items (by createdAt, as the list orders them). */
   first_page_newest?: boolean;
   /** A later open (cache present): until a first search shows results. */
@@ -135,32 +143,85 @@ async function firstOpen(options: ConstructorParameters<typeof LibraryStore>[0],
   return { firstOpenFirstResultsMs, openMs, firstPageNewest: page.length > 0 && page.join() === newest.join(), tanishq };
 }
 
-/** `count` item files in `<dir>/library`, each citing three signals of a generated corpus. */
-export async function writeLibraryItems(dir: string, count: number): Promise<LibraryItem[]> {
+/**
+ * How the item files are named: `app` as the app saves them now (time-ordered ids, what a first
+ * open lists instead of reading every file), `earlier` as earlier versions did (random ids).
+ */
+export type ItemNames = 'app' | 'earlier';
+
+/**
+ * `count` item files in `<dir>/library`, each citing three signals of a generated corpus, written
+ * as `LibraryStore.save` writes a new item (its id, the schema's normal form, revision 1, the
+ * pretty-printed JSON and its `.md` copy), without the fsync, which changes no byte.
+ */
+export async function writeLibraryItems(dir: string, count: number, names: ItemNames = 'app'): Promise<LibraryItem[]> {
   const corpus = generateCorpus({ signalCount: count * 3 });
-  const names = new Map(corpus.sources.map((s) => [s.id, s.name]));
+  const sourceNames = new Map(corpus.sources.map((s) => [s.id, s.name]));
   await mkdir(join(dir, 'library'), { recursive: true });
   const items: LibraryItem[] = [];
+  const taken = new Set<string>();
   for (let i = 0; i < count; i += 1) {
     const cited = corpus.signals.slice(i * 3, i * 3 + 3);
-    const item: LibraryItem = {
+    const createdAt = cited[0]!.published_at;
+    let id = '';
+    while (!id || taken.has(id)) id = names === 'app' ? libraryItemId(createdAt) : `lib_${randomBytes(8).toString('hex')}`;
+    taken.add(id);
+    const clean = LibraryItemSchema.parse({
       formatVersion: LIBRARY_FORMAT_VERSION,
-      id: `lib_${i.toString(16).padStart(16, '0')}`,
+      id,
       kind: i % 5 === 0 ? 'report' : 'answer',
       title: cited[0]!.title,
       tags: i % 7 === 0 ? ['board'] : [],
-      createdAt: cited[0]!.published_at,
-      savedAt: cited[0]!.published_at,
-      updatedAt: cited[0]!.published_at,
+      createdAt,
+      savedAt: createdAt,
+      updatedAt: createdAt,
       markdown: cited.map((s) => `- ${s.summary} [${s.id}]`).join('\n'),
-      citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: names.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
+      citations: cited.map((s) => ({ id: s.id, title: s.title, source_id: s.source_id, source_name: sourceNames.get(s.source_id), published_at: s.published_at, url: s.url, snippet: s.summary, detail: { type: s.type, body: s.body, entities: s.entities, metrics: s.metrics, sourceKind: null, healthWhenCited: 'healthy', itemsWhenCited: 5, citedAt: s.published_at } })),
       meta: {},
       deletedAt: null,
-    };
+    });
+    const item: LibraryItem = { ...clean, revision: { n: 1, device: 'bench', hash: contentHash(clean) } };
     items.push(item);
-    await writeFile(join(dir, 'library', `${item.id}.json`), JSON.stringify(item));
+    await writeFile(join(dir, 'library', `${id}.json`), itemFileText(item));
+    await writeFile(join(dir, 'library', `${id}.md`), humanCopy(item));
   }
   return items;
+}
+
+/** What listing a library folder costs on this disk, beside reading its item files (ms). */
+export interface ListingCosts {
+  readdir: number;
+  readdir_with_types: number;
+  stat_every_file: number;
+  read_every_item_file: number;
+  /** What a first open now must do at least to show its first rows: list the folder, pick the newest names, read those files' bytes (FIRST_ROWS of them). */
+  read_newest_page: number;
+  /** The same for the whole first page the head holds (HEAD_SIZE files), read before the folder's scan. */
+  read_newest_head: number;
+}
+
+/** Each way of listing `dir`, once, in this order. */
+export function listingCosts(dir: string): ListingCosts {
+  const newest = (count: number): void => {
+    for (const name of readdirSync(dir).filter((n) => ITEM_FILE.test(n)).sort().slice(-count)) readFileSync(join(dir, name));
+  };
+  const timed = (work: () => void): number => {
+    const started = performance.now();
+    work();
+    return round(performance.now() - started);
+  };
+  return {
+    readdir: timed(() => readdirSync(dir)),
+    readdir_with_types: timed(() => readdirSync(dir, { withFileTypes: true })),
+    stat_every_file: timed(() => {
+      for (const name of readdirSync(dir)) statSync(join(dir, name));
+    }),
+    read_every_item_file: timed(() => {
+      for (const name of readdirSync(dir)) if (ITEM_FILE.test(name)) readFileSync(join(dir, name));
+    }),
+    read_newest_page: timed(() => newest(FIRST_ROWS)),
+    read_newest_head: timed(() => newest(HEAD_SIZE)),
+  };
 }
 
 export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> {
@@ -168,11 +229,11 @@ export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> 
   try {
     const items = await writeLibraryItems(dir, count);
     const options = { dir: join(dir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' as const }, device: { id: 'bench', name: 'bench' }, cacheBase: join(dir, 'library-cache', 'personal') };
-    // The first open's floor: every item file's bytes read once, plainly, with nothing done with
-    // them (the least any first open must do, since a file's createdAt is only inside it).
-    const floorStarted = performance.now();
-    for (const name of await readdir(options.dir)) if (name.endsWith('.json')) readFileSync(join(options.dir, name));
-    const firstOpenFloorMs = performance.now() - floorStarted;
+    // The first open's floors: every item file's bytes read once, plainly, with nothing done with
+    // them (what a first open had to do while a file's createdAt was only inside it), and the
+    // folder listed with only the newest page's files read (what it must do with time-ordered
+    // names); beside them what other listings cost on this disk.
+    const listing = listingCosts(options.dir);
     // The very first open: no cache yet (in the background in the app). Its own function, so
     // that store is gone before the searches are timed: the app holds one copy of a library.
     const { firstOpenFirstResultsMs, openMs, firstPageNewest, tanishq } = await firstOpen(options, items);
@@ -208,7 +269,7 @@ export async function benchLibrary(count = 10_000): Promise<LibraryBenchResult> 
       out.push({ query, p50_ms: round(percentile(times, 50)), p95_ms: round(percentile(times, 95)), baseline_p50_ms: round(percentile(baseline, 50)), baseline_p95_ms: round(percentile(baseline, 95)), results, baseline_results: baselineResults });
     }
     await store.close();
-    return { items: store.size, open_ms: round(openMs), first_open_first_results_ms: round(firstOpenFirstResultsMs), first_open_floor_ms: round(firstOpenFloorMs), first_page_newest: firstPageNewest, open_to_first_results_ms: round(firstResultsMs), reopen_ready_ms: round(reopenReadyMs), search_usable_ms: round(searchUsableMs), queries: out };
+    return { items: store.size, open_ms: round(openMs), first_open_first_results_ms: round(firstOpenFirstResultsMs), first_open_floor_ms: listing.read_every_item_file, first_page_floor_ms: listing.read_newest_page, listing_ms: listing, first_page_newest: firstPageNewest, open_to_first_results_ms: round(firstResultsMs), reopen_ready_ms: round(reopenReadyMs), search_usable_ms: round(searchUsableMs), queries: out };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -3,12 +3,16 @@
  * page is shown before the whole folder is read, and it holds exactly the newest live items by
  * the time inside each file (file modified times deliberately say the opposite); tombstones are
  * not shown, the view says the library is still opening, and once it is ready search finds
- * everything and nothing is lost.
+ * everything and nothing is lost. Files named by hand or by earlier versions are glanced at;
+ * files the app saved are found by their time-ordered names.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createdAtBoundOfId, libraryItemId } from '../../src/main/services/library/library-files';
+import { FIRST_ROWS } from '../../src/main/services/library/library-glance';
 import { LibraryHub } from '../../src/main/services/library/library-hub';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { LIBRARY_FORMAT_VERSION, type LibraryItem } from '../../src/shared/library';
@@ -84,7 +88,9 @@ describe('first open of a big library, no cache', () => {
       expect(hub.locations()[0]).toMatchObject({ id: 'personal', state: 'opening' });
       expect(first.indexing).toBe(true);
       expect(hub.personal.index.entries.size).toBeLessThan(COUNT); // not the whole folder yet
-      expect(first.items.map((item) => item.createdAt)).toEqual(newestLive(items, PAGE));
+      // The first rows are shown as soon as they are known (the rest of the page is read after).
+      expect(first.items.length).toBeGreaterThanOrEqual(FIRST_ROWS);
+      expect(first.items.map((item) => item.createdAt)).toEqual(newestLive(items, first.items.length));
       const deleted = new Set(items.filter((item) => item.deletedAt).map((item) => item.id));
       expect(first.items.filter((item) => deleted.has(item.id))).toEqual([]);
       expect(first.items[0]!.conflicts).toBe(1);
@@ -96,7 +102,7 @@ describe('first open of a big library, no cache', () => {
       expect(all.indexing).toBe(false);
       expect(all.total).toBe(live.length);
       expect(new Set(all.items.map((item) => item.id))).toEqual(new Set(live.map((item) => item.id)));
-      expect(all.items.slice(0, PAGE).map((item) => item.createdAt)).toEqual(first.items.map((item) => item.createdAt));
+      expect(all.items.slice(0, first.items.length).map((item) => item.createdAt)).toEqual(first.items.map((item) => item.createdAt));
       expect(all.corrupt).toEqual(['lib_ffffffffffffffff.json']);
       // Search over the whole library: an old item, and a deleted one is not found.
       const oldest = live.reduce((a, b) => (a.createdAt < b.createdAt ? a : b));
@@ -115,7 +121,9 @@ describe('first open of a big library, no cache', () => {
     const store = new LibraryStore(options);
     await store.firstResults;
     expect(store.describe().state).toBe('opening');
-    expect(store.search({ sort: 'date' }).items.map((item) => item.createdAt)).toEqual(newestLive(items, PAGE));
+    const shown = store.search({ sort: 'date' }).items.map((item) => item.createdAt);
+    expect(shown.length).toBeGreaterThanOrEqual(FIRST_ROWS);
+    expect(shown).toEqual(newestLive(items, shown.length));
     await store.ready;
     expect(store.size).toBe(items.filter((item) => !item.deletedAt).length);
     await store.close();
@@ -126,5 +134,56 @@ describe('first open of a big library, no cache', () => {
     await again.ready;
     expect(again.search({ text: 'zudio surat' }).total).toBe(items.filter((item) => !item.deletedAt && item.title.includes('Surat')).length);
     await again.close();
+  });
+});
+
+describe('first open of a library the app saved (time-ordered file names), no cache', () => {
+  it('finds the newest by name, glances at the files of earlier versions, and the full read places a name that lies', async () => {
+    const dataDir = join(root, 'saved');
+    const dir = join(dataDir, 'library');
+    const writer = await LibraryStore.open(dataDir);
+    const all: LibraryItem[] = [];
+    for (let i = 0; i < 400; i += 1) {
+      const sig = `sig_${(i + 1).toString(16).padStart(16, '0')}`;
+      const saved = await writer.save({ kind: 'answer', title: `Saved note ${i}`, markdown: `Zudio in Pune (saved${i}q) [${sig}].`, citations: [{ id: sig, title: 'Zudio in Pune', source_name: 'ET Retail', published_at: '2026-10-01T00:00:00Z', detail: null }], createdAt: createdAtOf(i), meta: {} });
+      all.push(i % 9 === 0 ? { ...saved, deletedAt: 'deleted' } : saved);
+    }
+    for (const item of all) if (item.deletedAt) await writer.remove(item.id);
+    await writer.close();
+    expect(all.filter((item) => createdAtBoundOfId(item.id, Date.now()) === null)).toEqual([]);
+    // Files of an earlier version (random ids), over the same years, and the newest live item of all among them.
+    for (let i = 400; i < 550; i += 1) {
+      const item = { ...itemOf(i), id: `lib_${randomBytes(8).toString('hex')}`, createdAt: i === 548 ? '2026-11-28T00:00:00.000Z' : createdAtOf(i) };
+      all.push(item);
+      await writeFile(join(dir, `${item.id}.json`), JSON.stringify(item));
+    }
+    // A file whose time-ordered name says 2021 while it holds a newer createdAt than any other.
+    const liar = { ...itemOf(550), id: libraryItemId('2021-03-01T00:00:00.000Z'), createdAt: '2026-11-29T00:00:00.000Z', deletedAt: null };
+    await writeFile(join(dir, `${liar.id}.json`), JSON.stringify(liar));
+    // Modified times run opposite to createdAt.
+    for (const item of all) {
+      const mtime = new Date(Date.UTC(2030, 0, 1) - Date.parse(item.createdAt) / 1000);
+      await utimes(join(dir, `${item.id}.json`), mtime, mtime);
+    }
+
+    const store = new LibraryStore({ dir, location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: { id: 'dev', name: 'dev' }, cacheBase: join(root, 'saved-cache', 'personal') });
+    try {
+      await store.firstResults;
+      const first = store.search({ sort: 'date' });
+      expect(store.describe().state).toBe('opening');
+      expect(store.index.entries.size).toBeLessThan(all.length);
+      // The newest live items, the earlier version's newest included; the liar is not read yet.
+      expect(first.items.length).toBeGreaterThanOrEqual(FIRST_ROWS);
+      expect(first.items.map((item) => item.createdAt)).toEqual(newestLive(all, first.items.length));
+      expect(first.items[0]!.createdAt).toBe('2026-11-28T00:00:00.000Z');
+      await store.ready;
+      const whole = store.search({ sort: 'date' }, 5_000);
+      expect(whole.total).toBe(all.filter((item) => !item.deletedAt).length + 1);
+      expect(whole.items.slice(0, PAGE).map((item) => item.createdAt)).toEqual(newestLive([...all, liar], PAGE));
+      expect(whole.items[0]!.id).toBe(liar.id);
+      expect(whole.corrupt).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });

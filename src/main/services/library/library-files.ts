@@ -92,6 +92,9 @@ function parsed(text: string, info: Stats): ReadResult {
   return { ok: true, item, stamp: { mtimeMs: info.mtimeMs, size: info.size }, migrated: (raw as { formatVersion?: number }).formatVersion !== LIBRARY_FORMAT_VERSION };
 }
 
+/** An item file's bytes, as the app writes them. */
+export const itemFileText = (item: LibraryItem): string => `${JSON.stringify(item, null, 2)}\n`;
+
 /**
  * Writes the authoritative JSON atomically (temp, fsync, rename), then the derived markdown copy.
  * `shared`: a team folder, where colleagues must read the files (the umask decides, not 0600).
@@ -99,7 +102,7 @@ function parsed(text: string, info: Stats): ReadResult {
 export async function writeItemFile(dir: string, name: string, item: LibraryItem, withCopy = true, shared = false): Promise<FileStamp> {
   const path = join(dir, name);
   const mode = shared ? {} : { mode: 0o600 };
-  await writeFileAtomic(path, `${JSON.stringify(item, null, 2)}\n`, { ...mode, fsync: true });
+  await writeFileAtomic(path, itemFileText(item), { ...mode, fsync: true });
   const info = await stat(path);
   if (withCopy) await writeFileAtomic(join(dir, name.replace(/\.json$/, '.md')), humanCopy(item), mode).catch(() => undefined);
   return { mtimeMs: info.mtimeMs, size: info.size };
@@ -152,12 +155,64 @@ export async function folderWritable(dir: string): Promise<boolean> {
 
 export type NewLibraryItem = Pick<LibraryItem, 'kind' | 'title' | 'markdown' | 'citations' | 'meta' | 'createdAt'> & { tags?: string[] };
 
+/**
+ * Item ids that sort by the item's `createdAt` (docs/decisions/0015-time-ordered-library-ids.md),
+ * inside the format's `lib_<16 hex>`, so every reader of the format, older versions of the app
+ * included, reads them as before. The 16 hex digits are:
+ *   8: whole seconds of `createdAt` since 2000-01-01T00:00:00Z (times from 2020 to 2136),
+ *   5: random (two items of one second differ here),
+ *   3: a check of the first 13, so an id from before (all random) is seldom taken for one of these.
+ * A first open with no cache lists the folder and reads the newest by name first
+ * (library-glance.ts), instead of reading every file to find each item's `createdAt`.
+ */
+const ID_EPOCH_MS = Date.UTC(2000, 0, 1);
+const ID_SECONDS_LIMIT = 2 ** 32;
+/**
+ * Only times from 2020 on are put in ids (earlier ones get a random id): an id made by hand
+ * (`lib_0000000000000001`) or a random one then seldom reads as one of these.
+ */
+const ID_EARLIEST_MS = Date.UTC(2020, 0, 1);
+/** The `createdAt` a time-ordered id is made from: ISO 8601 in UTC, as `toISOString` writes it (string order is time order). */
+const CANONICAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
+/** 12 bits of FNV-1a over the id's first 13 hex digits. */
+function idCheck(head: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < head.length; i += 1) hash = Math.imul(hash ^ head.charCodeAt(i), 0x01000193);
+  return ((hash ^ (hash >>> 12) ^ (hash >>> 24)) & 0xfff).toString(16).padStart(3, '0');
+}
+
+/** A fresh id for an item created at `createdAt`: time-ordered if that is a plain UTC time from 2020 on, else all random. */
+export function libraryItemId(createdAt: string): string {
+  const ms = CANONICAL_TIME.test(createdAt) ? Date.parse(createdAt) : Number.NaN;
+  const seconds = Math.floor((ms - ID_EPOCH_MS) / 1000);
+  if (!(ms >= ID_EARLIEST_MS && seconds < ID_SECONDS_LIMIT)) return `lib_${randomBytes(8).toString('hex')}`;
+  const head = `${seconds.toString(16).padStart(8, '0')}${randomBytes(3).toString('hex').slice(0, 5)}`;
+  return `lib_${head}${idCheck(head)}`;
+}
+
+/**
+ * What a time-ordered id says of its item: a time no `createdAt` made into it can exceed (the
+ * start of the next second, as `toISOString` writes it). Null for an id that is not one (an
+ * older random id, seldom passing the check), or that says a time before 2020 or more than a
+ * day after `notAfterMs` (more likely a random id than a colleague's clock running ahead). A
+ * file can lie (renamed or edited by hand): the name only decides which files are read first,
+ * the list is ordered by what the files hold.
+ */
+export function createdAtBoundOfId(id: string, notAfterMs: number): string | null {
+  if (id.length !== 20) return null;
+  const head = id.slice(4, 17);
+  if (idCheck(head) !== id.slice(17)) return null;
+  const bound = ID_EPOCH_MS + (Number.parseInt(head.slice(0, 8), 16) + 1) * 1000;
+  return bound <= ID_EARLIEST_MS || bound > notAfterMs + 24 * 3600_000 ? null : new Date(bound).toISOString();
+}
+
 /** A new item with a fresh id; its revision is given when it is written. */
 export function newLibraryItem(input: NewLibraryItem, now: number): LibraryItem {
   const at = new Date(now).toISOString();
   return {
     formatVersion: LIBRARY_FORMAT_VERSION,
-    id: `lib_${randomBytes(8).toString('hex')}`,
+    id: libraryItemId(input.createdAt),
     kind: input.kind,
     title: input.title.slice(0, 300) || 'Untitled',
     tags: input.tags ?? [],

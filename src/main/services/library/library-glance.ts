@@ -2,24 +2,31 @@
  * The very first open of a library (no cache yet): the newest items are shown before the whole
  * folder is read and indexed, which takes seconds at 10,000 items.
  *
- * Every item file is glanced at: read, not parsed, its `createdAt` and `deletedAt` found by
- * searching its bytes (a tenth of the cost of parsing and validating it, and no text decoded). The list's order, newest first,
- * is by `createdAt` inside the file; a file's modified time says nothing about it (a copied or
- * synced folder has every file modified "now"), so the glance looks at every file.
+ * The list's order, newest first, is by `createdAt` inside each file; a file's modified time says
+ * nothing about it (a copied or synced folder has every file modified "now"). Each item file gets
+ * an estimate of its `createdAt`, read without parsing it:
+ * - from its name, when the app saved it: ids are time-ordered (library-files.ts,
+ *   `libraryItemId`), so listing the folder is enough and no file is read for its estimate;
+ * - otherwise (saved by an earlier version, copied in by hand, a random id) from a glance at its
+ *   bytes: its `createdAt` and `deletedAt` found by searching them (a tenth of the cost of
+ *   parsing and validating, no text decoded).
  *
- * Guarantee: the glance only over-estimates. A file's estimate is the newest `createdAt` written
- * anywhere in it, and it counts as deleted only if every `deletedAt` in it is a time. Files are
- * then read properly (parsed, validated) newest estimate first until the page is full and no
- * unread file's estimate is newer than the page's oldest item. So the page is exactly the newest
- * live items by `createdAt`, for any file whose keys are written plainly (every JSON writer
- * does; a key spelt with `\u` escapes would not be seen, and such a file is placed when the
- * full read reaches it). Items tied on the page's oldest time may be any of the tied ones.
+ * Guarantee: files are then read properly (parsed, validated) newest estimate first until the
+ * page is full and no unread file's estimate is newer than the page's oldest item. An estimate
+ * from the bytes only over-estimates: it is the newest `createdAt` written anywhere in the file,
+ * and the file counts as deleted only if every `deletedAt` in it is a time. An estimate from the
+ * name over-estimates for every file the app wrote (an item's `createdAt` never changes). So
+ * the page is exactly the newest live items by `createdAt`, for any file whose keys are written
+ * plainly (every JSON writer does; a key spelt with `\u` escapes would not be seen) and whose
+ * name does not claim an older time than it holds (a file edited or renamed by hand). Such a
+ * file is placed when the full read that follows reaches it, seconds later. Items tied on the
+ * page's oldest time may be any of the tied ones.
  */
 import { close, closeSync, constants, fstat, fstatSync, open, openSync, readFile, readSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CONFLICT_FILE, ITEM_FILE, readItemFile, readItemFileSync, type ReadResult } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, createdAtBoundOfId, readItemFile, readItemFileSync, type ReadResult } from './library-files';
 
 export interface Glance {
   name: string;
@@ -161,15 +168,25 @@ export async function glanceFiles(dir: string, names: string[], local: boolean):
 /** What reading one file properly found: its real `createdAt`, or null (tombstone, unreadable). */
 export type ReadForPage = (name: string) => Promise<{ createdAt: string } | null>;
 
+/** The first rows the list shows: reached before the rest of the page is read (`readNewest`'s `early`). */
+export const FIRST_ROWS = 50;
+
 /**
  * Reads files, newest estimate first, until `count` live items are read and no unread file can
  * be newer than the oldest of them (see the guarantee above). Returns how many files were read.
+ * `early`: called once the newest `early.count` are known the same way (or all is read), so
+ * they can be shown while the rest of the page is read.
  */
-export async function readNewest(glances: Glance[], count: number, read: ReadForPage): Promise<number> {
+export async function readNewest(glances: Glance[], count: number, read: ReadForPage, early?: { count: number; reached: () => void }): Promise<number> {
   const order = glances.filter((g) => g.maybeLive).sort((a, b) => (a.newest < b.newest ? 1 : a.newest > b.newest ? -1 : 0));
   const page: string[] = [];
   let reads = 0;
-  while (reads < order.length && !(page.length >= count && page[count - 1]! >= order[reads]!.newest)) {
+  const known = (n: number): boolean => page.length >= n && page[n - 1]! >= order[reads]!.newest;
+  while (reads < order.length && !known(count)) {
+    if (early && known(early.count)) {
+      early.reached();
+      early = undefined;
+    }
     // A few files at a time: reading one past the stopping point only adds an older item.
     const batch = order.slice(reads, reads + READ_AHEAD);
     reads += batch.length;
@@ -180,27 +197,48 @@ export async function readNewest(glances: Glance[], count: number, read: ReadFor
       page.splice(at < 0 ? page.length : at, 0, found.createdAt);
     }
   }
+  early?.reached();
   return reads;
 }
 
 /**
- * Reads the `count` newest live items of a folder (and every conflict copy, for their badges)
- * and hands them to `ingest`; the scan that follows skips what was read here.
+ * Estimates from file names alone, for the app's time-ordered ids; the names left over must be
+ * glanced at. `now`: an id saying a time more than a day later is not taken as one.
  */
-export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>): Promise<void> {
+export function glanceNames(names: string[], now: number): { glances: Glance[]; unnamed: string[] } {
+  const glances: Glance[] = [];
+  const unnamed: string[] = [];
+  for (const name of names) {
+    const id = ITEM_FILE.exec(name)?.[1];
+    if (!id) continue;
+    const newest = createdAtBoundOfId(id, now);
+    if (newest === null) unnamed.push(name);
+    else glances.push({ name, newest, maybeLive: true });
+  }
+  return { glances, unnamed };
+}
+
+/**
+ * Reads the `count` newest live items of a folder (and every conflict copy, for their badges)
+ * and hands them to `ingest`; the scan that follows skips what was read here. `firstRows`: called
+ * as soon as the newest `FIRST_ROWS` are in, so the list shows them while the rest is read.
+ */
+export async function readFirstPage(dir: string, count: number, local: boolean, ingest: (name: string, result: ReadResult & { ok: true }) => Promise<void>, now = Date.now(), firstRows?: () => void): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const read = async (name: string): Promise<ReadResult> => (local ? readItemFileSync(join(dir, name)) : readItemFile(join(dir, name)));
-  const glances = await glanceFiles(dir, names.filter((name) => ITEM_FILE.test(name)), local);
+  const { glances, unnamed } = glanceNames(names, now);
+  if (unnamed.length > 0) glances.push(...(await glanceFiles(dir, unnamed, local)));
+  // Conflict copies first (few), so the first rows shown already carry their badges.
+  for (const name of names) {
+    if (!CONFLICT_FILE.test(name) || ITEM_FILE.test(name)) continue;
+    const result = await read(name);
+    if (result.ok) await ingest(name, result);
+  }
   await readNewest(glances, count, async (name) => {
     const result = await read(name);
     // One that does not parse, or holds another id, is left to the scan.
     if (!result.ok || result.item.id !== ITEM_FILE.exec(name)?.[1]) return null;
     await ingest(name, result);
     return result.item.deletedAt ? null : { createdAt: result.item.createdAt };
-  });
-  for (const name of names) {
-    if (!CONFLICT_FILE.test(name) || ITEM_FILE.test(name)) continue;
-    const result = await read(name);
-    if (result.ok) await ingest(name, result);
-  }
+  }, firstRows && { count: FIRST_ROWS, reached: firstRows });
 }

@@ -340,7 +340,8 @@ export function finishSearch<H extends Hit>(hits: H[], query: LibraryQuery, limi
   if (sort === 'date') hits.sort((a, b) => (a.entry.createdAt < b.entry.createdAt ? 1 : a.entry.createdAt > b.entry.createdAt ? -1 : 0));
   else if (sort === 'title') hits.sort((a, b) => a.entry.title.localeCompare(b.entry.title));
   else if (sort === 'citations') hits.sort((a, b) => b.entry.citationCount - a.entry.citationCount);
-  else hits.sort((a, b) => b.score - a.score);
+  // Equal scores by id: the order must not depend on the order the files happened to be read in.
+  else hits.sort((a, b) => b.score - a.score || (a.entry.id < b.entry.id ? -1 : a.entry.id > b.entry.id ? 1 : 0));
   const terms = text.split(/\s+/).filter(Boolean).map((term) => new RegExp(term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i'));
   return {
     items: hits.slice(0, limit).map((hit) => ({ ...summary(hit), snippet: terms.length > 0 ? snippetOf(textOf(hit), terms) : null })),

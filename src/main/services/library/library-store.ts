@@ -4,7 +4,8 @@
  *
  * - Opening never blocks: entries come from a cache at once, then the folder is compared with
  *   it and only what changed is read again (`ready` resolves then). With no cache yet, the
- *   newest items are read first (library-glance.ts), then the rest.
+ *   newest items are read first, found by their time-ordered file names (library-glance.ts),
+ *   then the rest.
  * - Every write carries a revision; a write never replaces a revision its writer has not seen:
  *   if the file changed underneath, ours is kept beside it as a conflict copy.
  * - A team folder is watched (fs.watch, plus polling for shares where events do not arrive);
@@ -12,10 +13,10 @@
  * - Deletion writes a tombstone (`deletedAt`), so it syncs and can be undone.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LIBRARY_FORMAT_VERSION, LibraryItemSchema, type LibraryItem, type LibraryItemView, type LibraryRevision, type LibraryLocation, type LibraryQuery, type LibrarySearchResult, type LibrarySummary } from '../../../shared/library';
-import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, newLibraryItem, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp, type NewLibraryItem, type ReadResult } from './library-files';
+import { CONFLICT_FILE, ITEM_FILE, conflictFileName, contentHash, folderWritable, libraryItemId, newLibraryItem, readItemFile, removeItemFiles, revisionOf, sameRevision, withoutSecrets, writeItemFile, type FileStamp, type NewLibraryItem, type ReadResult } from './library-files';
 import { readFirstPage } from './library-glance';
 import { HEAD_SIZE, LibraryIndex, entryOf, finishSearch, summaryOf, type Hit } from './library-index';
 import { folderChanges, purgeTombstones, readChanged } from './library-scan';
@@ -118,19 +119,30 @@ export class LibraryStore {
       first();
       return;
     }
-    this.readOnly = !(await folderWritable(this.dir));
+    // The write probe and the head cache's read, side by side: neither waits for the other.
+    const writable = folderWritable(this.dir);
+    const cachedHead = this.index.loadCachedHead(this.options.cacheBase, this.cacheKey).catch(() => false);
+    this.readOnly = !(await writable);
     if (this.readOnly) this.message = 'Read-only: you can read this team library but not change it (the folder is not writable for you).';
     // First results from the head cache, then all entries, then the text index, then the folder.
-    // No cache (the very first open): the newest items first (library-glance.ts), then the folder.
-    if (await this.index.loadCachedHead(this.options.cacheBase, this.cacheKey)) {
+    // No cache (the very first open): the newest items first (library-glance.ts), the first rows
+    // shown as soon as they are in, then the rest of the page, then the folder.
+    if (await cachedHead) {
       first();
       this.emit();
       const cached = await this.index.loadCachedEntries(this.options.cacheBase, this.cacheKey);
       if (!cached || !(await this.index.loadCachedIndex(this.options.cacheBase, this.cacheKey))) this.index.reset();
     } else {
       this.index.partial = true; // until the scan has read the rest
-      await readFirstPage(this.dir, HEAD_SIZE, !this.shared, (name, result) => this.ingest(name, result));
-      first();
+      let shown = false;
+      const show = (): void => {
+        if (shown) return;
+        shown = true;
+        first();
+        this.emit();
+      };
+      await readFirstPage(this.dir, HEAD_SIZE, !this.shared, (name, result) => this.ingest(name, result), this.now(), show);
+      show();
     }
     this.emit();
     await this.rescan();
@@ -305,7 +317,11 @@ export class LibraryStore {
   }
 
   async save(input: NewLibraryItem): Promise<LibraryItem> {
-    return (await this.commit(newLibraryItem(input, this.now()), null)).item;
+    let item = newLibraryItem(input, this.now());
+    // Items of one second share half their id (library-files.ts, libraryItemId): one taken, here
+    // or by a file not read yet, is drawn again rather than written as a conflict copy of another item.
+    while (this.index.entries.has(item.id) || (await lstat(join(this.dir, `${item.id}.json`)).then(() => true, () => false))) item = { ...item, id: libraryItemId(item.createdAt) };
+    return (await this.commit(item, null)).item;
   }
 
   /**
