@@ -9,6 +9,7 @@
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { answers, CHROMIUM_ARGS, serveHarness } from './renderer-bench';
 import { selfTimeByName, type TraceEvent } from './trace-self-time';
+import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }
 
@@ -90,3 +91,5 @@ try {
   await browser.close();
   await harness.close();
 }
+// The answers' in-process service leaves its in-memory database open; closed, the run ends by itself.
+await closeMemoryDatabase();
