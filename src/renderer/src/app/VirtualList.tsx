@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
+import { memo, useEffect, useLayoutEffect, useReducer, useRef, type ReactNode } from 'react';
+import { flushSync } from 'react-dom';
 
 interface VirtualListProps<T> {
   items: readonly T[];
@@ -33,52 +34,71 @@ const Row = memo(
  */
 export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey, className, testId, footer }: VirtualListProps<T>) {
   const scroller = useRef<HTMLDivElement>(null);
-  const sizer = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const followed = useRef(followKey);
   /** Set when a new item was brought into view from higher up: it stays put (no following) until the reader scrolls. */
   const pinned = useRef(false);
   /** Where following last put the list; Infinity once the reader has scrolled away. */
   const followedTo = useRef(Infinity);
+  /** A new last item to follow to once it is laid out (set in the commit, done after layout). */
+  const followNew = useRef(false);
   const follow = (): void => {
+    followNew.current = false;
     const element = scroller.current;
     if (!element || pinned.current || !atBottom.current || items.length === 0) return;
     const bottom = element.scrollHeight - element.clientHeight;
     if (element.scrollTop < bottom - 1) element.scrollTop = bottom;
     followedTo.current = element.scrollTop;
   };
-  /** True while a mounting row is measured, inside React's commit (the effect below follows then). */
-  const mounting = useRef(false);
   const totalSize = useRef(0);
+  /** Set by a size the rows' ResizeObserver reported: the list is laid out again before paint. */
+  const observed = useRef(false);
+  const [, relayout] = useReducer((n: number) => n + 1, 0);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => estimateHeight,
     overscan: 4,
     getItemKey: (index) => keyOf(items[index]!),
-    // A row changed size (the last answer grew): its ResizeObserver reports it after the
-    // browser's own layout, where reading scrollHeight to follow the end costs no layout of its
-    // own (an effect per update forced a synchronous one). Only on a change of size: following
-    // on a scroll would undo the reader's scrolling up.
+    // Rows are measured only by their ResizeObserver, after the browser's own layout and before
+    // paint (issue 31). Measured from the row's ref instead, inside React's commit, reading its
+    // height forced a synchronous layout of the whole new row there: a new row keeps the size
+    // known for its key, or the estimate, until its first observation a moment later.
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize?.[0];
+      if (box) {
+        // Only for this callback's own notification: a size equal to the known one notifies nothing.
+        if (!observed.current) queueMicrotask(() => (observed.current = false));
+        observed.current = true;
+        return Math.round(box.blockSize);
+      }
+      if (entry) return element.getBoundingClientRect().height;
+      return instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ?? estimateHeight;
+    },
+    // A row changed size (mounted, or the last answer grew): in the rows' ResizeObserver callback,
+    // after the browser's layout and before paint. The rows are placed again at once (React would
+    // otherwise do it after this frame's paint: rows overlapping for a frame), then the end is
+    // followed; reading scrollHeight here costs no layout of its own in the commit.
     onChange: (instance) => {
+      // Scrolling, or a new count: React renders the list itself.
+      if (!observed.current) return;
+      observed.current = false;
       const total = instance.getTotalSize();
-      if (total === totalSize.current) return;
+      if (total === totalSize.current && !followNew.current) return;
       totalSize.current = total;
-      if (!mounting.current) follow();
+      flushSync(relayout);
+      follow();
     },
   });
-  const measureRow = useCallback(
-    (node: HTMLDivElement | null) => {
-      mounting.current = true;
-      try {
-        virtualizer.measureElement(node);
-      } finally {
-        mounting.current = false;
-      }
-    },
-    [virtualizer],
-  );
-
+  // While the list follows the end, a row changing size never moves the scroll position by
+  // itself: the virtualiser would shift it by the row's change (a first measurement below an
+  // estimate scrolls up by the difference), which reads as the reader leaving the end; following
+  // (onChange) puts the list at the end instead. Otherwise its own rule keeps what is in view still.
+  virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
+    if (atBottom.current && !pinned.current) return false;
+    const offset = instance.scrollOffset ?? 0;
+    return instance.itemSizeCache.has(item.key) ? item.end <= offset && instance.scrollDirection !== 'backward' : item.start < offset;
+  };
   useEffect(() => {
     const element = scroller.current;
     if (!element) return;
@@ -115,23 +135,30 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       }
     }
     if (!element || pinned.current || !atBottom.current || items.length === 0) return;
-    // One forced layout: the new last row is rendered (it is within the overscan of the end the
-    // reader was at) and was measured as it mounted; the total height is set to include that
-    // measure now, not one commit later. Rows still at their estimated size when a long
-    // conversation opens are followed from onChange as they are measured.
-    if (sizer.current) sizer.current.style.height = `${virtualizer.getTotalSize()}px`;
-    element.scrollTop = element.scrollHeight;
-    followedTo.current = element.scrollTop;
+    // No layout here (issue 31: setting or reading the scroll position in the commit forced one):
+    // the new last row is followed to once the browser has laid it out, in the rows'
+    // ResizeObserver callback (onChange above).
+    followNew.current = true;
+    // Also followed in the next frame's animation callback: a new row whose first observation
+    // finds its estimate exact reports no change to onChange. That callback runs before the
+    // frame's own layout, so its scrollHeight read is that layout done early, not a second one.
+    const frame = requestAnimationFrame(() => {
+      if (!followNew.current) return;
+      followNew.current = false;
+      element.scrollTop = element.scrollHeight;
+      followedTo.current = element.scrollTop;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [items.length, followKey, virtualizer]);
 
   return (
     <div ref={scroller} className={className} data-testid={testId}>
-      <div ref={sizer} style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
         {virtualizer.getVirtualItems().map((row) => (
           <div
             key={row.key}
             data-index={row.index}
-            ref={measureRow}
+            ref={virtualizer.measureElement}
             style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
           >
             <Row item={items[row.index]!} index={row.index} render={render} />

@@ -29,7 +29,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
             const from = currentTurnId;
             currentTurnId = event.turnId;
             set((state) => ({
-              turns: state.turns.map((t) => (t.id === from ? { ...t, id: event.turnId } : t)),
+              // The row keeps its key (the id it was asked under): rebuilt mid-answer, it would be
+              // placed from the list's estimate again and the end-following lost.
+              turns: state.turns.map((t) => (t.id === from ? { ...t, id: event.turnId, rowKey: t.rowKey ?? from } : t)),
               streamingTurnId: state.streamingTurnId === from ? event.turnId : state.streamingTurnId,
             }));
           }

@@ -16,6 +16,8 @@ import type { FollowTargetArgs, WatchlistView } from '../../../shared/watchlist'
 export interface TurnView {
   /** The stored turn id, or a temporary one until main assigns it. */
   id: string;
+  /** The temporary id a turn was asked under, kept once main names it: the turn's key in the list. */
+  rowKey?: string;
   question: string;
   answer: TurnAnswerState;
   /** UI updates applied while streaming (tests and the benchmark read it). */

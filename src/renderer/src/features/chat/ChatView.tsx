@@ -132,7 +132,7 @@ function ConversationTurns() {
       className="messages"
       testId="messages"
       items={turns}
-      keyOf={(turn) => turn.id}
+      keyOf={(turn) => turn.rowKey ?? turn.id}
       estimateHeight={700}
       followKey={`${conversationId}:${turns.length}`}
       render={(turn) => (
