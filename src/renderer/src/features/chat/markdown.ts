@@ -32,18 +32,18 @@ const PURIFY_CONFIG = {
 /** The same config, returning the tree itself, so chips can be added to it structurally. */
 const PURIFY_FRAGMENT = { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true } as const;
 
-/** The same config again, for a tree already parsed into an inert document: walked and cleaned where it is. */
-const PURIFY_IN_PLACE = { ...PURIFY_CONFIG, IN_PLACE: true } as const;
-
+let purify: ReturnType<typeof DOMPurify> | null = null;
 /**
- * A DOMPurify instance of the answers', configured once (DOMPurify otherwise re-parses its config
- * on every call). Their own, so that no other code's setConfig/clearConfig or hooks on the shared
+ * Answers' own DOMPurify instance, configured once (DOMPurify otherwise re-parses its config on
+ * every call). Its own, so that no other code's setConfig/clearConfig or hooks on the shared
  * default instance can change what answers are sanitised with.
  */
-function answersPurifier(config: typeof PURIFY_FRAGMENT | typeof PURIFY_IN_PLACE): ReturnType<typeof DOMPurify> {
-  const instance = DOMPurify(window);
-  instance.setConfig(config);
-  instance.addHook('afterSanitizeAttributes', (node) => {
+function configurePurifier(): ReturnType<typeof DOMPurify> {
+  if (purify) return purify;
+  purify = DOMPurify(window);
+  // sanitize() returns a fragment.
+  purify.setConfig(PURIFY_FRAGMENT);
+  purify.addHook('afterSanitizeAttributes', (node) => {
     if (node.tagName === 'A') {
       const href = node.getAttribute('href') ?? '';
       if (!SAFE_LINK.test(href)) node.removeAttribute('href');
@@ -51,13 +51,6 @@ function answersPurifier(config: typeof PURIFY_FRAGMENT | typeof PURIFY_IN_PLACE
       node.setAttribute('rel', 'noopener noreferrer');
     }
   });
-  return instance;
-}
-
-let purify: ReturnType<typeof DOMPurify> | null = null;
-/** The instance for HTML strings: sanitize() parses into a new inert document and returns a fragment. */
-function configurePurifier(): ReturnType<typeof DOMPurify> {
-  purify ??= answersPurifier(PURIFY_FRAGMENT);
   return purify;
 }
 
@@ -70,50 +63,6 @@ function sanitize(html: string): DocumentFragment {
   const purifier = configurePurifier();
   const fragment = purifier.sanitize(html) as unknown as DocumentFragment;
   purifier.removed.length = 0;
-  return fragment;
-}
-
-let purifyInPlace: ReturnType<typeof DOMPurify> | null = null;
-/** An inert document (no browsing context: nothing in it loads or runs) that streamed pieces are parsed into, renewed every 32 calls. */
-let inertDocument: Document | null = null;
-let inertDocumentUses = 0;
-const INERT_DOCUMENT_USES = 32;
-
-/**
- * The same sanitising as `sanitize`, without a new document per call (issue 31: DOMPurify's parse
- * into a new document was the largest script cost of a streamed delta). The HTML is parsed by
- * the same HTML parser as body content (a detached <body> of an inert document kept for a few
- * calls), as DOMPurify parses a string into the body of a new document; then the same configuration and hook walk the
- * parsed tree where it is (DOMPurify's IN_PLACE mode) and it is handed back as a fragment, as
- * `sanitize` hands back its own. Only for marked's own HTML of one block or piece: exactly one
- * top-level element (IN_PLACE walks from one element, which must itself be allowed), with at most
- * whitespace beside it. Anything else, or anything DOMPurify refuses to clean in place, returns
- * null and the caller sanitises the string as before.
- */
-export function sanitizeParsedInPlace(html: string): DocumentFragment | null {
-  // A fresh one now and then: DOMPurify leaves a NodeIterator per call registered with the
-  // document until it is collected, and each node removed from the document visits them all.
-  if (!inertDocument || (inertDocumentUses += 1) > INERT_DOCUMENT_USES) {
-    inertDocument = document.implementation.createHTMLDocument('');
-    inertDocumentUses = 1;
-  }
-  // A new detached <body> each time: parsed as body content, as DOMParser parses DOMPurify's string.
-  const holder = inertDocument.createElement('body');
-  holder.innerHTML = html;
-  const kids = [...holder.childNodes];
-  const element = kids.find((kid) => kid.nodeType === Node.ELEMENT_NODE);
-  const whitespaceBeside = kids.every((kid) => kid === element || (kid.nodeType === Node.TEXT_NODE && /^[ \t\n\f\r]*$/.test(kid.nodeValue ?? '')));
-  const fragment = inertDocument.createDocumentFragment();
-  fragment.append(...kids);
-  if (!element || !whitespaceBeside) return null;
-  purifyInPlace ??= answersPurifier(PURIFY_IN_PLACE);
-  try {
-    purifyInPlace.sanitize(element);
-  } catch {
-    return null;
-  } finally {
-    purifyInPlace.removed.length = 0;
-  }
   return fragment;
 }
 
@@ -529,8 +478,6 @@ export class IncrementalMarkdown {
   lexedChars = 0;
   /** Work counter: characters of HTML sanitised so far (tests read it). */
   sanitizedChars = 0;
-  /** Work counter: DOMPurify calls that parsed into a new document (tests and delta-phases read it). */
-  sanitizeCalls = 0;
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
     if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
@@ -571,9 +518,8 @@ export class IncrementalMarkdown {
     const flush = (): void => {
       if (run.length > 1) {
         this.sanitizedChars += run.reduce((n, b) => n + b.html.length, 0);
-        this.sanitizeCalls += 1;
         sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
-      } else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, this.sanitizePiece(run[0]!.html), run[0]!.html)); // marked's own HTML: no raw block reaches `run`
+      } else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, this.sanitizeOne(run[0]!.html), run[0]!.html));
       run = [];
     };
     tokens.forEach((token, i) => {
@@ -586,7 +532,7 @@ export class IncrementalMarkdown {
       let runs: InlineRun[] = grown && previous ? [...previous.runs] : [];
       if (!same && !grown && previous && !raw) {
         flush(); // blocks before it get their citation numbers first
-        grown = renderByItems(token, html, (piece) => this.sanitizePiece(piece), this.pieces, pieces);
+        grown = renderByItems(token, html, (piece) => this.sanitizeOne(piece), this.pieces, pieces);
         const byRuns = grown ? null : renderByRuns(token, html, previous.runs, (piece) => this.sanitizeBare(piece));
         if (byRuns) {
           if (byRuns.nodes.textContent?.includes('[sig_')) addChips(byRuns.nodes, this.numbering);
@@ -605,24 +551,13 @@ export class IncrementalMarkdown {
 
   private sanitizeOne(html: string): DocumentFragment {
     this.sanitizedChars += html.length;
-    this.sanitizeCalls += 1;
     return sanitizeToFragment(html, this.numbering);
   }
 
   /** Sanitised, without chips (renderByRuns adds them over the whole block). */
   private sanitizeBare(html: string): DocumentFragment {
     this.sanitizedChars += html.length;
-    const parsedHere = sanitizeParsedInPlace(html);
-    if (parsedHere) return parsedHere;
-    this.sanitizeCalls += 1;
     return sanitize(html);
-  }
-
-  /** marked's own HTML of one block, or of a list item or table row in its wrapper (renderByItems), with chips. */
-  private sanitizePiece(html: string): DocumentFragment {
-    const fragment = this.sanitizeBare(html);
-    if (fragment.textContent?.includes('[sig_')) addChips(fragment, this.numbering);
-    return fragment;
   }
 
   private reset(): void {
