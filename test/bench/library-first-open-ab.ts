@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { LibraryStore as Store, LibraryStoreOptions } from '../../src/main/services/library/library-store';
 import type { LibraryItem } from '../../src/shared/library';
 import { listingCosts, writeLibraryItems, type ItemNames } from './library-bench';
+import { cpuProfileTopSelf, type CpuProfile } from './trace-self-time';
 
 const { values } = parseArgs({ options: { old: { type: 'string' }, rounds: { type: 'string', default: '3' }, items: { type: 'string', default: '10000' }, profile: { type: 'boolean', default: false } } });
 const rounds = Number(values.rounds);
@@ -28,25 +29,11 @@ type StoreClass = new (options: LibraryStoreOptions) => Store;
 const versions: Array<{ name: string; Store: StoreClass }> = [{ name: 'new', Store: (await import('../../src/main/services/library/library-store')).LibraryStore }];
 if (values.old) versions.unshift({ name: 'old', Store: ((await import(resolve(values.old, 'src/main/services/library/library-store.ts'))) as { LibraryStore: StoreClass }).LibraryStore });
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-
-function topSelf(profile: Profile, n: number): Array<[string, number]> {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const frame = byId.get(id)!.callFrame;
-    const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
-    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  return [...totals].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, n);
-}
-
 const root = await mkdtemp(join(tmpdir(), 'clarity-lib-first-open-ab-'));
 let opens = 0;
 
 /** One first open (a cache directory never used before): ms to the first page, and whether it is the newest items. */
-async function firstOpen(Store: StoreClass, dir: string, items: LibraryItem[], session?: Session): Promise<{ ms: number; cpuMs: number; newest: boolean; profile?: Profile }> {
+async function firstOpen(Store: StoreClass, dir: string, items: LibraryItem[], session?: Session): Promise<{ ms: number; cpuMs: number; newest: boolean; profile?: CpuProfile }> {
   const options: LibraryStoreOptions = { dir, location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: { id: 'bench', name: 'bench' }, cacheBase: join(root, `cache-${(opens += 1)}`, 'personal') };
   if (session) await session.post('Profiler.start');
   const started = performance.now();
@@ -56,7 +43,7 @@ async function firstOpen(Store: StoreClass, dir: string, items: LibraryItem[], s
   while (store.search({ sort: 'date' }).items.length === 0) await new Promise<void>((done) => { const stop = store.onChange(() => { stop(); done(); }); });
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  const profile = session ? ((await session.post('Profiler.stop')) as { profile: Profile }).profile : undefined;
+  const profile = session ? ((await session.post('Profiler.stop')) as { profile: CpuProfile }).profile : undefined;
   const page = store.search({ sort: 'date' }).items.map((item) => item.createdAt);
   await store.close();
   const newest = items.filter((item) => !item.deletedAt).map((item) => item.createdAt).sort().reverse().slice(0, page.length);
@@ -79,7 +66,7 @@ try {
       const folder = folders[0]!;
       const result = await firstOpen(version.Store, folder.dir, folder.items, session);
       console.log(`profile, ${version.name}, ${folder.names} names: first page after ${result.ms} ms (load ${loadavg()[0]!.toFixed(1)}); self time (ms):`);
-      for (const [name, ms] of topSelf(result.profile!, 12)) console.log(`  ${ms.toFixed(1).padStart(8)}  ${name}`);
+      for (const [name, ms] of cpuProfileTopSelf(result.profile!, 12)) console.log(`  ${ms.toFixed(1).padStart(8)}  ${name}`);
     }
     session.disconnect();
   }

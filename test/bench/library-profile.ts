@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { writeLibraryItems } from './library-bench';
+import { cpuProfileTopSelf, type CpuProfile } from './trace-self-time';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
 
 const dir = await mkdtemp(join(tmpdir(), 'clarity-libprofile-'));
 try {
@@ -34,21 +34,14 @@ try {
   const firstResults = performance.now() - started;
   while (store.search({ text: 'Tanishq' }).total === 0) await new Promise<void>((resolve) => { const stop = store.onChange(() => { stop(); resolve(); }); });
   const usable = performance.now() - started;
-  const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
   await store.ready;
   const ready = performance.now() - started;
   await store.close();
   session.disconnect();
   console.log(`later open: first results ${firstResults.toFixed(0)} ms, search usable ${usable.toFixed(0)} ms, folder checked (ready) ${ready.toFixed(0)} ms`);
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const frame = byId.get(id)!.callFrame;
-    const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').slice(-2).join('/')}:${frame.lineNumber + 1}`;
-    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
   console.log('self time until search usable (ms):');
-  for (const [name, ms] of [...totals].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${ms.toFixed(1).padStart(8)}  ${name}`);
+  for (const [name, ms] of cpuProfileTopSelf(profile, 15)) console.log(`  ${ms.toFixed(1).padStart(8)}  ${name}`);
 } finally {
   await rm(dir, { recursive: true, force: true });
 }
