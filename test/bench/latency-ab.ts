@@ -16,7 +16,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, startHost, stopHost, waitForAnswerDone, type Host } from './app-bench';
-import { selfTimeByName, type TraceEvent } from './trace-self-time';
+import { summariseMainThread, traced } from './cdp-trace';
+import { cpuProfileTopSelf } from './trace-self-time';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, trace: { type: 'string' }, 'trace-question': { type: 'string', default: '1' }, variant: { type: 'string', multiple: true } } });
 const variants = (values.variant ?? ['current=out']).map((spec) => {
@@ -25,51 +26,6 @@ const variants = (values.variant ?? ['current=out']).map((spec) => {
 });
 const QUESTIONS = ['How fast is quick commerce growing in Bengaluru?', 'Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad'];
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
-
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }
-type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
-
-/** Self time per event name on the page's main thread, and the frames' lengths (ms). */
-function summarise(events: TraceEvent[]): { self: Array<[string, number]>; frames: number[] } {
-  const threads = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
-  // The traced page's main thread: the one with the most timeline work.
-  const busy = new Map<string, number>();
-  for (const e of events) if (e.ph === 'X' && threads.some((t) => t.pid === e.pid && t.tid === e.tid)) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
-  const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const complete = events.filter((e) => e.ph === 'X' && e.dur !== undefined && `${e.pid}:${e.tid}` === main).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const totals = selfTimeByName(complete);
-  // A frame's main-thread work: the animation-frame task (rAF callbacks, then style, layout, paint).
-  const frames = complete.filter((e) => e.name === 'ThreadControllerImpl::RunTask' || e.name === 'RunTask').map((e) => e.dur! / 1000).filter((ms) => ms > 1);
-  return { self: [...totals].sort((a, b) => b[1] - a[1]).slice(0, 16), frames };
-}
-
-function topFunctions(profile: Profile): Array<[string, number]> {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id)!;
-    const name = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop() ?? ''}:${node.callFrame.lineNumber + 1}`;
-    totals.set(name, (totals.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-  });
-  return [...totals].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 20);
-}
-
-async function traced<T>(cdp: CDPSession, work: () => Promise<T>): Promise<{ result: T; events: TraceEvent[]; profile: Profile }> {
-  const events: TraceEvent[] = [];
-  const collect = (data: { value: object[] }): void => void events.push(...(data.value as TraceEvent[]));
-  cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,blink.user_timing,toplevel', transferMode: 'ReportEvents' });
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  await cdp.send('Profiler.start');
-  const result = await work();
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
-  const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
-  await cdp.send('Tracing.end');
-  await done;
-  cdp.off('Tracing.dataCollected', collect);
-  return { result, events, profile };
-}
 
 interface Side { name: string; page: Page; offsetMs: number; latencies: number[]; cdp: CDPSession }
 interface Variant { name: string; host: Host; hostOffsetMs: number; app: Side; floor: Side; remove(): Promise<void> }
@@ -132,11 +88,11 @@ try {
             if (values.trace && round === 0 && question === QUESTIONS[Number(values['trace-question'])]) {
               const { result, events, profile } = await traced(side.cdp, measured);
               batch = result;
-              const { self, frames } = summarise(events);
+              const { self, frames } = summariseMainThread(events);
               const file = join(values.trace, `${side.name.replace(/\W+/g, '-')}.json`);
               await writeFile(file, JSON.stringify({ traceEvents: events }));
               await writeFile(file.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
-              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(topFunctions(profile).map(([n, ms]) => [n, +ms.toFixed(1)])) };
+              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(cpuProfileTopSelf(profile, 20).map(([n, ms]) => [n, +ms.toFixed(1)])) };
               console.log(JSON.stringify({ traced: side.name, ...(report[side.name] as object) }, null, 2));
             } else batch = await measured();
             latencies.get(variant.name)![side === variant.app ? 'app' : 'floor'].push(...batch);
