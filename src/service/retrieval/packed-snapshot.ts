@@ -9,7 +9,9 @@
  *   long string is a getter that decodes its bytes at each read (decoding 100,000 signals' texts
  *   at every start cost seconds, bench/notes.md). The file stays in memory as one Buffer, which
  *   was checked whole (CRC-32) before anything is read from it;
- * - keys and short strings that repeat (types, entity names, source ids) are written once.
+ * - keys and short strings that repeat (types, entity names, source ids) are written once;
+ * - a stored signal of the database row's own shape is written without its keys and read back by
+ *   one object literal (`CLRPACK3`, the stored signals' snapshot; decision 0016).
  * Any other JSON value (numbers, booleans, null, arrays, objects) keeps its shape exactly.
  *
  * The layout: 8 bytes magic, u32 header length, u32 CRC-32 of everything after it, the header
@@ -23,7 +25,7 @@ import type { PackedIndex } from './search-index';
 
 /** 2: long texts in their own region, decoded on use. */
 const MAGIC = 'CLRPACK2';
-/** 3: as 2, with records of the stored signals' shape (StoredSignalTag) read without their keys. */
+/** 3: as 2, with records of the stored signals' shape (Tag.StoredSignal) read without their keys. */
 const MAGIC_RECORDS = 'CLRPACK3';
 const PREFIX_BYTES = 16;
 /** Strings up to this long that occur more than once go in the dictionary. */
@@ -303,7 +305,6 @@ export const CHECKSUM_FROM = PREFIX_BYTES;
 /** CRC-32 of the header length and of everything after the checksum's own place. */
 const checksum = (file: Buffer): number => crc32(file.subarray(CHECKSUM_FROM), crc32(file.subarray(...CHECKSUM_SEED)));
 
-/** The file's bytes: `meta` (JSON), the records (JSON values) and the index over them. */
 /**
  * The file's bytes: `meta` (JSON), the records (JSON values) and the index over them.
  * `storedSignals`: records of a stored signal's shape are packed without their keys (CLRPACK3;
