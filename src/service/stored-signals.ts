@@ -7,7 +7,8 @@
  * many rows) and at start reads from the table only the rows changed after the snapshot
  * (`change_seq`, migration 5). The snapshot is binary (retrieval/packed-snapshot.ts: postings
  * as typed arrays, the signals' texts as one run of UTF-8, a checksum): its JSON predecessor took
- * seconds to parse at 100,000 signals. The signals' long texts (body, summary, URLs) stay bytes in
+ * seconds to parse at 100,000 signals. A signal of the row's own shape is packed without its keys
+ * and read back by one object literal. The signals' long texts (body, summary, URLs) stay bytes in
  * the file, held in memory, and are decoded when read. The table stays the truth: a snapshot of other code, a
  * damaged or truncated one, or one whose signals and the changes since do not add up to the
  * table's count (a crash between a write and the snapshot, a removed row), is set aside and
@@ -28,8 +29,11 @@ import type { SignalStore } from './signal-store';
 import type { Database } from './store/database';
 import { SignalRepository, type StoredSignal } from './store/signal-repository';
 
-/** Bumped when the file's layout changes (the code hash covers the tokenizer and the packing). 3: long texts decoded on use. */
-const FORMAT = 3;
+/**
+ * Bumped when the file's layout changes (the code hash covers the tokenizer and the packing). 3: long
+ * texts decoded on use. 4: records of the row's shape packed without keys (CLRPACK3).
+ */
+const FORMAT = 4;
 export const SIGNAL_SNAPSHOT_FILE = 'signal-index-snapshot.bin';
 /** Format 1's file (JSON), removed once a binary snapshot is written. */
 const JSON_SNAPSHOT_FILE = 'signal-index-snapshot.json';
@@ -135,7 +139,7 @@ export class StoredSignals {
     if (ids.length !== mark.count || mark.count === 0 || mark.changeSeq === this.snapshotSeq) return;
     const { signals, packed } = this.options.store.index.packedSnapshotOf(ids);
     const meta: SnapshotMeta = { format: FORMAT, code: codeHash(this.options.snapshot!.codeDir), changeSeq: mark.changeSeq };
-    await writeFileAtomic(file, packSnapshot(meta, signals, packed), { mode: 0o600 });
+    await writeFileAtomic(file, packSnapshot(meta, signals, packed, { storedSignals: true }), { mode: 0o600 });
     this.snapshotSeq = mark.changeSeq;
     await rm(join(this.options.snapshot!.dir, JSON_SNAPSHOT_FILE), { force: true });
   }

@@ -133,9 +133,9 @@ describe('stored signals at start', () => {
       await service.close();
     }
 
-    // The snapshot written as that start closed is the binary one (and the older JSON one is gone).
+    // The snapshot written as that start closed is the binary one, of the stored signals' own layout (CLRPACK3; the older JSON one is gone).
     const written = await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE));
-    expect(written.subarray(0, 8).toString('latin1')).toBe('CLRPACK2');
+    expect(written.subarray(0, 8).toString('latin1')).toBe('CLRPACK3');
     expect(await stat(join(dataDir, 'signal-index-snapshot.json')).then(() => true, () => false)).toBe(false);
     // A truncated one (a disk that filled up, a copy cut short) is set aside too: every row is read.
     await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), written.subarray(0, Math.floor(written.length * 0.6)));

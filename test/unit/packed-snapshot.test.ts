@@ -128,4 +128,100 @@ describe('packed snapshot', () => {
     expect(() => unpackSnapshot(damaged)).toThrow(/checksum/);
     expect((unpackSnapshot(file).records[100] as { body: string }).body).toBe(kept[100]!.body);
   });
+
+  it('packs records of the stored row shape without their keys (CLRPACK3) and gives every field back exactly', () => {
+    const corpus = generateCorpus({ signalCount: 400, seed: 11 }).signals;
+    // As signal-repository.ts `fromRow` builds them: the row's key order, optional keys only when set.
+    const rows = corpus.map((signal, i) => {
+      const feed = i % 4 !== 0;
+      const entities =
+        i % 2 === 0
+          ? { cities: signal.entities.cities, states: signal.entities.states, segments: signal.entities.segments, retailers: signal.entities.retailers }
+          : { ...signal.entities };
+      const row: Record<string, unknown> = {
+        id: `sig_row${i.toString(16).padStart(10, '0')}`,
+        slug: `${signal.slug}-row`,
+        title: i === 9 ? 'Reliance Retail’s ₹1,200 crore bet — कोलकाता stores, 🛒 and “quotes”' : signal.title,
+        summary: i === 10 ? '' : signal.summary,
+        body: signal.body,
+        source_id: signal.source_id,
+        url: i === 11 ? 'https://example.in/समाचार?q=ü' : signal.url,
+        published_at: signal.published_at,
+        type: signal.type,
+        entities,
+        metrics: i === 12 ? { growth_pct: 12.5, rank: -3, tiny: 1e-9, big: 1e21, zero: 0, minusZero: -0 } : signal.metrics,
+        origin: feed ? 'feed' : 'sample',
+      };
+      if (signal.event_id) row.event_id = signal.event_id;
+      if (signal.period) row.period = signal.period;
+      if (feed) {
+        row.canonical_url = i % 3 === 0 ? null : `https://example.in/c/${i}`;
+        row.published_at_source = i % 5 === 0 ? null : 'item';
+        row.first_seen_at = i % 7 === 0 ? null : signal.published_at;
+        row.updated_at = i % 2 === 0 ? null : signal.published_at;
+        row.corroborated_by = i % 3 === 1 ? [] : Array.from({ length: i % 6 }, (_, k) => `sig_other${i}_${k}`);
+        row.confidence = i % 3 === 0 ? null : 0.1 * (i % 10);
+      }
+      return row;
+    });
+    // Beside them, records that are not of that shape (read by the generic walk, in the same file).
+    const odd = [
+      { ...rows[1]!, extra: true },
+      { ...rows[2]!, event_id: undefined },
+      { ...rows[3]!, body: `long ${'b'.repeat(LONG_MIN)}` },
+      { title: rows[5]!.title, ...rows[5]! },
+      { ...rows[6]!, entities: { segments: [], retailers: ['Zudio'], states: [], cities: ['Pune'] } },
+    ];
+    const records = [...rows, ...odd.map((record, i) => ({ ...record, id: `sig_odd${i}` }))] as unknown as Parameters<SignalSearchIndex['add']>[0][];
+    const index = new SignalSearchIndex(records);
+    const { signals: kept, packed } = index.packedSnapshotOf(records.map((record) => record.id));
+    const file = packSnapshot({ format: 4 }, kept, packed, { storedSignals: true });
+    expect(file.toString('latin1', 0, 8)).toBe('CLRPACK3');
+    // Smaller than the generic walk's file: no keys per record.
+    expect(file.length).toBeLessThan(packSnapshot({ format: 4 }, kept, packed).length);
+
+    const read = unpackSnapshot(file);
+    expect(read.meta).toEqual({ format: 4 });
+    // Every value and every key order as JSON keeps them, and -0 too (numbers are kept as numbers).
+    expect(JSON.stringify(read.records)).toBe(JSON.stringify(kept));
+    const withoutUndefined = kept.map((record) => Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)));
+    expect(read.records).toStrictEqual(withoutUndefined);
+    for (const [i, record] of (read.records as Record<string, unknown>[]).entries()) {
+      expect(Object.keys(record), `record ${i}`).toEqual(Object.keys(JSON.parse(JSON.stringify(kept[i])) as object));
+      expect(Object.keys(record.entities as object), `record ${i}'s entities`).toEqual(Object.keys((kept[i] as unknown as { entities: object }).entities));
+    }
+    expect(Object.is((read.records[12] as { metrics: Record<string, number> }).metrics.minusZero, -0)).toBe(true);
+    expect((read.records[9] as { title: string }).title).toBe('Reliance Retail’s ₹1,200 crore bet — कोलकाता stores, 🛒 and “quotes”');
+    expect((read.records[10] as { summary: string }).summary).toBe('');
+    // The record with a long body went the generic way: its body stays bytes in the file until read.
+    const long = read.records.find((record) => (record as { id: string }).id === 'sig_odd2')!;
+    expect(Object.getOwnPropertyDescriptor(long, 'body')!.get).toBeTypeOf('function');
+    // Lists read back are ordinary arrays: they take a push like any other.
+    const first = read.records[1] as { entities: { retailers: string[] }; corroborated_by: string[] };
+    first.corroborated_by.push('sig_new');
+    first.entities.retailers.push('Zudio');
+    expect((read.records[3] as { corroborated_by: string[] }).corroborated_by).not.toContain('sig_new');
+
+    // Appended after other signals, search finds what the index it was taken from finds.
+    const rebuilt = new SignalSearchIndex(generateCorpus({ signalCount: 30, seed: 9 }).signals);
+    const other = new SignalSearchIndex(generateCorpus({ signalCount: 30, seed: 9 }).signals);
+    rebuilt.appendPacked(unpackSnapshot(file).records as typeof records, read.index);
+    for (const record of records) other.add(record);
+    for (const question of ['How fast is DMart growing?', 'Zudio store openings in Pune', 'Reliance Retail crore bet']) {
+      const ids = (hits: ReturnType<SignalSearchIndex['search']>) => hits.map((hit) => [hit.signal.id, hit.score.toFixed(9)]);
+      expect(ids(rebuilt.search(question, { now: NOW, limit: 20 }))).toEqual(ids(other.search(question, { now: NOW, limit: 20 })));
+    }
+
+    // A damaged or cut file of this layout is refused, never read as something else.
+    for (const at of [9, 20, Math.floor(file.length / 3), Math.floor(file.length / 2), file.length - 1]) {
+      const damaged = Buffer.from(file);
+      damaged[at] = damaged[at]! ^ 0x20;
+      expect(() => unpackSnapshot(damaged), `byte ${at} changed`).toThrow();
+    }
+    for (const length of [12, Math.floor(file.length / 2), file.length - 1]) expect(() => unpackSnapshot(file.subarray(0, length)), `cut to ${length}`).toThrow();
+    // The record tag means nothing in a CLRPACK2 file (the corpus cache's layout): refused, not guessed.
+    const relabelled = Buffer.from(file);
+    relabelled.write('CLRPACK2', 0, 'latin1');
+    expect(() => unpackSnapshot(relabelled, { checksum: relabelled.readUInt32LE(12) })).toThrow(/unknown value tag/);
+  });
 });

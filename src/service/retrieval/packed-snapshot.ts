@@ -9,7 +9,9 @@
  *   long string is a getter that decodes its bytes at each read (decoding 100,000 signals' texts
  *   at every start cost seconds, bench/notes.md). The file stays in memory as one Buffer, which
  *   was checked whole (CRC-32) before anything is read from it;
- * - keys and short strings that repeat (types, entity names, source ids) are written once.
+ * - keys and short strings that repeat (types, entity names, source ids) are written once;
+ * - a stored signal of the database row's own shape is written without its keys and read back by
+ *   one object literal (`CLRPACK3`, the stored signals' snapshot; decision 0016).
  * Any other JSON value (numbers, booleans, null, arrays, objects) keeps its shape exactly.
  *
  * The layout: 8 bytes magic, u32 header length, u32 CRC-32 of everything after it, the header
@@ -23,6 +25,8 @@ import type { PackedIndex } from './search-index';
 
 /** 2: long texts in their own region, decoded on use. */
 const MAGIC = 'CLRPACK2';
+/** 3: as 2, with records of the stored signals' shape (Tag.StoredSignal) read without their keys. */
+const MAGIC_RECORDS = 'CLRPACK3';
 const PREFIX_BYTES = 16;
 /** Strings up to this long that occur more than once go in the dictionary. */
 const WORD_MAX = 48;
@@ -57,7 +61,68 @@ const Tag = {
   LongAscii: 9,
   /** A long string with other characters, as LongAscii (UTF-8). */
   LongText: 10,
+  /**
+   * A record of the stored signals' shape (SIGNAL_KEYS, the database row's order): its flags in
+   * the u32 stream, then its values in that order with no keys (CLRPACK3 only).
+   */
+  StoredSignal: 11,
 } as const;
+
+/**
+ * The keys of a stored signal as the database gives it back (signal-repository.ts `fromRow`), in
+ * that order; `event_id` and `period` only when set, the feed's six only together. A record of
+ * exactly these keys (and short strings) is packed without its keys and read back by one object
+ * literal: no dictionary lookup or keyed store per value (the generic walk was the largest share of
+ * unpacking 100,000 signals, bench/notes.md).
+ */
+const SIGNAL_KEYS = ['id', 'slug', 'title', 'summary', 'body', 'source_id', 'url', 'published_at', 'type', 'entities', 'metrics', 'origin'] as const;
+const SIGNAL_FEED_KEYS = ['canonical_url', 'published_at_source', 'first_seen_at', 'updated_at', 'corroborated_by', 'confidence'] as const;
+/** The entity lists' key orders read by a literal (the row's JSONB gives the second: keys by length). */
+const ENTITY_ORDERS = [
+  ['retailers', 'segments', 'cities', 'states'],
+  ['cities', 'states', 'segments', 'retailers'],
+] as const;
+const Flag = { EventId: 1, Period: 2, Feed: 4, EntityOrder: 8 } as const;
+/** The direct values of a stored-signal record that must be strings (checked when packing). */
+const SIGNAL_STRINGS = ['id', 'slug', 'title', 'summary', 'body', 'source_id', 'url', 'published_at', 'type', 'origin'] as const;
+
+/** The record's flags when it has exactly a stored signal's keys (in order, none undefined, no long direct string), else null. */
+function storedSignalFlags(record: Record<string, unknown>, longMin: number): number | null {
+  const keys = Object.keys(record);
+  let flags = 0;
+  let at = SIGNAL_KEYS.length;
+  if (keys.length < at) return null;
+  for (let i = 0; i < at; i += 1) if (keys[i] !== SIGNAL_KEYS[i]) return null;
+  if (keys[at] === 'event_id') {
+    flags |= Flag.EventId;
+    at += 1;
+  }
+  if (keys[at] === 'period') {
+    flags |= Flag.Period;
+    at += 1;
+  }
+  if (keys[at] === SIGNAL_FEED_KEYS[0]) {
+    for (let i = 0; i < SIGNAL_FEED_KEYS.length; i += 1) if (keys[at + i] !== SIGNAL_FEED_KEYS[i]) return null;
+    flags |= Flag.Feed;
+    at += SIGNAL_FEED_KEYS.length;
+  }
+  if (at !== keys.length) return null;
+  for (const key of keys) {
+    const value = record[key];
+    // Left out by JSON (the generic walk does that), or a long text kept in the file: generic.
+    if (value === undefined || (typeof value === 'string' && value.length >= longMin)) return null;
+  }
+  for (const key of SIGNAL_STRINGS) if (typeof record[key] !== 'string') return null;
+  if (flags & Flag.EventId && typeof record.event_id !== 'string') return null;
+  if (flags & Flag.Period && typeof record.period !== 'string') return null;
+  const entities = record.entities;
+  if (entities === null || typeof entities !== 'object' || Array.isArray(entities)) return null;
+  const entityKeys = Object.keys(entities);
+  const order = ENTITY_ORDERS.findIndex((keysInOrder) => keysInOrder.length === entityKeys.length && keysInOrder.every((key, i) => entityKeys[i] === key));
+  if (order < 0 || entityKeys.some((key) => (entities as Record<string, unknown>)[key] === undefined)) return null;
+  if (order === 1) flags |= Flag.EntityOrder;
+  return flags;
+}
 
 
 /** Runs of text being written: whole strings, a new run before one would pass PIECE_BYTES. */
@@ -192,6 +257,26 @@ class Streams {
       throw new Error(`a ${typeof value} cannot be packed`);
     }
   }
+
+  /** A top-level record: of a stored signal's shape without its keys (when `shaped`), else as any value. */
+  record(value: unknown, shaped: boolean): void {
+    const flags = shaped && value !== null && typeof value === 'object' && !Array.isArray(value) ? storedSignalFlags(value as Record<string, unknown>, this.longMin) : null;
+    if (flags === null) return this.value(value);
+    const record = value as Record<string, unknown>;
+    this.tags.push(Tag.StoredSignal);
+    this.u32.push(flags);
+    for (const key of SIGNAL_KEYS) {
+      if (key !== 'entities') {
+        this.value(record[key]);
+        continue;
+      }
+      const entities = record.entities as Record<string, unknown>;
+      for (const kind of ENTITY_ORDERS[flags & Flag.EntityOrder ? 1 : 0]) this.value(entities[kind]);
+    }
+    if (flags & Flag.EventId) this.value(record.event_id);
+    if (flags & Flag.Period) this.value(record.period);
+    if (flags & Flag.Feed) for (const key of SIGNAL_FEED_KEYS) this.value(record[key]);
+  }
 }
 
 /** Short strings seen more than once (worth a dictionary entry). */
@@ -220,11 +305,16 @@ export const CHECKSUM_FROM = PREFIX_BYTES;
 /** CRC-32 of the header length and of everything after the checksum's own place. */
 const checksum = (file: Buffer): number => crc32(file.subarray(CHECKSUM_FROM), crc32(file.subarray(...CHECKSUM_SEED)));
 
-/** The file's bytes: `meta` (JSON), the records (JSON values) and the index over them. */
-export function packSnapshot(meta: unknown, records: readonly unknown[], index: PackedIndex, options: { longMin?: number } = {}): Buffer {
+/**
+ * The file's bytes: `meta` (JSON), the records (JSON values) and the index over them.
+ * `storedSignals`: records of a stored signal's shape are packed without their keys (CLRPACK3;
+ * any other record in the same file as any value).
+ */
+export function packSnapshot(meta: unknown, records: readonly unknown[], index: PackedIndex, options: { longMin?: number; storedSignals?: boolean } = {}): Buffer {
   if (index.counts.length !== index.terms.length) throw new Error('the index has a count per term');
   const streams = new Streams(repeatedStrings(records), options.longMin ?? LONG_MIN);
-  for (const record of records) streams.value(record);
+  const shaped = options.storedSignals ?? false;
+  for (const record of records) streams.record(record, shaped);
   const ascii = streams.ascii.pieces.map((strings) => Buffer.from(strings.join(''), 'latin1'));
   const pieces = streams.utf8.pieces.map((strings) => Buffer.from(strings.join(''), 'utf8'));
   const long = streams.long.pieces.map((strings) => Buffer.from(strings.join(''), 'utf8'));
@@ -258,7 +348,7 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
   let size = align(PREFIX_BYTES + headerBytes.length);
   for (const section of sections) size = align(size + section.byteLength);
   const file = Buffer.alloc(size);
-  file.write(MAGIC, 0, 'latin1');
+  file.write(shaped ? MAGIC_RECORDS : MAGIC, 0, 'latin1');
   file.writeUInt32LE(headerBytes.length, 8);
   headerBytes.copy(file, PREFIX_BYTES);
   let at = align(PREFIX_BYTES + headerBytes.length);
@@ -367,7 +457,9 @@ function view<T extends Float64Array | Uint32Array | Int32Array>(make: new (buff
  */
 export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): UnpackedSnapshot {
   if (endianness() !== 'LE') throw new Error('it is read only on little-endian machines');
-  if (file.length < PREFIX_BYTES || file.toString('latin1', 0, 8) !== MAGIC) throw new Error('it is not a packed snapshot');
+  const magic = file.length < PREFIX_BYTES ? '' : file.toString('latin1', 0, 8);
+  if (magic !== MAGIC && magic !== MAGIC_RECORDS) throw new Error('it is not a packed snapshot');
+  const shaped = magic === MAGIC_RECORDS;
   const headerLength = file.readUInt32LE(8);
   if (PREFIX_BYTES + headerLength > file.length) throw new Error('it is truncated');
   if ((computed?.checksum ?? checksum(file)) !== file.readUInt32LE(12)) throw new Error('its checksum does not match (damaged or truncated)');
@@ -441,7 +533,13 @@ export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): U
         return word;
       }
       case Tag.Array: {
+        // Short lists as literals: exactly their length in memory (an array grown by push from
+        // empty reserves 17 slots; five short lists per stored signal made that megabytes).
         const length = u32[u++]!;
+        if (length === 0) return [];
+        if (length === 1) return [value()];
+        if (length === 2) return [value(), value()];
+        if (length === 3) return [value(), value(), value()];
         const array: unknown[] = [];
         for (let i = 0; i < length; i += 1) array.push(value());
         return array;
@@ -466,8 +564,63 @@ export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): U
         lazy.close(object, pending);
         return object;
       }
+      case Tag.StoredSignal: {
+        if (!shaped) throw new Error('it has an unknown value tag');
+        return storedSignal();
+      }
       default:
         throw new Error('it has an unknown value tag');
+    }
+  };
+  /**
+   * A stored signal's record (Tag.StoredSignal), its values read in SIGNAL_KEYS order then built by
+   * one literal per combination of optional keys (no property added later: each record one object
+   * of its exact size).
+   */
+  const storedSignal = (): Record<string, unknown> => {
+    const flags = u32[u++]!;
+    const id = value();
+    const slug = value();
+    const title = value();
+    const summary = value();
+    const body = value();
+    const source_id = value();
+    const url = value();
+    const published_at = value();
+    const type = value();
+    // Property values are evaluated in source order: the order they were written in.
+    const entities = flags & Flag.EntityOrder ? { cities: value(), states: value(), segments: value(), retailers: value() } : { retailers: value(), segments: value(), cities: value(), states: value() };
+    const metrics = value();
+    const origin = value();
+    const event_id = flags & Flag.EventId ? value() : undefined;
+    const period = flags & Flag.Period ? value() : undefined;
+    if (!(flags & Flag.Feed)) {
+      switch (flags & (Flag.EventId | Flag.Period)) {
+        case 0:
+          return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin };
+        case Flag.EventId:
+          return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, event_id };
+        case Flag.Period:
+          return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, period };
+        default:
+          return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, event_id, period };
+      }
+    }
+    const canonical_url = value();
+    const published_at_source = value();
+    const first_seen_at = value();
+    const updated_at = value();
+    const corroborated_by = value();
+    const confidence = value();
+    switch (flags & (Flag.EventId | Flag.Period)) {
+      case 0:
+        return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, canonical_url, published_at_source, first_seen_at, updated_at, corroborated_by, confidence };
+      case Flag.EventId:
+        return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, event_id, canonical_url, published_at_source, first_seen_at, updated_at, corroborated_by, confidence };
+      case Flag.Period:
+        return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, period, canonical_url, published_at_source, first_seen_at, updated_at, corroborated_by, confidence };
+      default:
+        return { id, slug, title, summary, body, source_id, url, published_at, type, entities, metrics, origin, event_id, period, canonical_url, published_at_source, first_seen_at, updated_at, corroborated_by, confidence };
     }
   };
   const records: unknown[] = [];
