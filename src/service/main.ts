@@ -1,8 +1,9 @@
 /**
  * The built service's process entry (`out/main/service.js`, what the app forks): before the
  * service's modules load, Node's on-disk compile cache is turned on (a later start skips compiling
- * the ~500 files of fastify, zod, PGlite and the rest: they are read as cached code) and PGlite's
- * WebAssembly starts compiling in the background. Then the CLI (`cli.ts`) runs as before.
+ * the ~500 files of fastify, zod and the rest: they are read as cached code) and the embedded
+ * database starts opening on its own thread (store/pglite-thread.ts). Then the CLI (`cli.ts`) runs
+ * as before, and takes that database when it opens the same data directory.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import module from 'node:module';
@@ -10,7 +11,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServiceDataDir } from './data-dir';
 import { startEarlyReads } from './retrieval/early-reads';
-import { preparePgliteArtifacts } from './store/pglite-artifacts';
+import { openEmbeddedDatabaseEarly } from './store/embedded';
 
 /**
  * Per user (0700), beside the PGlite template in the user's cache, so nobody else can plant
@@ -57,7 +58,8 @@ enableCompileCache();
 const serving = !process.argv.slice(2).includes('token');
 // Only the embedded database uses PGlite (not a team server's --database, nor the token command).
 const embedded = argument('database') === undefined;
-if (serving && embedded) void preparePgliteArtifacts();
+// The CLI opens the embedded database in the same directory (its --data-dir, else the default).
+if (serving && embedded) openEmbeddedDatabaseEarly(argument('data-dir') ?? defaultServiceDataDir());
 if (serving) readPackedFilesEarly(embedded);
 await import('./cli');
 // Written now rather than at exit: the app's utility process may be ended without a normal exit.

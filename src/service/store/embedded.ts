@@ -8,10 +8,12 @@ import { randomBytes } from 'node:crypto';
 import { cp, mkdir, open, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { resolve } from 'node:path';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import writeFileAtomic from 'write-file-atomic';
 import { DatabaseStartError, type Database, type Queryable } from './database';
 import { preparePgliteArtifacts } from './pglite-artifacts';
+import { openPgliteThread, type PgliteThread } from './pglite-thread';
 
 export const DATABASE_FOLDER = 'database';
 export const BACKUP_FOLDER = 'database-backups';
@@ -24,7 +26,7 @@ const PGLITE_VERSION = '0.5.16';
  * open, which was most of the service's cold start (3.5 s of PGlite's 4 s, profiled; bench/notes.md);
  * the desktop's database is small and the operating system caches its files behind these 16 MB.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const EXTRA_START_PARAMS = ['-c', 'shared_buffers=16MB'];
 
 type Rows<T> = Promise<T[]>;
 /** Parameterless SQL may be a script of several statements (migrations): PGlite runs those with exec. */
@@ -33,8 +35,31 @@ const run = async <T>(target: PGlite | Transaction, sql: string, params?: unknow
   return ((await target.exec(sql)).at(-1)?.rows ?? []) as T[];
 };
 
+/** Opens started by the process entry before the service's modules loaded, by data directory. */
+const early = new Map<string, Promise<EmbeddedDatabase>>();
+
+/**
+ * Starts opening the database in `dataDir` now (the process entry, main.ts, calls it first thing,
+ * so PGlite's open on its thread overlaps the loading of the service's modules); the service's
+ * own `openEmbeddedDatabase` of the same directory then takes it, or its error. Never throws.
+ */
+export function openEmbeddedDatabaseEarly(dataDir: string): void {
+  const opening = openEmbeddedDatabaseNow(dataDir);
+  opening.catch(() => undefined); // Reported when taken; a process that never takes it just ends.
+  early.set(resolve(dataDir), opening);
+}
+
 /** Opens (or creates) the database in `dataDir`; a clear DatabaseStartError when it cannot. */
 export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+  const started = early.get(resolve(dataDir));
+  if (started) {
+    early.delete(resolve(dataDir));
+    return started;
+  }
+  return openEmbeddedDatabaseNow(dataDir);
+}
+
+async function openEmbeddedDatabaseNow(dataDir: string): Promise<EmbeddedDatabase> {
   const folder = join(dataDir, DATABASE_FOLDER);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const releaseLock = await takeLock(join(dataDir, 'database.lock'), folder);
@@ -54,23 +79,27 @@ export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDat
  */
 const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop', `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
 
-/** A new cluster in `folder`, or in memory when null. */
-async function createFolder(folder: string | null): Promise<PGlite> {
+/**
+ * A new cluster in memory (a folder's is made on its thread, the same way: pglite-thread.ts).
+ * PGlite's module is loaded here only, so a service with a data directory never loads it on the
+ * main thread.
+ */
+async function createInMemory(): Promise<PGlite> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const startParams = [...PGlite.defaultStartParams, ...EXTRA_START_PARAMS];
   const template = await readFile(TEMPLATE).catch(() => null);
   const artifacts = await preparePgliteArtifacts();
   if (template) {
     try {
-      const loadDataDir = new Blob([template]);
-      const loaded = folder ? await PGlite.create(folder, { ...artifacts, loadDataDir, startParams: START_PARAMS }) : await PGlite.create({ ...artifacts, loadDataDir, startParams: START_PARAMS });
+      const loaded = await PGlite.create({ ...artifacts, loadDataDir: new Blob([template]), startParams });
       await loaded.query('SELECT 1');
       return loaded;
     } catch {
-      // A damaged or foreign template: drop it and the half-made folder, and create afresh.
+      // A damaged or foreign template: drop it, and create afresh.
       await rm(TEMPLATE, { force: true });
-      if (folder) await rm(folder, { recursive: true, force: true });
     }
   }
-  const pglite = folder ? await PGlite.create(folder, { ...artifacts, startParams: START_PARAMS }) : await PGlite.create({ ...artifacts, startParams: START_PARAMS });
+  const pglite = await PGlite.create({ ...artifacts, startParams });
   try {
     const dump = await pglite.dumpDataDir('gzip');
     await mkdir(dirname(TEMPLATE), { recursive: true, mode: 0o700 });
@@ -81,16 +110,14 @@ async function createFolder(folder: string | null): Promise<PGlite> {
   return pglite;
 }
 
-async function openFolder(folder: string, dataDir: string): Promise<PGlite> {
+async function openFolder(folder: string, dataDir: string): Promise<PgliteThread> {
   const existed = await stat(join(folder, 'PG_VERSION')).then(
     () => true,
     () => false,
   );
   try {
-    const pglite = existed ? await PGlite.create(folder, { ...(await preparePgliteArtifacts()), startParams: START_PARAMS }) : await createFolder(folder);
-    // A folder that opens but whose catalog is damaged fails here, before anything is served.
-    await pglite.query('SELECT count(*) FROM pg_catalog.pg_class');
-    return pglite;
+    // Opened on its own thread; a new folder from the template (or initdb), the catalog checked there.
+    return await openPgliteThread({ folder, existed, template: TEMPLATE, extraStartParams: EXTRA_START_PARAMS });
   } catch (error) {
     const backup = await newestBackup(dataDir);
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -167,18 +194,29 @@ export class EmbeddedDatabase implements Database {
   private readonly exclusive = new Exclusive();
 
   constructor(
-    private pglite: PGlite,
+    private pglite: PgliteThread,
     readonly location: string,
     private readonly dataDir: string,
     private readonly releaseLock: () => Promise<void>,
   ) {}
 
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Rows<T> {
-    return this.exclusive.run(() => run<T>(this.pglite, sql, params));
+    return this.exclusive.run(() => this.pglite.run<T>(sql, params));
   }
 
+  /** As PGlite's own transaction does it: its one connection, nobody else's statements between (Exclusive). */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.exclusive.run(() => this.pglite.transaction((tx) => work({ query: (sql, params) => run(tx, sql, params) })));
+    return this.exclusive.run(async () => {
+      await this.pglite.run('BEGIN');
+      try {
+        const result = await work({ query: (sql, params) => this.pglite.run(sql, params) });
+        await this.pglite.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.pglite.run('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+    });
   }
 
   /**
@@ -219,7 +257,7 @@ let sharedMemory: Promise<{ pglite: PGlite; exclusive: Exclusive; current: { sch
  * process's one in-memory PGlite (starting PGlite costs seconds; a schema, milliseconds).
  */
 export async function openMemoryDatabase(): Promise<Database> {
-  sharedMemory ??= createFolder(null).then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null }, open: new Set<string>() }));
+  sharedMemory ??= createInMemory().then((pglite) => ({ pglite, exclusive: new Exclusive(), current: { schema: null }, open: new Set<string>() }));
   const shared = await sharedMemory;
   const schema = `service_${randomBytes(6).toString('hex')}`;
   const use = async (): Promise<void> => {

@@ -2,8 +2,9 @@
  * PGlite's WebAssembly (9 MB) and its file-system bundle (6 MB), read and compiled as early as the
  * process can, so the compile runs on V8's background threads while the main thread links the
  * service's modules and reads its caches (PGlite itself reads and compiles them only when opened,
- * after all of that). The process entry (`src/service/main.ts`) starts it; the embedded database
- * takes the result, or opens PGlite the ordinary way when it failed.
+ * after all of that). The in-memory database (tests, throw-away services) takes the result, or
+ * opens PGlite the ordinary way when it failed; a data directory's database is opened on its own
+ * thread instead (pglite-thread.ts), which reads them there.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -1,0 +1,154 @@
+/**
+ * An embedded database folder's PGlite, run on a worker thread of its own. Opening PGlite is
+ * about a second of WebAssembly (PostgreSQL's start, its catalog read, the lazy compile of the
+ * functions it runs) that on the main thread came after the service's ~500 modules had loaded;
+ * on a worker it runs beside them from the process's first moment (the entry, main.ts, opens
+ * it early: bench/notes.md, "the empty start, round 6"). The main thread no longer evaluates
+ * PGlite's JavaScript either. Queries cross as messages: SQL and parameters in, rows out (the
+ * big reads already come back as one JSON text each: signal-repository.ts).
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/** One open folder's PGlite on its worker. One caller at a time (EmbeddedDatabase serialises). */
+export interface PgliteThread {
+  /** One statement with `$1…` parameters, or (none) a script of statements: the last one's rows. */
+  run<T>(sql: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+interface Reply {
+  id: number;
+  rows?: unknown[];
+  error?: { message: string; fields: Record<string, unknown> };
+}
+
+/**
+ * Plain JavaScript run as the worker (CommonJS; no file of its own to bundle or find beside the
+ * build). It opens the folder (a new one from the user's template cluster when there is one, else
+ * by initdb, then keeping a template for next time), checks the catalog reads, then answers.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync, writeFileSync, renameSync, mkdirSync, rmSync } = require('node:fs');
+const { dirname } = require('node:path');
+const { PGlite } = require(workerData.pglite);
+const { folder, existed, template } = workerData;
+const startParams = [...PGlite.defaultStartParams, ...workerData.extraStartParams];
+let pglite = null;
+const errorOf = (error) => {
+  const fields = {};
+  if (error && typeof error === 'object') for (const [key, value] of Object.entries(error)) if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value;
+  return { message: error instanceof Error ? error.message : String(error), fields };
+};
+async function create() {
+  let loaded = null;
+  try { loaded = readFileSync(template); } catch {}
+  if (loaded) {
+    try {
+      const db = await PGlite.create(folder, { loadDataDir: new Blob([loaded]), startParams });
+      await db.query('SELECT 1');
+      return db;
+    } catch {
+      // A damaged or foreign template: drop it and the half-made folder, and create afresh.
+      rmSync(template, { force: true });
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+  const db = await PGlite.create(folder, { startParams });
+  try {
+    const dump = Buffer.from(await (await db.dumpDataDir('gzip')).arrayBuffer());
+    mkdirSync(dirname(template), { recursive: true, mode: 0o700 });
+    const partial = template + '.' + process.pid + '.tmp';
+    writeFileSync(partial, dump, { mode: 0o600 });
+    renameSync(partial, template);
+  } catch {
+    // Only a speed-up for the next new database.
+  }
+  return db;
+}
+async function open() {
+  const db = existed ? await PGlite.create(folder, { startParams }) : await create();
+  // A folder that opens but whose catalog is damaged fails here, before anything is served.
+  await db.query('SELECT count(*) FROM pg_catalog.pg_class');
+  return db;
+}
+const opening = open();
+opening.then(
+  (db) => { pglite = db; parentPort.postMessage({ id: 0, rows: [] }); },
+  (error) => parentPort.postMessage({ id: 0, error: errorOf(error) }),
+);
+parentPort.on('message', async ({ id, kind, sql, params }) => {
+  try {
+    if (kind === 'close') {
+      await pglite.close();
+      pglite = null;
+      parentPort.postMessage({ id, rows: [] });
+      return;
+    }
+    const rows = params && params.length > 0 ? (await pglite.query(sql, params)).rows : ((await pglite.exec(sql)).at(-1)?.rows ?? []);
+    parentPort.postMessage({ id, rows });
+  } catch (error) {
+    parentPort.postMessage({ id, error: errorOf(error) });
+  }
+});
+`;
+
+/** An error from the worker, with PostgreSQL's fields (`code`, `detail`…) as PGlite gave them. */
+function rebuilt(error: NonNullable<Reply['error']>): Error {
+  return Object.assign(new Error(error.message), error.fields, { message: error.message });
+}
+
+/**
+ * Starts opening `folder` on a new worker; resolves once PGlite has opened it and read its
+ * catalog, rejects (the worker gone) with PGlite's error when it cannot.
+ */
+export function openPgliteThread(options: { folder: string; existed: boolean; template: string; extraStartParams: readonly string[] }): Promise<PgliteThread> {
+  // Resolved as Node resolves the package (its CommonJS build: the worker's source is a script).
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...options, pglite } });
+  const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
+  let next = 1;
+  let gone: Error | null = null;
+  const fail = (error: Error): void => {
+    gone ??= error;
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  worker.on('message', (reply: Reply) => {
+    const caller = waiting.get(reply.id);
+    if (!caller) return;
+    waiting.delete(reply.id);
+    // An idle thread does not keep the process alive (as PGlite on the main thread did not); a
+    // query waited for does.
+    if (waiting.size === 0) worker.unref();
+    if (reply.error) caller.reject(rebuilt(reply.error));
+    else caller.resolve(reply.rows ?? []);
+  });
+  worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
+  worker.on('exit', (code) => fail(new Error(`The embedded database's thread ended (exit code ${code}).`)));
+  const ask = (message: { kind: 'run' | 'close'; sql?: string; params?: unknown[] }): Promise<unknown[]> => {
+    if (gone) return Promise.reject(gone);
+    const id = next++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, ...message });
+    });
+  };
+  const opened = new Promise<unknown[]>((resolve, reject) => waiting.set(0, { resolve, reject }));
+  return opened.then(
+    (): PgliteThread => ({
+      run: async <T>(sql: string, params?: unknown[]) => (await ask({ kind: 'run', sql, params })) as T[],
+      async close() {
+        if (gone) return;
+        await ask({ kind: 'close' });
+        await worker.terminate();
+      },
+    }),
+    async (error: unknown) => {
+      await worker.terminate();
+      throw error;
+    },
+  );
+}

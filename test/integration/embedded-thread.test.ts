@@ -1,0 +1,64 @@
+/**
+ * The embedded database on its own thread (store/pglite-thread.ts, decision 17): PostgreSQL's
+ * errors keep their fields across the thread, a transaction commits or rolls back whole, and an
+ * open started early by the process entry is the one the service then takes.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DatabaseStartError, isUniqueViolation } from '../../src/service/store/database';
+import { openEmbeddedDatabase, openEmbeddedDatabaseEarly } from '../../src/service/store/embedded';
+
+const dirs: string[] = [];
+afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+const tempDir = async (): Promise<string> => {
+  const dir = await mkdtemp(join(tmpdir(), 'clarity-thread-'));
+  dirs.push(dir);
+  return dir;
+};
+
+describe('the embedded database on its own thread', () => {
+  it("keeps PostgreSQL's error fields, commits or rolls back a transaction whole, and keeps rows across a reopen", async () => {
+    const dir = await tempDir();
+    const db = await openEmbeddedDatabase(dir);
+    await db.query('CREATE TABLE notes (id text PRIMARY KEY, body jsonb NOT NULL, n bigint)');
+    expect(await db.query('INSERT INTO notes VALUES ($1, $2, $3) RETURNING id', ['a', { words: ['x'] }, 7])).toEqual([{ id: 'a' }]);
+    const duplicate = await db.query('INSERT INTO notes VALUES ($1, $2, $3)', ['a', {}, 1]).catch((error: unknown) => error);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(isUniqueViolation(duplicate)).toBe(true);
+    expect((duplicate as Error).message).toMatch(/duplicate key/);
+
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO notes VALUES ($1, $2, $3)', ['b', {}, 2]);
+        throw new Error('changed my mind');
+      })
+      .catch((error: unknown) => error);
+    expect((failed as Error).message).toBe('changed my mind');
+    await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO notes VALUES ($1, $2, $3)', ['c', {}, 3]);
+      await tx.query('UPDATE notes SET n = n + 1 WHERE id = $1', ['a']);
+    });
+    // A script of several statements (as migrations run) answers with its last statement's rows.
+    expect(await db.query("UPDATE notes SET n = 0 WHERE id = 'zz'; SELECT count(*)::int AS n FROM notes")).toEqual([{ n: 2 }]);
+    await db.close();
+
+    const reopened = await openEmbeddedDatabase(dir);
+    expect(await reopened.query('SELECT id, body, n FROM notes ORDER BY id')).toEqual([
+      { id: 'a', body: { words: ['x'] }, n: 8 },
+      { id: 'c', body: {}, n: 3 },
+    ]);
+    await reopened.close();
+  }, 120_000);
+
+  it('an open started early is the one the service takes, holding the lock meanwhile', async () => {
+    const dir = await tempDir();
+    openEmbeddedDatabaseEarly(dir);
+    const db = await openEmbeddedDatabase(dir);
+    // The early open already holds the folder: a second open in this process is refused.
+    await expect(openEmbeddedDatabase(dir)).rejects.toBeInstanceOf(DatabaseStartError);
+    expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await db.close();
+  }, 120_000);
+});
