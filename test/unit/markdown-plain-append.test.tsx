@@ -45,6 +45,7 @@ const edges: string[] = [
   'Autolinks www.retail.example and https://retail.example/x and analyst@retail.example and www',
   'Strike ~~old~~ and ~single~ and ~~open strike then text',
   'Links [a](https://retail.example/a (title) and [open](https://retail.example/b then text) and (plain parens) after; semi',
+  'Titles [a](https://retail.example/a "a title\nthat spans lines" ) and after and [b](https://retail.example/b (a paren\ntitle spanning) ) after',
   'Entities &amp then ; and &copy and more; text & AT&T; ok then more text',
   'Pipes a | b | c in text and more | text\n|---|---|\nafter the pipes',
   // Lines that mean something else once grown.
