@@ -41,7 +41,7 @@ const ipcFiles = ['src/main/transports/ipc-transport.ts', 'src/preload/index.ts'
 const electronFiles = [...ipcFiles, 'src/main/electron/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'bench/harness-dist/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'bench/results/**', 'bench/harness-dist/**', 'bench/harness-dist-*/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

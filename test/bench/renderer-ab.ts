@@ -61,8 +61,8 @@ const served = [];
 for (const variant of variants) served.push({ ...variant, ...(await serve(variant.root, variant.label)) });
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 // The goals are of script time (React's render and commit, layout effects included): scriptP95 and scriptAppend.
-type Figures = { p95: number[]; median: number[]; scriptP95: number[]; open: number[]; append: number[]; scriptAppend: number[] };
-const results = new Map<string, Figures>(variants.map((v) => [v.label, { p95: [], median: [], scriptP95: [], open: [], append: [], scriptAppend: [] }]));
+type Figures = { p95: number[]; median: number[]; scriptP95: number[]; scriptMedian: number[]; open: number[]; append: number[]; scriptAppend: number[] };
+const results = new Map<string, Figures>(variants.map((v) => [v.label, { p95: [], median: [], scriptP95: [], scriptMedian: [], open: [], append: [], scriptAppend: [] }]));
 console.log(`load average at start ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
 try {
   const open = async (url: string): Promise<Page> => {
@@ -81,6 +81,7 @@ try {
       figures.p95.push(cost.p95);
       figures.median.push(cost.median);
       figures.scriptP95.push(cost.scriptP95 ?? Number.NaN);
+      figures.scriptMedian.push(cost.scriptMedian ?? Number.NaN);
       await page.close();
       page = await open(variant.url);
       for (let k = 0; k < 3; k += 1) figures.open.push(await page.evaluate(([h]) => (window as unknown as Bench).bench.mountHistory('clarity', h), [history1000] as const));
@@ -94,7 +95,7 @@ try {
       figures.append.push(...appends);
       figures.scriptAppend.push(...scriptAppends);
       await page.close();
-      console.log(`round ${r + 1} ${variant.label.padEnd(7)} 40 KB p95 ${cost.p95.toFixed(2)} median ${cost.median.toFixed(2)} script p95 ${(cost.scriptP95 ?? Number.NaN).toFixed(2)} | open ${figures.open.slice(-3).map((n) => n.toFixed(0)).join('/')} | append median ${median(appends).toFixed(2)} worst ${Math.max(...appends).toFixed(2)}, script median ${median(scriptAppends).toFixed(2)} worst ${Math.max(...scriptAppends).toFixed(2)}`);
+      console.log(`round ${r + 1} ${variant.label.padEnd(7)} 40 KB p95 ${cost.p95.toFixed(2)} median ${cost.median.toFixed(2)} script p95 ${(cost.scriptP95 ?? Number.NaN).toFixed(2)} median ${(cost.scriptMedian ?? Number.NaN).toFixed(2)} | open ${figures.open.slice(-3).map((n) => n.toFixed(0)).join('/')} | append median ${median(appends).toFixed(2)} worst ${Math.max(...appends).toFixed(2)}, script median ${median(scriptAppends).toFixed(2)} worst ${Math.max(...scriptAppends).toFixed(2)}`);
     }
   }
 } finally {
@@ -104,7 +105,7 @@ try {
 console.log(`load average at end ${loadavg().map((n) => n.toFixed(1)).join(' ')}`);
 for (const [label, f] of results) {
   // Per round, as the bench takes them: the median of the rounds' p95s; the worst of each round's 12 appends.
-  console.log(`${label}: 40 KB p95 ${round(median(f.p95))} (rounds ${f.p95.map((n) => n.toFixed(2)).join(', ')}), median ${round(median(f.median))}, script p95 ${round(median(f.scriptP95))} (rounds ${f.scriptP95.map((n) => n.toFixed(2)).join(', ')}); open median ${round(median(f.open))}; append median ${round(median(f.append))}, worst ${round(Math.max(...f.append))}; append script median ${round(median(f.scriptAppend))}, worst ${round(Math.max(...f.scriptAppend))}`);
+  console.log(`${label}: 40 KB p95 ${round(median(f.p95))} (rounds ${f.p95.map((n) => n.toFixed(2)).join(', ')}), median ${round(median(f.median))}, script p95 ${round(median(f.scriptP95))} (rounds ${f.scriptP95.map((n) => n.toFixed(2)).join(', ')}), script median ${round(median(f.scriptMedian))} (rounds ${f.scriptMedian.map((n) => n.toFixed(2)).join(', ')}); open median ${round(median(f.open))}; append median ${round(median(f.append))}, worst ${round(Math.max(...f.append))}; append script median ${round(median(f.scriptAppend))}, worst ${round(Math.max(...f.scriptAppend))}`);
 }
 // The answers' in-process service leaves its in-memory database open; closed, the run ends by itself.
 await closeMemoryDatabase();

@@ -11,6 +11,8 @@ import remarkGfm from 'remark-gfm';
 import { Streamdown } from 'streamdown';
 import { VirtualList } from '../../../src/renderer/src/app/VirtualList';
 import { MarkdownBlocks, useStreamingMarkdown } from '../../../src/renderer/src/features/chat/StreamingMarkdown';
+import { IncrementalMarkdown } from '../../../src/renderer/src/features/chat/markdown';
+import { BlockDom } from '../../../src/renderer/src/features/chat/block-dom';
 import '../../../src/renderer/src/styles.css';
 
 type RendererName = 'clarity' | 'react-markdown' | 'streamdown';
@@ -179,6 +181,56 @@ const bench = {
       blockingMs,
       longestFrameMs: Math.max(0, ...frameTimes),
     };
+  },
+
+  /**
+   * Where an update's script time goes, without React (delta-phases.ts): per update around
+   * `size`, the renderer's update (lex, render, sanitise) and the view's morph, timed apart, and
+   * how many DOMPurify calls the update made and whether it took the plain-text path. The same stream and window as renderCost.
+   */
+  deltaPhases(source: string, size: number, profile = false): { update: number[]; show: number[]; calls: number[]; chars: number[]; lexed: number[]; plain: number[] } {
+    root?.unmount();
+    root = null;
+    const host = document.getElementById('root')!;
+    host.replaceChildren();
+    const answer = document.createElement('div');
+    answer.className = 'answer-body';
+    host.append(answer);
+    const markdown = new IncrementalMarkdown();
+    const view = new BlockDom(answer);
+    const out = { update: [] as number[], show: [] as number[], calls: [] as number[], chars: [] as number[], lexed: [] as number[], plain: [] as number[] };
+    // (Counters a base checkout may not have read as 0.)
+    const counters = markdown as unknown as { sanitizeCalls?: number; sanitizedChars: number; plainAppends?: number };
+    let text = '';
+    let profiling = false;
+    for (const delta of deltas(source, size * 1.1)) {
+      text += delta;
+      if (text.length < size * 0.9 - 2_000) continue;
+      // With a DevTools client listening (delta-phases --profile): the measured updates alone.
+      if (profile && !profiling && text.length >= size * 0.9) {
+        profiling = true;
+        console.profile('deltas');
+      }
+      const calls = counters.sanitizeCalls ?? 0;
+      const chars = counters.sanitizedChars;
+      const lexed = markdown.lexedChars;
+      const plain = counters.plainAppends ?? 0;
+      const started = performance.now();
+      const { frozen, tail } = markdown.update(text, true);
+      const updated = performance.now();
+      view.show(frozen, tail);
+      const shown = performance.now();
+      void host.offsetHeight;
+      if (text.length < size * 0.9) continue;
+      out.update.push(updated - started);
+      out.show.push(shown - updated);
+      out.calls.push((counters.sanitizeCalls ?? 0) - calls);
+      out.chars.push(counters.sanitizedChars - chars);
+      out.lexed.push(markdown.lexedChars - lexed);
+      out.plain.push((counters.plainAppends ?? 0) - plain);
+    }
+    if (profiling) console.profileEnd('deltas');
+    return out;
   },
 
   /** Mounts a history of answers (for heap and open-time figures); returns the time to paint. */

@@ -7,7 +7,20 @@
  * changed, typically one text node growing and a few new nodes after it. Only copies of the
  * sanitised tree are ever inserted, so what the DOM holds is exactly what DOMPurify let through.
  */
-import type { RenderedBlock } from './markdown';
+import type { PlainAppend, RenderedBlock } from './markdown';
+
+/**
+ * The plain-text path's append, done to the view's copy of the block it grew from: the text
+ * node at the same place, as long as it is there with the length the block's had. False when
+ * not, and the caller morphs instead.
+ */
+function appendToCopy(element: Node, grown: PlainAppend): boolean {
+  let node: Node | undefined = element;
+  for (const index of grown.path) node = node?.childNodes[index];
+  if (!(node instanceof Text) || node.length !== grown.length) return false;
+  node.appendData(grown.text);
+  return true;
+}
 
 /** Same node type, and for elements the same tag and attributes: its children can be morphed. */
 function sameShell(live: Node, next: Node): boolean {
@@ -67,7 +80,7 @@ export class BlockDom {
         entry = { block, element };
         this.shown.push(entry);
       } else if (entry.block !== block) {
-        morphChildren(entry.element, block.source);
+        if (block.grown?.from !== entry.block || !appendToCopy(entry.element, block.grown)) morphChildren(entry.element, block.source);
         entry.block = block;
       }
       entry.element.classList.toggle('md-tail', i >= frozen.length);

@@ -211,6 +211,12 @@ export class RenderedBlock {
     readonly rawHtml: string,
     /** A paragraph's or heading's sanitised runs (renderByRuns), for the next update to reuse. */
     readonly runs: readonly InlineRun[] = [],
+    /**
+     * Set when this block is `from` with `text` appended to one text node (the plain-text path):
+     * the view appends the same text to its copy instead of comparing the trees. `from` shares
+     * this block's tree, which has grown since: a superseded tail block is not to be read again.
+     */
+    readonly grown?: PlainAppend,
   ) {}
 
   get html(): string {
@@ -277,6 +283,114 @@ function grownByText(previous: RenderedBlock, html: string): DocumentFragment | 
   if (!(text instanceof Text) || !text.data.endsWith(lastText)) return null;
   text.appendData(added);
   return copy;
+}
+
+/** What the plain-text path appended to a block: the view does the same to its copy. */
+export interface PlainAppend {
+  readonly from: RenderedBlock;
+  /** Child indexes from the block's root to the text node that grew. */
+  readonly path: readonly number[];
+  /** That text node's length before the append. */
+  readonly length: number;
+  readonly text: string;
+}
+
+/**
+ * A delta that may take the plain-text path: letters, digits, spaces and punctuation markdown
+ * and HTML give no meaning to. Left out: emphasis and strikethrough (`*_~`), code, links, images
+ * and markers (`` ` ``, `[]!`), HTML and entities (`<>&`), headings (`#`), escapes (`\`), GFM
+ * autolinks' `:` and `@`, every line break and every whitespace but the space (list items trim
+ * theirs), control characters. `(`, `)` and `;` only mean something after a `](` or an `&` on the
+ * same line, which lineStaysText rules out; `|` only with a table's delimiter row, a line later.
+ */
+const PLAIN_DELTA = /^(?:[^*_~`[\]!<>&#\\:@\s\p{Cc}]| )*$/u;
+/** A line's first word that fixes it as text: it starts with a letter or digit and is no ordered-list marker. */
+const TEXT_WORD = /^[\p{L}\p{N}][^ ]* /u;
+const ORDERED_MARKER = /^\d+[.)] /;
+/** A top-level list item's line: its marker, then 1–4 spaces (5 would start indented code), then its content. */
+const LIST_LINE = /^(?:[-+*]|\d{1,9}[.)]) {1,4}(?! )(?:\*\*)?/;
+/** What would make a GFM autolink of the line's text (`www.`, `http://`, an e-mail address). */
+const AUTOLINK_START = /www\.|:\/\/|@/i;
+/** What a `)` could close (a link's destination) or a `;` could end (an entity) on the same line. */
+const OPEN_ON_LINE = /\]\(|&/;
+
+/** marked's escaping of text: of the characters PLAIN_DELTA allows, only quotes. */
+function escapeQuotes(text: string): string {
+  return text.replace(/["']/g, (quote) => (quote === '"' ? '&quot;' : '&#39;'));
+}
+
+/**
+ * The tail block's shape when later plain text can be appended to it without lexing it again:
+ * a paragraph (its text shown with trailing spaces) or a tight list (its last item's text shown
+ * trimmed), whose HTML ends in that text, the text node at `path` in its sanitised tree.
+ */
+interface PlainTail {
+  block: RenderedBlock;
+  path: number[];
+  text: Text;
+  closers: string;
+  /** List items trim trailing spaces: those not shown yet, shown once text follows them. */
+  trims: boolean;
+  pendingSpaces: string;
+}
+
+/** Whether a line, once grown, still means what it meant: text, or a list item holding text. */
+function lineStaysText(line: string, list: boolean): boolean {
+  if (AUTOLINK_START.test(line) || OPEN_ON_LINE.test(line)) return false;
+  let content = line;
+  if (list) {
+    const marker = LIST_LINE.exec(line);
+    if (!marker) return false;
+    content = line.slice(marker[0].length);
+  }
+  return TEXT_WORD.test(content) && !ORDERED_MARKER.test(content);
+}
+
+/** The shape above for a tail token and its block, or null. */
+function plainTailOf(token: Token, block: RenderedBlock, text: string): PlainTail | null {
+  let closers: string;
+  let container: string;
+  if (token.type === 'paragraph') {
+    closers = '</p>\n';
+    container = 'P';
+  } else if (token.type === 'list' && !(token as Tokens.List).loose && !(token as Tokens.List).items.at(-1)!.raw.trimEnd().includes('\n')) {
+    // (The last item is one line: the text's last line is where it starts, not a lazy continuation.)
+    closers = (token as Tokens.List).ordered ? '</li>\n</ol>\n' : '</li>\n</ul>\n';
+    container = (token as Tokens.List).ordered ? 'OL' : 'UL';
+  } else return null;
+  const html = block.rawHtml;
+  if (!html.endsWith(closers) || html.length <= closers.length || html[html.length - closers.length - 1] === '>' || hasRawHtml(token)) return null;
+  // The text's last character is plain too: no delimiter or escape whose meaning the next character would decide.
+  const last = text[text.length - 1] ?? '';
+  if (!PLAIN_DELTA.test(last)) return null;
+  const trims = token.type === 'list';
+  // (A scan back, not /( *)$/: that regular expression tries every position of the whole answer.)
+  let spaces = text.length;
+  while (trims && text[spaces - 1] === ' ') spaces -= 1;
+  const pendingSpaces = text.slice(spaces);
+  // The text node the HTML ends in, found by structure: the container, (the last item,) its last child.
+  const path: number[] = [];
+  const top = block.source.childNodes;
+  let index = -1;
+  for (let i = 0; i < top.length; i += 1) {
+    const node = top[i]!;
+    if (node instanceof Element && index < 0) index = i;
+    else if (!(node instanceof Text && node.data.trim() === '')) return null;
+  }
+  if (index < 0) return null;
+  let parent = top[index] as Element;
+  if (parent.tagName !== container) return null;
+  path.push(index);
+  if (trims) {
+    const item = parent.lastElementChild;
+    if (!item || item.tagName !== 'LI' || item.nextSibling?.nextSibling || (item.nextSibling && !(item.nextSibling instanceof Text && item.nextSibling.data.trim() === ''))) return null;
+    path.push(parent.childNodes.length - (item.nextSibling ? 2 : 1));
+    parent = item;
+  }
+  const textNode = parent.lastChild;
+  if (!(textNode instanceof Text) || textNode.data === '' || textNode.data.trim() === '' && trims) return null;
+  path.push(parent.childNodes.length - 1);
+  return { block, path, text: textNode, closers, trims, pendingSpaces };
 }
 
 /** Sanitised list items and table rows (each in its wrapper), by their HTML. */
@@ -478,8 +592,19 @@ export class IncrementalMarkdown {
   lexedChars = 0;
   /** Work counter: characters of HTML sanitised so far (tests read it). */
   sanitizedChars = 0;
+  /** Work counter: DOMPurify calls so far, each a new inert document (the benchmark reads it). */
+  sanitizeCalls = 0;
+  /** Work counter: updates that took the plain-text path (no lexing, no sanitising). */
+  plainAppends = 0;
+  /** The tail's shape, when plain text can be appended to it (plainTailOf). */
+  private plain: PlainTail | null = null;
+
+  /** `plainText: false` turns the plain-text path off (tests compare the two; benchmarks A/B them). */
+  constructor(private readonly options: { plainText?: boolean } = {}) {}
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
+    if (streaming && this.plain && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
+    this.plain = null;
     if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
     this.lastText = text;
     const rest = text.slice(this.frozenLength);
@@ -500,7 +625,46 @@ export class IncrementalMarkdown {
     this.tail = this.renderBlocks(live, links, this.frozen.length, previousTail, pieces);
     // Kept while the tail only grows by text (no pieces used): its items are still those pieces.
     if (pieces.size > 0) this.pieces = pieces;
+    if (streaming && this.options.plainText !== false && live.length === 1 && this.tail.length === 1) this.plain = plainTailOf(live[0]!, this.tail[0]!, text);
     return { frozen: this.frozen, tail: this.tail };
+  }
+
+  /**
+   * The usual delta, without lexing, rendering or sanitising anything (issue 31): plain text
+   * (PLAIN_DELTA) added to a paragraph or tight list tail whose last line stays what it was (a
+   * line of text, or a list item of text: lineStaysText). Then marked's HTML for the new text is
+   * the old with that text (quotes escaped) before the closing tags, and DOMPurify's tree is the
+   * old one with the text appended to its last text node, which is what is done: in place (no
+   * copy), the new block sharing the tree. False, touching nothing, when it does not apply.
+   */
+  private appendPlain(text: string): boolean {
+    const plain = this.plain!;
+    if (text.length <= this.lastText.length || !text.startsWith(this.lastText)) return false;
+    const delta = text.slice(this.lastText.length);
+    if (!PLAIN_DELTA.test(delta)) return false;
+    const lineStart = text.lastIndexOf('\n') + 1;
+    if (lineStart < this.frozenLength || !lineStaysText(text.slice(lineStart), plain.trims)) return false;
+    // A link's title may span lines (`[a](url "title` … `more")`): a `)` could close one begun on an earlier line.
+    if (delta.includes(')') && text.indexOf('](', this.frozenLength) >= 0) return false;
+    let shown = plain.pendingSpaces + delta;
+    let pendingSpaces = '';
+    if (plain.trims) {
+      const end = shown.trimEnd().length;
+      pendingSpaces = shown.slice(end);
+      shown = shown.slice(0, end);
+    }
+    this.lastText = text;
+    this.plainAppends += 1;
+    plain.pendingSpaces = pendingSpaces;
+    if (shown === '') return true;
+    const previous = plain.block;
+    const html = previous.rawHtml;
+    const cut = html.length - plain.closers.length;
+    const grown: PlainAppend = { from: previous, path: plain.path, length: plain.text.length, text: shown };
+    plain.text.appendData(shown);
+    plain.block = new RenderedBlock(previous.key, previous.source, html.slice(0, cut) + escapeQuotes(shown) + html.slice(cut), previous.runs, grown);
+    this.tail = [plain.block];
+    return true;
   }
 
   /**
@@ -518,6 +682,7 @@ export class IncrementalMarkdown {
     const flush = (): void => {
       if (run.length > 1) {
         this.sanitizedChars += run.reduce((n, b) => n + b.html.length, 0);
+        this.sanitizeCalls += 1;
         sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
       } else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, this.sanitizeOne(run[0]!.html), run[0]!.html));
       run = [];
@@ -551,16 +716,19 @@ export class IncrementalMarkdown {
 
   private sanitizeOne(html: string): DocumentFragment {
     this.sanitizedChars += html.length;
+    this.sanitizeCalls += 1;
     return sanitizeToFragment(html, this.numbering);
   }
 
   /** Sanitised, without chips (renderByRuns adds them over the whole block). */
   private sanitizeBare(html: string): DocumentFragment {
     this.sanitizedChars += html.length;
+    this.sanitizeCalls += 1;
     return sanitize(html);
   }
 
   private reset(): void {
+    this.plain = null;
     this.pieces = new Map();
     this.frozen = [];
     this.frozenLength = 0;
