@@ -43,20 +43,7 @@ export default defineConfig({
       // electron-vite leaves the renderer unminified; minified it parses and loads faster
       // (the size gate in scripts/check-bundle-size.mjs reads this output).
       minify: true,
-      rollupOptions: {
-        input: { index: resolve('src/renderer/index.html') },
-        // React DOM (with its scheduler) and the virtualiser in chunks of their own (issue 31: cold
-        // start): the browser compiles each module file in its own task as it arrives, so the
-        // start-up shell's box takes keys between them instead of behind one 290 KB compile.
-        output: {
-          codeSplitting: {
-            groups: [
-              { name: 'react-dom', test: /node_modules[\\/](react-dom|scheduler)[\\/]/ },
-              { name: 'virtual', test: /node_modules[\\/]@tanstack[\\/]/ },
-            ],
-          },
-        },
-      },
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
     },
     plugins: [react()],
   },
