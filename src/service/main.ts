@@ -5,13 +5,13 @@
  * database starts opening on its own thread (store/pglite-thread.ts). Then the CLI (`cli.ts`) runs
  * as before, and takes that database when it opens the same data directory.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { defaultServiceDataDir } from './data-dir';
 import { startEarlyReads } from './retrieval/early-reads';
-import { openEmbeddedDatabaseEarly } from './store/embedded';
+import { DATABASE_FOLDER, openEmbeddedDatabaseEarly } from './store/embedded';
 
 /**
  * Per user (0700), beside the PGlite template in the user's cache, so nobody else can plant
@@ -28,12 +28,17 @@ function enableCompileCache(): void {
   }
 }
 
-/** The value of `--name value` or `--name=value` among the arguments (the CLI parses them properly later). */
+/**
+ * The value of `--name value` or `--name=value` among the arguments (the CLI parses them properly
+ * later); the last one given, as the CLI's parseArgs takes it, so both open the same directory.
+ */
 function argument(name: string): string | undefined {
   const args = process.argv.slice(2);
-  const at = args.indexOf(`--${name}`);
-  if (at >= 0) return args[at + 1];
-  return args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  for (let at = args.length - 1; at >= 0; at -= 1) {
+    if (args[at] === `--${name}`) return args[at + 1];
+    if (args[at]!.startsWith(`--${name}=`)) return args[at]!.slice(name.length + 3);
+  }
+  return undefined;
 }
 
 /**
@@ -42,9 +47,8 @@ function argument(name: string): string | undefined {
  * meanwhile (retrieval/early-reads.ts). The names are the readers' (corpus/corpus-cache.ts,
  * stored-signals.ts); a file the start does not take is read for nothing, no more.
  */
-function readPackedFilesEarly(embedded: boolean): void {
+function readPackedFilesEarly(dir: string, embedded: boolean): void {
   try {
-    const dir = argument('data-dir') ?? defaultServiceDataDir();
     const names = readdirSync(dir).filter((name) => /^corpus-cache-[0-9a-f]{32}\.bin$/.test(name) || (embedded && name === 'signal-index-snapshot.bin'));
     // The corpus cache first: it is read first, and is the smaller.
     names.sort((a, b) => Number(b.startsWith('corpus-cache-')) - Number(a.startsWith('corpus-cache-')));
@@ -59,8 +63,11 @@ const serving = !process.argv.slice(2).includes('token');
 // Only the embedded database uses PGlite (not a team server's --database, nor the token command).
 const embedded = argument('database') === undefined;
 // The CLI opens the embedded database in the same directory (its --data-dir, else the default).
-if (serving && embedded) openEmbeddedDatabaseEarly(argument('data-dir') ?? defaultServiceDataDir());
-if (serving) readPackedFilesEarly(embedded);
+// Only a database already made: a first start creates it after the CLI has checked its arguments,
+// so a start it refuses (and exits) never leaves a half-made database folder behind.
+const dataDir = argument('data-dir') ?? defaultServiceDataDir();
+if (serving && embedded && existsSync(join(dataDir, DATABASE_FOLDER, 'PG_VERSION'))) openEmbeddedDatabaseEarly(dataDir);
+if (serving) readPackedFilesEarly(dataDir, embedded);
 await import('./cli');
 // Written now rather than at exit: the app's utility process may be ended without a normal exit.
 module.flushCompileCache?.();

@@ -40,6 +40,16 @@ describe('the embedded database on its own thread', () => {
       await tx.query('INSERT INTO notes VALUES ($1, $2, $3)', ['c', {}, 3]);
       await tx.query('UPDATE notes SET n = n + 1 WHERE id = $1', ['a']);
     });
+    // A transaction's handle kept past its COMMIT is refused, not run outside the queue.
+    let kept: { query(sql: string): Promise<unknown[]> } | null = null;
+    await db.transaction(async (tx) => {
+      kept = tx;
+      await tx.query('SELECT 1');
+    });
+    await expect(kept!.query("DELETE FROM notes WHERE id = 'c'")).rejects.toThrow(/transaction has ended/);
+    // A parameter that cannot be copied to the thread fails its query; the next one is served.
+    await expect(db.query('SELECT $1::text AS x', [() => 1])).rejects.toThrow();
+    expect(await db.query('SELECT $1::text AS x', ['next'])).toEqual([{ x: 'next' }]);
     // A script of several statements (as migrations run) answers with its last statement's rows.
     expect(await db.query("UPDATE notes SET n = 0 WHERE id = 'zz'; SELECT count(*)::int AS n FROM notes")).toEqual([{ n: 2 }]);
     await db.close();

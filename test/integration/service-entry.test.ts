@@ -1,6 +1,7 @@
 /**
  * The service's process entry (src/service/main.ts, built as out/main/service.js: what the app
- * forks) turns on Node's compile cache in the user's cache folder and compiles PGlite early. The
+ * forks) turns on Node's compile cache in the user's cache folder and opens an existing embedded
+ * database early (a first start makes it only after the CLI has accepted its arguments). The
  * cache is only a speed-up: a cache folder that cannot be made still starts a service that keeps
  * what it is given across a restart.
  */
@@ -60,6 +61,21 @@ describe('the service process entry', () => {
     const second = await start(dataDir, cacheHome);
     expect(await keyIds(second.url)).toContain(id);
     await stop(second);
+  }, 400_000);
+
+  it('a first start the CLI refuses leaves no database behind, and the next start makes one', async () => {
+    const [dataDir, cacheHome] = [await tempDir(), await tempDir()];
+    // Beyond loopback without a team database: refused after the arguments are read.
+    const refused = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir, '--host', '0.0.0.0'], 180_000, SOURCE_SERVICE_ENTRY, { XDG_CACHE_HOME: cacheHome }).catch((error: unknown) => error);
+    expect((refused as Error).message).toMatch(/needs --database/);
+    const left = await readdir(dataDir).catch(() => []);
+    expect(left).not.toContain('database');
+    expect(left).not.toContain('database.lock');
+    const service = await start(dataDir, cacheHome);
+    const id = await issueKey(service.url);
+    expect(await keyIds(service.url)).toContain(id);
+    await stop(service);
+    expect(await readdir(join(dataDir, 'database'))).toContain('PG_VERSION');
   }, 400_000);
 
   it('starts when the cache folder cannot be made (a file where the folder would be)', async () => {

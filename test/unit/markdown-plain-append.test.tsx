@@ -47,6 +47,8 @@ const edges: string[] = [
   'Links [a](https://retail.example/a (title) and [open](https://retail.example/b then text) and (plain parens) after; semi',
   'Titles [a](https://retail.example/a "a title\nthat spans lines" ) and after and [b](https://retail.example/b (a paren\ntitle spanning) ) after',
   'Entities &amp then ; and &copy and more; text & AT&T; ok then more text',
+  // A reference definition's title may span lines too, closed by a quote or a parenthesis.
+  '[1]: https://retail.example/x "Retail\ntrends in 2026" and text\n\n[2]: https://retail.example/y (Paren\ntitle in 2026) more',
   'Pipes a | b | c in text and more | text\n|---|---|\nafter the pipes',
   // Lines that mean something else once grown.
   'A paragraph\n1. becomes a list\n2 then more',

@@ -208,11 +208,17 @@ export class EmbeddedDatabase implements Database {
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     return this.exclusive.run(async () => {
       await this.pglite.run('BEGIN');
+      // A query through the handle after its COMMIT or ROLLBACK is refused (as PGlite's own
+      // transaction does): it would run outside the queue, maybe inside another caller's transaction.
+      let open = true;
+      const query = <T>(sql: string, params?: unknown[]): Rows<T> => (open ? this.pglite.run<T>(sql, params) : Promise.reject(new Error('The transaction has ended; its queries are refused.')));
       try {
-        const result = await work({ query: (sql, params) => this.pglite.run(sql, params) });
+        const result = await work({ query });
+        open = false;
         await this.pglite.run('COMMIT');
         return result;
       } catch (error) {
+        open = false;
         await this.pglite.run('ROLLBACK').catch(() => undefined);
         throw error;
       }

@@ -133,7 +133,14 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
       worker.ref();
-      worker.postMessage({ id, ...message });
+      try {
+        worker.postMessage({ id, ...message });
+      } catch (error) {
+        // A parameter that cannot be copied to the thread: this query fails, the thread stays as it was.
+        waiting.delete(id);
+        if (waiting.size === 0) worker.unref();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
     });
   };
   const opened = new Promise<unknown[]>((resolve, reject) => waiting.set(0, { resolve, reject }));

@@ -644,8 +644,10 @@ export class IncrementalMarkdown {
     if (!PLAIN_DELTA.test(delta)) return false;
     const lineStart = text.lastIndexOf('\n') + 1;
     if (lineStart < this.frozenLength || !lineStaysText(text.slice(lineStart), plain.trims)) return false;
-    // A link's title may span lines (`[a](url "title` … `more")`): a `)` could close one begun on an earlier line.
+    // A link's title may span lines (`[a](url "title` … `more")`): a `)` could close one begun on an earlier line;
+    // so may a reference definition's (`[1]: url "title` … `more"`), closed by a quote or a `)`.
     if (delta.includes(')') && text.indexOf('](', this.frozenLength) >= 0) return false;
+    if (/["')]/.test(delta) && text.indexOf(']:', this.frozenLength) >= 0) return false;
     let shown = plain.pendingSpaces + delta;
     let pendingSpaces = '';
     if (plain.trims) {
