@@ -3,20 +3,14 @@
  * errors keep their fields across the thread, a transaction commits or rolls back whole, and an
  * open started early by the process entry is the one the service then takes.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseStartError, isUniqueViolation } from '../../src/service/store/database';
 import { openEmbeddedDatabase, openEmbeddedDatabaseEarly } from '../../src/service/store/embedded';
+import { tempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
-afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
-const tempDir = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), 'clarity-thread-'));
-  dirs.push(dir);
-  return dir;
-};
+const temp = tempDirs('clarity-thread-');
+afterAll(() => temp.removeAll());
+const tempDir = temp.make;
 
 describe('the embedded database on its own thread', () => {
   it("keeps PostgreSQL's error fields, commits or rolls back a transaction whole, and keeps rows across a reopen", async () => {

@@ -2,21 +2,17 @@
  * The embedded database's lifecycle: migrations forward only, a backup before migrating an
  * existing database, a newer schema refused with one sentence, one process per folder.
  */
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseStartError } from '../../src/service/store/database';
 import { openEmbeddedDatabase } from '../../src/service/store/embedded';
 import { migrate, MIGRATIONS, SCHEMA_VERSION } from '../../src/service/store/migrations';
+import { tempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
-afterAll(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
-const tempDir = async (): Promise<string> => {
-  const dir = await mkdtemp(join(tmpdir(), 'clarity-db-'));
-  dirs.push(dir);
-  return dir;
-};
+const temp = tempDirs('clarity-db-');
+afterAll(() => temp.removeAll());
+const tempDir = temp.make;
 
 describe('embedded database', () => {
   it('migrates a new database without a backup, and backs an existing one up before the next migration', async () => {

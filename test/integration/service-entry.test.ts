@@ -5,25 +5,21 @@
  * cache is only a speed-up: a cache folder that cannot be made still starts a service that keeps
  * what it is given across a restart.
  */
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/temp-dirs';
 import { devToken, FAST_ARGS, SOURCE_SERVICE_ENTRY, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
-const dirs: string[] = [];
+const temp = tempDirs('clarity-entry-');
 const running = new Set<ServiceProcess>();
 
 afterAll(async () => {
   await Promise.all([...running].map((service) => service.kill9()));
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  await temp.removeAll();
 });
 
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'clarity-entry-'));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = temp.make;
 
 async function start(dataDir: string, cacheHome: string): Promise<ServiceProcess> {
   const service = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir], 180_000, SOURCE_SERVICE_ENTRY, { XDG_CACHE_HOME: cacheHome });

@@ -3,23 +3,20 @@
  * (src/service/retrieval/early-reads.ts): the reader gets the file's very bytes with their
  * checksum, a damaged file is still refused, and a read of a file changed since is not used.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { startEarlyReads, takeEarlyRead, takeFinishedEarlyRead } from '../../src/service/retrieval/early-reads';
 import { packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
+import { tempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const temp = tempDirs('early-reads-');
+afterEach(() => temp.removeAll());
 
 async function packedFile(name: string): Promise<{ path: string; file: Buffer; dir: string }> {
-  const dir = await mkdtemp(join(tmpdir(), 'early-reads-'));
-  dirs.push(dir);
+  const dir = await temp.make();
   const signals = generateCorpus({ signalCount: 200, seed: 3 }).signals;
   const { packed } = new SignalSearchIndex(signals).packedSnapshotOf(signals.map((signal) => signal.id));
   const file = packSnapshot({ format: 1 }, signals, packed);
