@@ -34,6 +34,10 @@ interface ActiveStream {
   controller: AbortController;
   sink: StreamSink;
   conversationId: string | null;
+  /** Set when the stream has ended (done or error sent) and only its last save is pending. */
+  ended?: boolean;
+  /** Settles once the stream has ended and its conversation's last save is on disk (or failed). */
+  finished?: Promise<void>;
 }
 
 type ParsedAskArgs = ReturnType<typeof AskStreamArgs.parse>;
@@ -43,13 +47,16 @@ export class AskStreamRunner {
 
   constructor(private readonly deps: AskStreamRunnerDeps) {}
 
+  /** Streams running or still saving their last state (0 means every answer is on disk). */
   get activeCount(): number {
     return this.streams.size;
   }
 
   /** Whether an answer is streaming into this conversation right now. */
   isAnswering(conversationId: string): boolean {
-    return [...this.streams.values()].some((stream) => stream.conversationId === conversationId);
+    // A stream that has ended and is only saving no longer holds its conversation: the next
+    // question may start at once (saves of one conversation are written one after another).
+    return [...this.streams.values()].some((stream) => stream.conversationId === conversationId && !stream.ended);
   }
 
   /** Starts a stream; the caller has already subscribed its sink. */
@@ -70,8 +77,9 @@ export class AskStreamRunner {
       return fail({ code: 'invalid_argument', message: 'This conversation is already answering.' });
     }
     const controller = new AbortController();
-    this.streams.set(id.data, { controller, sink, conversationId });
-    void this.run(id.data, client.value, args.data, controller, sink);
+    const stream: ActiveStream = { controller, sink, conversationId };
+    this.streams.set(id.data, stream);
+    stream.finished = this.run(id.data, client.value, args.data, controller, sink);
     return ok(null);
   }
 
@@ -85,9 +93,14 @@ export class AskStreamRunner {
     for (const stream of this.streams.values()) if (stream.sink === sink) stream.controller.abort();
   }
 
-  abortAll(): void {
-    for (const stream of this.streams.values()) stream.controller.abort();
-    this.streams.clear();
+  /**
+   * Aborts every stream and resolves once each has saved what it received: at quit the partial
+   * answers are on disk before the data folder is let go. A stream leaves the map itself.
+   */
+  async abortAll(): Promise<void> {
+    const streams = [...this.streams.values()];
+    for (const stream of streams) stream.controller.abort();
+    await Promise.all(streams.map((stream) => stream.finished));
   }
 
   private async run(streamId: string, client: RetailSignalClient, args: ParsedAskArgs, controller: AbortController, sink: StreamSink): Promise<void> {
@@ -172,8 +185,11 @@ export class AskStreamRunner {
       }
     } finally {
       coalescer.close();
-      this.streams.delete(streamId);
+      const stream = this.streams.get(streamId);
+      if (stream) stream.ended = true;
+      // Released only after the last save: "no active stream" means "everything is on disk".
       await persist(true);
+      this.streams.delete(streamId);
     }
   }
 

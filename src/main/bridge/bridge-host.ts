@@ -53,10 +53,10 @@ export class BridgeHost {
 
   async dispose(): Promise<void> {
     const { connection, research, health, streams } = this.parts;
-    const flushed = Promise.all([research.dispose(), health.stop()]);
+    // Research, health and the answers streaming now finish their pending writes: nothing is
+    // lost at quit, and nothing is written into the data folder after dispose resolves.
+    const flushed = Promise.all([research.dispose(), health.stop(), streams.abortAll()]);
     this.parts.watchlist?.stop();
-    streams.abortAll();
-    // Research and health finish their pending writes: nothing is lost at quit.
     await flushed;
     await connection.dispose();
   }
