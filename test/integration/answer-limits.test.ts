@@ -52,7 +52,8 @@ async function ask(question: string): Promise<{ end: StreamMessage; text: string
     });
     expect(started).toEqual({ ok: true, value: null });
   });
-  await expect.poll(() => host.activeStreamCount).toBe(0); // saved and released
+  await expect.poll(() => host.activeStreamCount).toBe(0); // released
+  await host.streamsSettled(); // and its conversation saved (the test reads the file)
   return { end, text, conversationId: conversation.id };
 }
 

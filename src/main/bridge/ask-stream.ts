@@ -47,9 +47,16 @@ export class AskStreamRunner {
 
   constructor(private readonly deps: AskStreamRunnerDeps) {}
 
-  /** Streams running or still saving their last state (0 means every answer is on disk). */
+  /** Streams still answering (one that has ended and is only saving its last state is not). */
   get activeCount(): number {
-    return this.streams.size;
+    let count = 0;
+    for (const stream of this.streams.values()) if (!stream.ended) count += 1;
+    return count;
+  }
+
+  /** Resolves once every stream started so far has ended and saved its last state. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.streams.values()].map((stream) => stream.finished));
   }
 
   /** Whether an answer is streaming into this conversation right now. */
@@ -187,6 +194,7 @@ export class AskStreamRunner {
       coalescer.close();
       const stream = this.streams.get(streamId);
       if (stream) stream.ended = true;
+      // (the stream stays in the map until saved, so abortAll and settled can wait for it)
       // Released only after the last save: "no active stream" means "everything is on disk".
       await persist(true);
       this.streams.delete(streamId);

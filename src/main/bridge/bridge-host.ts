@@ -78,6 +78,11 @@ export class BridgeHost {
     return this.parts.streams.activeCount;
   }
 
+  /** Resolves once every answer streamed so far has ended and its conversation is saved. */
+  streamsSettled(): Promise<void> {
+    return this.parts.streams.settled();
+  }
+
   serviceStatus(): ServiceStatus {
     return this.parts.connection.status;
   }
