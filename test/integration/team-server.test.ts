@@ -114,6 +114,20 @@ describe('two service processes on one PostgreSQL', () => {
     expect(statuses[30]).toBe(429);
   }, 120_000);
 
+  it("holds a caller to the tier's follow count across both processes, when the follows come at once", async () => {
+    // No tier claim: the free tier, 10 follows. 24 at once, alternating processes: exactly 10 made.
+    const caller = await sign(first.privateKey, 'key-1', 'follows@example.com');
+    const responses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => post(`${i % 2 === 0 ? a.url : b.url}/api/v1/follow`, { target: { type: 'query', value: `zudio store ${i}` } }, caller)),
+    );
+    const statuses = responses.map((response) => response.status).sort();
+    await Promise.all(responses.map((response) => response.arrayBuffer()));
+    expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(14);
+    const listed = (await (await fetch(`${b.url}/api/v1/follow`, { headers: { authorization: `Bearer ${caller}` } })).json()) as { follows: unknown[] };
+    expect(listed.follows).toHaveLength(10);
+  }, 120_000);
+
   it('gives each queued research run to exactly one worker, and sends its webhook once', async () => {
     const owner = await sign(first.privateKey, 'key-1', 'research@example.com');
     const hook = (await (await post(`${a.url}/api/v1/webhooks`, { url: receiverUrl, events: ['research.completed'] }, owner)).json()) as { id: string };

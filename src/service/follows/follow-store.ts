@@ -18,7 +18,7 @@ import type { DiscoverItem, FeedItem, FollowTarget } from '../../shared/surface-
 import type { CorpusSignal, SignalType } from '../corpus/generator';
 import type { SignalStore } from '../signal-store';
 import type { Database, Queryable } from '../store/database';
-import { discoverItem, matchesTarget } from './signal-query';
+import { discoverItem, lazyWords, targetMatcher } from './signal-query';
 
 export interface FollowRecord {
   id: string;
@@ -61,6 +61,8 @@ const WRITE_BATCH = 500;
 const RETRY_MS = 1_000;
 /** Serialises arrival writes of a team's processes (pg_advisory_xact_lock key). */
 const ARRIVAL_LOCK = 27_0006;
+/** With the owner's hash: serialises one caller's follow changes across a team's processes. */
+const FOLLOW_LOCK = 27_0007;
 
 interface FollowRow {
   id: string;
@@ -103,24 +105,49 @@ export class FollowStore {
     return (await this.db.query<FollowRow>('SELECT id, owner, target, created_at FROM follows WHERE owner = $1 ORDER BY created_at, id', [owner])).map(followRecord);
   }
 
-  async find(owner: string, target: FollowTarget): Promise<FollowRecord | undefined> {
-    return (await this.list(owner)).find((follow) => follow.target.type === target.type && follow.target.value.toLowerCase() === target.value.toLowerCase());
+  async find(owner: string, target: FollowTarget, db: Queryable = this.db): Promise<FollowRecord | undefined> {
+    const [row] = await db.query<FollowRow>(
+      `SELECT id, owner, target, created_at FROM follows
+       WHERE owner = $1 AND target->>'type' = $2 AND lower(target->>'value') = lower($3) ORDER BY created_at, id LIMIT 1`,
+      [owner, target.type, target.value],
+    );
+    return row ? followRecord(row) : undefined;
   }
 
-  /** Adds a follow; resolves once it and its backfill are stored. */
-  async add(owner: string, target: FollowTarget): Promise<FollowRecord> {
+  /**
+   * Adds a follow unless the owner already follows the target (then that one, `created: false`)
+   * or already holds `limit` follows (then `null`); resolves once a new one and its backfill are
+   * stored. The test and the insert are one transaction, under a lock on the owner on PostgreSQL,
+   * so a team's processes taking the same caller's follows at once cannot pass the limit.
+   */
+  async add(owner: string, target: FollowTarget, limit: number): Promise<{ follow: FollowRecord; created: boolean } | null> {
     const record: FollowRecord = { id: `fol_${randomBytes(8).toString('hex')}`, owner, target, createdAt: new Date(this.now()).toISOString() };
-    await this.db.query('INSERT INTO follows (id, owner, target, created_at) VALUES ($1, $2, $3, $4)', [record.id, owner, JSON.stringify(target), record.createdAt]);
-    this.backfill(record);
-    await this.settle();
-    return record;
+    const outcome = await this.db.transaction(async (tx) => {
+      if (this.db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [FOLLOW_LOCK, owner]);
+      const existing = await this.find(owner, target, tx);
+      if (existing) return { follow: existing, created: false };
+      const [count] = await tx.query<{ n: string | number }>('SELECT count(*) AS n FROM follows WHERE owner = $1', [owner]);
+      if (Number(count?.n ?? 0) >= limit) return null;
+      await tx.query('INSERT INTO follows (id, owner, target, created_at) VALUES ($1, $2, $3, $4)', [record.id, owner, JSON.stringify(target), record.createdAt]);
+      return { follow: record, created: true };
+    });
+    if (outcome?.created) {
+      this.backfill(record);
+      await this.settle();
+    }
+    return outcome;
   }
 
   private backfill(follow: FollowRecord): void {
     const since = new Date(this.now() - BACKFILL_DAYS * 86_400_000).toISOString();
     const until = new Date(this.now()).toISOString();
-    const recent = [...this.store.allSignals()]
-      .filter((signal) => signal.published_at >= since && signal.published_at <= until && matchesTarget(signal, follow.target))
+    // One pass over the store, the cheap date test first; the target tokenized once.
+    const matches = targetMatcher(follow.target);
+    const found: CorpusSignal[] = [];
+    for (const signal of this.store.allSignals()) {
+      if (signal.published_at >= since && signal.published_at <= until && matches(signal)) found.push(signal);
+    }
+    const recent = found
       .sort((a, b) => b.published_at.localeCompare(a.published_at) || b.id.localeCompare(a.id))
       .slice(0, BACKFILL_MAX)
       .reverse();
@@ -152,6 +179,9 @@ export class FollowStore {
     let nextCursor = Math.max(from, oldest - 1);
     let after = nextCursor;
     const ids = follows.map((follow) => follow.id);
+    // Each follow's target made ready once, each row's words computed at most once (a team
+    // caller may hold 1,000 follows: not 1,000 tokenizations of every arrival).
+    const matchers = follows.map((follow) => ({ follow, createdMs: Date.parse(follow.createdAt), matches: targetMatcher(follow.target) }));
     for (;;) {
       const rows = await this.db.query<ArrivalRow>(
         `SELECT seq, item, at_ms, backfill_for FROM signal_arrivals
@@ -162,9 +192,10 @@ export class FollowStore {
         if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
         nextCursor = Number(row.seq);
         const signal = signalOf(row.item);
+        const words = lazyWords(signal);
         const matched = row.backfill_for
           ? follows.filter((follow) => follow.id === row.backfill_for)
-          : follows.filter((follow) => Date.parse(follow.createdAt) <= row.at_ms && matchesTarget(signal, follow.target));
+          : matchers.filter(({ createdMs, matches }) => createdMs <= row.at_ms && matches(signal, words)).map(({ follow }) => follow);
         if (matched.length > 0) {
           // Listed as this process holds it now (an update since shows), else as it arrived.
           const held = this.store.getSignal(row.item.id);
@@ -244,8 +275,9 @@ export class FollowStore {
   private async notifyMatches(signal: CorpusSignal): Promise<void> {
     const all = (await this.db.query<FollowRow>('SELECT id, owner, target, created_at FROM follows ORDER BY created_at, id')).map(followRecord);
     const byOwner = new Map<string, FollowRecord[]>();
+    const words = lazyWords(signal);
     for (const follow of all) {
-      if (!matchesTarget(signal, follow.target)) continue;
+      if (!targetMatcher(follow.target)(signal, words)) continue;
       byOwner.set(follow.owner, [...(byOwner.get(follow.owner) ?? []), follow]);
     }
     for (const [owner, matched] of byOwner) for (const listener of this.matchListeners) listener(owner, matched, signal);

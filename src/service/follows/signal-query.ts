@@ -67,23 +67,68 @@ export function canonicalTarget(store: SignalStore, target: FollowTarget): Follo
   }
 }
 
-/** Whether a signal matches a (canonical) follow target. */
-export function matchesTarget(signal: CorpusSignal, target: FollowTarget): boolean {
+/** The text a `query` target is matched against: the signal's title, summary and entity names. */
+const matchedText = (signal: CorpusSignal): string => `${signal.title} ${signal.summary} ${entityNames(signal).join(' ')}`;
+
+function signalWords(signal: CorpusSignal): Set<string> {
+  return new Set(tokenize(matchedText(signal)));
+}
+
+const NON_ASCII = /[^\u0000-\u007f]/u; // eslint-disable-line no-control-regex -- the whole ASCII range, on purpose
+
+/**
+ * Whether an ASCII text may hold every one of the tokens, without tokenizing it: `tokenize`'s
+ * stemmer only cuts a suffix or turns "ies" into "y", so a token's letters but its last always
+ * begin a word of the lower-cased text. False means certainly not; true means "tokenize to know".
+ * (Other text is always tokenized: lower-casing and NFKD can turn non-ASCII into ASCII letters.)
+ */
+function mayHoldTokens(text: string, stems: string[]): boolean {
+  if (NON_ASCII.test(text)) return true;
+  const lowered = text.toLowerCase();
+  return stems.every((stem) => lowered.includes(stem));
+}
+
+/**
+ * A (canonical) follow target made ready to test many signals: its value lower-cased and, for a
+ * query, tokenized once. `words` (from `lazyWords`) gives the signal's words, so a caller testing one signal
+ * against many targets tokenizes it once (a team caller may hold 1,000 follows).
+ */
+export function targetMatcher(target: FollowTarget): (signal: CorpusSignal, words?: () => Set<string>) => boolean {
   const value = lower(target.value);
   switch (target.type) {
-    case 'entity':
-      return entityNames(signal).includes(value) || RETAILERS.some((r) => r.parent !== undefined && lower(r.parent) === value && signal.entities.retailers.includes(r.name));
+    case 'entity': {
+      // A parent company matches its brands' signals.
+      const brands = RETAILERS.filter((r) => r.parent !== undefined && lower(r.parent) === value).map((r) => r.name);
+      return (signal) => entityNames(signal).includes(value) || brands.some((brand) => signal.entities.retailers.includes(brand));
+    }
     case 'segment':
-      return signal.entities.segments.some((s) => lower(s) === value);
+      return (signal) => signal.entities.segments.some((s) => lower(s) === value);
     case 'city':
-      return [...signal.entities.cities, ...signal.entities.states].some((c) => lower(c) === value);
+      return (signal) => [...signal.entities.cities, ...signal.entities.states].some((c) => lower(c) === value);
     case 'source':
-      return signal.source_id === target.value;
+      return (signal) => signal.source_id === target.value;
     case 'query': {
-      const words = new Set(tokenize(`${signal.title} ${signal.summary} ${entityNames(signal).join(' ')}`));
-      return tokenize(target.value).every((word) => words.has(word));
+      const wanted = tokenize(target.value);
+      const stems = wanted.map((word) => word.slice(0, -1));
+      return (signal, words) => {
+        // The cheap test first: a backfill tests every recent signal against one new follow.
+        if (!mayHoldTokens(matchedText(signal), stems)) return false;
+        const have = words ? words() : signalWords(signal);
+        return wanted.every((word) => have.has(word));
+      };
     }
   }
+}
+
+/** A signal's words, computed on first use and then kept (for one signal tested against many targets). */
+export function lazyWords(signal: CorpusSignal): () => Set<string> {
+  let words: Set<string> | null = null;
+  return () => (words ??= signalWords(signal));
+}
+
+/** Whether a signal matches a (canonical) follow target. */
+export function matchesTarget(signal: CorpusSignal, target: FollowTarget): boolean {
+  return targetMatcher(target)(signal);
 }
 
 export interface SignalFilter {

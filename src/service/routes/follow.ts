@@ -37,13 +37,13 @@ export function registerFollowRoutes(app: FastifyInstance, context: ServiceConte
         `Invalid field \`target.value\`: no ${parsed.data.target.type === 'entity' ? 'retailer, segment, city or state' : parsed.data.target.type} called "${parsed.data.target.value}" in this service's signals.`,
       );
     }
-    const existing = await follows.find(user.id, target);
-    if (existing) return reply.status(200).send(followJson(existing));
     const allowed = TIER_LIMITS[tier].follows;
-    if ((await follows.list(user.id)).length >= allowed) {
+    // Following one it already has is that follow (200), even at the limit.
+    const added = await follows.add(user.id, target, allowed);
+    if (!added) {
       throw new ServiceError('limit_reached', `Your ${tier} tier allows ${allowed} follows. Remove one (DELETE /api/v1/follow/{id}) or move to a higher tier.`);
     }
-    return reply.status(201).send(followJson(await follows.add(user.id, target)));
+    return reply.status(added.created ? 201 : 200).send(followJson(added.follow));
   });
 
   route(app, 'listFollows', async (request, reply) => {
