@@ -90,11 +90,11 @@ try {
             if (values.trace && round === 0 && question === QUESTIONS[Number(values['trace-question'])]) {
               const { result, events, profile } = await traced(side.cdp, measured);
               batch = result;
-              const { self, frames } = summariseMainThread(events);
+              const { self, frames, animationFrames, perAnimationFrame } = summariseMainThread(events);
               const file = join(values.trace, `${side.name.replace(/\W+/g, '-')}.json`);
               await writeFile(file, JSON.stringify({ traceEvents: events }));
               await writeFile(file.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
-              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(cpuProfileTopSelf(profile, 20).map(([n, ms]) => [n, +ms.toFixed(1)])) };
+              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, animationFrameTask: { n: animationFrames.length, mean: +(animationFrames.reduce((a, b) => a + b, 0) / Math.max(1, animationFrames.length)).toFixed(2), median: +percentile(animationFrames, 0.5).toFixed(2), p90: +percentile(animationFrames, 0.9).toFixed(2) }, perAnimationFrame, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(cpuProfileTopSelf(profile, 20).map(([n, ms]) => [n, +ms.toFixed(1)])) };
               console.log(JSON.stringify({ traced: side.name, ...(report[side.name] as object) }, null, 2));
             } else batch = await measured();
             latencies.get(variant.name)![side === variant.app ? 'app' : 'floor'].push(...batch);
