@@ -1,6 +1,6 @@
 /**
  * Benchmark only (issue 31): client-added latency beside its floor, with where the time goes.
- * `npx tsx test/bench/latency-ab.ts [--rounds N] [--variant name=OUTDIR ...] [--trace DIR]`
+ * `npx tsx test/bench/latency-ab.ts [--rounds N] [--variant name=OUTDIR ...] [--trace DIR] [--dump FILE]`
  * (default: one variant, `current=out`, as built). Each round starts a browser host of every
  * variant in turn (its own built main process and renderer, the floor page beside it,
  * `--pace-ms 5` as in `npm run bench`) and asks its app and then its floor page the same questions,
@@ -19,7 +19,7 @@ import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, startHos
 import { summariseMainThread, traced } from './cdp-trace';
 import { cpuProfileTopSelf } from './trace-self-time';
 
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, trace: { type: 'string' }, 'trace-question': { type: 'string', default: '1' }, variant: { type: 'string', multiple: true } } });
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '3' }, trace: { type: 'string' }, 'trace-question': { type: 'string', default: '1' }, variant: { type: 'string', multiple: true }, dump: { type: 'string' } } });
 const variants = (values.variant ?? ['current=out']).map((spec) => {
   const [name, dir] = spec.split('=');
   return { name: name!, outDir: dir! };
@@ -36,6 +36,8 @@ const paintedMarks = (on: Page): Promise<Mark[]> => on.evaluate(() => performanc
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const latencies = new Map(variants.map((v) => [v.name, { app: [] as number[], floor: [] as number[] }]));
 const report: Record<string, unknown> = {};
+/** With --dump FILE: every question's latencies in stream order, per page, to see where in a stream the tail falls. */
+const dumped: Array<{ round: number; page: string; question: number; latencies: number[] }> = [];
 
 /** A host of this variant, with its app page (ready) and floor page in one context, clocks calibrated. */
 async function open({ name, outDir }: (typeof variants)[number]): Promise<Variant> {
@@ -88,14 +90,15 @@ try {
             if (values.trace && round === 0 && question === QUESTIONS[Number(values['trace-question'])]) {
               const { result, events, profile } = await traced(side.cdp, measured);
               batch = result;
-              const { self, frames } = summariseMainThread(events);
+              const { self, frames, animationFrames, perAnimationFrame } = summariseMainThread(events);
               const file = join(values.trace, `${side.name.replace(/\W+/g, '-')}.json`);
               await writeFile(file, JSON.stringify({ traceEvents: events }));
               await writeFile(file.replace(/\.json$/, '.cpuprofile'), JSON.stringify(profile));
-              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(cpuProfileTopSelf(profile, 20).map(([n, ms]) => [n, +ms.toFixed(1)])) };
+              report[side.name] = { batches: batch.length, latency: { median: percentile(batch, 0.5), p95: percentile(batch, 0.95) }, framesOver16: frames.filter((f) => f > 16.7).length, tasks: frames.length, animationFrameTask: { n: animationFrames.length, mean: +(animationFrames.reduce((a, b) => a + b, 0) / Math.max(1, animationFrames.length)).toFixed(2), median: +percentile(animationFrames, 0.5).toFixed(2), p90: +percentile(animationFrames, 0.9).toFixed(2) }, perAnimationFrame, longestTasks: [...frames].sort((a, b) => b - a).slice(0, 8).map((f) => f.toFixed(1)), selfMsPerBatch: Object.fromEntries(self.map(([n, ms]) => [n, +(ms / batch.length).toFixed(3)])), jsSelfMs: Object.fromEntries(cpuProfileTopSelf(profile, 20).map(([n, ms]) => [n, +ms.toFixed(1)])) };
               console.log(JSON.stringify({ traced: side.name, ...(report[side.name] as object) }, null, 2));
             } else batch = await measured();
             latencies.get(variant.name)![side === variant.app ? 'app' : 'floor'].push(...batch);
+            dumped.push({ round, page: side.name, question: QUESTIONS.indexOf(question), latencies: batch.map((ms) => +ms.toFixed(1)) });
           }
         }
       } finally {
@@ -111,6 +114,7 @@ try {
     return { variant: v.name, app, floor, ratioP95: +(app.p95 / floor.p95).toFixed(2), ratioMedian: +(app.median / floor.median).toFixed(2) };
   });
   console.log(JSON.stringify(table, null, 2));
+  if (values.dump) await writeFile(values.dump, JSON.stringify(dumped, null, 1));
 } finally {
   await browser.close();
 }

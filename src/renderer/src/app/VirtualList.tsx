@@ -51,6 +51,10 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     followedTo.current = element.scrollTop;
   };
   const totalSize = useRef(0);
+  /** The rows as last rendered: their keys and offsets. */
+  const placed = useRef<ReadonlyArray<{ key: unknown; start: number }>>([]);
+  const hasFooter = useRef(false);
+  hasFooter.current = footer !== undefined && footer !== null;
   /** Set by a size the rows' ResizeObserver reported: the list is laid out again before paint. */
   const observed = useRef(false);
   const [, relayout] = useReducer((n: number) => n + 1, 0);
@@ -86,7 +90,17 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       const total = instance.getTotalSize();
       if (total === totalSize.current && !followNew.current) return;
       totalSize.current = total;
-      flushSync(relayout);
+      // The last answer growing (once per streamed frame, issue 31) moves no row: nothing is
+      // rendered or changed here then. The list's scroll height already holds the grown row (a
+      // positioned row's box counts in its scroller's overflow), so following reads it from the
+      // layout just done and forces none; the holder's height catches up when the virtualiser's
+      // own render of this change lands, after this frame's paint. Before, this callback
+      // rendered the list and set that height, and following then laid the page out a second
+      // time within the frame. A row that moved or came into range, or a footer placed under the
+      // holder: the list renders at once.
+      const rows = instance.getVirtualItems();
+      const moved = rows.length !== placed.current.length || rows.some((row, i) => row.key !== placed.current[i]!.key || row.start !== placed.current[i]!.start);
+      if (moved || hasFooter.current) flushSync(relayout);
       follow();
     },
   });
@@ -151,10 +165,12 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     return () => cancelAnimationFrame(frame);
   }, [items.length, followKey, virtualizer]);
 
+  const rows = virtualizer.getVirtualItems();
+  placed.current = rows;
   return (
     <div ref={scroller} className={className} data-testid={testId}>
       <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-        {virtualizer.getVirtualItems().map((row) => (
+        {rows.map((row) => (
           <div
             key={row.key}
             data-index={row.index}

@@ -1,8 +1,9 @@
 import { Ellipsis, PanelLeft } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useDismiss } from '../../app/use-dismiss';
 import { VirtualList } from '../../app/VirtualList';
-import { useAppStore } from '../../store/app-store';
+import { useAppStore, type TurnView } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
@@ -94,17 +95,62 @@ function ToolbarActions() {
   );
 }
 
+/** A turn's key in the list: the id it was asked under, kept once main names it. */
+const rowKeyOf = (turn: TurnView): string => turn.rowKey ?? turn.id;
+
 /**
- * The conversation's turns. A streamed batch changes `turns` once per frame: only this list and
- * the growing answer's row render then, not the chat's toolbar, conversation list and composer.
+ * One turn's row. It reads its own turn from the store, so a streamed batch (a new `turns` array
+ * once per frame, issue 31) renders this row alone: not the list, its virtualiser and the other
+ * rows, as it did when the list read `turns` and handed each row its turn.
+ */
+const TurnRow = memo(function TurnRow({ rowKey, index }: { rowKey: string; index: number }) {
+  // The row's own index first (a conversation of 1,000 turns is not searched on every batch);
+  // a search only if the list changed under it.
+  const turn = useAppStore((s) => {
+    const at = s.turns[index];
+    return at && rowKeyOf(at) === rowKey ? at : s.turns.find((t) => rowKeyOf(t) === rowKey);
+  });
+  const setDraft = useAppStore((s) => s.setDraft);
+  if (!turn) return null;
+  return (
+    <div className="turn">
+      <div className="question" data-testid="question">
+        {turn.question}
+      </div>
+      <div className="question-actions">
+        <button
+          type="button"
+          className="link edit-question"
+          title="Put this question in the question box to change it and ask again"
+          onClick={() => {
+            setDraft(turn.question);
+            document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
+          }}
+          data-testid="edit-question"
+        >
+          Edit and resend
+        </button>
+      </div>
+      <AnswerView turn={turn} />
+    </div>
+  );
+});
+
+const renderRow = (rowKey: string, index: number) => <TurnRow rowKey={rowKey} index={index} />;
+const keyOfRow = (rowKey: string): string => rowKey;
+
+/**
+ * The conversation's turns. The list reads the turns' keys only (a new array when a turn is
+ * added, removed or re-keyed): a streamed batch renders the growing answer's row alone, not the
+ * chat's toolbar, conversation list and composer, nor this list and its virtualiser.
  */
 function ConversationTurns() {
-  const turns = useAppStore((s) => s.turns);
+  const rowKeys = useAppStore(useShallow((s) => s.turns.map(rowKeyOf)));
   const setDraft = useAppStore((s) => s.setDraft);
   const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
   const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
-  return turns.length === 0 ? (
+  return rowKeys.length === 0 ? (
     <div className="messages" data-testid="messages">
       <div className="empty">
         <p>Ask a question about India's retail sector. Answers are grounded in retail signals and cite every claim.</p>
@@ -128,36 +174,7 @@ function ConversationTurns() {
     </div>
   ) : (
     // Only the answers on screen are rendered: long conversations open and scroll fast.
-    <VirtualList
-      className="messages"
-      testId="messages"
-      items={turns}
-      keyOf={(turn) => turn.rowKey ?? turn.id}
-      estimateHeight={700}
-      followKey={`${conversationId}:${turns.length}`}
-      render={(turn) => (
-        <div className="turn">
-          <div className="question" data-testid="question">
-            {turn.question}
-          </div>
-          <div className="question-actions">
-            <button
-              type="button"
-              className="link edit-question"
-              title="Put this question in the question box to change it and ask again"
-              onClick={() => {
-                setDraft(turn.question);
-                document.querySelector<HTMLTextAreaElement>('[data-testid="composer-input"]')?.focus();
-              }}
-              data-testid="edit-question"
-            >
-              Edit and resend
-            </button>
-          </div>
-          <AnswerView turn={turn} />
-        </div>
-      )}
-    />
+    <VirtualList className="messages" testId="messages" items={rowKeys} keyOf={keyOfRow} estimateHeight={700} followKey={`${conversationId}:${rowKeys.length}`} render={renderRow} />
   );
 }
 
