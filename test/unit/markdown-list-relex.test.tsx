@@ -122,6 +122,37 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
     expect((window as unknown as { __pwned?: number }).__pwned).toBeUndefined();
   }, 180_000);
 
+  it('marked\'s plainest HTML, built without DOMPurify, is the tree DOMPurify returns, at every step', () => {
+    // Inputs on the builder's edges: every tag it makes, nesting the parser would change, entities, markers, quotes.
+    const edges = [
+      '# Heading **bold** _em_ `code` ~~del~~\n\nA paragraph with "quotes", it\'s & < > &amp; &copy; AT&T [sig_0123456789abcdef] and a hard  \nbreak',
+      '- **item** one\n  - nested *em*\n    1. deep `code`\n- # heading item\n- item with\n\n  a loose paragraph\n- last [sig_aaaaaaaaaaaaaaaa]',
+      '**bold with\n\n- a list inside** and *em `code <b>` em* and ***both*** and ~~**x**~~',
+      'Text\r\nwith a carriage return and \u0000 NUL and \u00a0 nbsp and &nbsp; and &#60;b&#62;',
+      '<p>raw paragraph</p>\n\n<strong>raw strong</strong> text <em onclick="x">e</em>\n\n<h2>raw</h2>',
+      // Raw HTML the parser would re-nest (always DOMPurify's: a block with raw HTML is never built).
+      '<p><p>inner</p></p>\n\n<strong><p>x</p></strong> and text\n\n<h2><h3>x</h3></h2>\n\n<ul><p>x</p><li>y</li></ul>',
+      '> quote **bold**\n\n```\npre <b>x</b>\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n![i](https://x.example/i.png) [l](https://x.example)',
+      ...inputs,
+    ];
+    for (const input of edges) {
+      for (const size of [1, 5, 'words'] as const) {
+        const built = new IncrementalMarkdown();
+        const purified = new IncrementalMarkdown({ builder: false });
+        let text = '';
+        for (const delta of deltasOf(input, size)) {
+          text += delta;
+          expect(blocksOf(built.update(text, true)), JSON.stringify(text)).toEqual(blocksOf(purified.update(text, true)));
+          expect(blocksOf(new IncrementalMarkdown().update(text, true)), JSON.stringify(text)).toEqual(blocksOf(new IncrementalMarkdown({ builder: false }).update(text, true)));
+        }
+        expect(blocksOf(built.update(input, false))).toEqual(blocksOf(purified.update(input, false)));
+        // The builder was used (not a test of nothing), except where nothing is plain enough.
+        if (edges.indexOf(input) < 3) expect(built.builtPieces, input).toBeGreaterThan(0);
+        expect(purified.builtPieces).toBe(0);
+      }
+    }
+  }, 240_000);
+
   it('a replaced answer whose list changed before its last item is lexed whole', () => {
     const streamed = new IncrementalMarkdown();
     streamed.update('- alpha one\n- beta two', true);
@@ -134,8 +165,10 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
   it('lexes a growing list from its last item and sanitises a new item with the one before it in one call', () => {
     const items = Array.from({ length: 12 }, (_, i) => `- **${i + 1} Nov 2026** — Retailer ${i} opened stores in Pune and Mumbai this quarter [sig_${String(i).padStart(16, '0')}]`);
     const answer = items.join('\n');
-    const streamed = new IncrementalMarkdown();
-    const full = new IncrementalMarkdown({ lastItem: false });
+    // (The markup builder off: with it, these items need no DOMPurify call at all, checked below.)
+    const streamed = new IncrementalMarkdown({ builder: false });
+    const full = new IncrementalMarkdown({ lastItem: false, builder: false });
+    const built = new IncrementalMarkdown();
     let text = '';
     let maxCalls = 0;
     for (const delta of deltasOf(answer, 'words')) {
@@ -143,8 +176,11 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
       const calls = streamed.sanitizeCalls;
       streamed.update(text, true);
       full.update(text, true);
+      built.update(text, true);
       maxCalls = Math.max(maxCalls, streamed.sanitizeCalls - calls);
     }
+    expect(built.sanitizeCalls).toBe(0);
+    expect(built.builtPieces).toBeGreaterThan(12);
     // The full path lexes the whole list at every delta; from the last item, about one item's worth.
     expect(streamed.lexedChars).toBeLessThan(full.lexedChars / 4);
     // A new item changes the one before it too (its end): both go in one DOMPurify call.

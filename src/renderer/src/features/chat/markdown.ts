@@ -66,6 +66,66 @@ function sanitize(html: string): DocumentFragment {
   return fragment;
 }
 
+/** Tags the markup builder makes: a subset of PURIFY_CONFIG's, and never an attribute. */
+const BUILT_BLOCKS = new Set(['p', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BUILT_INLINE = new Set(['strong', 'em', 'del', 'code']);
+const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)>|([^<]+)/g;
+/** marked's escapes in text, the only entities the builder reads. */
+const MARKED_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+let builderDocument: Document | null = null;
+
+/**
+ * The tree DOMPurify returns for the plainest of marked's HTML, made without a new document
+ * (issue 31, round 7): tags from a short list with no attribute at all (paragraphs, headings,
+ * lists and their items, strong, em, del, code, br), properly nested as marked writes them and
+ * never where the HTML parser would move or close them (no block inside a paragraph, heading
+ * or inline element, nothing but items directly in a list), and text whose only entities are
+ * marked's five escapes. DOMPurify keeps such markup exactly as parsed (every tag is allowed,
+ * there is no attribute to check, and text cannot carry markup), so the tree built here is the
+ * one it would return; tests compare the two. Anything else (any other tag, any attribute or
+ * entity, a carriage return or NUL, which the parser rewrites) returns null and goes to
+ * DOMPurify. SECURITY: whatever the input, this makes only those elements, attribute-free, and
+ * text nodes, in an inert document: nothing here can carry script or a URL.
+ */
+function buildPlainMarkup(html: string): DocumentFragment | null {
+  if (html === '' || /^[\s]|[\0\r]/.test(html)) return null;
+  builderDocument ??= document.implementation.createHTMLDocument('');
+  const doc = builderDocument;
+  const fragment = doc.createDocumentFragment();
+  const open: Element[] = [];
+  let at = 0;
+  for (const match of html.matchAll(MARKUP_TOKEN)) {
+    if (match.index !== at) return null;
+    at += match[0].length;
+    const parent: ParentNode = open.at(-1) ?? fragment;
+    const parentTag = open.at(-1)?.localName;
+    const text = match[3];
+    if (text !== undefined) {
+      let bad = false;
+      const decoded = text.replace(/&[^;]*;?/g, (entity) => MARKED_ENTITIES[entity] ?? ((bad = true), ''));
+      if (bad || ((parentTag === 'ul' || parentTag === 'ol') && decoded.trim() !== '')) return null;
+      parent.appendChild(doc.createTextNode(decoded));
+      continue;
+    }
+    const tag = match[2]!;
+    if (match[1]) {
+      if (parentTag !== tag) return null;
+      open.pop();
+      continue;
+    }
+    const block = BUILT_BLOCKS.has(tag);
+    if (!block && !BUILT_INLINE.has(tag) && tag !== 'br') return null;
+    // Where the HTML parser would put it elsewhere or close something first: refused.
+    if (parentTag !== undefined && (parentTag === 'ul' || parentTag === 'ol') !== (tag === 'li')) return null;
+    if (tag === 'li' && parentTag === undefined) return null;
+    if (block && parentTag !== undefined && parentTag !== 'li' && parentTag !== 'ul' && parentTag !== 'ol') return null;
+    const element = doc.createElement(tag);
+    parent.appendChild(element);
+    if (tag !== 'br') open.push(element);
+  }
+  return at === html.length && open.length === 0 ? fragment : null;
+}
+
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
   private readonly numbers = new Map<string, number>();
@@ -619,6 +679,8 @@ export class IncrementalMarkdown {
   sanitizedChars = 0;
   /** Work counter: DOMPurify calls so far, each a new inert document (the benchmark reads it). */
   sanitizeCalls = 0;
+  /** Work counter: pieces of marked's plainest HTML built without DOMPurify (buildPlainMarkup). */
+  builtPieces = 0;
   /** Work counter: updates that took the plain-text path (no lexing, no sanitising). */
   plainAppends = 0;
   /** The tail's shape, when plain text can be appended to it (plainTailOf). */
@@ -626,8 +688,8 @@ export class IncrementalMarkdown {
   /** The tail, when it is a tight list whose last item the next update may lex alone (lexLastItem). */
   private lastList: Tokens.List | null = null;
 
-  /** `plainText: false` turns the plain-text path off, `lastItem: false` the list's lexing from its last item (tests compare; benchmarks A/B them). */
-  constructor(private readonly options: { plainText?: boolean; lastItem?: boolean } = {}) {}
+  /** `plainText: false` turns the plain-text path off, `lastItem: false` the list's lexing from its last item, `builder: false` the markup builder (tests compare; benchmarks A/B them). */
+  constructor(private readonly options: { plainText?: boolean; lastItem?: boolean; builder?: boolean } = {}) {}
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
     if (streaming && this.plain && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
@@ -769,7 +831,7 @@ export class IncrementalMarkdown {
       if (same || grown || raw) flush();
       if (same) blocks.push(same);
       else if (grown) blocks.push(new RenderedBlock(key, grown, html, runs));
-      else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html), html));
+      else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html, false), html));
       else run.push({ key, html });
     });
     flush();
@@ -779,12 +841,17 @@ export class IncrementalMarkdown {
   /** Several pieces of marked's own HTML (no raw HTML from the service), in one DOMPurify call when there are several (sanitizeBlocksTogether). */
   private sanitizeMany(htmls: string[]): DocumentFragment[] {
     if (htmls.length === 1) return [this.sanitizeOne(htmls[0]!)];
+    const built = this.options.builder === false ? null : htmls.map(buildPlainMarkup);
+    if (built?.every((fragment) => fragment !== null)) return built.map((fragment) => this.withChips(fragment!));
     this.sanitizedChars += htmls.reduce((n, html) => n + html.length, 0);
     this.sanitizeCalls += 1;
     return sanitizeBlocksTogether(htmls, this.numbering);
   }
 
-  private sanitizeOne(html: string): DocumentFragment {
+  /** `build: false` for a block with raw HTML from the service: DOMPurify alone, always. */
+  private sanitizeOne(html: string, build = true): DocumentFragment {
+    const built = !build || this.options.builder === false ? null : buildPlainMarkup(html);
+    if (built) return this.withChips(built);
     // A block just begun is often only bare tags (`<h3></h3>`, an empty list item): DOMPurify
     // makes the same tree of the same string under the same configuration, and with no text there
     // is no chip, so a copy of the first result is that tree (round 7: one document fewer when a
@@ -803,8 +870,20 @@ export class IncrementalMarkdown {
     return sanitizeToFragment(html, this.numbering);
   }
 
+  /** marked's plainest HTML, built (buildPlainMarkup), with its chips as sanitizeToFragment adds them. */
+  private withChips(fragment: DocumentFragment): DocumentFragment {
+    this.builtPieces += 1;
+    if (fragment.textContent?.includes('[sig_')) addChips(fragment, this.numbering);
+    return fragment;
+  }
+
   /** Sanitised, without chips (renderByRuns adds them over the whole block). */
   private sanitizeBare(html: string): DocumentFragment {
+    const built = this.options.builder === false ? null : buildPlainMarkup(html);
+    if (built) {
+      this.builtPieces += 1;
+      return built;
+    }
     this.sanitizedChars += html.length;
     this.sanitizeCalls += 1;
     return sanitize(html);
