@@ -1,10 +1,11 @@
 /**
  * Round 7 of issue 31: a tight list tail is lexed again only from its last item (the items before
  * it are the last update's tokens), a list's or table's changed pieces are sanitised in one
- * DOMPurify call, and a block of bare tags is sanitised once and copied. What a reader sees must
- * be exactly what the full path shows, at every step: the same blocks as the renderer with that
- * lexing turned off, and (outside the known freezing quirks) as a fresh render of the same text.
- * Hostile markup split across deltas stays as inert as the full path leaves it.
+ * DOMPurify call, a block of bare tags is sanitised once and copied, and marked's plainest HTML
+ * is built as the tree DOMPurify returns without a new document. What a reader sees must be
+ * exactly what the full path shows, at every step: the same blocks as the renderer with that
+ * lexing (or the builder) turned off, and (outside the known freezing quirks) as a fresh render
+ * of the same text. Hostile markup split across deltas stays as inert as the full path leaves it.
  */
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
