@@ -7,7 +7,8 @@
  * plain-text path (`plainShare`; round 6). One update per delta, as figure 2 renders them. With `--base`, a
  * directory holding another checkout (`git archive REF src test/bench/harness | tar -x -C DIR`;
  * its harness must have `deltaPhases`: copy this one's main.tsx in), the two are measured in
- * turns, A B A B…, in one browser. Prints medians of the rounds' percentiles. It judges nothing.
+ * turns, A B A B…, in one browser. `--off plainText` or `--off lastItem` adds this build with that
+ * renderer option off as another variant (round 7). Prints medians of the rounds' percentiles. It judges nothing.
  */
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -17,7 +18,7 @@ import { chromium } from 'playwright-core';
 import { answers, CHROMIUM_ARGS, serveHarness } from './renderer-bench';
 import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
-const { values } = parseArgs({ options: { base: { type: 'string' }, rounds: { type: 'string', default: '3' }, answers: { type: 'string' }, size: { type: 'string', default: '40000' }, top: { type: 'string', default: '0' }, profile: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { base: { type: 'string' }, rounds: { type: 'string', default: '3' }, answers: { type: 'string' }, size: { type: 'string', default: '40000' }, top: { type: 'string', default: '0' }, profile: { type: 'boolean', default: false }, off: { type: 'string' } } });
 const rounds = Number(values.rounds);
 const size = Number(values.size);
 
@@ -53,11 +54,15 @@ function printProfile(profile: Profile, updates: number, label: string): void {
   for (const [name, ms] of rows) console.log(`  ${(ms / updates).toFixed(4).padStart(8)}  ${name}`);
 }
 
-const variants = [{ label: 'current', root: resolve('.') }, ...(values.base ? [{ label: 'base', root: resolve(values.base) }] : [])];
+const variants: Array<{ label: string; root: string; off?: string }> = [{ label: 'current', root: resolve('.') }, ...(values.base ? [{ label: 'base', root: resolve(values.base) }] : [])];
 const served = [];
 for (const variant of variants) {
   if (variant.root !== resolve('.')) await symlink(resolve('node_modules'), join(variant.root, 'node_modules')).catch(() => undefined);
   served.push({ ...variant, harness: await serveHarness(values.profile, { root: variant.root, outDir: resolve(`bench/harness-dist-${variant.label}`) }) });
+}
+if (values.off) {
+  variants.push({ label: `current-no-${values.off}`, root: resolve('.'), off: values.off });
+  served.push({ ...variants.at(-1)!, harness: served[0]!.harness });
 }
 type Phases = { update: number[]; show: number[]; calls: number[]; chars: number[]; lexed: number[]; plain: number[] };
 const results = new Map<string, Array<Record<string, number>>>(variants.map((v) => [v.label, []]));
@@ -69,6 +74,8 @@ try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
       await page.goto(variant.harness.url);
       await page.waitForFunction(() => document.title === 'ready');
+      // `--off NAME`: this build's renderer with that option off (`plainText`, `lastItem`), as a variant of its own.
+      if (variant.off) await page.evaluate((name) => { (window as unknown as { rendererOff: string }).rendererOff = name; }, variant.off);
       const load = loadavg()[0]!;
       // `--profile`: a CPU profile of the updates (readable build), JS self time per update.
       const cdp = values.profile ? await page.context().newCDPSession(page) : null;
@@ -99,6 +106,7 @@ try {
         callsPerUpdateMean: round(phases.calls.reduce((a, b) => a + b, 0) / total.length),
         callsMax: Math.max(...phases.calls),
         charsP95: at(phases.chars, 0.95),
+        lexedMean: round(phases.lexed.reduce((a, b) => a + b, 0) / total.length),
       };
       results.get(variant.label)!.push(row);
       // `--top N`: the slowest updates, with their work (calls, characters sanitised and lexed).
@@ -113,6 +121,6 @@ try {
   }
 } finally {
   await browser.close();
-  for (const variant of served) await variant.harness.close();
+  for (const variant of served) if (!variant.off) await variant.harness.close();
   await closeMemoryDatabase();
 }

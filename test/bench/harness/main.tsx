@@ -196,7 +196,9 @@ const bench = {
     const answer = document.createElement('div');
     answer.className = 'answer-body';
     host.append(answer);
-    const markdown = new IncrementalMarkdown();
+    // (delta-phases --off: one of the renderer's options off, to compare in one build.)
+    const off = (window as unknown as { rendererOff?: string }).rendererOff;
+    const markdown = off ? new IncrementalMarkdown({ [off]: false }) : new IncrementalMarkdown();
     const view = new BlockDom(answer);
     const out = { update: [] as number[], show: [] as number[], calls: [] as number[], chars: [] as number[], lexed: [] as number[], plain: [] as number[] };
     // (Counters a base checkout may not have read as 0.)

@@ -12,7 +12,7 @@
  * lexed and rendered again, so the cost per delta stays flat as the answer grows.
  */
 import DOMPurify from 'dompurify';
-import { Lexer, Parser, type Token, type Tokens } from 'marked';
+import { Lexer, Parser, type Token, type Tokens, type TokensList } from 'marked';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 
 export { CITATION_MARKER };
@@ -64,6 +64,66 @@ function sanitize(html: string): DocumentFragment {
   const fragment = purifier.sanitize(html) as unknown as DocumentFragment;
   purifier.removed.length = 0;
   return fragment;
+}
+
+/** Tags the markup builder makes: a subset of PURIFY_CONFIG's, and never an attribute. */
+const BUILT_BLOCKS = new Set(['p', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BUILT_INLINE = new Set(['strong', 'em', 'del', 'code']);
+const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)>|([^<]+)/g;
+/** marked's escapes in text, the only entities the builder reads. */
+const MARKED_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+let builderDocument: Document | null = null;
+
+/**
+ * The tree DOMPurify returns for the plainest of marked's HTML, made without a new document
+ * (issue 31, round 7): tags from a short list with no attribute at all (paragraphs, headings,
+ * lists and their items, strong, em, del, code, br), properly nested as marked writes them and
+ * never where the HTML parser would move or close them (no block inside a paragraph, heading
+ * or inline element, nothing but items directly in a list), and text whose only entities are
+ * marked's five escapes. DOMPurify keeps such markup exactly as parsed (every tag is allowed,
+ * there is no attribute to check, and text cannot carry markup), so the tree built here is the
+ * one it would return; tests compare the two. Anything else (any other tag, any attribute or
+ * entity, a carriage return or NUL, which the parser rewrites) returns null and goes to
+ * DOMPurify. SECURITY: whatever the input, this makes only those elements, attribute-free, and
+ * text nodes, in an inert document: nothing here can carry script or a URL.
+ */
+function buildPlainMarkup(html: string): DocumentFragment | null {
+  if (html === '' || /^[\s]|[\0\r]/.test(html)) return null;
+  builderDocument ??= document.implementation.createHTMLDocument('');
+  const doc = builderDocument;
+  const fragment = doc.createDocumentFragment();
+  const open: Element[] = [];
+  let at = 0;
+  for (const match of html.matchAll(MARKUP_TOKEN)) {
+    if (match.index !== at) return null;
+    at += match[0].length;
+    const parent: ParentNode = open.at(-1) ?? fragment;
+    const parentTag = open.at(-1)?.localName;
+    const text = match[3];
+    if (text !== undefined) {
+      let bad = false;
+      const decoded = text.replace(/&[^;]*;?/g, (entity) => MARKED_ENTITIES[entity] ?? ((bad = true), ''));
+      if (bad || ((parentTag === 'ul' || parentTag === 'ol') && decoded.trim() !== '')) return null;
+      parent.appendChild(doc.createTextNode(decoded));
+      continue;
+    }
+    const tag = match[2]!;
+    if (match[1]) {
+      if (parentTag !== tag) return null;
+      open.pop();
+      continue;
+    }
+    const block = BUILT_BLOCKS.has(tag);
+    if (!block && !BUILT_INLINE.has(tag) && tag !== 'br') return null;
+    // Where the HTML parser would put it elsewhere or close something first: refused.
+    if (parentTag !== undefined && (parentTag === 'ul' || parentTag === 'ol') !== (tag === 'li')) return null;
+    if (tag === 'li' && parentTag === undefined) return null;
+    if (block && parentTag !== undefined && parentTag !== 'li' && parentTag !== 'ul' && parentTag !== 'ol') return null;
+    const element = doc.createElement(tag);
+    parent.appendChild(element);
+    if (tag !== 'br') open.push(element);
+  }
+  return at === html.length && open.length === 0 ? fragment : null;
 }
 
 /** Numbers citations in order of first appearance; a signal keeps its number. */
@@ -393,6 +453,18 @@ function plainTailOf(token: Token, block: RenderedBlock, text: string): PlainTai
   return { block, path, text: textNode, closers, trims, pendingSpaces };
 }
 
+/**
+ * marked's HTML for a list item token. A token is never changed once lexed (the lexer's task-item
+ * rewrite happens before it returns), and its HTML depends on nothing else: links are resolved
+ * when lexing, and an item's looseness is set on it by then.
+ */
+const itemHtmlCache = new WeakMap<Tokens.ListItem, string>();
+
+/** Blocks of bare tags and line breaks only (no text, no attribute), sanitised once (sanitizeOne). */
+const BARE_TAGS = /^(?:<\/?[a-z][a-z0-9]*>|\n)+$/;
+const BARE_MAX = 64;
+const bareBlocks = new Map<string, DocumentFragment>();
+
 /** Sanitised list items and table rows (each in its wrapper), by their HTML. */
 type Pieces = Map<string, DocumentFragment>;
 
@@ -406,8 +478,17 @@ function itemHtmls(token: Token): { open: string; items: string[]; close: string
     const list = token as Tokens.List;
     const tag = list.ordered ? 'ol' : 'ul';
     const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : '';
-    // An item is parsed alike in any list: it is sanitised in a bare <ul>.
-    return { open: `<${tag}${start}>\n`, items: list.items.map((item) => renderer.listitem(item)), close: `</${tag}>\n`, wrap: (item) => `<ul>${item}</ul>` };
+    // An item is parsed alike in any list: it is sanitised in a bare <ul>. Items kept from the
+    // last update (lexLastItem) are the same token objects: their HTML is not rendered again.
+    const items = list.items.map((item) => {
+      let html = itemHtmlCache.get(item);
+      if (html === undefined) {
+        html = renderer.listitem(item);
+        itemHtmlCache.set(item, html);
+      }
+      return html;
+    });
+    return { open: `<${tag}${start}>\n`, items, close: `</${tag}>\n`, wrap: (item) => `<ul>${item}</ul>` };
   }
   if (token.type === 'table') {
     const table = token as Tokens.Table;
@@ -439,14 +520,18 @@ function containerOf(fragment: DocumentFragment, list: boolean): Element | null 
  * sanitised piece's shape (not exactly the container with its items) returns null, and the
  * whole block is sanitised as before.
  */
-function renderByItems(token: Token, html: string, sanitizeOne: (html: string) => DocumentFragment, previous: Pieces, next: Pieces): DocumentFragment | null {
-  const parts = itemHtmls(token);
+function renderByItems(token: Token, html: string, sanitizeMany: (htmls: string[]) => DocumentFragment[], previous: Pieces, next: Pieces, listParts?: ReturnType<typeof itemHtmls>): DocumentFragment | null {
+  const parts = listParts ?? itemHtmls(token);
   // The parts must make exactly marked's HTML for the whole block.
   if (!parts || parts.items.length < 2 || parts.open + parts.items.join('') + parts.close !== html) return null;
   const list = token.type === 'list';
-  // In order, so citation numbers still follow first appearance.
+  // The pieces not sanitised yet (a new item, and the one that was last, which changed with it;
+  // a new table's container and rows), in ONE DOMPurify call (round 7): a new inert document
+  // per piece was most of a new item's cost. In order, so citation numbers still follow first appearance.
+  const missing = [...new Set([parts.open + parts.close, ...parts.items.map(parts.wrap)])].filter((piece) => !next.has(piece) && !previous.has(piece));
+  if (missing.length > 0) sanitizeMany(missing).forEach((fragment, i) => next.set(missing[i]!, fragment));
   const sanitized = (pieceHtml: string): DocumentFragment => {
-    const fragment = next.get(pieceHtml) ?? previous.get(pieceHtml) ?? sanitizeOne(pieceHtml);
+    const fragment = next.get(pieceHtml) ?? previous.get(pieceHtml)!;
     next.set(pieceHtml, fragment);
     return fragment;
   };
@@ -594,13 +679,17 @@ export class IncrementalMarkdown {
   sanitizedChars = 0;
   /** Work counter: DOMPurify calls so far, each a new inert document (the benchmark reads it). */
   sanitizeCalls = 0;
+  /** Work counter: pieces of marked's plainest HTML built without DOMPurify (buildPlainMarkup). */
+  builtPieces = 0;
   /** Work counter: updates that took the plain-text path (no lexing, no sanitising). */
   plainAppends = 0;
   /** The tail's shape, when plain text can be appended to it (plainTailOf). */
   private plain: PlainTail | null = null;
+  /** The tail, when it is a tight list whose last item the next update may lex alone (lexLastItem). */
+  private lastList: Tokens.List | null = null;
 
-  /** `plainText: false` turns the plain-text path off (tests compare the two; benchmarks A/B them). */
-  constructor(private readonly options: { plainText?: boolean } = {}) {}
+  /** `plainText: false` turns the plain-text path off, `lastItem: false` the list's lexing from its last item, `builder: false` the markup builder (tests compare; benchmarks A/B them). */
+  constructor(private readonly options: { plainText?: boolean; lastItem?: boolean; builder?: boolean } = {}) {}
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
     if (streaming && this.plain && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
@@ -608,9 +697,11 @@ export class IncrementalMarkdown {
     if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
     this.lastText = text;
     const rest = text.slice(this.frozenLength);
-    this.lexedChars += rest.length;
-    const tokens = new Lexer({ gfm: true }).lex(rest);
+    const tokens = (streaming && this.lastList && this.lexLastItem(rest)) || this.lex(rest);
     const links = tokens.links;
+    // A tight list tail, for the next update to lex from its last item (lexLastItem).
+    const last = tokens.at(-1);
+    this.lastList = streaming && this.options.lastItem !== false && last?.type === 'list' && !(last as Tokens.List).loose && (last as Tokens.List).items.length >= 2 && Object.keys(links).length === 0 ? (last as Tokens.List) : null;
     // While streaming, the last block may still change; everything before it is final.
     const finalCount = streaming ? Math.max(0, tokens.length - 1) : tokens.length;
     const finals: Token[] = [];
@@ -627,6 +718,38 @@ export class IncrementalMarkdown {
     if (pieces.size > 0) this.pieces = pieces;
     if (streaming && this.options.plainText !== false && live.length === 1 && this.tail.length === 1) this.plain = plainTailOf(live[0]!, this.tail[0]!, text);
     return { frozen: this.frozen, tail: this.tail };
+  }
+
+  private lex(markdown: string): TokensList {
+    this.lexedChars += markdown.length;
+    return new Lexer({ gfm: true }).lex(markdown);
+  }
+
+  /**
+   * The tail is a tight list (issue 31, round 7): only its last item and what follows it are lexed
+   * again, and the items before it are the last update's tokens. marked ends an item, and starts
+   * the next, from the item's own lines and the list's bullet alone, and lexes each item's text
+   * apart; what joins them is only the list's looseness (tight before, so the list is tight iff
+   * the re-lexed part is) and the reference definitions (none in either, or this does not apply).
+   * So the list is the kept items plus those lexed from the last item's start, when that part
+   * lexes as a tight list with the same kind of bullet. Null, touching nothing, otherwise.
+   */
+  private lexLastItem(rest: string): TokensList | null {
+    const list = this.lastList!;
+    const kept = list.items.slice(0, -1);
+    let keptLength = 0;
+    for (const item of kept) keptLength += item.raw.length;
+    // (A carriage return is made a line break by the lexer: raw lengths would not be the text's.)
+    if (rest.length < keptLength || rest.indexOf('\r') >= 0 || !rest.startsWith(list.raw.slice(0, keptLength))) return null;
+    const suffix = rest.slice(keptLength);
+    this.lexedChars += suffix.length;
+    const tokens = new Lexer({ gfm: true }).lex(suffix);
+    const first = tokens[0];
+    if (first?.type !== 'list' || Object.keys(tokens.links).length > 0) return null;
+    const relexed = first as Tokens.List;
+    if (relexed.loose || relexed.ordered !== list.ordered || bulletOf(relexed.items[0]!.raw) !== bulletOf(list.items[0]!.raw)) return null;
+    tokens[0] = { ...relexed, start: list.start, items: [...kept, ...relexed.items], raw: rest.slice(0, keptLength) + relexed.raw } as Tokens.List;
+    return tokens;
   }
 
   /**
@@ -682,16 +805,15 @@ export class IncrementalMarkdown {
     let run: Array<{ key: number; html: string }> = [];
     // In order, so citation numbers still follow first appearance.
     const flush = (): void => {
-      if (run.length > 1) {
-        this.sanitizedChars += run.reduce((n, b) => n + b.html.length, 0);
-        this.sanitizeCalls += 1;
-        sanitizeBlocksTogether(run.map((b) => b.html), this.numbering).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
-      } else if (run.length === 1) blocks.push(new RenderedBlock(run[0]!.key, this.sanitizeOne(run[0]!.html), run[0]!.html));
+      if (run.length > 0) this.sanitizeMany(run.map((b) => b.html)).forEach((fragment, n) => blocks.push(new RenderedBlock(run[n]!.key, fragment, run[n]!.html)));
       run = [];
     };
     tokens.forEach((token, i) => {
       const key = firstKey + i;
-      const html = Parser.parse(withLinks([token], links), { gfm: true, async: false });
+      // A list's HTML from its items' (marked's list renderer is exactly open + items + close), so
+      // items kept from the last update are not rendered again.
+      const listParts = token.type === 'list' ? itemHtmls(token) : null;
+      const html = listParts ? listParts.open + listParts.items.join('') + listParts.close : Parser.parse(withLinks([token], links), { gfm: true, async: false });
       const previous = previousTail.find((block) => block.key === key);
       const same = previous?.rawHtml === html ? previous : undefined;
       const raw = hasRawHtml(token);
@@ -699,7 +821,7 @@ export class IncrementalMarkdown {
       let runs: InlineRun[] = grown && previous ? [...previous.runs] : [];
       if (!same && !grown && previous && !raw) {
         flush(); // blocks before it get their citation numbers first
-        grown = renderByItems(token, html, (piece) => this.sanitizeOne(piece), this.pieces, pieces);
+        grown = renderByItems(token, html, (htmls) => this.sanitizeMany(htmls), this.pieces, pieces, listParts);
         const byRuns = grown ? null : renderByRuns(token, html, previous.runs, (piece) => this.sanitizeBare(piece));
         if (byRuns) {
           if (byRuns.nodes.textContent?.includes('[sig_')) addChips(byRuns.nodes, this.numbering);
@@ -709,21 +831,59 @@ export class IncrementalMarkdown {
       if (same || grown || raw) flush();
       if (same) blocks.push(same);
       else if (grown) blocks.push(new RenderedBlock(key, grown, html, runs));
-      else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html), html));
+      else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html, false), html));
       else run.push({ key, html });
     });
     flush();
     return blocks;
   }
 
-  private sanitizeOne(html: string): DocumentFragment {
+  /** Several pieces of marked's own HTML (no raw HTML from the service), in one DOMPurify call when there are several (sanitizeBlocksTogether). */
+  private sanitizeMany(htmls: string[]): DocumentFragment[] {
+    if (htmls.length === 1) return [this.sanitizeOne(htmls[0]!)];
+    const built = this.options.builder === false ? null : htmls.map(buildPlainMarkup);
+    if (built?.every((fragment) => fragment !== null)) return built.map((fragment) => this.withChips(fragment!));
+    this.sanitizedChars += htmls.reduce((n, html) => n + html.length, 0);
+    this.sanitizeCalls += 1;
+    return sanitizeBlocksTogether(htmls, this.numbering);
+  }
+
+  /** `build: false` for a block with raw HTML from the service: DOMPurify alone, always. */
+  private sanitizeOne(html: string, build = true): DocumentFragment {
+    const built = !build || this.options.builder === false ? null : buildPlainMarkup(html);
+    if (built) return this.withChips(built);
+    // A block just begun is often only bare tags (`<h3></h3>`, an empty list item): DOMPurify
+    // makes the same tree of the same string under the same configuration, and with no text there
+    // is no chip, so a copy of the first result is that tree (round 7: one document fewer when a
+    // block ends and the next begins in one delta). A copy: the plain-text path appends to it.
+    if (html.length <= BARE_MAX && BARE_TAGS.test(html)) {
+      let bare = bareBlocks.get(html);
+      if (!bare) {
+        bare = sanitizeToFragment(html, this.numbering);
+        if (bareBlocks.size < 64) bareBlocks.set(html, bare);
+        this.sanitizeCalls += 1;
+      }
+      return bare.cloneNode(true) as DocumentFragment;
+    }
     this.sanitizedChars += html.length;
     this.sanitizeCalls += 1;
     return sanitizeToFragment(html, this.numbering);
   }
 
+  /** marked's plainest HTML, built (buildPlainMarkup), with its chips as sanitizeToFragment adds them. */
+  private withChips(fragment: DocumentFragment): DocumentFragment {
+    this.builtPieces += 1;
+    if (fragment.textContent?.includes('[sig_')) addChips(fragment, this.numbering);
+    return fragment;
+  }
+
   /** Sanitised, without chips (renderByRuns adds them over the whole block). */
   private sanitizeBare(html: string): DocumentFragment {
+    const built = this.options.builder === false ? null : buildPlainMarkup(html);
+    if (built) {
+      this.builtPieces += 1;
+      return built;
+    }
     this.sanitizedChars += html.length;
     this.sanitizeCalls += 1;
     return sanitize(html);
@@ -731,11 +891,18 @@ export class IncrementalMarkdown {
 
   private reset(): void {
     this.plain = null;
+    this.lastList = null;
     this.pieces = new Map();
     this.frozen = [];
     this.frozenLength = 0;
     this.tail = [];
   }
+}
+
+/** A list item's bullet as marked tells lists apart: `-`, `+` or `*`, or an ordered item's `.` or `)`. */
+function bulletOf(raw: string): string {
+  const bullet = /^ {0,3}(?:([-+*])|\d{1,9}([.)]))/.exec(raw);
+  return bullet ? (bullet[1] ?? bullet[2]!) : '';
 }
 
 function withLinks(tokens: Token[], links: Lexer['tokens']['links']): Token[] & { links: Lexer['tokens']['links'] } {
