@@ -80,8 +80,10 @@ describe('packed snapshot', () => {
     const target = new SignalSearchIndex(generateCorpus({ signalCount: 20, seed: 3 }).signals);
     expect(() => target.appendPacked(kept.slice(1), packed)).toThrow(/does not match/);
     expect(() => target.appendPacked(kept, { ...packed, pairs: packed.pairs.subarray(2) })).toThrow(/malformed|missing/);
-    // A repeated signal: refused, and the ids taken in before it are taken out again.
-    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], packed)).toThrow(/repeats/);
+    // A repeated signal: refused, and the ids taken in before it are taken out again (without
+    // columns; with them the signals no longer fit the stored id order).
+    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], { ...packed, columns: undefined })).toThrow(/repeats/);
+    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], packed)).toThrow(/repeats|id order/);
     expect(target.size).toBe(20);
     expect(target.get(kept[0]!.id)).toBeUndefined();
   });
@@ -262,6 +264,10 @@ describe('packed snapshot', () => {
           expect(hits(withoutColumns, question, until), question).toEqual(expected);
         }
       }
+      // Every signal found by its id (through the stored id order), the very object the index holds.
+      for (const signal of signals) expect(fromColumns.get(signal.id)?.id).toBe(signal.id);
+      expect(fromColumns.get('sig_pk_missing')).toBeUndefined();
+      expect(fromColumns.get('')).toBeUndefined();
       // The same postings and the same columns written again (entity lists in document order).
       const ids = [...signals.map((signal) => signal.id), 'sig_pk_new'];
       expect(fromColumns.snapshot()).toEqual(old.snapshot());
@@ -292,7 +298,25 @@ describe('packed snapshot', () => {
       { ...columns, names: columns.names.slice(1) },
       { ...columns, names: [columns.names[0]!, columns.names[1]!, [...columns.names[2]!.slice(0, -1), columns.names[2]![0]!], columns.names[3]!] },
     ];
-    for (const [at, bad] of broken.entries()) expect(() => target.appendPacked(kept, { ...packed, columns: bad }), `case ${at}`).toThrow(/columns|entity list/);
+    const swapped = Int32Array.from(columns.byId);
+    [swapped[3], swapped[4]] = [swapped[4]!, swapped[3]!];
+    broken.push({ ...columns, byId: columns.byId.subarray(1) }, { ...columns, byId: swapped }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 5 ? columns.byId[4]! : doc)) }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 0 ? kept.length : doc)) });
+    for (const [at, bad] of broken.entries()) expect(() => target.appendPacked(kept, { ...packed, columns: bad }), `case ${at}`).toThrow(/columns|entity list|id order|repeats/);
+    // Ids in the right order that repeat one, or one the index already holds (its own or appended before): refused.
+    const sortedById = (list: typeof kept) => Int32Array.from(list.keys()).sort((a, b) => (list[a]!.id < list[b]!.id ? -1 : list[a]!.id > list[b]!.id ? 1 : 0));
+    const repeated = [...kept.slice(0, -1), { ...kept.at(-1)!, id: kept[0]!.id }];
+    expect(() => target.appendPacked(repeated, { ...packed, columns: { ...columns, byId: sortedById(repeated) } })).toThrow(/repeats/);
+    const clashing = [...kept.slice(0, -1), { ...kept.at(-1)!, id: generateCorpus({ signalCount: 20, seed: 3 }).signals[7]!.id }];
+    expect(() => target.appendPacked(clashing, { ...packed, columns: { ...columns, byId: sortedById(clashing) } })).toThrow(/repeats/);
+    const segmented = new SignalSearchIndex();
+    segmented.appendPacked(kept, packed);
+    // Against a segment appended before: with columns and without.
+    const renamed = kept.map((signal, at) => (at === 2 ? signal : { ...signal, id: `${signal.id}_b` }));
+    expect(() => segmented.appendPacked(renamed, { ...packed, columns: { ...columns, byId: sortedById(renamed) } })).toThrow(/repeats/);
+    expect(() => segmented.appendPacked(renamed, { ...packed, columns: undefined })).toThrow(/repeats/);
+    expect(segmented.size).toBe(kept.length);
+    expect(segmented.get(renamed[0]!.id)).toBeUndefined();
+    expect(segmented.get(kept[2]!.id)).toBe(kept[2]);
     expect(target.size).toBe(20);
     expect(target.get(kept[0]!.id)).toBeUndefined();
     expect(target.snapshot()).toEqual(before);

@@ -182,7 +182,8 @@ interface Header {
   pairs: number;
   /**
    * The index's columns (search-index.ts PackedColumns), after the long region: per kind its
-   * entity names, and how many documents all names have; absent in files written before them.
+   * entity names, and how many documents all names have (publication times and the id order:
+   * one per record); absent in files written before them.
    */
   columns?: { names: string[][]; docs: number };
 }
@@ -340,7 +341,7 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     ...(index.columns ? { columns: { names: index.columns.names, docs: index.columns.docs.length } } : {}),
   };
   const columns = index.columns;
-  if (columns && (columns.published.length !== records.length || columns.counts.length !== columns.names.reduce((sum, names) => sum + names.length, 0))) throw new Error('the index columns do not match the records');
+  if (columns && (columns.published.length !== records.length || columns.byId.length !== records.length || columns.counts.length !== columns.names.reduce((sum, names) => sum + names.length, 0))) throw new Error('the index columns do not match the records');
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const sections: Uint8Array[] = [
     new Uint8Array(new Float64Array(streams.f64).buffer),
@@ -353,7 +354,7 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     ...pieces,
     // One region: a long string's place is the sum of the lengths before it.
     Buffer.concat(long),
-    ...(columns ? [bytesOf(columns.published), bytesOf(columns.counts), bytesOf(columns.docs)] : []),
+    ...(columns ? [bytesOf(columns.published), bytesOf(columns.byId), bytesOf(columns.counts), bytesOf(columns.docs)] : []),
   ];
   let size = align(PREFIX_BYTES + headerBytes.length);
   for (const section of sections) size = align(size + section.byteLength);
@@ -511,8 +512,9 @@ export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): U
     if (!Array.isArray(names) || !names.every((kind) => Array.isArray(kind)) || !Number.isInteger(docs)) throw new Error('it is of another layout');
     at = align(longEnd);
     const published = next(Float64Array, header.records, 8);
+    const byId = next(Int32Array, header.records, 4);
     const counts = next(Uint32Array, names.reduce((sum, kind) => sum + kind.length, 0), 4);
-    columns = { published, names, counts, docs: next(Int32Array, docs, 4) };
+    columns = { published, byId, names, counts, docs: next(Int32Array, docs, 4) };
   }
 
   let tag = 0;

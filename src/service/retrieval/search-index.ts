@@ -98,6 +98,8 @@ export interface PackedIndex {
 export interface PackedColumns {
   /** Each document's `Date.parse(published_at)` (NaN kept). */
   published: Float64Array;
+  /** The documents in the order of their ids (ascending by `<`): a signal is found by id with a binary search, no map of every id. */
+  byId: Int32Array;
   /** Per entity kind (ENTITY_KINDS' order), its names; the documents of each name follow in `docs`, kinds one after another. */
   names: string[][];
   /** How many documents each name has (names of every kind, in that order). */
@@ -110,6 +112,18 @@ export interface PackedColumns {
 interface Postings {
   list: number[] | Int32Array;
   base: number;
+}
+
+/** Where `id` is in an id order (its document), by binary search; `idOf` reads a document's id. */
+function findInOrder(order: Int32Array, idOf: (doc: number) => string, id: string): number | undefined {
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (idOf(order[mid]!) < id) low = mid + 1;
+    else high = mid;
+  }
+  return low < order.length && idOf(order[low]!) === id ? order[low] : undefined;
 }
 
 /** Lists joined into one, in order, documents numbered in the index. */
@@ -148,6 +162,12 @@ export class SignalSearchIndex {
    */
   private readonly appended: { base: number; lists: Map<string, Int32Array> }[] = [];
   private readonly byId = new Map<string, number>();
+  /**
+   * Documents appended with columns are found by id through their stored id order (binary
+   * search), not in `byId`: a map of 100,000 freshly read ids (hashing each) was a tenth of a restart's
+   * main-thread work (bench/notes.md, issue 27 round 7). Ids never change under a document.
+   */
+  private readonly idSegments: { base: number; order: Int32Array }[] = [];
   private totalLength = 0;
 
   constructor(signals: Iterable<CorpusSignal> = []) {
@@ -210,16 +230,18 @@ export class SignalSearchIndex {
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
     const columns = packed.columns;
     const entityLists = columns ? SignalSearchIndex.entityListsOf(columns, signals.length) : null;
+    if (columns) this.checkIdOrder(signals, columns.byId);
     // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
-    for (let doc = 0; doc < signals.length; doc += 1) {
+    for (let doc = 0; !columns && doc < signals.length; doc += 1) {
       const id = signals[doc]!.id;
-      if (this.byId.has(id)) {
+      if (this.docOf(id) !== undefined) {
         for (let added = 0; added < doc; added += 1) this.byId.delete(signals[added]!.id);
         throw new Error(`index snapshot repeats signal ${id}`);
       }
       this.byId.set(id, offset + doc);
     }
     if (columns && entityLists) {
+      this.idSegments.push({ base: offset, order: columns.byId });
       // The columns: no date parsed, no entity list walked per signal (the file's checksum vouches
       // for them being what packedSnapshotOf wrote from these very signals).
       const published = columns.published;
@@ -242,6 +264,42 @@ export class SignalSearchIndex {
       }
     }
     if (lists.size > 0) this.appended.push({ base: offset, lists });
+  }
+
+  /**
+   * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
+   * none of their ids is one the index holds; nothing changes here.
+   */
+  private checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array): void {
+    if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
+    let previous: string | null = null;
+    for (let at = 0; at < order.length; at += 1) {
+      const doc = order[at]!;
+      const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
+      if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
+      if (previous !== null && !(previous < id)) throw new Error(previous === id ? `index snapshot repeats signal ${id}` : 'index snapshot has a malformed id order');
+      previous = id;
+    }
+    // Strictly ascending ids, each a document number below the count: every document exactly once.
+    const held = (id: string): boolean => findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined;
+    for (const id of this.byId.keys()) if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
+    for (const { base, order: before } of this.idSegments) {
+      for (let at = 0; at < before.length; at += 1) {
+        const id = this.docs[base + before[at]!]!.id;
+        if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
+      }
+    }
+  }
+
+  /** The document of an id, if the index holds it. */
+  private docOf(id: string): number | undefined {
+    const doc = this.byId.get(id);
+    if (doc !== undefined) return doc;
+    for (const { base, order } of this.idSegments) {
+      const found = findInOrder(order, (at) => this.docs[base + at]!.id, id);
+      if (found !== undefined) return base + found;
+    }
+    return undefined;
   }
 
   /** The entity lists of packed columns over `size` signals, by kind and name (views of `docs`); throws when malformed. */
@@ -394,12 +452,17 @@ export class SignalSearchIndex {
       }
       names.push(kindNames);
     }
-    return { published: Float64Array.from(docs, (doc) => this.published[doc]!), names, counts: Uint32Array.from(counts), docs: Int32Array.from(kept) };
+    const byId = Int32Array.from(docs.keys()).sort((a, b) => {
+      const left = this.docs[docs[a]!]!.id;
+      const right = this.docs[docs[b]!]!.id;
+      return left < right ? -1 : left > right ? 1 : 0;
+    });
+    return { published: Float64Array.from(docs, (doc) => this.published[doc]!), byId, names, counts: Uint32Array.from(counts), docs: Int32Array.from(kept) };
   }
 
   /** The documents of these ids that the index holds, ascending. */
   private docsOf(ids: Iterable<string>): number[] {
-    return [...new Set(ids)].flatMap((id) => this.byId.get(id) ?? []).sort((a, b) => a - b);
+    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
   }
 
   /**
@@ -445,12 +508,12 @@ export class SignalSearchIndex {
   }
 
   get(id: string): CorpusSignal | undefined {
-    const doc = this.byId.get(id);
+    const doc = this.docOf(id);
     return doc === undefined ? undefined : this.docs[doc];
   }
 
   add(signal: CorpusSignal): void {
-    if (this.byId.has(signal.id)) return;
+    if (this.docOf(signal.id) !== undefined) return;
     const doc = this.docs.length;
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
@@ -474,7 +537,7 @@ export class SignalSearchIndex {
 
   /** Replaces a signal's content under the same id: its old terms and entities are taken out first. */
   replace(signal: CorpusSignal): void {
-    const doc = this.byId.get(signal.id);
+    const doc = this.docOf(signal.id);
     if (doc === undefined) return this.add(signal);
     const old = this.docs[doc]!;
     const dropDoc = (list: number[] | undefined, stride: number): void => {
