@@ -115,14 +115,20 @@ export class SignalStore {
    * Signals read back from the database at start (none of them held yet), with a snapshot of an
    * index over them alone: indexed without tokenizing again, and not announced.
    */
-  addStoredSnapshot(signals: CorpusSignal[], packed: PackedIndex): void {
+  addStoredSnapshot(signals: CorpusSignal[], packed: PackedIndex, lastItemAt?: Readonly<Record<string, string>>): void {
     this.index.appendPacked(signals, packed);
     for (const signal of signals) {
       this.facts.add(signal);
       this.bySlug.set(signal.slug, signal);
-      const previous = this.lastItemAt.get(signal.source_id);
-      if (!previous || previous < signal.published_at) this.lastItemAt.set(signal.source_id, signal.published_at);
+      if (!lastItemAt) this.noteLastItem(signal.source_id, signal.published_at);
     }
+    // Each source's newest publication time among these signals, as the snapshot kept it (lastItemsOf): one per source, not per signal.
+    if (lastItemAt) for (const [source, publishedAt] of Object.entries(lastItemAt)) this.noteLastItem(source, publishedAt);
+  }
+
+  private noteLastItem(source: string, publishedAt: string): void {
+    const previous = this.lastItemAt.get(source);
+    if (!previous || previous < publishedAt) this.lastItemAt.set(source, publishedAt);
   }
 
   /** A fetched item whose content changed: same id, new text, re-indexed in place. */
@@ -223,6 +229,16 @@ export interface OpenedSignalStore {
  * A store over the corpus these options generate, read from the corpus cache when it holds it;
  * else generated and indexed, and the cache written in the background for the next start.
  */
+/** Each source's newest `published_at` among these signals (as SignalStore keeps it: the greatest string). */
+export function lastItemsOf(signals: Iterable<CorpusSignal>): Record<string, string> {
+  const newest = new Map<string, string>();
+  for (const signal of signals) {
+    const previous = newest.get(signal.source_id);
+    if (!previous || previous < signal.published_at) newest.set(signal.source_id, signal.published_at);
+  }
+  return Object.fromEntries(newest);
+}
+
 export function openCachedSignalStore(
   options: CorpusOptions,
   cache: CorpusCacheOptions,

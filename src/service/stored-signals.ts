@@ -25,15 +25,16 @@ import type { FeedSignal } from './feed/signal-extraction';
 import { takeEarlyRead } from './retrieval/early-reads';
 import { packSnapshot, unpackSnapshot } from './retrieval/packed-snapshot';
 import type { PackedIndex } from './retrieval/search-index';
-import type { SignalStore } from './signal-store';
+import { lastItemsOf, type SignalStore } from './signal-store';
 import type { Database } from './store/database';
 import { SignalRepository, type StoredSignal } from './store/signal-repository';
 
 /**
  * Bumped when the file's layout changes (the code hash covers the tokenizer and the packing). 3: long
- * texts decoded on use. 4: records of the row's shape packed without keys (CLRPACK3).
+ * texts decoded on use. 4: records of the row's shape packed without keys (CLRPACK3). 5: the index's
+ * columns (publication times, entity lists) and each source's last-item time stored, taken as they are at start.
  */
-const FORMAT = 4;
+const FORMAT = 5;
 export const SIGNAL_SNAPSHOT_FILE = 'signal-index-snapshot.bin';
 /** Format 1's file (JSON), removed once a binary snapshot is written. */
 const JSON_SNAPSHOT_FILE = 'signal-index-snapshot.json';
@@ -45,6 +46,8 @@ interface SnapshotMeta {
   code: string;
   /** The table's newest change number the snapshot includes. */
   changeSeq: number;
+  /** Each source's newest publication time among the snapshot's signals (signal-store.ts lastItemsOf). */
+  lastItemAt: Record<string, string>;
 }
 
 interface SnapshotFile extends SnapshotMeta {
@@ -138,7 +141,7 @@ export class StoredSignals {
     for (const signal of this.options.store.allSignals()) if ((signal as Partial<StoredSignal>).origin === 'feed') ids.push(signal.id);
     if (ids.length !== mark.count || mark.count === 0 || mark.changeSeq === this.snapshotSeq) return;
     const { signals, packed } = this.options.store.index.packedSnapshotOf(ids);
-    const meta: SnapshotMeta = { format: FORMAT, code: codeHash(this.options.snapshot!.codeDir), changeSeq: mark.changeSeq };
+    const meta: SnapshotMeta = { format: FORMAT, code: codeHash(this.options.snapshot!.codeDir), changeSeq: mark.changeSeq, lastItemAt: lastItemsOf(signals) };
     await writeFileAtomic(file, packSnapshot(meta, signals, packed, { storedSignals: true }), { mode: 0o600 });
     this.snapshotSeq = mark.changeSeq;
     await rm(join(this.options.snapshot!.dir, JSON_SNAPSHOT_FILE), { force: true });
@@ -156,7 +159,7 @@ export class StoredSignals {
   /** Indexes the snapshot's signals; false (the store untouched: checked before it changes) when it is malformed. */
   private tryAddSnapshot(snapshot: SnapshotFile): boolean {
     try {
-      this.options.store.addStoredSnapshot(snapshot.signals, snapshot.index);
+      this.options.store.addStoredSnapshot(snapshot.signals, snapshot.index, snapshot.lastItemAt);
       return true;
     } catch (error) {
       this.warn(`The signal index snapshot could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
@@ -183,11 +186,12 @@ export class StoredSignals {
     }
     try {
       const { meta, records, index } = unpackSnapshot(bytes, early);
-      const { format, code, changeSeq } = (meta ?? {}) as Partial<SnapshotMeta>;
+      const { format, code, changeSeq, lastItemAt } = (meta ?? {}) as Partial<SnapshotMeta>;
       if (format !== FORMAT || code !== codeHash(this.options.snapshot!.codeDir)) return null;
       if (typeof changeSeq !== 'number' || !Number.isFinite(changeSeq)) throw new Error('it is incomplete');
+      if (lastItemAt === null || typeof lastItemAt !== 'object' || Array.isArray(lastItemAt) || Object.values(lastItemAt).some((at) => typeof at !== 'string')) throw new Error('it is incomplete');
       for (const record of records) if (typeof (record as Partial<StoredSignal> | null)?.id !== 'string') throw new Error('it holds a signal without an id');
-      return { format, code, changeSeq, signals: records as StoredSignal[], index };
+      return { format, code, changeSeq, lastItemAt, signals: records as StoredSignal[], index };
     } catch (error) {
       this.warn(`The signal index snapshot ${file} could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
       return null;

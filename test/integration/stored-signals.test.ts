@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { generateCorpus } from '../../src/service/corpus/generator';
+import { packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
 import { startService, type RunningService } from '../../src/service/server';
 import { SIGNAL_SNAPSHOT_FILE } from '../../src/service/stored-signals';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
@@ -146,7 +147,7 @@ describe('stored signals at start', () => {
     } finally {
       await service.close();
     }
-    // One changed byte in its texts: refused by the checksum, never served as a different story.
+    // One changed byte near its end (the index columns): refused by the checksum, never served as a different story.
     const damaged = Buffer.from(await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE)));
     damaged[damaged.length - 100] = damaged[damaged.length - 100]! ^ 0x20;
     await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), damaged);
@@ -163,6 +164,25 @@ describe('stored signals at start', () => {
     try {
       expect(service.storedSignals).toMatchObject({ from: 'snapshot', rowsRead: 0 });
       expect(await discoverIds(service.url, later.map((signal) => signal.id).sort())).toEqual(later.map((signal) => signal.id).sort());
+    } finally {
+      await service.close();
+    }
+
+    // The same snapshot as format 4 wrote it (no index columns): refused by its number, every row read
+    // once, and the snapshot written as that start closes has the columns again.
+    const current = unpackSnapshot(await readFile(join(dataDir, SIGNAL_SNAPSHOT_FILE)));
+    expect(current.index.columns?.published.length).toBe(first.length + later.length);
+    await writeFile(join(dataDir, SIGNAL_SNAPSHOT_FILE), packSnapshot({ ...(current.meta as object), format: 4 }, current.records, { ...current.index, columns: undefined }, { storedSignals: true }));
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'rows', rowsRead: first.length + later.length });
+    } finally {
+      await service.close();
+    }
+    service = await start(dataDir);
+    try {
+      expect(service.storedSignals).toMatchObject({ from: 'snapshot', rowsRead: 0 });
+      expect(await discoverIds(service.url, [...spread(first, 60), ...later.map((signal) => signal.id)].sort())).toEqual([...spread(first, 60), ...later.map((signal) => signal.id)].sort());
     } finally {
       await service.close();
     }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { LONG_MIN, packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
+import { lastItemsOf, SignalStore } from '../../src/service/signal-store';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
 
@@ -79,8 +80,10 @@ describe('packed snapshot', () => {
     const target = new SignalSearchIndex(generateCorpus({ signalCount: 20, seed: 3 }).signals);
     expect(() => target.appendPacked(kept.slice(1), packed)).toThrow(/does not match/);
     expect(() => target.appendPacked(kept, { ...packed, pairs: packed.pairs.subarray(2) })).toThrow(/malformed|missing/);
-    // A repeated signal: refused, and the ids taken in before it are taken out again.
-    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], packed)).toThrow(/repeats/);
+    // A repeated signal: refused, and the ids taken in before it are taken out again (without
+    // columns; with them the signals no longer fit the stored id order).
+    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], { ...packed, columns: undefined })).toThrow(/repeats/);
+    expect(() => target.appendPacked([...kept.slice(0, -1), kept[0]!], packed)).toThrow(/repeats|id order/);
     expect(target.size).toBe(20);
     expect(target.get(kept[0]!.id)).toBeUndefined();
   });
@@ -223,5 +226,120 @@ describe('packed snapshot', () => {
     const relabelled = Buffer.from(file);
     relabelled.write('CLRPACK2', 0, 'latin1');
     expect(() => unpackSnapshot(relabelled, { checksum: relabelled.readUInt32LE(12) })).toThrow(/unknown value tag/);
+  });
+
+  it('the index takes its columns (publication times, entity lists) from the file and ranks exactly as before', () => {
+    const { signals } = sample();
+    // Signals naming entities several times, an unparseable date, and one naming nothing.
+    signals[3] = { ...signals[3]!, entities: { ...signals[3]!.entities, retailers: ['DMart', 'Zudio', 'DMart'] } };
+    signals[4] = { ...signals[4]!, published_at: 'not a date' };
+    signals[5] = { ...signals[5]!, entities: { retailers: [], segments: [], cities: [], states: [] } };
+    const fresh = new SignalSearchIndex();
+    for (const signal of signals) fresh.add(signal);
+    const { signals: kept, packed } = fresh.packedSnapshotOf(signals.map((signal) => signal.id));
+    expect(packed.columns).toBeDefined();
+    const read = unpackSnapshot(packSnapshot({ format: 5 }, kept, packed, { storedSignals: true }));
+    expect(read.index.columns!.published).toEqual(packed.columns!.published);
+    expect(Number.isNaN(read.index.columns!.published[4])).toBe(true);
+    expect(read.index.columns!.names).toEqual(packed.columns!.names);
+
+    const base = () => new SignalSearchIndex(generateCorpus({ signalCount: 50, seed: 9 }).signals);
+    // The old path: every signal added and tokenized (the ranking the service had before the columns).
+    const old = base();
+    for (const signal of signals) old.add(signal);
+    const fromColumns = base();
+    fromColumns.appendPacked(read.records as typeof signals, read.index);
+    // A file without columns (written before them) is read the old way, per signal.
+    const withoutColumns = base();
+    withoutColumns.appendPacked(unpackSnapshot(packSnapshot({ format: 4 }, kept, { ...packed, columns: undefined }, { storedSignals: true })).records as typeof signals, { ...read.index, columns: undefined });
+
+    const hits = (target: SignalSearchIndex, question: string, until?: number) =>
+      target.search(question, { now: NOW, limit: 40, ...(until === undefined ? {} : { until }) }).map((hit) => [hit.signal.id, hit.score.toFixed(9), hit.textScore.toFixed(9), hit.entityMatches]);
+    const questions = ['How fast is DMart growing?', 'Zudio store openings in Pune', 'DMart and Zudio in Maharashtra', 'quick commerce funding in Bengaluru, Karnataka', 'Reliance Retail crore bet', 'grocery stores'];
+    const compare = () => {
+      for (const question of questions) {
+        for (const until of [undefined, NOW - 30 * 86_400_000]) {
+          const expected = hits(old, question, until);
+          expect(hits(fromColumns, question, until), question).toEqual(expected);
+          expect(hits(withoutColumns, question, until), question).toEqual(expected);
+        }
+      }
+      // Every signal found by its id (through the stored id order), the very object the index holds.
+      for (const signal of signals) expect(fromColumns.get(signal.id)?.id).toBe(signal.id);
+      expect(fromColumns.get('sig_pk_missing')).toBeUndefined();
+      expect(fromColumns.get('')).toBeUndefined();
+      // The same postings and the same columns written again (entity lists in document order).
+      const ids = [...signals.map((signal) => signal.id), 'sig_pk_new'];
+      expect(fromColumns.snapshot()).toEqual(old.snapshot());
+      expect(fromColumns.packedSnapshotOf(ids).packed.columns).toEqual(old.packedSnapshotOf(ids).packed.columns);
+    };
+    compare();
+    expect(hits(fromColumns, 'DMart').some(([, , , matches]) => (matches as number) > 0)).toBe(true);
+
+    // Changes after the columns were taken: a new signal naming an entity, an edited one losing and gaining some.
+    for (const target of [old, fromColumns, withoutColumns]) {
+      target.add({ ...signals[0]!, id: 'sig_pk_new', title: 'Quokka opens a store in Nagpur', entities: { retailers: ['DMart'], segments: [], cities: ['Pune'], states: [] } });
+      target.replace({ ...signals[3]!, title: 'Wombat raises funding in Indore', entities: { retailers: ['Zudio'], segments: [], cities: ['Indore', 'Pune'], states: [] } });
+      target.replace({ ...signals[1]!, published_at: '2026-10-30T00:00:00Z' });
+    }
+    compare();
+  });
+
+  it('refuses columns that do not fit their signals, the index untouched', () => {
+    const { signals, index } = sample();
+    const { signals: kept, packed } = index.packedSnapshotOf(signals.map((signal) => signal.id));
+    const columns = packed.columns!;
+    const target = new SignalSearchIndex(generateCorpus({ signalCount: 20, seed: 3 }).signals);
+    const before = target.snapshot();
+    const broken = [
+      { ...columns, published: columns.published.subarray(1) },
+      { ...columns, counts: columns.counts.subarray(1) },
+      { ...columns, docs: columns.docs.subarray(1) },
+      { ...columns, names: columns.names.slice(1) },
+      { ...columns, names: [columns.names[0]!, columns.names[1]!, [...columns.names[2]!.slice(0, -1), columns.names[2]![0]!], columns.names[3]!] },
+    ];
+    const swapped = Int32Array.from(columns.byId);
+    [swapped[3], swapped[4]] = [swapped[4]!, swapped[3]!];
+    broken.push({ ...columns, byId: columns.byId.subarray(1) }, { ...columns, byId: swapped }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 5 ? columns.byId[4]! : doc)) }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 0 ? kept.length : doc)) });
+    for (const [at, bad] of broken.entries()) expect(() => target.appendPacked(kept, { ...packed, columns: bad }), `case ${at}`).toThrow(/columns|entity list|id order|repeats/);
+    // Ids in the right order that repeat one, or one the index already holds (its own or appended before): refused.
+    const sortedById = (list: typeof kept) => Int32Array.from(list.keys()).sort((a, b) => (list[a]!.id < list[b]!.id ? -1 : list[a]!.id > list[b]!.id ? 1 : 0));
+    const repeated = [...kept.slice(0, -1), { ...kept.at(-1)!, id: kept[0]!.id }];
+    expect(() => target.appendPacked(repeated, { ...packed, columns: { ...columns, byId: sortedById(repeated) } })).toThrow(/repeats/);
+    const clashing = [...kept.slice(0, -1), { ...kept.at(-1)!, id: generateCorpus({ signalCount: 20, seed: 3 }).signals[7]!.id }];
+    expect(() => target.appendPacked(clashing, { ...packed, columns: { ...columns, byId: sortedById(clashing) } })).toThrow(/repeats/);
+    const segmented = new SignalSearchIndex();
+    segmented.appendPacked(kept, packed);
+    // Against a segment appended before: with columns and without.
+    const renamed = kept.map((signal, at) => (at === 2 ? signal : { ...signal, id: `${signal.id}_b` }));
+    expect(() => segmented.appendPacked(renamed, { ...packed, columns: { ...columns, byId: sortedById(renamed) } })).toThrow(/repeats/);
+    expect(() => segmented.appendPacked(renamed, { ...packed, columns: undefined })).toThrow(/repeats/);
+    expect(segmented.size).toBe(kept.length);
+    expect(segmented.get(renamed[0]!.id)).toBeUndefined();
+    expect(segmented.get(kept[2]!.id)).toBe(kept[2]);
+    expect(target.size).toBe(20);
+    expect(target.get(kept[0]!.id)).toBeUndefined();
+    expect(target.snapshot()).toEqual(before);
+    // And in the file: the columns' sections cut off are refused.
+    const file = packSnapshot({ format: 5 }, kept, packed, { storedSignals: true });
+    expect(() => unpackSnapshot(file.subarray(0, file.length - 8))).toThrow();
+  });
+
+  it('a store given each source\'s last-item time from the snapshot reports what it worked out per signal', () => {
+    const { signals } = sample();
+    // Some stored signals newer than the sample's, some older, and two sources only stored signals name.
+    const stored = signals.map((signal, i) => ({ ...signal, published_at: i % 7 === 0 ? '2027-01-0' + ((i % 9) + 1) + 'T00:00:00Z' : signal.published_at, source_id: i % 50 === 0 ? `src_stored_${i % 100}` : signal.source_id }));
+    const fresh = new SignalSearchIndex();
+    for (const signal of stored) fresh.add(signal);
+    const { signals: kept, packed } = fresh.packedSnapshotOf(stored.map((signal) => signal.id));
+    const perSignal = new SignalStore({ signalCount: 40, seed: 9 });
+    const fromSnapshot = new SignalStore({ signalCount: 40, seed: 9 });
+    perSignal.addStoredSnapshot(kept, packed);
+    fromSnapshot.addStoredSnapshot(kept, packed, lastItemsOf(kept));
+    const sources = [...perSignal.sources, ...['src_stored_0', 'src_stored_50'].map((id) => ({ ...perSignal.sources[0]!, id }))];
+    const lastItems = (store: SignalStore) => sources.map((source) => store.sourceEntry(source, NOW).last_item_at);
+    expect(lastItems(fromSnapshot)).toEqual(lastItems(perSignal));
+    expect(lastItems(perSignal)).toContain('2027-01-09T00:00:00Z');
+    expect(lastItems(perSignal).filter((at) => at !== null).length).toBeGreaterThan(2);
   });
 });

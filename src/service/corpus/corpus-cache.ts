@@ -22,8 +22,11 @@ import { SignalSearchIndex } from '../retrieval/search-index';
 import type { GroundTruth } from './ground-truth';
 import { DEFAULT_ANCHOR, DEFAULT_SEED, DEFAULT_SIGNAL_COUNT, type Corpus, type CorpusOptions, type CorpusSignal, type CorpusSource } from './generator';
 
-/** Bumped when the file's layout changes (the code hash covers what is in it). 1: JSON; 2: packed; 3: long texts decoded on use. */
-const FORMAT = 3;
+/**
+ * Bumped when the file's layout changes (the code hash covers what is in it). 1: JSON; 2: packed; 3: long texts decoded on use;
+ * 4: the index's columns (publication times, entity lists) stored.
+ */
+const FORMAT = 4;
 const PREFIX = 'corpus-cache-';
 const SUFFIX = '.bin';
 /** This layout's files and the JSON ones of format 1 (removed when a new one is written). */

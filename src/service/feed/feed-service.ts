@@ -154,10 +154,9 @@ export class FeedService {
     } else {
       // Many stored signals: answerable at once with the corroboration they were stored with;
       // their near-duplicate index (new arrivals are clustered against it) is built after start.
-      for (const signal of signals) {
-        this.signals.set(signal.id, signal);
-        this.store.addSignal(signal, false);
-      }
+      for (const signal of signals) this.signals.set(signal.id, signal);
+      // Read by stored-signals.ts, they are in the store already (a lookup each, 100,000 at a restart).
+      if (!stored) for (const signal of signals) this.store.addSignal(signal, false);
       this.toCluster = signals.map((signal) => signal.id);
     }
     for (const item of oracleItems) this.oracleItems.set(item.canonical, item);

@@ -180,6 +180,12 @@ interface Header {
   words: string[];
   terms: string[];
   pairs: number;
+  /**
+   * The index's columns (search-index.ts PackedColumns), after the long region: per kind its
+   * entity names, and how many documents all names have (publication times and the id order:
+   * one per record); absent in files written before them.
+   */
+  columns?: { names: string[][]; docs: number };
 }
 
 class Streams {
@@ -299,6 +305,7 @@ function repeatedStrings(records: readonly unknown[]): Set<string> {
 }
 
 const align = (at: number): number => (at + 7) & ~7;
+const bytesOf = (array: Float64Array | Uint32Array | Int32Array): Uint8Array => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 /** The checksum covers the header length (these bytes) and everything from CHECKSUM_FROM on (early-reads.ts computes it off the main thread). */
 export const CHECKSUM_SEED = [8, 12] as const;
 export const CHECKSUM_FROM = PREFIX_BYTES;
@@ -331,7 +338,10 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     words: [...streams.words.keys()],
     terms: index.terms,
     pairs: index.pairs.length,
+    ...(index.columns ? { columns: { names: index.columns.names, docs: index.columns.docs.length } } : {}),
   };
+  const columns = index.columns;
+  if (columns && (columns.published.length !== records.length || columns.byId.length !== records.length || columns.counts.length !== columns.names.reduce((sum, names) => sum + names.length, 0))) throw new Error('the index columns do not match the records');
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const sections: Uint8Array[] = [
     new Uint8Array(new Float64Array(streams.f64).buffer),
@@ -344,6 +354,7 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
     ...pieces,
     // One region: a long string's place is the sum of the lengths before it.
     Buffer.concat(long),
+    ...(columns ? [bytesOf(columns.published), bytesOf(columns.byId), bytesOf(columns.counts), bytesOf(columns.docs)] : []),
   ];
   let size = align(PREFIX_BYTES + headerBytes.length);
   for (const section of sections) size = align(size + section.byteLength);
@@ -495,6 +506,16 @@ export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): U
   if (longEnd > file.length) throw new Error('it is truncated');
   const words = header.words;
   const lazy = new LazyTexts(file, header.longs, words);
+  let columns: PackedIndex['columns'];
+  if (header.columns !== undefined) {
+    const { names, docs } = header.columns;
+    if (!Array.isArray(names) || !names.every((kind) => Array.isArray(kind)) || !Number.isInteger(docs)) throw new Error('it is of another layout');
+    at = align(longEnd);
+    const published = next(Float64Array, header.records, 8);
+    const byId = next(Int32Array, header.records, 4);
+    const counts = next(Uint32Array, names.reduce((sum, kind) => sum + kind.length, 0), 4);
+    columns = { published, byId, names, counts, docs: next(Int32Array, docs, 4) };
+  }
 
   let tag = 0;
   let u = 0;
@@ -626,5 +647,5 @@ export function unpackSnapshot(file: Buffer, computed?: { checksum: number }): U
   const records: unknown[] = [];
   for (let i = 0; i < header.records; i += 1) records.push(value());
   if (tag !== tags.length || u !== u32.length || f !== f64.length || !ascii.done || !text.done || longAt !== longEnd) throw new Error('its sections do not add up');
-  return { meta: header.meta, records, index: { lengths, terms: header.terms, counts, pairs } };
+  return { meta: header.meta, records, index: { lengths, terms: header.terms, counts, pairs, ...(columns ? { columns } : {}) } };
 }

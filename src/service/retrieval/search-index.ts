@@ -59,7 +59,8 @@ export interface SearchOptions {
   until?: number;
 }
 
-const ENTITY_KINDS = ['retailers', 'segments', 'cities', 'states'] as const;
+export const ENTITY_KINDS = ['retailers', 'segments', 'cities', 'states'] as const;
+type EntityKind = (typeof ENTITY_KINDS)[number];
 const K1 = 1.2;
 const B = 0.75;
 const TITLE_WEIGHT = 3;
@@ -85,12 +86,44 @@ export interface PackedIndex {
   terms: string[];
   counts: Uint32Array;
   pairs: Int32Array;
+  /** Columns the index takes as they are, when the snapshot has them (files written before them do not). */
+  columns?: PackedColumns;
+}
+
+/**
+ * What the index otherwise works out per signal when it is added, stored beside the postings so
+ * that appending 100,000 stored signals parses no date and walks no entity list (bench/notes.md,
+ * issue 27 round 7): each document's publication time, and the documents naming each entity.
+ */
+export interface PackedColumns {
+  /** Each document's `Date.parse(published_at)` (NaN kept). */
+  published: Float64Array;
+  /** The documents in the order of their ids (ascending by `<`): a signal is found by id with a binary search, no map of every id. */
+  byId: Int32Array;
+  /** Per entity kind (ENTITY_KINDS' order), its names; the documents of each name follow in `docs`, kinds one after another. */
+  names: string[][];
+  /** How many documents each name has (names of every kind, in that order). */
+  counts: Uint32Array;
+  /** Every name's documents, ascending, numbered in the snapshot. */
+  docs: Int32Array;
 }
 
 /** Postings [doc, tf, …] whose documents are numbered from `base`. */
 interface Postings {
   list: number[] | Int32Array;
   base: number;
+}
+
+/** Where `id` is in an id order (its document), by binary search; `idOf` reads a document's id. */
+function findInOrder(order: Int32Array, idOf: (doc: number) => string, id: string): number | undefined {
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (idOf(order[mid]!) < id) low = mid + 1;
+    else high = mid;
+  }
+  return low < order.length && idOf(order[low]!) === id ? order[low] : undefined;
 }
 
 /** Lists joined into one, in order, documents numbered in the index. */
@@ -108,7 +141,13 @@ export class SignalSearchIndex {
   private scratch = new Float64Array(0);
   private matchScratch = new Uint8Array(0);
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
-  private readonly entityDocs: Record<(typeof ENTITY_KINDS)[number], Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
+  private readonly entityDocs: Record<EntityKind, Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
+  /**
+   * Entity lists appended from packed snapshots' columns, as `appended` is for postings: views of
+   * the file's array, documents numbered from `base`; an entity's documents are its list in
+   * `entityDocs` then its list in each of these, and the first change to it merges them.
+   */
+  private readonly appendedEntities: { base: number; lists: Record<EntityKind, Map<string, Int32Array>> }[] = [];
   /**
    * Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read).
    * Lists read from a packed snapshot stay typed arrays until a change needs them growable.
@@ -123,6 +162,12 @@ export class SignalSearchIndex {
    */
   private readonly appended: { base: number; lists: Map<string, Int32Array> }[] = [];
   private readonly byId = new Map<string, number>();
+  /**
+   * Documents appended with columns are found by id through their stored id order (binary
+   * search), not in `byId`: a map of 100,000 freshly read ids (hashing each) was a tenth of a restart's
+   * main-thread work (bench/notes.md, issue 27 round 7). Ids never change under a document.
+   */
+  private readonly idSegments: { base: number; order: Int32Array }[] = [];
   private totalLength = 0;
 
   constructor(signals: Iterable<CorpusSignal> = []) {
@@ -183,24 +228,143 @@ export class SignalSearchIndex {
     }
     if (at !== pairs.length) throw new Error('index snapshot has a malformed posting list');
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
+    const columns = packed.columns;
+    const entityLists = columns ? SignalSearchIndex.entityListsOf(columns, signals.length) : null;
+    if (columns) this.checkIdOrder(signals, columns.byId);
     // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
-    for (let doc = 0; doc < signals.length; doc += 1) {
+    for (let doc = 0; !columns && doc < signals.length; doc += 1) {
       const id = signals[doc]!.id;
-      if (this.byId.has(id)) {
+      if (this.docOf(id) !== undefined) {
         for (let added = 0; added < doc; added += 1) this.byId.delete(signals[added]!.id);
         throw new Error(`index snapshot repeats signal ${id}`);
       }
       this.byId.set(id, offset + doc);
     }
-    for (const [doc, signal] of signals.entries()) {
-      this.docs.push(signal);
-      this.published.push(Date.parse(signal.published_at));
-      const length = lengths[doc]!;
-      this.lengths.push(length);
-      this.totalLength += length;
-      this.addEntities(signal, offset + doc);
+    if (columns && entityLists) {
+      this.idSegments.push({ base: offset, order: columns.byId });
+      // The columns: no date parsed, no entity list walked per signal (the file's checksum vouches
+      // for them being what packedSnapshotOf wrote from these very signals).
+      const published = columns.published;
+      for (let doc = 0; doc < signals.length; doc += 1) {
+        this.docs.push(signals[doc]!);
+        this.published.push(published[doc]!);
+        const length = lengths[doc]!;
+        this.lengths.push(length);
+        this.totalLength += length;
+      }
+      this.appendedEntities.push({ base: offset, lists: entityLists });
+    } else {
+      for (const [doc, signal] of signals.entries()) {
+        this.docs.push(signal);
+        this.published.push(Date.parse(signal.published_at));
+        const length = lengths[doc]!;
+        this.lengths.push(length);
+        this.totalLength += length;
+        this.addEntities(signal, offset + doc);
+      }
     }
     if (lists.size > 0) this.appended.push({ base: offset, lists });
+  }
+
+  /**
+   * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
+   * none of their ids is one the index holds; nothing changes here.
+   */
+  private checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array): void {
+    if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
+    let previous: string | null = null;
+    for (let at = 0; at < order.length; at += 1) {
+      const doc = order[at]!;
+      const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
+      if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
+      if (previous !== null && !(previous < id)) throw new Error(previous === id ? `index snapshot repeats signal ${id}` : 'index snapshot has a malformed id order');
+      previous = id;
+    }
+    // Strictly ascending ids, each a document number below the count: every document exactly once.
+    const held = (id: string): boolean => findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined;
+    for (const id of this.byId.keys()) if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
+    for (const { base, order: before } of this.idSegments) {
+      for (let at = 0; at < before.length; at += 1) {
+        const id = this.docs[base + before[at]!]!.id;
+        if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
+      }
+    }
+  }
+
+  /** The document of an id, if the index holds it. */
+  private docOf(id: string): number | undefined {
+    const doc = this.byId.get(id);
+    if (doc !== undefined) return doc;
+    for (const { base, order } of this.idSegments) {
+      const found = findInOrder(order, (at) => this.docs[base + at]!.id, id);
+      if (found !== undefined) return base + found;
+    }
+    return undefined;
+  }
+
+  /** The entity lists of packed columns over `size` signals, by kind and name (views of `docs`); throws when malformed. */
+  private static entityListsOf(columns: PackedColumns, size: number): Record<EntityKind, Map<string, Int32Array>> {
+    const { published, names, counts, docs } = columns;
+    if (published.length !== size || names.length !== ENTITY_KINDS.length) throw new Error('index snapshot has malformed columns');
+    const lists: Record<EntityKind, Map<string, Int32Array>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
+    let name = 0;
+    let at = 0;
+    for (const [k, kind] of ENTITY_KINDS.entries()) {
+      const kindNames = names[k]!;
+      if (!Array.isArray(kindNames)) throw new Error('index snapshot has malformed columns');
+      for (const entity of kindNames) {
+        if (typeof entity !== 'string' || lists[kind].has(entity) || name >= counts.length) throw new Error('index snapshot has a malformed entity list');
+        const end = at + counts[name]!;
+        if (end > docs.length) throw new Error('index snapshot has a malformed entity list');
+        lists[kind].set(entity, docs.subarray(at, end));
+        at = end;
+        name += 1;
+      }
+    }
+    if (name !== counts.length || at !== docs.length) throw new Error('index snapshot has a malformed entity list');
+    return lists;
+  }
+
+  /** An entity's documents, in document order: its own list (base 0), then those appended from snapshots' columns. */
+  private entityListsFor(kind: EntityKind, name: string): Postings[] {
+    const lists: Postings[] = [];
+    const own = this.entityDocs[kind].get(name);
+    if (own) lists.push({ list: own, base: 0 });
+    for (const { base, lists: appended } of this.appendedEntities) {
+      const list = appended[kind].get(name);
+      if (list) lists.push({ list, base });
+    }
+    return lists;
+  }
+
+  /** An entity's documents as one growable list (lists from a snapshot copied into it once); made when missing. */
+  private writableEntity(kind: EntityKind, name: string): number[] {
+    const own = this.entityDocs[kind].get(name);
+    if (own && !this.appendedEntities.some(({ lists }) => lists[kind].has(name))) return own;
+    const merged: number[] = [];
+    for (const { list, base } of this.entityListsFor(kind, name)) for (let at = 0; at < list.length; at += 1) merged.push(list[at]! + base);
+    for (const { lists } of this.appendedEntities) lists[kind].delete(name);
+    this.entityDocs[kind].set(name, merged);
+    return merged;
+  }
+
+  /** Every entity of a kind with its documents in document order (numbered in the index). */
+  private *allEntities(kind: EntityKind): IterableIterator<[string, ArrayLike<number>]> {
+    const seen = new Set<string>();
+    const names = [...this.entityDocs[kind].keys()];
+    for (const { lists } of this.appendedEntities) names.push(...lists[kind].keys());
+    for (const name of names) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const lists = this.entityListsFor(kind, name);
+      if (lists.length === 1 && lists[0]!.base === 0) {
+        yield [name, lists[0]!.list];
+        continue;
+      }
+      const all: number[] = [];
+      for (const { list, base } of lists) for (let at = 0; at < list.length; at += 1) all.push(list[at]! + base);
+      yield [name, all];
+    }
   }
 
   /** A term's postings, in document order: its own list (base 0), then those appended from snapshots. */
@@ -246,7 +410,8 @@ export class SignalSearchIndex {
 
   /** The packed form of snapshotOf (the stored signals' binary snapshot). */
   packedSnapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; packed: PackedIndex } {
-    const { signals, snapshot } = this.snapshotOf(ids);
+    const docs = this.docsOf(ids);
+    const { signals, snapshot } = this.snapshotOfDocs(docs);
     const terms = Object.keys(snapshot.postings);
     const counts = new Uint32Array(terms.length);
     let total = 0;
@@ -263,7 +428,41 @@ export class SignalSearchIndex {
         pairs[at++] = value;
       }
     }
-    return { signals, packed: { lengths: Float64Array.from(snapshot.lengths), terms, counts, pairs } };
+    return { signals, packed: { lengths: Float64Array.from(snapshot.lengths), terms, counts, pairs, columns: this.columnsOf(docs) } };
+  }
+
+  /** The columns over these documents (ascending), numbered as in their snapshot. */
+  private columnsOf(docs: number[]): PackedColumns {
+    const renumbered = new Int32Array(this.docs.length).fill(-1);
+    for (const [at, doc] of docs.entries()) renumbered[doc] = at;
+    const names: string[][] = [];
+    const counts: number[] = [];
+    const kept: number[] = [];
+    for (const kind of ENTITY_KINDS) {
+      const kindNames: string[] = [];
+      for (const [name, list] of this.allEntities(kind)) {
+        const from = kept.length;
+        for (let at = 0; at < list.length; at += 1) {
+          const doc = renumbered[list[at]!] ?? -1;
+          if (doc >= 0) kept.push(doc);
+        }
+        if (kept.length === from) continue;
+        kindNames.push(name);
+        counts.push(kept.length - from);
+      }
+      names.push(kindNames);
+    }
+    const byId = Int32Array.from(docs.keys()).sort((a, b) => {
+      const left = this.docs[docs[a]!]!.id;
+      const right = this.docs[docs[b]!]!.id;
+      return left < right ? -1 : left > right ? 1 : 0;
+    });
+    return { published: Float64Array.from(docs, (doc) => this.published[doc]!), byId, names, counts: Uint32Array.from(counts), docs: Int32Array.from(kept) };
+  }
+
+  /** The documents of these ids that the index holds, ascending. */
+  private docsOf(ids: Iterable<string>): number[] {
+    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
   }
 
   /**
@@ -271,7 +470,10 @@ export class SignalSearchIndex {
    * returned with it), for appendSnapshot at a later start.
    */
   snapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
-    const docs = [...new Set(ids)].flatMap((id) => this.byId.get(id) ?? []).sort((a, b) => a - b);
+    return this.snapshotOfDocs(this.docsOf(ids));
+  }
+
+  private snapshotOfDocs(docs: number[]): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
     const renumbered = new Int32Array(this.docs.length).fill(-1);
     for (const [at, doc] of docs.entries()) renumbered[doc] = at;
     const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
@@ -306,12 +508,12 @@ export class SignalSearchIndex {
   }
 
   get(id: string): CorpusSignal | undefined {
-    const doc = this.byId.get(id);
+    const doc = this.docOf(id);
     return doc === undefined ? undefined : this.docs[doc];
   }
 
   add(signal: CorpusSignal): void {
-    if (this.byId.has(signal.id)) return;
+    if (this.docOf(signal.id) !== undefined) return;
     const doc = this.docs.length;
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
@@ -335,7 +537,7 @@ export class SignalSearchIndex {
 
   /** Replaces a signal's content under the same id: its old terms and entities are taken out first. */
   replace(signal: CorpusSignal): void {
-    const doc = this.byId.get(signal.id);
+    const doc = this.docOf(signal.id);
     if (doc === undefined) return this.add(signal);
     const old = this.docs[doc]!;
     const dropDoc = (list: number[] | undefined, stride: number): void => {
@@ -343,7 +545,7 @@ export class SignalSearchIndex {
       for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
     };
     for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.hasPostings(token) ? this.writable(token) : undefined, 2);
-    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityDocs[kind].get(name), 1);
+    for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityListsFor(kind, name).length > 0 ? this.writableEntity(kind, name) : undefined, 1);
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
@@ -366,11 +568,10 @@ export class SignalSearchIndex {
     this.totalLength += length;
     for (const kind of ENTITY_KINDS) {
       for (const name of new Set(entities[kind])) {
-        const list = this.entityDocs[kind].get(name) ?? [];
+        const list = this.writableEntity(kind, name);
         let at = list.length;
         while (at >= 1 && list[at - 1]! > doc) at -= 1;
         list.splice(at, 0, doc);
-        this.entityDocs[kind].set(name, list);
       }
     }
   }
@@ -383,7 +584,7 @@ export class SignalSearchIndex {
         const name = names[i]!;
         // Each name once per document (no Set per signal: this runs for every stored signal at start).
         if (names.indexOf(name) !== i) continue;
-        let list = lists.get(name);
+        let list = this.appendedEntities.length > 0 ? this.writableEntity(kind, name) : lists.get(name);
         if (!list) {
           list = [];
           lists.set(name, list);
@@ -427,10 +628,16 @@ export class SignalSearchIndex {
     }
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
     // How many of the named entities each document names, counted from the entity lists.
-    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].map((name) => this.entityDocs[kind].get(name) ?? []));
+    const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].flatMap((name) => this.entityListsFor(kind, name)));
     if (this.matchScratch.length < count) this.matchScratch = new Uint8Array(count + 1_024);
     const matches = this.matchScratch;
-    for (const list of entityLists) for (const doc of list) matches[doc] = matches[doc]! + 1;
+    for (const { list, base } of entityLists) {
+      for (let at = 0; at < list.length; at += 1) {
+        const doc = list[at]! + base;
+        // A document number it does not hold (only a faulty snapshot could give one) is skipped.
+        if (doc >= 0 && doc < count) matches[doc] = matches[doc]! + 1;
+      }
+    }
     // The most any boost can multiply a text score by: the newest signal naming every entity.
     const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
     // A bounded top-K kept sorted as we go: no sort of every scored document.
@@ -467,7 +674,7 @@ export class SignalSearchIndex {
       top.splice(low, 0, hit);
       if (top.length > limit) top.pop();
     }
-    for (const list of entityLists) for (const doc of list) matches[doc] = 0;
+    for (const { list, base } of entityLists) for (let at = 0; at < list.length; at += 1) matches[list[at]! + base] = 0;
     return top;
   }
 }
