@@ -154,6 +154,17 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
     }
   }, 240_000);
 
+  it('leaves deeply nested markup to the HTML parser and DOMPurify (the parser caps depth; the builder must not go past it)', () => {
+    const nested = (depth: number) => `${'*a '.repeat(depth)}x${' a*'.repeat(depth)}`;
+    const deep = new IncrementalMarkdown();
+    const deepBlocks = blocksOf(deep.update(nested(600), false));
+    expect(deep.builtPieces).toBe(0);
+    expect(deepBlocks).toEqual(blocksOf(new IncrementalMarkdown({ builder: false }).update(nested(600), false)));
+    const shallow = new IncrementalMarkdown();
+    shallow.update(nested(20), false);
+    expect(shallow.builtPieces).toBeGreaterThan(0);
+  });
+
   it('a replaced answer whose list changed before its last item is lexed whole', () => {
     const streamed = new IncrementalMarkdown();
     streamed.update('- alpha one\n- beta two', true);

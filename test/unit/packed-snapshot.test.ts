@@ -301,6 +301,11 @@ describe('packed snapshot', () => {
     const swapped = Int32Array.from(columns.byId);
     [swapped[3], swapped[4]] = [swapped[4]!, swapped[3]!];
     broken.push({ ...columns, byId: columns.byId.subarray(1) }, { ...columns, byId: swapped }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 5 ? columns.byId[4]! : doc)) }, { ...columns, byId: Int32Array.from(columns.byId, (doc, at) => (at === 0 ? kept.length : doc)) });
+    // An entity list naming a document past the snapshot's, or out of order.
+    broken.push({ ...columns, docs: Int32Array.from(columns.docs, (doc, at) => (at === 0 ? kept.length : doc)) });
+    const firstLong = columns.counts.findIndex((count) => count >= 2);
+    const start = columns.counts.subarray(0, firstLong).reduce((sum, count) => sum + count, 0);
+    broken.push({ ...columns, docs: Int32Array.from(columns.docs, (doc, at) => (at === start ? columns.docs[start + 1]! : at === start + 1 ? columns.docs[start]! : doc)) });
     for (const [at, bad] of broken.entries()) expect(() => target.appendPacked(kept, { ...packed, columns: bad }), `case ${at}`).toThrow(/columns|entity list|id order|repeats/);
     // Ids in the right order that repeat one, or one the index already holds (its own or appended before): refused.
     const sortedById = (list: typeof kept) => Int32Array.from(list.keys()).sort((a, b) => (list[a]!.id < list[b]!.id ? -1 : list[a]!.id > list[b]!.id ? 1 : 0));

@@ -56,7 +56,7 @@ export class AskStreamRunner {
 
   /** Resolves once every stream started so far has ended and saved its last state. */
   async settled(): Promise<void> {
-    await Promise.all([...this.streams.values()].map((stream) => stream.finished));
+    await Promise.allSettled([...this.streams.values()].map((stream) => stream.finished));
   }
 
   /** Whether an answer is streaming into this conversation right now. */
@@ -107,7 +107,7 @@ export class AskStreamRunner {
   async abortAll(): Promise<void> {
     const streams = [...this.streams.values()];
     for (const stream of streams) stream.controller.abort();
-    await Promise.all(streams.map((stream) => stream.finished));
+    await Promise.allSettled(streams.map((stream) => stream.finished));
   }
 
   private async run(streamId: string, client: RetailSignalClient, args: ParsedAskArgs, controller: AbortController, sink: StreamSink): Promise<void> {

@@ -106,11 +106,13 @@ export class FollowStore {
   }
 
   async find(owner: string, target: FollowTarget, db: Queryable = this.db): Promise<FollowRecord | undefined> {
-    const [row] = await db.query<FollowRow>(
-      `SELECT id, owner, target, created_at FROM follows
-       WHERE owner = $1 AND target->>'type' = $2 AND lower(target->>'value') = lower($3) ORDER BY created_at, id LIMIT 1`,
-      [owner, target.type, target.value],
+    // Compared here, not with SQL's lower(): a C-locale database lower-cases ASCII only.
+    const wanted = target.value.toLowerCase();
+    const rows = await db.query<FollowRow>(
+      "SELECT id, owner, target, created_at FROM follows WHERE owner = $1 AND target->>'type' = $2 ORDER BY created_at, id",
+      [owner, target.type],
     );
+    const row = rows.find((candidate) => candidate.target.value.toLowerCase() === wanted);
     return row ? followRecord(row) : undefined;
   }
 

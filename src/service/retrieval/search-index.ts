@@ -316,6 +316,12 @@ export class SignalSearchIndex {
         if (typeof entity !== 'string' || lists[kind].has(entity) || name >= counts.length) throw new Error('index snapshot has a malformed entity list');
         const end = at + counts[name]!;
         if (end > docs.length) throw new Error('index snapshot has a malformed entity list');
+        // Each list: document numbers of this snapshot, ascending (search merges and inserts rely on it).
+        for (let i = at, previous = -1; i < end; i += 1) {
+          const doc = docs[i]!;
+          if (doc <= previous || doc >= size) throw new Error('index snapshot has a malformed entity list');
+          previous = doc;
+        }
         lists[kind].set(entity, docs.subarray(at, end));
         at = end;
         name += 1;

@@ -89,6 +89,9 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       observed.current = false;
       const total = instance.getTotalSize();
       if (total === totalSize.current && !followNew.current) return;
+      // A row that shrank (a retry cleared a long answer): the holder's old height would let
+      // following scroll to blank space below the end, so the list renders at once.
+      const shrank = total < totalSize.current;
       totalSize.current = total;
       // The last answer growing (once per streamed frame, issue 31) moves no row: nothing is
       // rendered or changed here then. The list's scroll height already holds the grown row (a
@@ -96,11 +99,11 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       // layout just done and forces none; the holder's height catches up when the virtualiser's
       // own render of this change lands, after this frame's paint. Before, this callback
       // rendered the list and set that height, and following then laid the page out a second
-      // time within the frame. A row that moved or came into range, or a footer placed under the
-      // holder: the list renders at once.
+      // time within the frame. A row that moved or came into range, a row that shrank, or a footer
+      // placed under the holder: the list renders at once.
       const rows = instance.getVirtualItems();
       const moved = rows.length !== placed.current.length || rows.some((row, i) => row.key !== placed.current[i]!.key || row.start !== placed.current[i]!.start);
-      if (moved || hasFooter.current) flushSync(relayout);
+      if (moved || shrank || hasFooter.current) flushSync(relayout);
       follow();
     },
   });

@@ -87,6 +87,8 @@ let builderDocument: Document | null = null;
  * DOMPurify. SECURITY: whatever the input, this makes only those elements, attribute-free, and
  * text nodes, in an inert document: nothing here can carry script or a URL.
  */
+const BUILT_DEPTH_MAX = 64;
+
 function buildPlainMarkup(html: string): DocumentFragment | null {
   if (html === '' || /^[\s]|[\0\r]/.test(html)) return null;
   builderDocument ??= document.implementation.createHTMLDocument('');
@@ -119,6 +121,8 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
     if (parentTag !== undefined && (parentTag === 'ul' || parentTag === 'ol') !== (tag === 'li')) return null;
     if (tag === 'li' && parentTag === undefined) return null;
     if (block && parentTag !== undefined && parentTag !== 'li' && parentTag !== 'ul' && parentTag !== 'ol') return null;
+    // Chromium's parser stops nesting at depth 512; so deep a tree is left to it (and DOMPurify).
+    if (open.length >= BUILT_DEPTH_MAX) return null;
     const element = doc.createElement(tag);
     parent.appendChild(element);
     if (tag !== 'br') open.push(element);
@@ -860,7 +864,9 @@ export class IncrementalMarkdown {
       let bare = bareBlocks.get(html);
       if (!bare) {
         bare = sanitizeToFragment(html, this.numbering);
-        if (bareBlocks.size < 64) bareBlocks.set(html, bare);
+        // Kept in the builder's own document, so DOMPurify's inert document is not held for the page's life.
+        builderDocument ??= document.implementation.createHTMLDocument('');
+        if (bareBlocks.size < 64) bareBlocks.set(html, builderDocument.importNode(bare, true));
         this.sanitizeCalls += 1;
       }
       return bare.cloneNode(true) as DocumentFragment;
