@@ -4,7 +4,7 @@
  * remove the folder at once (CI failed on a write that outlived a dispose: ENOTEMPTY).
  * Real files in a temp directory, real HTTP on 127.0.0.1.
  */
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ResearchService } from '../../src/main/services/research/research-service';
 import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { Watchlist } from '../../src/main/services/watchlist/watchlist';
+import type { WatchlistItem } from '../../src/shared/watchlist';
 
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -69,6 +71,24 @@ describe('writes finish before dispose resolves', () => {
     const before = await tree(dataDir);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await tree(dataDir)).toEqual(before);
+  });
+
+  it('watchlist: an item marked read is saved when stop() resolves', async () => {
+    const dataDir = await tempDir();
+    const item: WatchlistItem = {
+      signal: { id: 'sig_0123456789abcdef', title: 'Zudio opens in Pune' } as WatchlistItem['signal'],
+      matched: ['fol_1'],
+      arrivedAt: '2026-11-01T00:00:00.000Z',
+      read: false,
+    };
+    await writeFile(join(dataDir, 'watchlist.json'), JSON.stringify({ serviceUrl: null, cursor: null, items: [item] }));
+    const watchlist = await Watchlist.open({ dataDir, client: () => null, serviceUrl: () => null, onUpdate: () => undefined });
+    expect(watchlist.markRead().unread).toBe(0);
+
+    // Before the fix stop() did not wait for markRead's save: at quit the read mark could be lost.
+    await watchlist.stop();
+    const stored = JSON.parse(await readFile(join(dataDir, 'watchlist.json'), 'utf8')) as { items: WatchlistItem[] };
+    expect(stored.items.map((kept) => kept.read)).toEqual([true]);
   });
 
 });
