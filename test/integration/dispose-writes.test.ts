@@ -10,8 +10,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBridgeHost } from '../../src/main/compose-services';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 import { ResearchService } from '../../src/main/services/research/research-service';
 import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { Watchlist } from '../../src/main/services/watchlist/watchlist';
 import type { WatchlistItem } from '../../src/shared/watchlist';
 
@@ -91,4 +96,27 @@ describe('writes finish before dispose resolves', () => {
     expect(stored.items.map((kept) => kept.read)).toEqual([true]);
   });
 
+  it('host: dispose closes the library (its index cache is written) and writes nothing after it resolves', async () => {
+    const dataDir = await tempDir();
+    const library = await LibraryStore.open(dataDir);
+    const saved = await library.save({ kind: 'answer', title: 'Zudio in Pune', markdown: 'Stores opened', citations: [], createdAt: '2026-11-01T00:00:00Z', meta: {} });
+    const settings = await SettingsStore.open(dataDir);
+    const host = await createBridgeHost({
+      settings,
+      conversations: await ConversationStore.open(dataDir),
+      library,
+      dataDir,
+      credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'x-api-key'),
+      localService: null,
+    });
+
+    await host.dispose();
+    // The cache is written a few seconds after a change, "and on close": before the fix the
+    // host never closed its libraries, so at quit the cache missed the last changes.
+    const cached = await readFile(join(dataDir, 'library-cache', 'personal.entries.json'), 'utf8');
+    expect(cached).toContain(saved.id);
+    const before = await tree(dataDir);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await tree(dataDir)).toEqual(before);
+  });
 });
