@@ -67,6 +67,34 @@ export function canonicalTarget(store: SignalStore, target: FollowTarget): Follo
   }
 }
 
+/**
+ * A signal's words, tokenized once per signal object (signals are not changed in place: an
+ * update is a new object). A new follow's backfill matches every recent signal, and a feed read
+ * matches each arrival against every follow: tokenizing anew each time made a follow cost
+ * ~150 ms of CPU on a 20,000-signal corpus, and the 1,000-follow test run past its timeout on
+ * a loaded machine.
+ */
+const WORDS = new WeakMap<CorpusSignal, Set<string>>();
+function wordsOf(signal: CorpusSignal): Set<string> {
+  let words = WORDS.get(signal);
+  if (!words) {
+    words = new Set(tokenize(`${signal.title} ${signal.summary} ${entityNames(signal).join(' ')}`));
+    WORDS.set(signal, words);
+  }
+  return words;
+}
+
+/** A query target's words, tokenized once per target object (one follow is matched against many signals). */
+const QUERY_WORDS = new WeakMap<FollowTarget, string[]>();
+function queryWordsOf(target: FollowTarget): string[] {
+  let words = QUERY_WORDS.get(target);
+  if (!words) {
+    words = tokenize(target.value);
+    QUERY_WORDS.set(target, words);
+  }
+  return words;
+}
+
 /** Whether a signal matches a (canonical) follow target. */
 export function matchesTarget(signal: CorpusSignal, target: FollowTarget): boolean {
   const value = lower(target.value);
@@ -80,8 +108,8 @@ export function matchesTarget(signal: CorpusSignal, target: FollowTarget): boole
     case 'source':
       return signal.source_id === target.value;
     case 'query': {
-      const words = new Set(tokenize(`${signal.title} ${signal.summary} ${entityNames(signal).join(' ')}`));
-      return tokenize(target.value).every((word) => words.has(word));
+      const words = wordsOf(signal);
+      return queryWordsOf(target).every((word) => words.has(word));
     }
   }
 }
