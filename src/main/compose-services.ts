@@ -220,7 +220,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
   const modelKeys = deps.modelKeys ?? new ModelKeyStore({ keychain: null, detail: 'No keychain was given to this host.' });
   const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, capabilities, sources });
-  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist });
+  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist, library, serviceNotices, conversations });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

@@ -9,12 +9,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { test as base, expect } from './fixtures';
 import { citeTwiceSentences, evidenceInPrompt, startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { everyFileText } from '../support/data-files';
 
 const test = base.extend<{ scriptedModel: ScriptedModel }>({
   // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
@@ -118,9 +119,8 @@ test('Settings › Answers: a model chosen in the app answers, claims checked, e
 
   // The key is in no file the app wrote and in no line it logged.
   expect(app.logs()).not.toContain(KEY);
-  for (const entry of await readdir(app.dataDir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) expect((await readFile(join(entry.parentPath, entry.name))).toString('latin1')).not.toContain(KEY);
-  }
+  // Read again if a file vanishes mid-listing (the running app's saves and database keep writing).
+  for (const file of await everyFileText(app.dataDir)) expect(file.text, file.path).not.toContain(KEY);
 });
 
 test('a remote service’s composer is shown read-only, from what its answers name', async ({ apps, chat, settings, scriptedModel }) => {

@@ -15,6 +15,7 @@ import { browserHostCapabilities } from '../../src/main/desktop/host-capabilitie
 import { startLogFiles, type LogFiles } from '../../src/main/logging/log-files';
 import type { AnswersStatus, AskEvent, StreamMessage } from '../../src/shared/bridge-contract';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { everyFileText } from '../support/data-files';
 
 const KEY = `sk-settings-${process.pid}-Zq7vW3xR9tLm2K`;
 let dir: string;
@@ -63,17 +64,6 @@ function askThroughBridge(question: string): Promise<AskEvent[]> {
     const started = services.host.startStream(streamId, 'ask', { question }, sink);
     if (!started.ok) reject(new Error(started.error.message));
   });
-}
-
-/** Every file under the data directory, as text (binary files too: a key is ASCII). */
-async function everyFileText(folder: string): Promise<Array<{ path: string; text: string }>> {
-  const out: Array<{ path: string; text: string }> = [];
-  for (const entry of await readdir(folder, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    out.push({ path, text: (await readFile(path)).toString('latin1') });
-  }
-  return out;
 }
 
 describe('Settings › Answers', () => {

@@ -117,7 +117,17 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 /** Writes, respecting back-pressure, and stops when the client goes away. */
 async function write(response: ServerResponse, chunk: string): Promise<boolean> {
   if (response.destroyed) return false;
-  if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve).once('close', resolve));
+  if (!response.write(chunk)) {
+    // Whichever comes first removes the other listener: left behind, a 'close' listener per
+    // back-pressure wait piled up on one long response (MaxListenersExceededWarning in answer-limits).
+    await new Promise<void>((resolve) => {
+      const settle = (): void => {
+        response.off('drain', settle).off('close', settle);
+        resolve();
+      };
+      response.once('drain', settle).once('close', settle);
+    });
+  }
   return !response.destroyed;
 }
 

@@ -8,7 +8,10 @@
 import type { z } from 'zod';
 import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type PushEventName, type PushEvents, type Result, type ServiceStatus } from '../../shared/bridge-contract';
 import type { MethodSpec } from '../../shared/define-method';
+import type { ConversationStore } from '../services/conversations/conversation-store';
 import type { DataNotices } from '../services/data-folder/data-notices';
+import type { LibraryHub } from '../services/library/library-hub';
+import type { ServiceNoticeStore } from '../services/service-client/service-notices';
 import type { HealthMonitor } from '../services/health/health-monitor';
 import type { Watchlist } from '../services/watchlist/watchlist';
 import type { ResearchService } from '../services/research/research-service';
@@ -41,6 +44,11 @@ export interface BridgeHostParts {
   health: HealthMonitor;
   notices: DataNotices;
   watchlist?: Watchlist;
+  /** Closed by dispose: its watchers and timers stop and its index cache is written. */
+  library?: LibraryHub;
+  /** Their pending writes are awaited by dispose. */
+  serviceNotices?: ServiceNoticeStore;
+  conversations?: ConversationStore;
 }
 
 export class BridgeHost {
@@ -52,12 +60,13 @@ export class BridgeHost {
   }
 
   async dispose(): Promise<void> {
-    const { connection, research, health, streams } = this.parts;
-    // Research, health and the answers streaming now finish their pending writes: nothing is
-    // lost at quit, and nothing is written into the data folder after dispose resolves.
-    const flushed = Promise.all([research.dispose(), health.stop(), streams.abortAll()]);
-    this.parts.watchlist?.stop();
-    await flushed;
+    const { connection, research, health, streams, watchlist, library, serviceNotices, conversations } = this.parts;
+    // Research, health, the watchlist, the libraries and the answers streaming now finish their
+    // pending writes: nothing is lost at quit, and nothing is written into the data folder after
+    // dispose resolves (a test's afterAll removes that folder right after; CI failed on this).
+    await Promise.all([research.dispose(), health.stop(), streams.abortAll(), watchlist?.stop(), library?.close()]);
+    // Last, once nothing above can add one: notices recorded and conversations saved meanwhile.
+    await Promise.all([serviceNotices?.flushed(), conversations?.flushed()]);
     await connection.dispose();
   }
 

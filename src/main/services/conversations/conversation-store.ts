@@ -198,6 +198,11 @@ export class ConversationStore {
     await next;
   }
 
+  /** Resolves once every save begun so far has been written (or failed): shutdown waits for it. */
+  async flushed(): Promise<void> {
+    await Promise.all(this.writes.values());
+  }
+
   /** Answers that cite a source (for the health view's drill-down). */
   citing(sourceId: string): Array<{ conversation: Conversation; turnIndex: number }> {
     const found: Array<{ conversation: Conversation; turnIndex: number }> = [];

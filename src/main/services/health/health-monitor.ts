@@ -111,6 +111,8 @@ export class HealthMonitor {
   }
 
   async refresh(): Promise<void> {
+    // Stopped: no new refresh, so none writes the history after stop() has resolved.
+    if (this.stopped) return this.refreshing ?? undefined;
     this.refreshing ??= this.doRefresh().finally(() => {
       this.refreshing = null;
     });

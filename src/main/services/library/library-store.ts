@@ -65,6 +65,10 @@ export class LibraryStore {
   private watcher: FSWatcher | null = null;
   private timer: NodeJS.Timeout | null = null;
   private cacheTimer: NodeJS.Timeout | null = null;
+  /** A cache write the timer started; close() waits for it. */
+  private cacheWriting: Promise<void> | null = null;
+  /** Rescans asked for by the watcher or the poll, not yet begun; close() cancels them. */
+  private readonly pendingRescans = new Set<NodeJS.Timeout>();
   private lastCacheWrite = 0;
   private scanning: Promise<void> | null = null;
   private rescanAgain = false;
@@ -169,11 +173,19 @@ export class LibraryStore {
   }
 
   private scheduleRescan(delayMs: number): void {
-    setTimeout(() => void this.rescan(), delayMs).unref();
+    if (this.closed) return;
+    // Kept so close() can cancel it: a scan after close could migrate files, purge tombstones
+    // and start a cache write into a data folder that is already let go.
+    const timer = setTimeout(() => {
+      this.pendingRescans.delete(timer);
+      void this.rescan();
+    }, delayMs).unref();
+    this.pendingRescans.add(timer);
   }
 
   /** Compares the folder with what is known and reads only what changed. */
   rescan(): Promise<void> {
+    if (this.closed) return this.scanning ?? Promise.resolve();
     if (this.scanning) {
       this.rescanAgain = true;
       return this.scanning;
@@ -273,7 +285,10 @@ export class LibraryStore {
     this.cacheTimer = setTimeout(() => {
       this.cacheTimer = null;
       this.lastCacheWrite = Date.now();
-      void this.writeCache();
+      // Kept, not fire-and-forget: close() waits for it, so it cannot outlive the store.
+      this.cacheWriting = this.writeCache().finally(() => {
+        this.cacheWriting = null;
+      });
     }, delay);
     this.cacheTimer.unref();
   }
@@ -430,12 +445,16 @@ export class LibraryStore {
     return this.index.facets();
   }
 
+  /** Stops watching and resolves once a scan and cache write under way are done, and the cache is current. */
   async close(): Promise<void> {
     this.closed = true;
     this.watcher?.close();
     if (this.timer) clearInterval(this.timer);
+    for (const timer of this.pendingRescans) clearTimeout(timer);
+    this.pendingRescans.clear();
     await this.ready.catch(() => undefined);
     await this.scanning;
+    await this.cacheWriting;
     if (this.cacheTimer) {
       clearTimeout(this.cacheTimer);
       this.cacheTimer = null;

@@ -27,6 +27,7 @@ const POLL_MIN_MS = 1_000;
 const POLL_MAX_MS = 15_000;
 /** A queued run is polled for at most this long (the standard preset takes 30–90 s). */
 export const POLL_LIMIT_MS = 30 * 60_000;
+const STOPPED_BEFORE_REPORT = 'The app stopped before the report arrived. Retry to run it again.';
 /** Failed polls in a row (network, 5xx, unreadable bodies) before giving up. */
 export const POLL_MAX_FAILURES = 8;
 
@@ -64,6 +65,10 @@ export class ResearchService {
   private readonly dir: string;
   private writing: Promise<void> = Promise.resolve();
   private disposed = false;
+  /** Runs being started or polled; dispose() waits for them (their last update and report write). */
+  private readonly tasks = new Set<Promise<void>>();
+  /** Aborted by dispose(): ends a poll's wait at once instead of after up to POLL_MAX_MS. */
+  private readonly stopping = new AbortController();
 
   private constructor(private readonly deps: ResearchServiceDeps) {
     this.dir = join(deps.dataDir, 'research');
@@ -79,20 +84,32 @@ export class ResearchService {
       // First run, or an unreadable file: start with no runs rather than not at all.
     }
     for (const run of service.runs.values()) {
-      if (run.state === 'queued' && run.statusUrl) void service.poll(run);
+      if (run.state === 'queued' && run.statusUrl) service.track(service.poll(run));
       else if (run.state === 'starting' || run.state === 'running') {
         // A v1 request dies with the process that held it.
-        service.update(run, { state: 'failed', finishedAt: service.iso(), error: 'The app stopped before the report arrived. Retry to run it again.' });
+        service.update(run, { state: 'failed', finishedAt: service.iso(), error: STOPPED_BEFORE_REPORT });
       }
     }
     return service;
   }
 
-  /** Stops polling and waits for the runs file to be written (nothing is lost at quit). */
+  /**
+   * Stops polling and waits for the runs under way to settle and the runs file to be written:
+   * nothing is lost at quit, and nothing is written into the data folder after this resolves
+   * (a run aborted here still records that it failed, and a report being fetched is kept).
+   */
   async dispose(): Promise<void> {
     this.disposed = true;
+    this.stopping.abort();
     for (const controller of this.controllers.values()) controller.abort();
+    await Promise.all(this.tasks);
     await this.writing;
+  }
+
+  /** Keeps a run's work where dispose() can wait for it. */
+  private track(work: Promise<void>): void {
+    const tracked = work.catch((error: unknown) => log.error('research run failed', error)).finally(() => this.tasks.delete(tracked));
+    this.tasks.add(tracked);
   }
 
   list(): ResearchRunSummary[] {
@@ -119,7 +136,7 @@ export class ResearchService {
     };
     this.runs.set(run.id, run);
     this.update(run, {});
-    void this.execute(run);
+    this.track(this.execute(run));
     return run;
   }
 
@@ -127,7 +144,7 @@ export class ResearchService {
     const run = this.runs.get(id);
     if (!run || (run.state !== 'failed' && run.state !== 'cancelled')) return null;
     this.update(run, { state: 'starting', error: null, errorCode: null, startedAt: this.iso(), finishedAt: null, remoteState: null, statusUrl: null, reportUrl: null, costUsd: null, citationCount: null });
-    void this.execute(run);
+    this.track(this.execute(run));
     return run;
   }
 
@@ -177,6 +194,11 @@ export class ResearchService {
     }
     this.controllers.delete(run.id);
     if (this.runs.get(run.id)?.state === 'cancelled') return;
+    if (this.disposed && !started.ok) {
+      // Aborted by dispose (the app quits): said as the next start would say it.
+      this.update(run, { state: 'failed', finishedAt: this.iso(), error: STOPPED_BEFORE_REPORT });
+      return;
+    }
     if (!started.ok) {
       // A missing or refused credential is said in plain words, and the view links to Settings.
       this.update(run, { state: 'failed', finishedAt: this.iso(), error: credentialProblem(started.error.code, 'Research', { credentialSet: await client.hasCredential() }) ?? started.error.message, errorCode: started.error.code });
@@ -200,7 +222,7 @@ export class ResearchService {
     let lastProblem = '';
     const giveUp = (error: string): void => this.update(run, { state: 'failed', finishedAt: this.iso(), error });
     while (!this.disposed && run.state === 'queued' && run.statusUrl) {
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      await this.pause(delay);
       if (this.disposed || run.state !== 'queued') return;
       if (this.nowMs() - since > limitMs) {
         giveUp(`The service did not finish this report within ${Math.round(limitMs / 60_000) || 1} min (last status: ${run.remoteState ?? 'queued'}), so the app stopped asking.${lastProblem ? ` Last problem: ${lastProblem}` : ''} Retry to run it again.`);
@@ -335,6 +357,19 @@ export class ResearchService {
       .then(() => writeFileAtomic(join(this.dir, 'runs.json'), JSON.stringify(snapshot), { mode: 0o600 }))
       .catch((error: unknown) => log.error('could not save runs', error));
     this.deps.onUpdate({ ...run });
+  }
+
+  /** Waits `ms`, or less if the service is disposed meanwhile (no timer is left behind). */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.stopping.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.stopping.signal.addEventListener('abort', done, { once: true });
+    });
   }
 
   private iso(): string {

@@ -43,6 +43,8 @@ export class Watchlist {
   private error: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
+  /** The saves of watchlist.json, one after another; stop() waits for the last. */
+  private writing: Promise<void> = Promise.resolve();
   private stopped = false;
 
   private constructor(private readonly deps: WatchlistDeps) {}
@@ -87,9 +89,15 @@ export class Watchlist {
     return this.view();
   }
 
-  stop(): void {
+  /**
+   * Stops polling and resolves once a poll under way and every save are done: the items it
+   * read are on disk at quit, and nothing is written into the data folder after this resolves.
+   */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    await this.polling;
+    await this.writing;
   }
 
   async follow(target: FollowTargetArgs): Promise<Result<WatchlistView>> {
@@ -208,12 +216,17 @@ export class Watchlist {
     return view;
   }
 
-  private async persist(): Promise<void> {
-    try {
-      await mkdir(this.deps.dataDir, { recursive: true });
-      await writeFileAtomic(join(this.deps.dataDir, 'watchlist.json'), JSON.stringify(this.stored), { mode: 0o600 });
-    } catch {
-      this.error = 'The watchlist could not be saved to the data folder; new items are kept until the app closes.';
-    }
+  /** Saves the items as they are now; saves are chained, so a fire-and-forget one is still awaited by stop(). */
+  private persist(): Promise<void> {
+    const text = JSON.stringify(this.stored);
+    this.writing = this.writing.then(async () => {
+      try {
+        await mkdir(this.deps.dataDir, { recursive: true });
+        await writeFileAtomic(join(this.deps.dataDir, 'watchlist.json'), text, { mode: 0o600 });
+      } catch {
+        this.error = 'The watchlist could not be saved to the data folder; new items are kept until the app closes.';
+      }
+    });
+    return this.writing;
   }
 }
