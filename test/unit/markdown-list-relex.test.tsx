@@ -10,24 +10,8 @@
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { IncrementalMarkdown } from '../../src/renderer/src/features/chat/markdown';
-import { MarkdownBlocks, useStreamingMarkdown } from '../../src/renderer/src/features/chat/StreamingMarkdown';
-
-function Answer({ text, streaming }: { text: string; streaming: boolean }) {
-  const { frozen, tail } = useStreamingMarkdown(text, streaming);
-  return <MarkdownBlocks frozen={frozen} tail={tail} />;
-}
-
-const unnumbered = (html: string): string => html.replace(/title="Citation \d+">\d+</g, 'title="Citation n">n<');
-const blocksOf = (result: { frozen: readonly { html: string; rawHtml: string }[]; tail: readonly { html: string; rawHtml: string }[] }) =>
-  [...result.frozen, ...result.tail].map((block) => ({ html: unnumbered(block.html), rawHtml: unnumbered(block.rawHtml) }));
-
-function deltasOf(text: string, size: number | 'words'): string[] {
-  if (size === 'words') {
-    const parts = text.match(/\S+\s*|\s+/g) ?? [];
-    return Array.from({ length: Math.ceil(parts.length / 3) }, (_, i) => parts.slice(i * 3, i * 3 + 3).join(''));
-  }
-  return Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, i * size + size));
-}
+import { MarkdownBlocks } from '../../src/renderer/src/features/chat/StreamingMarkdown';
+import { Answer, blocksOf, deltasOf, unnumbered } from '../support/markdown-steps';
 
 const hostile = [
   '- first item <img src=x onerror="window.__pwned=1"> text\n- [click](javascript:window.__pwned=2) and [ok](https://retail.example/a)\n- <script>window.__pwned=3</script> after\n- <a href="javascript:window.__pwned=4" onclick="window.__pwned=5">x</a> <iframe src="javascript:1"></iframe>\n- [data](data:text/html,<script>1</script>) and <svg onload="window.__pwned=6"><circle/></svg>\n- **bold <b onmouseover="window.__pwned=7">b</b>** [sig_0123456789abcdef]',
