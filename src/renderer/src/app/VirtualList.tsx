@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useReducer, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useReducer, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 
 interface VirtualListProps<T> {
@@ -58,12 +58,16 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
   /** Set by a size the rows' ResizeObserver reported: the list is laid out again before paint. */
   const observed = useRef(false);
   const [, relayout] = useReducer((n: number) => n + 1, 0);
+  // The same function while the items are the same array: the virtualiser recomputes every row's
+  // offset (a loop over all of them, 1,000 in a long conversation) whenever its options change,
+  // and a new function each render made every render (a scroll, a measured row) do that loop.
+  const getItemKey = useCallback((index: number) => keyOf(items[index]!), [items, keyOf]);
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => estimateHeight,
     overscan: 4,
-    getItemKey: (index) => keyOf(items[index]!),
+    getItemKey,
     // Rows are measured only by their ResizeObserver, after the browser's own layout and before
     // paint (issue 31). Measured from the row's ref instead, inside React's commit, reading its
     // height forced a synchronous layout of the whole new row there: a new row keeps the size

@@ -67,9 +67,21 @@ function sanitize(html: string): DocumentFragment {
 }
 
 /** Tags the markup builder makes: a subset of PURIFY_CONFIG's, and never an attribute. */
-const BUILT_BLOCKS = new Set(['p', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+const BUILT_BLOCKS = new Set(['p', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table']);
 const BUILT_INLINE = new Set(['strong', 'em', 'del', 'code']);
-const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)>|([^<]+)/g;
+/**
+ * A table's parts: each one's only parent, and what the parent may hold (besides whitespace).
+ * Anything else the HTML parser moves (foster parenting) or wraps (an implied tbody): refused.
+ */
+const TABLE_PARENT = new Map([['thead', ['table']], ['tbody', ['table']], ['tr', ['thead', 'tbody']], ['th', ['tr']], ['td', ['tr']]]);
+/** The elements that hold only a table's parts (and whitespace). */
+const TABLE_HOLDERS = new Set(['table', 'thead', 'tbody', 'tr']);
+/**
+ * An opening or closing tag, with marked's one table attribute (a cell's `align`, three values)
+ * or nothing, or text. The attribute is read only to be dropped: DOMPurify removes it under
+ * PURIFY_CONFIG (its value is not an allowed URI), so the tree it returns has none.
+ */
+const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)(?: (align)="(?:left|center|right)")?>|([^<]+)/g;
 /** marked's escapes in text, the only entities the builder reads. */
 const MARKED_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 let builderDocument: Document | null = null;
@@ -77,15 +89,17 @@ let builderDocument: Document | null = null;
 /**
  * The tree DOMPurify returns for the plainest of marked's HTML, made without a new document
  * (issue 31, round 7): tags from a short list with no attribute at all (paragraphs, headings,
- * lists and their items, strong, em, del, code, br), properly nested as marked writes them and
- * never where the HTML parser would move or close them (no block inside a paragraph, heading
- * or inline element, nothing but items directly in a list), and text whose only entities are
- * marked's five escapes. DOMPurify keeps such markup exactly as parsed (every tag is allowed,
- * there is no attribute to check, and text cannot carry markup), so the tree built here is the
- * one it would return; tests compare the two. Anything else (any other tag, any attribute or
- * entity, a carriage return or NUL, which the parser rewrites) returns null and goes to
- * DOMPurify. SECURITY: whatever the input, this makes only those elements, attribute-free, and
- * text nodes, in an inert document: nothing here can carry script or a URL.
+ * lists and their items, strong, em, del, code, br; since round 8 tables, whose cells' `align`
+ * DOMPurify removes, so the builder drops it too), properly nested as marked writes them and
+ * never where the HTML parser would move or close them (no block inside a paragraph, heading,
+ * cell or inline element, nothing but items directly in a list, nothing but a table's own parts
+ * in it, each under its own parent), and text whose only entities are marked's five escapes.
+ * DOMPurify keeps such markup exactly as parsed (every tag is allowed, there is no attribute to
+ * check, and text cannot carry markup), so the tree built here is the one it would return; tests
+ * compare the two. Anything else (any other tag, any other attribute or entity, a carriage
+ * return or NUL, which the parser rewrites) returns null and goes to DOMPurify. SECURITY:
+ * whatever the input, this makes only those elements, attribute-free, and text nodes, in an
+ * inert document: nothing here can carry script or a URL.
  */
 const BUILT_DEPTH_MAX = 64;
 
@@ -101,25 +115,32 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
     at += match[0].length;
     const parent: ParentNode = open.at(-1) ?? fragment;
     const parentTag = open.at(-1)?.localName;
-    const text = match[3];
+    const text = match[4];
     if (text !== undefined) {
       let bad = false;
       const decoded = text.replace(/&[^;]*;?/g, (entity) => MARKED_ENTITIES[entity] ?? ((bad = true), ''));
       if (bad || ((parentTag === 'ul' || parentTag === 'ol') && decoded.trim() !== '')) return null;
+      // In a table's holders the parser keeps only its own whitespace in place (it moves any other text out of the table).
+      if (parentTag !== undefined && TABLE_HOLDERS.has(parentTag) && !/^[\t\n\f ]*$/.test(decoded)) return null;
       parent.appendChild(doc.createTextNode(decoded));
       continue;
     }
     const tag = match[2]!;
     if (match[1]) {
-      if (parentTag !== tag) return null;
+      if (parentTag !== tag || match[3]) return null;
       open.pop();
       continue;
     }
+    // The one attribute read, on a cell only.
+    if (match[3] && tag !== 'th' && tag !== 'td') return null;
     const block = BUILT_BLOCKS.has(tag);
-    if (!block && !BUILT_INLINE.has(tag) && tag !== 'br') return null;
+    const tableParents = TABLE_PARENT.get(tag);
+    if (!block && !tableParents && !BUILT_INLINE.has(tag) && tag !== 'br') return null;
     // Where the HTML parser would put it elsewhere or close something first: refused.
     if (parentTag !== undefined && (parentTag === 'ul' || parentTag === 'ol') !== (tag === 'li')) return null;
     if (tag === 'li' && parentTag === undefined) return null;
+    if ((tableParents !== undefined) !== (parentTag !== undefined && TABLE_HOLDERS.has(parentTag))) return null;
+    if (tableParents && !tableParents.includes(parentTag!)) return null;
     if (block && parentTag !== undefined && parentTag !== 'li' && parentTag !== 'ul' && parentTag !== 'ol') return null;
     // Chromium's parser stops nesting at depth 512; so deep a tree is left to it (and DOMPurify).
     if (open.length >= BUILT_DEPTH_MAX) return null;
@@ -196,15 +217,14 @@ export function sanitizeToFragment(html: string, numbering: CitationNumbering): 
  * with raw HTML from the service are sanitised alone by the caller (an inline tag left open
  * would be reopened by the parser inside the next wrapper). The result is checked too: unless
  * its top level is exactly the wrappers, in order, each block is sanitised alone instead.
+ * Without chips: the caller adds them block by block, in order.
  */
-function sanitizeBlocksTogether(htmls: string[], numbering: CitationNumbering): DocumentFragment[] {
+function sanitizeBlocksTogether(htmls: string[]): DocumentFragment[] {
   const nonce = `clarity-block-${crypto.getRandomValues(new Uint32Array(4)).join('-')}`;
   const fragment = sanitize(htmls.map((html, i) => `<blockquote title="${nonce}-${i}">${html}</blockquote>`).join(''));
   const wrappers = [...fragment.childNodes];
   const isolated = wrappers.length === htmls.length && wrappers.every((node, i) => node instanceof Element && node.tagName === 'BLOCKQUOTE' && node.getAttribute('title') === `${nonce}-${i}`);
-  if (!isolated) return htmls.map((html) => sanitizeToFragment(html, numbering));
-  // Chips in one walk, before splitting: numbers follow the blocks' order as one at a time would.
-  if (fragment.textContent?.includes('[sig_')) addChips(fragment, numbering);
+  if (!isolated) return htmls.map((html) => sanitize(html));
   return wrappers.map((wrapper) => {
     const block = fragment.ownerDocument.createDocumentFragment();
     block.append(...wrapper.childNodes);
@@ -842,14 +862,29 @@ export class IncrementalMarkdown {
     return blocks;
   }
 
-  /** Several pieces of marked's own HTML (no raw HTML from the service), in one DOMPurify call when there are several (sanitizeBlocksTogether). */
+  /**
+   * Several pieces of marked's own HTML (no raw HTML from the service): those the builder makes
+   * are built, the rest go to DOMPurify in one call (sanitizeBlocksTogether) when there are
+   * several. Round 8: a whole answer with one table no longer sends every block to DOMPurify.
+   * Chips are added piece by piece in order, so citation numbers follow first appearance as one
+   * walk over the whole would.
+   */
   private sanitizeMany(htmls: string[]): DocumentFragment[] {
     if (htmls.length === 1) return [this.sanitizeOne(htmls[0]!)];
-    const built = this.options.builder === false ? null : htmls.map(buildPlainMarkup);
-    if (built?.every((fragment) => fragment !== null)) return built.map((fragment) => this.withChips(fragment!));
-    this.sanitizedChars += htmls.reduce((n, html) => n + html.length, 0);
-    this.sanitizeCalls += 1;
-    return sanitizeBlocksTogether(htmls, this.numbering);
+    const out: Array<DocumentFragment | null> = this.options.builder === false ? htmls.map(() => null) : htmls.map(buildPlainMarkup);
+    const rest = htmls.filter((_, i) => out[i] === null);
+    this.builtPieces += htmls.length - rest.length;
+    if (rest.length > 0) {
+      this.sanitizedChars += rest.reduce((n, html) => n + html.length, 0);
+      this.sanitizeCalls += 1;
+      const purified = rest.length === 1 ? [sanitize(rest[0]!)] : sanitizeBlocksTogether(rest);
+      let next = 0;
+      for (let i = 0; i < out.length; i += 1) out[i] ??= purified[next++]!;
+    }
+    return out.map((fragment) => {
+      if (fragment!.textContent?.includes('[sig_')) addChips(fragment!, this.numbering);
+      return fragment!;
+    });
   }
 
   /** `build: false` for a block with raw HTML from the service: DOMPurify alone, always. */
