@@ -69,22 +69,27 @@ export class BlockDom {
       this.settled = 0;
     }
     const total = frozen.length + tail.length;
+    // New blocks (a whole answer: all of them) go into the page in one insertion, not one each.
+    let added: DocumentFragment | null = null;
     for (let i = this.settled; i < total; i += 1) {
       const block = i < frozen.length ? frozen[i]! : tail[i - frozen.length]!;
-      let entry = this.shown[i];
+      const entry = this.shown[i];
       if (!entry) {
         const element = document.createElement('div');
-        element.className = 'md-block';
+        element.className = i >= frozen.length ? 'md-block md-tail' : 'md-block';
         element.append(block.content());
-        this.host.append(element);
-        entry = { block, element };
-        this.shown.push(entry);
-      } else if (entry.block !== block) {
+        added ??= document.createDocumentFragment();
+        added.append(element);
+        this.shown.push({ block, element });
+        continue;
+      }
+      if (entry.block !== block) {
         if (block.grown?.from !== entry.block || !appendToCopy(entry.element, block.grown)) morphChildren(entry.element, block.source);
         entry.block = block;
       }
       entry.element.classList.toggle('md-tail', i >= frozen.length);
     }
+    if (added) this.host.append(added);
     while (this.shown.length > total) this.shown.pop()!.element.remove();
     this.settled = frozen.length;
   }
