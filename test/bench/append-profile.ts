@@ -133,9 +133,11 @@ try {
             }
           }
           cpu.push((task.tdur! - layout) / 1000);
+          // (With APPEND_DEBUG: the garbage collection inside each callback.)
+          if (process.env.APPEND_DEBUG && task.tdur! > 2000) console.log(`  callback ${(task.tdur! / 1000).toFixed(2)} ms CPU, layout ${(layout / 1000).toFixed(2)}, GC ${onMain.filter((e) => e.ts >= task.ts && e.ts < end && (e.name === 'MinorGC' || e.name === 'MajorGC' || e.name === 'V8.GCFinalizeMC' || e.name === 'V8.GCIncrementalMarking')).map((e) => `${e.name} ${(e.tdur! / 1000).toFixed(2)}`).join(', ') || 'none'}`);
         }
         const appendsCpu = [...cpu].sort((a, b) => b - a).slice(0, 12);
-        if (process.env.APPEND_DEBUG) {
+        if (process.env.APPEND_NAMES) {
           const names = new Map<string, number>();
           for (const e of events) if (threads.includes(`${e.pid}:${e.tid}`) && e.ph === 'X') names.set(`${e.name}${e.tdur === undefined ? '' : ' (tdur)'}`, (names.get(`${e.name}${e.tdur === undefined ? '' : ' (tdur)'}`) ?? 0) + 1);
           console.log([...names].sort((a, b) => b[1] - a[1]).slice(0, 40));
