@@ -6,6 +6,9 @@
  * the most inclusive time (a function counted once per sample however deep it recurses). With
  * `--base`, that checkout's harness is built too and profiled in turns with this one. It judges
  * nothing: profiling slows the page, so its times are only for comparing the two in one run.
+ * Diagnostics: APPEND_SHIFT=N appends the answers rotated by N (is a slow append its answer or its
+ * place?), APPEND_GC=1 collects garbage after the mount, APPEND_DEBUG=1 prints each append's GC
+ * (with --cpu), APPEND_NAMES=1 the traced event names.
  */
 import { readFile, symlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -97,6 +100,8 @@ try {
       await page.waitForFunction(() => document.title === 'ready');
       const cdp = await page.context().newCDPSession(page);
       await page.evaluate(([h]) => (window as unknown as Bench).bench.mountHistory('clarity', h), [history1000] as const);
+      // (APPEND_GC=1: a full collection after the mount, to tell its garbage's share in the first appends.)
+      if (process.env.APPEND_GC) await page.evaluate(() => (globalThis as unknown as { gc(): void }).gc());
       if (!timeOnly) {
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
@@ -110,7 +115,7 @@ try {
       }
       let scripts: number[] = [];
       for (let run = 0; run < 12; run += 1) {
-        const cost = await page.evaluate(([m]) => (window as unknown as Bench).bench.append(m), [whole(run)] as const);
+        const cost = await page.evaluate(([m]) => (window as unknown as Bench).bench.append(m), [whole((run + Number(process.env.APPEND_SHIFT ?? 0)) % 12)] as const);
         scripts.push(typeof cost === 'number' ? cost : cost.script);
       }
       if (cpuOnly) {
