@@ -118,7 +118,7 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
       // Raw HTML the parser would re-nest (always DOMPurify's: a block with raw HTML is never built).
       '<p><p>inner</p></p>\n\n<strong><p>x</p></strong> and text\n\n<h2><h3>x</h3></h2>\n\n<ul><p>x</p><li>y</li></ul>',
       '> quote **bold**\n\n```\npre <b>x</b>\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n![i](https://x.example/i.png) [l](https://x.example)',
-      // Tables (built since round 8; a cell's align is dropped, as DOMPurify drops it): aligned and
+      // Tables (built since round 8; a cell's align kept, as DOMPurify keeps it): aligned and
       // not, cells with inline markup, entities, markers, escaped pipes, empty cells, a table in an item.
       '| Brand | Stores | Change |\n|:---|---:|:---:|\n| **Zudio** `x` | 1 &amp; 2 [sig_0123456789abcdef] | ~~up~~ *em* |\n| a \\| b |  | <b>raw</b> |\n\nAfter the table [sig_aaaaaaaaaaaaaaaa]',
       '## Figures\n\n| a | b |\n|---|---|\n| 1 [sig_bbbbbbbbbbbbbbbb] | 2 |\n\n- item\n\n  | x | y |\n  |--:|---|\n  | 3 | 4 |\n- next [sig_0123456789abcdef]\n\n| only header |\n|---|',
@@ -161,7 +161,33 @@ describe('a tight list tail lexed from its last item, pieces sanitised together 
     // One DOMPurify call for the link's paragraph, one for the raw HTML block; the rest built.
     expect(built.sanitizeCalls).toBe(2);
     expect(built.builtPieces).toBe(5);
-    expect(html(built.update(answer, false)).join('')).not.toMatch(/javascript:|onclick|align=/);
+    expect(html(built.update(answer, false)).join('')).not.toMatch(/javascript:|onclick/);
+    // The columns' alignment as written (built), in both paths.
+    expect(html(built.update(answer, false)).join('')).toMatch(/<th align="left">Brand<\/th>\s*<th align="right">Stores<\/th>/);
+  });
+
+  it('keeps what the model wrote of a list\'s numbering and a column\'s alignment, and no other use of either attribute', () => {
+    const answer = [
+      '1. first',
+      'A paragraph between the items.',
+      '3. third\n4. fourth',
+      '| Brand | Stores | Change |\n|:--|--:|:-:|\n| Zudio | 12 | up |',
+      '<ol start="2; x" align="right"><li>raw</li></ol>',
+      '<table><tr><td align="javascript:alert(1)" start="5">c</td><th align="justify">h</th></tr></table>',
+      '<p align="center">p</p><ol start="12">\n<li>twelve</li></ol>',
+    ].join('\n\n');
+    for (const builder of [true, false]) {
+      const rendered = new IncrementalMarkdown({ builder }).update(answer, false);
+      const host = document.createElement('div');
+      host.innerHTML = [...rendered.frozen, ...rendered.tail].map((block) => block.html).join('');
+      const lists = [...host.querySelectorAll('ol')];
+      expect(lists.map((list) => list.getAttribute('start'))).toEqual([null, '3', null, '12']);
+      expect(lists.map((list) => list.start)).toEqual([1, 3, 1, 12]);
+      expect([...host.querySelectorAll('th, td')].map((cell) => cell.getAttribute('align'))).toEqual(['left', 'right', 'center', 'left', 'right', 'center', null, null]);
+      // Nowhere else, and never a value marked would not write.
+      expect(host.querySelectorAll('[align]:not(th):not(td), [start]:not(ol)')).toHaveLength(0);
+      expect(host.innerHTML).not.toMatch(/javascript|justify|2; x/);
+    }
   });
 
   it('leaves deeply nested markup to the HTML parser and DOMPurify (the parser caps depth; the builder must not go past it)', () => {

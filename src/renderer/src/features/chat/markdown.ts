@@ -25,9 +25,17 @@ const PURIFY_CONFIG = {
     'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'a', 'span',
   ],
   ALLOWED_ATTR: ['href', 'title', 'align', 'start'],
+  // A value DOMPurify cannot read as a URL is dropped unless its attribute is listed here: without
+  // this a table column's alignment and an ordered list's first number ("3. …") were lost. The
+  // hook below then keeps only the values marked writes (three alignments, a number).
+  ADD_URI_SAFE_ATTR: ['align', 'start'],
   ALLOW_DATA_ATTR: false,
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
 };
+
+/** The values kept of the two layout attributes, where they belong; any other use is removed. */
+const CELL_ALIGN = /^(?:left|center|right)$/;
+const LIST_START = /^\d{1,9}$/;
 
 /** The same config, returning the tree itself, so chips can be added to it structurally. */
 const PURIFY_FRAGMENT = { ...PURIFY_CONFIG, RETURN_DOM_FRAGMENT: true } as const;
@@ -50,6 +58,10 @@ function configurePurifier(): ReturnType<typeof DOMPurify> {
       node.removeAttribute('target');
       node.setAttribute('rel', 'noopener noreferrer');
     }
+    const align = node.getAttribute('align');
+    if (align !== null && !((node.tagName === 'TH' || node.tagName === 'TD') && CELL_ALIGN.test(align))) node.removeAttribute('align');
+    const start = node.getAttribute('start');
+    if (start !== null && !(node.tagName === 'OL' && LIST_START.test(start))) node.removeAttribute('start');
   });
   return purify;
 }
@@ -66,7 +78,7 @@ function sanitize(html: string): DocumentFragment {
   return fragment;
 }
 
-/** Tags the markup builder makes: a subset of PURIFY_CONFIG's, and never an attribute. */
+/** Tags the markup builder makes: a subset of PURIFY_CONFIG's, with no attribute but a cell's align. */
 const BUILT_BLOCKS = new Set(['p', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table']);
 const BUILT_INLINE = new Set(['strong', 'em', 'del', 'code']);
 /**
@@ -77,11 +89,10 @@ const TABLE_PARENT = new Map([['thead', ['table']], ['tbody', ['table']], ['tr',
 /** The elements that hold only a table's parts (and whitespace). */
 const TABLE_HOLDERS = new Set(['table', 'thead', 'tbody', 'tr']);
 /**
- * An opening or closing tag, with marked's one table attribute (a cell's `align`, three values)
- * or nothing, or text. The attribute is read only to be dropped: DOMPurify removes it under
- * PURIFY_CONFIG (its value is not an allowed URI), so the tree it returns has none.
+ * An opening or closing tag, with marked's one table attribute (a cell's `align`, one of three
+ * values, kept as DOMPurify keeps it) or nothing, or text.
  */
-const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)(?: (align)="(?:left|center|right)")?>|([^<]+)/g;
+const MARKUP_TOKEN = /<(\/?)([a-z][a-z0-9]*)(?: align="(left|center|right)")?>|([^<]+)/g;
 /** marked's escapes in text, the only entities the builder reads. */
 const MARKED_ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
 let builderDocument: Document | null = null;
@@ -89,8 +100,8 @@ let builderDocument: Document | null = null;
 /**
  * The tree DOMPurify returns for the plainest of marked's HTML, made without a new document
  * (issue 31, round 7): tags from a short list with no attribute at all (paragraphs, headings,
- * lists and their items, strong, em, del, code, br; since round 8 tables, whose cells' `align`
- * DOMPurify removes, so the builder drops it too), properly nested as marked writes them and
+ * lists and their items, strong, em, del, code, br; since round 8 tables, their cells' `align`
+ * kept from three fixed values as DOMPurify keeps it), properly nested as marked writes them and
  * never where the HTML parser would move or close them (no block inside a paragraph, heading,
  * cell or inline element, nothing but items directly in a list, nothing but a table's own parts
  * in it, each under its own parent), and text whose only entities are marked's five escapes.
@@ -127,12 +138,12 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
     }
     const tag = match[2]!;
     if (match[1]) {
-      if (parentTag !== tag || match[3]) return null;
+      if (parentTag !== tag || match[3] !== undefined) return null;
       open.pop();
       continue;
     }
     // The one attribute read, on a cell only.
-    if (match[3] && tag !== 'th' && tag !== 'td') return null;
+    if (match[3] !== undefined && tag !== 'th' && tag !== 'td') return null;
     const block = BUILT_BLOCKS.has(tag);
     const tableParents = TABLE_PARENT.get(tag);
     if (!block && !tableParents && !BUILT_INLINE.has(tag) && tag !== 'br') return null;
@@ -145,6 +156,7 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
     // Chromium's parser stops nesting at depth 512; so deep a tree is left to it (and DOMPurify).
     if (open.length >= BUILT_DEPTH_MAX) return null;
     const element = doc.createElement(tag);
+    if (match[3] !== undefined) element.setAttribute('align', match[3]);
     parent.appendChild(element);
     if (tag !== 'br') open.push(element);
   }
