@@ -1,6 +1,6 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import type { QuestionFrame } from './answers/question';
 import { slugify } from './corpus/random';
+import { randomHex, randomString } from './random-ids';
 import { isUniqueViolation, type Database } from './store/database';
 
 export interface SessionTurn {
@@ -26,9 +26,7 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SLUG_SECRET_LENGTH = 12;
 
 export function unguessableSlug(firstQuestion: string): string {
-  let secret = '';
-  for (let i = 0; i < SLUG_SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)];
-  return `${slugify(firstQuestion).slice(0, 40) || 'session'}-${secret}`;
+  return `${slugify(firstQuestion).slice(0, 40) || 'session'}-${randomString(BASE62, SLUG_SECRET_LENGTH)}`;
 }
 
 /** Rows in one INSERT: at most 7 parameters each, and PostgreSQL takes at most 65,535 in a statement. */
@@ -69,6 +67,15 @@ export class SessionStore {
    */
   private newRows: Array<{ session: Session; createdAt: string; written: () => void; failed: (error: unknown) => void }> = [];
   private newTurns: Array<{ session: Session; turn: SessionTurn; stored: () => void; failed: (error: unknown) => void }> = [];
+  /**
+   * Whether a statement of new rows (turns) is on its way. Rows (turns) queued meanwhile wait
+   * for it and then go in together: the database runs one statement at a time anyway, so they
+   * are stored no later, in one statement and commit instead of one per event-loop turn (under
+   * 200 concurrent asks, one per compose: 200 commits on the database's thread, whose CPU the
+   * asks still being read needed).
+   */
+  private writingRows = false;
+  private writingTurns = false;
 
   constructor(private readonly db: Database) {}
 
@@ -76,9 +83,9 @@ export class SessionStore {
   async open(sessionId: string | undefined, firstQuestion: string, owner: string): Promise<Session> {
     const existing = sessionId ? await this.get(sessionId) : undefined;
     if (existing && existing.owner === owner) return existing;
-    const session: Session = { id: `ses_${randomBytes(8).toString('hex')}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
+    const session: Session = { id: `ses_${randomHex(8)}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
     const written = new Promise<void>((resolve, reject) => {
-      if (this.newRows.length === 0) setImmediate(() => void this.writeNewRows());
+      if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
       this.newRows.push({ session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
     });
     this.rowWritten.set(session, written);
@@ -93,6 +100,16 @@ export class SessionStore {
 
   /** Writes the new sessions' rows queued since the last turn: one statement, or row by row if it fails (one bad row fails only its ask). */
   private async writeNewRows(): Promise<void> {
+    this.writingRows = true;
+    try {
+      // Rows queued while a statement ran go in the next one, at once.
+      while (this.newRows.length > 0) await this.writeRows();
+    } finally {
+      this.writingRows = false;
+    }
+  }
+
+  private async writeRows(): Promise<void> {
     const rows = this.newRows;
     this.newRows = [];
     const insert = (batch: typeof rows): Promise<unknown> =>
@@ -116,9 +133,20 @@ export class SessionStore {
   async appendTurn(session: Session, turn: SessionTurn): Promise<void> {
     await this.rowWritten.get(session);
     await new Promise<void>((stored, failed) => {
-      if (this.newTurns.length === 0) setImmediate(() => void this.writeNewTurns());
+      if (this.newTurns.length === 0 && !this.writingTurns) setImmediate(() => void this.writeNewTurns());
       this.newTurns.push({ session, turn, stored, failed });
     });
+  }
+
+  private async writeNewTurns(): Promise<void> {
+    this.writingTurns = true;
+    try {
+      // Turns queued while a statement ran go in the next one, at once (a session's second turn
+      // in the same queue waits for the statement after: ordinals stay in order).
+      while (this.newTurns.length > 0) await this.writeTurns();
+    } finally {
+      this.writingTurns = false;
+    }
   }
 
   /**
@@ -127,7 +155,7 @@ export class SessionStore {
    * statement; a session's next turn waits for the next one, so ordinals stay in order. If the
    * statement fails, each turn is written alone (with the retries of a concurrent ask).
    */
-  private async writeNewTurns(): Promise<void> {
+  private async writeTurns(): Promise<void> {
     const queued = this.newTurns;
     const batch: typeof queued = [];
     const later: typeof queued = [];
@@ -140,7 +168,6 @@ export class SessionStore {
       }
     }
     this.newTurns = later;
-    if (later.length > 0) setImmediate(() => void this.writeNewTurns());
     const params: unknown[] = [];
     const values = batch.map(({ session, turn }) => {
       const first = params.length + 1;
