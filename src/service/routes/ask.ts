@@ -17,6 +17,7 @@ import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import { randomHex } from '../random-ids';
+import { afterArrivals, streamOpened } from '../burst-hold';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   route(app, 'ask', async (request, reply) => {
@@ -136,54 +137,24 @@ export function splitIntoDeltas(text: string, wordsPerDelta = 3): string[] {
 }
 
 let composeChain: Promise<unknown> = Promise.resolve();
-/** Streams opened so far, and when the last one opened (performance.now()): composeInTurn reads them. */
-let streamsOpened = 0;
-let lastOpenedAt = 0;
-
-/**
- * How long a compose waits for asks that are still arriving: until none has opened for
- * `quietMs`, and at most `maxHoldMs` per compose (so asks arriving without end cannot stop
- * answers). Only when asks arrive together: a compose with no ask opened after it became the next
- * one runs at once, as before.
- */
-export const COMPOSE_HOLD = { quietMs: 2, maxHoldMs: 50 };
-
-/** Called as a stream opens (its message_start is written). */
-function streamOpened(): void {
-  streamsOpened += 1;
-  lastOpenedAt = performance.now();
-}
 
 /**
  * Runs composes one per event-loop turn, each after the I/O that arrived before it, and none while
- * a burst of asks is still arriving. Under many concurrent asks (200 in the benchmark) a compose
- * takes about 2–3 ms of the one thread that also reads the requests: run between arrivals, the
- * composes of the first asks held back the message_start of the later ones (profiled: bench/notes.md,
- * "200 streams' first byte, round 8"). Held, every ask gets its message_start first; the answers
- * then come in the same order, and the whole burst's work is the same.
+ * a burst of asks is still arriving (burst-hold.ts): under many concurrent asks (200 in the
+ * benchmark), every stream gets its message_start out before the composes take the thread.
  */
 function composeInTurn<T>(work: () => T): Promise<T> {
   const result = composeChain.then(
     () =>
-      new Promise<T>((resolve, reject) => {
-        const openedBefore = streamsOpened;
-        const heldSince = performance.now();
-        const run = (): void => {
-          const now = performance.now();
-          const quietFor = now - lastOpenedAt;
-          if (streamsOpened !== openedBefore && quietFor < COMPOSE_HOLD.quietMs && now - heldSince < COMPOSE_HOLD.maxHoldMs) {
-            // A timer, not setImmediate: the loop then waits for the sockets, and the CPU is free for the senders.
-            setTimeout(run, Math.max(1, Math.min(COMPOSE_HOLD.quietMs - quietFor, COMPOSE_HOLD.maxHoldMs - (now - heldSince))));
-            return;
-          }
+      new Promise<T>((resolve, reject) =>
+        afterArrivals(() => {
           try {
             resolve(work());
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
           }
-        };
-        setImmediate(run);
-      }),
+        }),
+      ),
   );
   composeChain = result.catch(() => undefined);
   return result;
