@@ -1,6 +1,7 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import type { QuestionFrame } from './answers/question';
 import { slugify } from './corpus/random';
+import { randomHex, randomString } from './random-ids';
+import { afterArrivals } from './burst-hold';
 import { isUniqueViolation, type Database } from './store/database';
 
 export interface SessionTurn {
@@ -26,9 +27,7 @@ const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SLUG_SECRET_LENGTH = 12;
 
 export function unguessableSlug(firstQuestion: string): string {
-  let secret = '';
-  for (let i = 0; i < SLUG_SECRET_LENGTH; i += 1) secret += BASE62[randomInt(BASE62.length)];
-  return `${slugify(firstQuestion).slice(0, 40) || 'session'}-${secret}`;
+  return `${slugify(firstQuestion).slice(0, 40) || 'session'}-${randomString(BASE62, SLUG_SECRET_LENGTH)}`;
 }
 
 /** Rows in one INSERT: at most 7 parameters each, and PostgreSQL takes at most 65,535 in a statement. */
@@ -62,13 +61,22 @@ export class SessionStore {
   private readonly rowWritten = new WeakMap<Session, Promise<void>>();
   private readonly creating = new Map<string, Promise<void>>();
   /**
-   * New rows wait here for the next event-loop turn and go in as one INSERT. The embedded
-   * database runs each statement synchronously on this thread, one commit each (about 4 ms, profiled
-   * under 200 concurrent asks): one insert per ask, started as it was accepted, held up every
-   * request read after it. One statement for many rows costs about as much as one.
+   * New rows wait here for the next event-loop turn (or, in a burst of asks, for the burst to be
+   * read: burst-hold.ts) and go in as one INSERT. One insert per ask, started as it was accepted,
+   * held up every request read after it (profiled under 200 concurrent asks, when the embedded
+   * database still ran on this thread). One statement for many rows costs about as much as one.
    */
   private newRows: Array<{ session: Session; createdAt: string; written: () => void; failed: (error: unknown) => void }> = [];
   private newTurns: Array<{ session: Session; turn: SessionTurn; stored: () => void; failed: (error: unknown) => void }> = [];
+  /**
+   * Whether a statement of new rows (turns) is on its way. Rows (turns) queued meanwhile wait
+   * for it and then go in together: the database runs one statement at a time anyway, so they
+   * are stored no later, in one statement and commit instead of one per event-loop turn (under
+   * 200 concurrent asks, one per compose: 200 commits on the database's thread, whose CPU the
+   * asks still being read needed).
+   */
+  private writingRows = false;
+  private writingTurns = false;
 
   constructor(private readonly db: Database) {}
 
@@ -76,9 +84,11 @@ export class SessionStore {
   async open(sessionId: string | undefined, firstQuestion: string, owner: string): Promise<Session> {
     const existing = sessionId ? await this.get(sessionId) : undefined;
     if (existing && existing.owner === owner) return existing;
-    const session: Session = { id: `ses_${randomBytes(8).toString('hex')}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
+    const session: Session = { id: `ses_${randomHex(8)}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
     const written = new Promise<void>((resolve, reject) => {
-      if (this.newRows.length === 0) setImmediate(() => void this.writeNewRows());
+      // After the burst of asks this one came in, if any (burst-hold.ts): the embedded database's
+      // thread takes CPU the arriving asks need; the first turn and reads by id wait for the row.
+      if (this.newRows.length === 0 && !this.writingRows) afterArrivals(() => void this.writeNewRows(), 1);
       this.newRows.push({ session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
     });
     this.rowWritten.set(session, written);
@@ -93,6 +103,16 @@ export class SessionStore {
 
   /** Writes the new sessions' rows queued since the last turn: one statement, or row by row if it fails (one bad row fails only its ask). */
   private async writeNewRows(): Promise<void> {
+    this.writingRows = true;
+    try {
+      // Rows queued while a statement ran go in the next one, at once.
+      while (this.newRows.length > 0) await this.writeRows();
+    } finally {
+      this.writingRows = false;
+    }
+  }
+
+  private async writeRows(): Promise<void> {
     const rows = this.newRows;
     this.newRows = [];
     const insert = (batch: typeof rows): Promise<unknown> =>
@@ -116,9 +136,20 @@ export class SessionStore {
   async appendTurn(session: Session, turn: SessionTurn): Promise<void> {
     await this.rowWritten.get(session);
     await new Promise<void>((stored, failed) => {
-      if (this.newTurns.length === 0) setImmediate(() => void this.writeNewTurns());
+      if (this.newTurns.length === 0 && !this.writingTurns) setImmediate(() => void this.writeNewTurns());
       this.newTurns.push({ session, turn, stored, failed });
     });
+  }
+
+  private async writeNewTurns(): Promise<void> {
+    this.writingTurns = true;
+    try {
+      // Turns queued while a statement ran go in the next one, at once (a session's second turn
+      // in the same queue waits for the statement after: ordinals stay in order).
+      while (this.newTurns.length > 0) await this.writeTurns();
+    } finally {
+      this.writingTurns = false;
+    }
   }
 
   /**
@@ -127,7 +158,7 @@ export class SessionStore {
    * statement; a session's next turn waits for the next one, so ordinals stay in order. If the
    * statement fails, each turn is written alone (with the retries of a concurrent ask).
    */
-  private async writeNewTurns(): Promise<void> {
+  private async writeTurns(): Promise<void> {
     const queued = this.newTurns;
     const batch: typeof queued = [];
     const later: typeof queued = [];
@@ -140,7 +171,6 @@ export class SessionStore {
       }
     }
     this.newTurns = later;
-    if (later.length > 0) setImmediate(() => void this.writeNewTurns());
     const params: unknown[] = [];
     const values = batch.map(({ session, turn }) => {
       const first = params.length + 1;

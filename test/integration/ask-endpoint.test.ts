@@ -1,4 +1,5 @@
 /** The API client and POST /api/v1/ask against the real local service over HTTP. */
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AskEvent } from '../../src/shared/bridge-contract';
 import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
@@ -166,6 +167,36 @@ describe('many asks at once (turns stored together, issue 31)', () => {
       expect(shared.turns).toBe(5);
       const pages = await Promise.all([2, 3, 4, 5].map(async (n) => (await fetch(`${busy.url}/ask/${shared.session_slug}/${n}`)).text()));
       expect(questions.map((question) => pages.filter((html) => html.includes(`<h1>${question}</h1>`)).length)).toEqual([1, 1, 1, 1]);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('a burst of streaming asks (issue 31: 200 streams\' first byte)', () => {
+  it('answers every stream of a burst in full, in the interface\'s order, while composes wait for the burst (burst-hold.ts)', async () => {
+    const busy = await startTestService();
+    try {
+      const streamAsk = (question: string): Promise<string[]> =>
+        new Promise((resolve, reject) => {
+          // node:http, a connection each, as the benchmark sends its burst.
+          const body = JSON.stringify(ask(question, { stream: true }));
+          const request = httpRequest(`${busy.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false }, (response) => {
+            let text = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (text += chunk));
+            response.on('end', () => resolve(parseSseText(text).map((frame) => frame.event)));
+            response.on('error', reject);
+          });
+          request.on('error', reject);
+          request.end(body);
+        });
+      const streams = await Promise.all(Array.from({ length: 24 }, (_, i) => streamAsk(`Zudio store openings in tier-2 cities, question ${i}`)));
+      for (const events of streams) {
+        expect(events[0]).toBe('message_start');
+        expect(events).toContain('content_block_delta');
+        expect(events.at(-1)).toBe('message_stop');
+      }
     } finally {
       await busy.close();
     }

@@ -1,0 +1,265 @@
+/**
+ * `tsx test/bench/burst-ab.ts` — the service bench's burst (200 concurrent streaming asks over
+ * node:http, `agent: false`, pace 0; service-bench.ts) against two builds of the service in one
+ * run, bursts alternated, each followed by the same burst against the plain Node server with the
+ * same bytes. For A/B work on issue 31's "200 streams' first byte" figure on a shared machine,
+ * where two separate runs differ more than the builds do.
+ *
+ *   --a <service.js>   the old build (e.g. a copy of out/main made before the change)
+ *   --b <service.js>   the new build (default out/main/service.js)
+ *   --rounds N         bursts per build (default 10)
+ *   --profile DIR      run both services under --cpu-prof (written to DIR/a, DIR/b) and write
+ *                      (--profile-interval µs between samples, 250 by default) and write
+ *                      each burst's window (start, p95 first byte, last byte; monotonic µs, the
+ *                      clock V8's profiles use) to DIR/windows.json (burst-profile.ts reads them)
+ *
+ * Figures, not assertions: the medians of the bursts (as the bench reports them) and the load average.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    a: { type: 'string' },
+    b: { type: 'string', default: 'out/main/service.js' },
+    rounds: { type: 'string', default: '10' },
+    profile: { type: 'string' },
+    streams: { type: 'string', default: '200' },
+    'profile-interval': { type: 'string', default: '250' },
+  },
+});
+if (!args.a) throw new Error('--a <old service.js> is required');
+const ROUNDS = Number(args.rounds);
+const CONCURRENT = Number(args.streams);
+
+// The bench's own questions and body (service-bench.ts).
+const QUESTIONS = [
+  'How fast is quick commerce growing in Bengaluru?',
+  'Tanishq jewellery stores in Kerala',
+  'Zudio store openings in tier-2 cities',
+  'Apollo Pharmacy hiring in Hyderabad',
+  'Nykaa beauty pricing in Mumbai',
+];
+const body = (i: number): string => JSON.stringify({ messages: [{ role: 'user', content: QUESTIONS[i % QUESTIONS.length] }], stream: true });
+
+const BASELINE_SERVER = `
+const { createServer } = require('node:http');
+const { readFileSync } = require('node:fs');
+const captured = JSON.parse(readFileSync(process.argv[1], 'utf8')).map((b) => Buffer.from(b, 'base64'));
+let served = 0;
+const server = createServer((request, response) => {
+  request.resume();
+  request.on('end', () => {
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    response.end(captured[served++ % captured.length]);
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
+`;
+
+async function spawnServer(nodeArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolvePromise, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('{')) resolvePromise((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  return { url, child };
+}
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const round2 = (n: number): number => Math.round(n * 100) / 100;
+const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * CPU time a process's threads ran, and the main thread's wait for a CPU, in ms
+ * (/proc/<pid>/task/<tid>/schedstat: ns on a CPU, ns runnable but waiting). On a shared machine
+ * the wall figures swing with the other work; the CPU a burst costs the service does not.
+ */
+function schedstat(pid: number): { mainCpu: number; otherCpu: number; mainWait: number } {
+  let mainCpu = 0;
+  let otherCpu = 0;
+  let mainWait = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number) as [number, number];
+      if (Number(tid) === pid) {
+        mainCpu = run / 1e6;
+        mainWait = wait / 1e6;
+      } else otherCpu += run / 1e6;
+    }
+  } catch {
+    // Not Linux, or the process is gone: no CPU figures.
+  }
+  return { mainCpu, otherCpu, mainWait };
+}
+
+/**
+ * One streaming ask over node:http, as the bench sends it. `onFirstByte` runs as its first byte
+ * arrives. Also timed: the first answer text (the first `content_block_delta`) and the last byte.
+ */
+function timeToFirstByteHttp(url: string, payload: string, onFirstByte: () => void = () => undefined): Promise<{ ttfb: number; firstText: number; total: number; bytes: number }> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }, agent: false }, (response) => {
+      let ttfb = -1;
+      let firstText = -1;
+      let bytes = 0;
+      let tail = '';
+      response.on('data', (chunk: Buffer) => {
+        if (ttfb < 0) {
+          ttfb = performance.now() - started;
+          onFirstByte();
+        }
+        bytes += chunk.length;
+        if (firstText < 0) {
+          const text = tail + chunk.toString('latin1');
+          if (text.includes('event: content_block_delta')) firstText = performance.now() - started;
+          tail = text.slice(-40);
+        }
+      });
+      response.on('end', () => resolvePromise({ ttfb, firstText, total: performance.now() - started, bytes }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
+}
+
+type Cpu = ReturnType<typeof schedstat>;
+interface Burst {
+  /** The server's CPU over the whole burst, and from its start to the p95 first byte. */
+  cpu: Cpu;
+  cpuToP95: Cpu;
+  errors: number;
+  p50: number;
+  p95: number;
+  firstTextP95: number;
+  lastByteP95: number;
+  wallMs: number;
+  startUs: number;
+  load: number;
+}
+
+const minus = (after: Cpu, before: Cpu): Cpu => ({ mainCpu: after.mainCpu - before.mainCpu, otherCpu: after.otherCpu - before.otherCpu, mainWait: after.mainWait - before.mainWait });
+
+async function burst(url: string, round: number, pid: number): Promise<Burst> {
+  const load = loadavg()[0]!;
+  const before = schedstat(pid);
+  let atP95: Cpu | null = null;
+  let firstBytes = 0;
+  // The server's CPU read as the p95 first byte arrives (one small file read per thread).
+  const onFirstByte = (): void => {
+    firstBytes += 1;
+    if (firstBytes === Math.floor(0.95 * CONCURRENT) + 1) atP95 = schedstat(pid);
+  };
+  const startUs = nowUs();
+  const started = performance.now();
+  const settled = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(url, body(round * CONCURRENT + i), onFirstByte)));
+  const wallMs = performance.now() - started;
+  const after = schedstat(pid);
+  const done = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const ttfb = done.map((r) => r.ttfb);
+  return {
+    cpu: minus(after, before),
+    cpuToP95: minus(atP95 ?? after, before),
+    errors: settled.filter((r) => r.status === 'rejected' || r.value.bytes < 1000).length,
+    p50: percentile(ttfb, 50),
+    p95: percentile(ttfb, 95),
+    firstTextP95: percentile(done.map((r) => r.firstText), 95),
+    lastByteP95: percentile(done.map((r) => r.total), 95),
+    wallMs,
+    startUs,
+    load,
+  };
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'clarity-burst-ab-'));
+const profileDir = args.profile ? resolve(args.profile) : null;
+const serviceArgs = (name: string): string[] => [
+  ...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', args['profile-interval'] ?? '250', '--cpu-prof-dir', join(profileDir, name)] : []),
+  resolve(name === 'a' ? args.a! : args.b!),
+  '--port',
+  '0',
+  '--pace-ms',
+  '0',
+  '--no-live',
+  '--ask-limit',
+  '1000000',
+  '--data-dir',
+  join(scratch, name),
+];
+if (profileDir) await mkdir(profileDir, { recursive: true });
+await mkdir(join(scratch, 'a'));
+await mkdir(join(scratch, 'b'));
+const services = { a: await spawnServer(serviceArgs('a')), b: await spawnServer(serviceArgs('b')) };
+
+// The baseline serves the bytes captured from build A (as the bench captures them from the service).
+const captured = await Promise.all(QUESTIONS.map(async (_, i) => Buffer.from(await (await fetch(`${services.a.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) })).arrayBuffer())));
+const capturedFile = join(scratch, 'captured.json');
+await writeFile(capturedFile, JSON.stringify(captured.map((bytes) => bytes.toString('base64'))));
+const baseline = await spawnServer(['-e', BASELINE_SERVER, capturedFile]);
+
+// Warm-up, as the bench's 220 single asks warm each server before its bursts.
+for (let i = 0; i < 40; i += 1) {
+  for (const url of [`${services.a.url}/api/v1/ask`, `${services.b.url}/api/v1/ask`, `${baseline.url}/`]) await timeToFirstByteHttp(url, body(i));
+}
+
+console.log(`load average at start: ${loadavg().map(round2).join(' ')}`);
+const results: Record<'a' | 'b', { service: Burst[]; baseline: Burst[] }> = { a: { service: [], baseline: [] }, b: { service: [], baseline: [] } };
+for (let r = 0; r < ROUNDS; r += 1) {
+  const order: Array<'a' | 'b'> = r % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+  for (const name of order) {
+    const s = await burst(`${services[name].url}/api/v1/ask`, r, services[name].child.pid!);
+    const base = await burst(`${baseline.url}/`, r, baseline.child.pid!);
+    results[name].service.push(s);
+    results[name].baseline.push(base);
+    console.log(
+      `round ${r} ${name}: service p95 ${round2(s.p95)} (p50 ${round2(s.p50)}; first text p95 ${round2(s.firstTextP95)}, last byte p95 ${round2(s.lastByteP95)}; errors ${s.errors}) | plain Node p95 ${round2(base.p95)} | ratio ${round2(s.p95 / base.p95)} | load ${round2(s.load)} | service CPU to p95: main ${round2(s.cpuToP95.mainCpu)} + threads ${round2(s.cpuToP95.otherCpu)} ms (main waited ${round2(s.cpuToP95.mainWait)}); whole burst ${round2(s.cpu.mainCpu)} + ${round2(s.cpu.otherCpu)} ms; plain Node ${round2(base.cpu.mainCpu)} ms`,
+    );
+  }
+}
+
+const median = (bursts: Burst[]): Burst => [...bursts].sort((x, y) => x.p95 - y.p95)[Math.floor(bursts.length / 2)]!;
+const medianOf = (values: number[]): number => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
+for (const name of ['a', 'b'] as const) {
+  const { service, baseline: base } = results[name];
+  const s = median(service);
+  const b = median(base);
+  const m = (pick: (burstResult: Burst) => number): number => round2(medianOf(service.map(pick)));
+  console.log(`${name} (${name === 'a' ? args.a : args.b}):`);
+  console.log(
+    `  median burst p95 ${round2(s.p95)} ms (p50 ${round2(s.p50)}), plain Node ${round2(b.p95)} ms: ${round2(s.p95 / b.p95)} x; median of per-burst ratios ${round2(medianOf(service.map((x, i) => x.p95 / base[i]!.p95)))}; worst p95 ${round2(Math.max(...service.map((x) => x.p95)))}; errors ${service.reduce((n, x) => n + x.errors, 0)}`,
+  );
+  console.log(`  medians over bursts: first answer text p95 ${m((x) => x.firstTextP95)} ms, last byte p95 ${m((x) => x.lastByteP95)} ms, wall ${m((x) => x.wallMs)} ms`);
+  console.log(
+    `  service CPU from burst start to p95 first byte (median): main thread ${m((x) => x.cpuToP95.mainCpu)} ms, other threads ${m((x) => x.cpuToP95.otherCpu)} ms, main thread waiting for a CPU ${m((x) => x.cpuToP95.mainWait)} ms`,
+  );
+  console.log(
+    `  service CPU per whole burst (median): main ${m((x) => x.cpu.mainCpu)} ms, other threads ${m((x) => x.cpu.otherCpu)} ms; plain Node per burst ${round2(medianOf(base.map((x) => x.cpu.mainCpu)))} ms`,
+  );
+}
+console.log(`load average at end: ${loadavg().map(round2).join(' ')}`);
+
+const exited = Object.values(services).map((service) => new Promise((resolveExit) => service.child.once('exit', resolveExit)));
+for (const service of Object.values(services)) service.child.kill('SIGTERM');
+baseline.child.kill();
+await Promise.all(exited);
+if (profileDir) {
+  const windows = Object.fromEntries(
+    (['a', 'b'] as const).map((name) => [name, results[name].service.map((b) => ({ startUs: b.startUs, p95Us: b.startUs + b.p95 * 1000, endUs: b.startUs + b.wallMs * 1000, p95: b.p95 }))]),
+  );
+  await writeFile(join(profileDir, 'windows.json'), JSON.stringify(windows, null, 1));
+  console.log(`profiles in ${profileDir}/a and ${profileDir}/b; windows in ${profileDir}/windows.json`);
+}
+await rm(scratch, { recursive: true, force: true });
