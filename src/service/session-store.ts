@@ -1,7 +1,6 @@
 import type { QuestionFrame } from './answers/question';
 import { slugify } from './corpus/random';
 import { randomHex, randomString } from './random-ids';
-import { afterArrivals } from './burst-hold';
 import { isUniqueViolation, type Database } from './store/database';
 
 export interface SessionTurn {
@@ -61,8 +60,7 @@ export class SessionStore {
   private readonly rowWritten = new WeakMap<Session, Promise<void>>();
   private readonly creating = new Map<string, Promise<void>>();
   /**
-   * New rows wait here for the next event-loop turn (or, in a burst of asks, for the burst to be
-   * read: burst-hold.ts) and go in as one INSERT. One insert per ask, started as it was accepted,
+   * New rows wait here for the next event-loop turn and go in as one INSERT. One insert per ask, started as it was accepted,
    * held up every request read after it (profiled under 200 concurrent asks, when the embedded
    * database still ran on this thread). One statement for many rows costs about as much as one.
    */
@@ -86,9 +84,7 @@ export class SessionStore {
     if (existing && existing.owner === owner) return existing;
     const session: Session = { id: `ses_${randomHex(8)}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
     const written = new Promise<void>((resolve, reject) => {
-      // After the burst of asks this one came in, if any (burst-hold.ts): the embedded database's
-      // thread takes CPU the arriving asks need; the first turn and reads by id wait for the row.
-      if (this.newRows.length === 0 && !this.writingRows) afterArrivals(() => void this.writeNewRows(), 1);
+      if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
       this.newRows.push({ session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
     });
     this.rowWritten.set(session, written);

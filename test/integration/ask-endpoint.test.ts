@@ -174,7 +174,7 @@ describe('many asks at once (turns stored together, issue 31)', () => {
 });
 
 describe('a burst of streaming asks (issue 31: 200 streams\' first byte)', () => {
-  it('answers every stream of a burst in full, in the interface\'s order, while composes wait for the burst (burst-hold.ts)', async () => {
+  it('answers every stream of a burst in full, in the interface\'s order', async () => {
     const busy = await startTestService();
     try {
       const streamAsk = (question: string): Promise<string[]> =>
