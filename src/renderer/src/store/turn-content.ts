@@ -8,7 +8,7 @@
  *
  * Kept, while the conversation is open: the first citation of each signal (by id), and the short
  * strings many signals share (`vocabulary`). Not a table of every string: one entry per string
- * cost more than a string seen once saves (measured: +0.9 KB per turn when no signal repeats).
+ * cost more than a string seen once saves (measured: about +0.8 KB per turn when no string repeats).
  * chat-slice.ts makes a new table for each conversation opened or made, so nothing of a closed
  * conversation is kept; what the table holds is held by the turns anyway (a retried answer's old
  * citations are the exception, no more than that answer). Values are never changed: a string or
