@@ -175,6 +175,18 @@ function heapPerTurnKb(samples: SoakSample[]): number | null {
   return round(xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / spread);
 }
 
+/**
+ * CLARITY_SOAK_SNAPSHOT_DIR (with CLARITY_SOAK_HEAP_DIFF=1): the two heap snapshots are also written
+ * there (`soak-<label>-<turns>.heapsnapshot`, DevTools' format) for heap-diff.ts or DevTools.
+ */
+async function keepSnapshot(heap: HeapSnapshot, label: string, turns: number): Promise<void> {
+  const dir = process.env.CLARITY_SOAK_SNAPSHOT_DIR;
+  if (!dir) return;
+  const file = join(dir, `soak-${label}-${turns}.heapsnapshot`);
+  await writeFile(file, JSON.stringify(heap));
+  console.log(`  soak: heap snapshot at ${turns} turns: ${file}`);
+}
+
 async function conversationFile(dataDir: string): Promise<string> {
   const dir = join(dataDir, 'conversations');
   const [name] = (await readdir(dir)).filter((file) => file.endsWith('.json'));
@@ -400,7 +412,10 @@ export async function benchSoak({
         if (elapsedMin() - lastSampleMin >= Math.min(1, minutes / 10)) {
           lastSampleMin = elapsedMin();
           samples.push(await sample(cdp, lastSampleMin, held()));
-          if (heapDiff && !warmHeap && lastSampleMin >= minutes / 5) warmHeap = await takeSnapshot(cdp);
+          if (heapDiff && !warmHeap && lastSampleMin >= minutes / 5) {
+            warmHeap = await takeSnapshot(cdp);
+            await keepSnapshot(warmHeap, 'warm', held());
+          }
           console.log(`  soak: ${JSON.stringify(samples.at(-1))}`);
         }
         const rest = askEveryS * 1000 - (performance.now() - cycleStart);
@@ -408,7 +423,9 @@ export async function benchSoak({
       }
       samples.push(await sample(cdp, elapsedMin(), held()));
       const storedBytes = (await stat(seededFile)).size;
-      const heapGrowthGroups = warmHeap ? heapGrowth(warmHeap, await takeSnapshot(cdp)) : undefined;
+      const endHeap = warmHeap ? await takeSnapshot(cdp) : null;
+      if (endHeap) await keepSnapshot(endHeap, 'end', held());
+      const heapGrowthGroups = warmHeap && endHeap ? heapGrowth(warmHeap, endHeap) : undefined;
       warmHeap = null;
       for (const group of heapGrowthGroups ?? []) console.log(`  heap gained: ${(group.bytes / 1024).toFixed(1)} KB in ${group.count} × ${group.kind}, e.g. held by ${group.heldBy}`);
       const endAtOnceKeys = await traceKeys(cdp, 'end, at once', () => keystrokes(page));

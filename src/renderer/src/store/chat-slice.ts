@@ -8,6 +8,7 @@ import type { Conversation } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';
+import { TurnContent } from './turn-content';
 import type { ChatSlice, SliceCreator, TurnView } from './types';
 
 const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
@@ -16,6 +17,14 @@ const turnsOf = (conversation: Conversation): TurnView[] =>
   conversation.turns.map((turn) => ({ id: turn.id, question: turn.question, answer: turn.answer, updates: 0 }));
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
+  /** The open conversation's shared strings (turn-content.ts): a new table for each conversation opened or made. */
+  let content = new TurnContent();
+  const newContent = (): TurnContent => {
+    content.close();
+    content = new TurnContent();
+    return content;
+  };
+
   async function runStream(turnId: string, question: string, retryTurnId?: string): Promise<void> {
     const conversationId = get().activeConversation?.id;
     const streamId = tempId('ask');
@@ -95,6 +104,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         return;
       }
       set({ activeConversation: result.value, turns: turnsOf(result.value), selectedCitation: null, chatNotice: null });
+      // After the turns are shown, in slices: their answers share the strings they repeat.
+      newContent().later(result.value.turns.map((turn) => turn.answer));
     },
 
     async newConversation() {
@@ -104,6 +115,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         set({ chatNotice: result.error.message });
         return;
       }
+      newContent();
       set({ activeConversation: result.value, turns: [], selectedCitation: null, chatNotice: null });
       await refreshList();
     },
@@ -128,7 +140,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         return;
       }
       set({ recentlyDeleted: { id, title }, chatNotice: null });
-      if (get().activeConversation?.id === id) set({ activeConversation: null, turns: [], selectedCitation: null });
+      if (get().activeConversation?.id === id) {
+        newContent();
+        set({ activeConversation: null, turns: [], selectedCitation: null });
+      }
       await refreshList();
     },
 
@@ -155,6 +170,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
           set({ chatNotice: created.error.message });
           return;
         }
+        newContent();
         set({ activeConversation: created.value, turns: [] });
       }
       const turnId = tempId('pending');
@@ -216,6 +232,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
             }
           }
         }
+        // A finished answer keeps one copy of the strings the conversation already holds.
+        if (answer.status !== 'waiting' && answer.status !== 'streaming') answer = content.answer(answer);
         return { ...turn, answer, updates: turn.updates + 1 };
       });
       // The stream's end frees the composer even if its turn is no longer shown (main keeps the

@@ -1,0 +1,135 @@
+/**
+ * The renderer's chat slice against the real bridge host (in-process, no socket): a conversation
+ * whose answers cite the same signals again opens with every turn as main stored it, and stays
+ * so once its answers share what they repeat (store/turn-content.ts, issue 31's soak heap); the
+ * next conversation opened starts a table of its own.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClarityBridge } from '../../src/shared/bridge-contract';
+import type { Conversation, ConversationTurn } from '../../src/shared/conversation';
+import type { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { createBridgeHost } from '../../src/main/compose-services';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
+import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
+import { useAppStore } from '../../src/renderer/src/store/app-store';
+
+let dataDir: string;
+let host: BridgeHost;
+let conversations: ConversationStore;
+
+/** The bridge the renderer gets, wired to the host; results cross as JSON, as the transports carry them. */
+function bridgeTo(bridgeHost: BridgeHost): ClarityBridge {
+  return {
+    host: 'browser',
+    invoke: (async (method: string, args: unknown) => JSON.parse(JSON.stringify(await bridgeHost.invoke(method, args))) as unknown) as ClarityBridge['invoke'],
+    startStream: async () => ({ ok: false, error: { code: 'unknown_method', message: 'not in this test' } }),
+    abortStream: async () => undefined,
+    onStreamMessage: () => () => undefined,
+    onPush: (event, callback) => bridgeHost.onPush((name: string, payload) => name === event && callback(payload as never)),
+  };
+}
+
+/** A turn citing signals `ids`, one of them (sig_b) with details that changed after turn 3. */
+function turn(n: number, ids: string[]): ConversationTurn {
+  const sentence = `Zudio opened ${n} stores in Pune [${ids[0]}].`;
+  return {
+    id: `trn_${n}`,
+    question: `Question ${n}`,
+    askedAt: new Date(Date.UTC(2026, 10, 1, 0, n)).toISOString(),
+    answer: {
+      text: `${sentence} Margins fell −3% [${ids.at(-1)}].`,
+      status: 'done',
+      error: null,
+      citations: ids.map((id) => ({
+        id,
+        title: `Signal ${id}`,
+        source_id: 'src_nse',
+        source_name: 'NSE filings',
+        published_at: '2026-11-01T00:00:00.000Z',
+        url: `https://example.test/${id}`,
+        slug: id,
+        snippet: `What ${id} says.`,
+        detail: {
+          type: 'growth',
+          body: `The body of ${id}.${id === 'sig_b' && n > 3 ? ' Revised.' : ''}`,
+          entities: { retailers: id === 'sig_b' && n > 3 ? ['Zudio', 'Westside'] : ['Zudio'], segments: ['fashion'], cities: ['Pune'], states: ['Maharashtra'] },
+          metrics: { stores: n },
+          sourceKind: 'filing',
+          healthWhenCited: 'healthy',
+          itemsWhenCited: 3,
+          citedAt: new Date(Date.UTC(2026, 10, 1, 0, n)).toISOString(),
+        },
+      })),
+      confidence: 0.7,
+      confidenceTrace: [0.5, 0.7],
+      promotion: null,
+      support: [
+        { sentence, citation: ids[0]!, start: 0, end: 8 },
+        { sentence: `Margins fell -3% [${ids.at(-1)}].`, citation: ids.at(-1)!, start: 2, end: 9 },
+      ],
+    },
+  };
+}
+
+async function stored(title: string, turns: ConversationTurn[]): Promise<Conversation> {
+  const conversation = await conversations.create(title);
+  conversation.turns.push(...turns);
+  await conversations.save(conversation);
+  return conversation;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'clarity-chat-slice-'));
+  conversations = await ConversationStore.open(dataDir);
+  host = await createBridgeHost({
+    settings: await SettingsStore.open(dataDir),
+    conversations,
+    library: await LibraryHub.open({ dataDir }),
+    dataDir,
+    credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
+    // Never started: opening conversations needs no service.
+    localService: new LocalServiceSupervisor({ command: process.execPath, args: [] }, { paceMs: 0, onExit: () => undefined }),
+  });
+  setBridgeForTests(bridgeTo(host));
+});
+afterAll(async () => {
+  setBridgeForTests(null);
+  await host.dispose();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The slice's turns as main stores turns (id, question, answer). */
+const shown = (): Array<Pick<ConversationTurn, 'id' | 'question' | 'answer'>> => useAppStore.getState().turns.map(({ id, question, answer }) => ({ id, question, answer }));
+const settled = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe('chat slice: answers that repeat signals', () => {
+  it('opens a conversation with every turn as stored, before and after its answers share strings', async () => {
+    const turns = Array.from({ length: 60 }, (_, n) => turn(n, n % 2 === 0 ? ['sig_a', 'sig_b'] : ['sig_b', `sig_${n}`, 'sig_a']));
+    const first = await stored('Repeats', turns);
+    const expected = JSON.parse(JSON.stringify(turns.map(({ id, question, answer }) => ({ id, question, answer })))) as unknown;
+    await useAppStore.getState().openConversation(first.id);
+    expect(shown()).toEqual(expected);
+    // The sharing runs in slices after the open: let it finish, then compare again, in JSON too.
+    await settled();
+    expect(shown()).toEqual(expected);
+    expect(JSON.stringify(shown())).toBe(JSON.stringify(expected));
+
+    // Another conversation citing the same signals with other details: shown as stored.
+    const other = turns.map((_, n) => turn(n + 10, ['sig_b', 'sig_a']));
+    const second = await stored('Others', other);
+    await useAppStore.getState().openConversation(second.id);
+    await settled();
+    expect(JSON.stringify(shown())).toBe(JSON.stringify(other.map(({ id, question, answer }) => ({ id, question, answer }))));
+    // And the first again, from main.
+    await useAppStore.getState().openConversation(first.id);
+    await settled();
+    expect(JSON.stringify(shown())).toBe(JSON.stringify(expected));
+  });
+});
