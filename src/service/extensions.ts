@@ -30,7 +30,7 @@ export async function registerExtensions(
   app: FastifyInstance,
   context: ServiceContext,
   options: ExtensionOptions & { db: Database },
-): Promise<{ listening(): void; close(): void }> {
+): Promise<{ listening(): void; close(): void; closeFollows(): Promise<void> }> {
   const limiter = new SurfaceLimiter({ ...SURFACE_LIMITS, ...options.limits }, context.now);
   const follows = new FollowStore(context.store, context.now, options.db);
   const webhooks = await WebhookStore.open({
@@ -69,9 +69,15 @@ export async function registerExtensions(
     close() {
       stopMatches();
       stopResearch();
-      follows.close();
       timeline.close();
       webhooks.close();
+    },
+    /**
+     * Writes the follow feed's queued arrivals and stops taking more: called once nothing can
+     * add a signal or a follow (the feed and the HTTP server closed), before the database closes.
+     */
+    closeFollows() {
+      return follows.close();
     },
   };
 }

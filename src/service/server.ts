@@ -387,6 +387,9 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       } finally {
         clearInterval(letIdleGo);
       }
+      // Nothing adds a signal (feed closed) or a follow (server closed) now: the arrivals still
+      // queued are written before the database closes, so they are in the feed after a restart.
+      await extensions.closeFollows();
       await db.close();
     },
   };

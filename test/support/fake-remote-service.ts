@@ -68,6 +68,33 @@ export function stream(body: string, end: StreamEnd = 'close'): FakeHandler {
   };
 }
 
+/** Requests a `hang` handler took and never answered, and whether the client gave each up. */
+export interface HungRequests {
+  /** `METHOD /path` of each, in the order they came. */
+  taken: string[];
+  /** How many the client has closed (aborted) so far. */
+  closedByClient(): number;
+}
+
+/**
+ * A handler that takes the request and never answers it (a service that accepted the
+ * connection and hung), recording it and whether the client closes it. The test's `close()`
+ * ends the connection at last.
+ */
+export function hang(): { handler: FakeHandler; hung: HungRequests } {
+  const taken: string[] = [];
+  let closed = 0;
+  return {
+    hung: { taken, closedByClient: () => closed },
+    handler: (request, response) => {
+      taken.push(`${request.method} ${request.path}`);
+      response.on('close', () => {
+        if (!response.writableEnded) closed += 1;
+      });
+    },
+  };
+}
+
 // ── The well-behaved defaults ────────────────────────────────────────────────────────────
 export const HEALTH_SNAPSHOT = {
   generated_at: '2026-11-21T10:00:00Z',

@@ -44,6 +44,12 @@ type ParsedAskArgs = ReturnType<typeof AskStreamArgs.parse>;
 
 export class AskStreamRunner {
   private readonly streams = new Map<string, ActiveStream>();
+  /**
+   * Aborted by abortAll() (quit): the cited signals' lookups under way end at once, so a
+   * service that never answers one does not hold quit for the 3 s the stream waits for them.
+   * A reader's own stop (abort) leaves them be: the citations so far still get their details.
+   */
+  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: AskStreamRunnerDeps) {}
 
@@ -106,6 +112,7 @@ export class AskStreamRunner {
    */
   async abortAll(): Promise<void> {
     const streams = [...this.streams.values()];
+    this.stopping.abort();
     for (const stream of streams) stream.controller.abort();
     await Promise.allSettled(streams.map((stream) => stream.finished));
   }
@@ -207,7 +214,7 @@ export class AskStreamRunner {
    * signal-lookup extension simply leave the citation as the stream described it.
    */
   private async snapshotCitation(client: RetailSignalClient, id: string, turn: ConversationTurn, enqueue: (event: AskEvent) => void, limiter: AnswerLimiter): Promise<void> {
-    const result = await client.getSignal(id);
+    const result = await client.getSignal(id, this.stopping.signal);
     if (!result.ok) return;
     const { signal, source } = result.value;
     const event: AskEvent = { type: 'citation_detail', id, detail: citationDetailOf(signal, source, new Date().toISOString()) };

@@ -76,7 +76,11 @@ export class FollowStore {
   private readonly queue: PendingArrival[] = [];
   private writing: Promise<void> | null = null;
   private retry: NodeJS.Timeout | null = null;
+  /** Set by close(): a failed write is not tried again later (the database is about to close). */
+  private closing = false;
+  /** Set once close() has written what was queued: nothing more is written. */
   private closed = false;
+  private closeDone: Promise<void> | null = null;
   private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
   private readonly unsubscribe: () => void;
 
@@ -88,11 +92,27 @@ export class FollowStore {
     this.unsubscribe = store.onSignalAdded((signal) => this.arrive(signal));
   }
 
-  close(): void {
-    this.closed = true;
-    this.unsubscribe();
-    if (this.retry) clearTimeout(this.retry);
-    this.retry = null;
+  /**
+   * Stops taking arrivals in and resolves once those queued are written: the caller closes the
+   * database after this. Before, close() dropped the queue, so arrivals taken in just before a
+   * shutdown (a feed fetch, a replayed sample signal, a new follow's backfill) never reached any
+   * feed, and a cursor issued after them could not see them after the restart either. A write
+   * that fails here (the database already away) is not retried: those arrivals are lost, as a
+   * write cannot outlive the database.
+   */
+  close(): Promise<void> {
+    this.closeDone ??= (async () => {
+      this.closing = true;
+      this.unsubscribe();
+      if (this.retry) clearTimeout(this.retry);
+      this.retry = null;
+      // A write under way goes on through everything queued when it started and since.
+      await this.writing;
+      // Still queued (it waited for a retry, or came as that write ended): written now, once.
+      if (this.queue.length > 0) await this.flush();
+      this.closed = true;
+    })();
+    return this.closeDone;
   }
 
   /** Called with the owner's matched follows for each new signal (webhook `follow.matched`). */
@@ -226,7 +246,8 @@ export class FollowStore {
     if (this.writing || this.retry || this.closed) return this.writing ?? Promise.resolve();
     this.writing = this.drain().finally(() => {
       this.writing = null;
-      if (this.queue.length > 0 && !this.retry && !this.closed) void this.flush();
+      // While closing, close() writes what is left itself (a write started here would run beside it).
+      if (this.queue.length > 0 && !this.retry && !this.closing && !this.closed) void this.flush();
     });
     return this.writing;
   }
@@ -238,6 +259,8 @@ export class FollowStore {
       try {
         written = await this.db.transaction((tx) => this.write(tx, batch));
       } catch {
+        // Closing: no later try (the database closes next); close() resolves with them unwritten.
+        if (this.closing) return;
         // The database is away: the arrivals wait, in order, and are written when it is back.
         this.retry = setTimeout(() => {
           this.retry = null;

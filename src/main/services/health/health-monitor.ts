@@ -48,6 +48,8 @@ export class HealthMonitor {
   private watchers = 0;
   private refreshing: Promise<void> | null = null;
   private stopped = false;
+  /** Aborted by stop(): a refresh under way ends at once instead of at its 8 s deadline. */
+  private readonly stopping = new AbortController();
   private failures = 0;
 
   private constructor(private readonly deps: HealthMonitorDeps) {}
@@ -82,10 +84,14 @@ export class HealthMonitor {
     }
   }
 
-  /** Stops refreshing; resolves when a refresh under way (and its history write) is done. */
+  /**
+   * Stops refreshing; resolves when a refresh under way (and its history write) is done. Its
+   * request is aborted: a snapshot that has arrived is still kept, one not yet come is not waited for.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.stopping.abort();
     await this.refreshing?.catch(() => undefined);
   }
 
@@ -132,7 +138,9 @@ export class HealthMonitor {
       // if the roster matches, which the first snapshot will tell.
       this.history.serviceUrl = client.baseUrl;
     }
-    const result = await client.getHealth(this.etag);
+    const result = await client.getHealth(this.etag, undefined, this.stopping.signal);
+    // Stopped meanwhile (quit): nothing to show or schedule; the history keeps what it had.
+    if (!result.ok && this.stopped) return;
     if (!result.ok) {
       this.failures += 1;
       const backoffS = Math.min(ERROR_BACKOFF_S.max, ERROR_BACKOFF_S.first * 2 ** (this.failures - 1));

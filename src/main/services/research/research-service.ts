@@ -67,7 +67,11 @@ export class ResearchService {
   private disposed = false;
   /** Runs being started or polled; dispose() waits for them (their last update and report write). */
   private readonly tasks = new Set<Promise<void>>();
-  /** Aborted by dispose(): ends a poll's wait at once instead of after up to POLL_MAX_MS. */
+  /**
+   * Aborted by dispose(): ends a poll's wait at once instead of after up to POLL_MAX_MS, and
+   * every request under way (status, report, citation lookups) instead of at its deadline, so
+   * a service that took a request and never answered does not hold quit.
+   */
   private readonly stopping = new AbortController();
 
   private constructor(private readonly deps: ResearchServiceDeps) {
@@ -94,9 +98,11 @@ export class ResearchService {
   }
 
   /**
-   * Stops polling and waits for the runs under way to settle and the runs file to be written:
-   * nothing is lost at quit, and nothing is written into the data folder after this resolves
-   * (a run aborted here still records that it failed, and a report being fetched is kept).
+   * Stops polling, aborts the requests under way and waits for the runs to settle and the runs
+   * file to be written: nothing is lost at quit, and nothing is written into the data folder
+   * after this resolves. A v1 run aborted here records that it failed; a queued run whose
+   * status or report had not arrived stays queued (polled again at the next start); a report
+   * that had arrived is stored, its citations as the report gave them if their lookups were cut.
    */
   async dispose(): Promise<void> {
     this.disposed = true;
@@ -230,7 +236,9 @@ export class ResearchService {
       }
       const client = this.deps.client();
       if (!client) continue; // the service is (re)starting; try again later
-      const status = await client.pollResearch(locate(run.statusUrl, run.serviceUrl, client));
+      const status = await client.pollResearch(locate(run.statusUrl, run.serviceUrl, client), this.stopping.signal);
+      // Aborted by dispose: the run stays queued on disk, and the next start polls it again.
+      if (!status.ok && this.disposed) return;
       if (!status.ok) {
         const final = ['not_found', 'unauthorized', 'forbidden', 'payment_required'].includes(status.error.code);
         // A status the app cannot read will not become readable by asking again.
@@ -269,7 +277,13 @@ export class ResearchService {
   private async complete(run: ResearchRunSummary, client: RetailSignalClient, reportUrl: string | null, inline: ReadReport | null, costUsd: number | null, citationCount: number | null): Promise<void> {
     let fetched: Awaited<ReturnType<RetailSignalClient['getReport']>> | null = null;
     if (reportUrl) {
-      fetched = await client.getReport(reportUrl);
+      fetched = await client.getReport(reportUrl, this.stopping.signal);
+      if (!fetched.ok && !inline && this.disposed) {
+        // Cut short by dispose: a queued run stays queued (its status is asked again at the
+        // next start, and the report fetched then); a v1 run cannot be asked again.
+        if (run.state !== 'queued') this.update(run, { state: 'failed', finishedAt: this.iso(), error: STOPPED_BEFORE_REPORT });
+        return;
+      }
       if (!fetched.ok && !inline) {
         this.update(run, { state: 'failed', finishedAt: this.iso(), reportUrl, error: `The report could not be fetched: ${fetched.error.message}` });
         return;
@@ -338,7 +352,8 @@ export class ResearchService {
 
   /** One cited signal with its source's health now (= when cited), best effort. */
   private async snapshot(client: RetailSignalClient, id: string, known: Map<string, Record<string, unknown>>): Promise<CitationSnapshot> {
-    const lookup = await client.getSignal(id);
+    // Aborted by dispose: the report is stored at once, this citation as the report gave it.
+    const lookup = await client.getSignal(id, this.stopping.signal);
     if (lookup.ok) return { ...citationSnapshotOf(lookup.value.signal, lookup.value.source, this.iso()), id };
     // No lookup extension: keep whatever the report said about the signal (maybe only its id).
     const fields = known.get(id) ?? {};

@@ -314,15 +314,15 @@ export class RetailSignalClient {
     return ok({ kind: 'queued', statusUrl: resolved, remoteId: run.id ?? (new URL(resolved).pathname.split('/').pop() || null), reported: run.reported });
   }
 
-  async pollResearch(statusUrl: string): Promise<Result<ReadResearchStatus>> {
-    const response = await this.request('GET', statusUrl, undefined, 'application/json');
+  async pollResearch(statusUrl: string, signal?: AbortSignal): Promise<Result<ReadResearchStatus>> {
+    const response = await this.request('GET', statusUrl, undefined, 'application/json', signal);
     if (!response.ok) return response;
     return readWith(response.value, readResearchStatus, (problem) => problem);
   }
 
   /** Fetches a report: JSON per docs/decisions/design.md §3, or markdown, or HTML (the caller sanitises HTML). */
-  async getReport(reportUrl: string): Promise<Result<{ format: 'json'; report: ReadReport } | { format: 'markdown' | 'html'; text: string }>> {
-    const response = await this.request('GET', reportUrl, undefined, 'application/json, text/markdown;q=0.9, text/html;q=0.8');
+  async getReport(reportUrl: string, signal?: AbortSignal): Promise<Result<{ format: 'json'; report: ReadReport } | { format: 'markdown' | 'html'; text: string }>> {
+    const response = await this.request('GET', reportUrl, undefined, 'application/json, text/markdown;q=0.9, text/html;q=0.8', signal);
     if (!response.ok) return response;
     const type = response.value.headers.get('content-type') ?? '';
     if (type.includes('application/json')) {
@@ -338,8 +338,8 @@ export class RetailSignalClient {
    * The health snapshot, revalidated with its ETag. Returns `not-modified` on 304, and the
    * cache lifetime the service asked for (Cache-Control max-age).
    */
-  async getHealth(etag: string | null, timeoutMs = 8_000): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: ReadHealthSnapshot; etag: string | null; maxAgeS: number }>> {
-    const response = await this.request('GET', ENDPOINTS.getSourcesHealth.path, undefined, 'application/json', undefined, {
+  async getHealth(etag: string | null, timeoutMs = 8_000, signal?: AbortSignal): Promise<Result<{ kind: 'not-modified'; maxAgeS: number } | { kind: 'snapshot'; snapshot: ReadHealthSnapshot; etag: string | null; maxAgeS: number }>> {
+    const response = await this.request('GET', ENDPOINTS.getSourcesHealth.path, undefined, 'application/json', signal, {
       timeoutMs,
       anonymousOk: true,
       retries: 0,
@@ -531,7 +531,8 @@ export class RetailSignalClient {
       const hinted = !result.ok && result.error.retryAfterS !== undefined ? result.error.retryAfterS * 1000 : 0;
       const wait = hinted > 0 && hinted <= RETRY_CAP_MS ? hinted : backoff / 2 + Math.random() * (backoff / 2);
       attempt += 1;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      // An abort (the caller's stop at quit) ends the wait at once, not after up to 4 s.
+      await abortableWait(wait, signal);
     }
   }
 
@@ -561,19 +562,24 @@ export class RetailSignalClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     // Every request has a deadline: a service that hangs must not hang the app.
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      // Named, so a body still being read when the deadline passes reads as a timeout.
+      controller.abort(new DOMException(`The service did not answer within ${Math.round(timeoutMs / 1000)} s.`, 'TimeoutError'));
     }, timeoutMs);
     timer.unref?.();
-    const onAbort = (): void => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // The deadline or the caller's signal, whichever comes first; also ends reading the body.
+    // AbortSignal.any, not a listener on the caller's signal: a service's stop signal lives as
+    // long as the service and is passed to every request, and a listener per request left on it
+    // would pile up (nothing removes it once the body has been read elsewhere).
+    const aborted = signal ? AbortSignal.any([controller.signal, signal]) : controller.signal;
     let response: Response;
     try {
       // SECURITY: never follow a redirect: fetch would carry X-API-Key to whatever host it names.
-      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal, redirect: 'manual' });
+      response = await this.fetchImpl(target, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: aborted, redirect: 'manual' });
     } catch (error) {
       clearTimeout(timer);
       if (signal?.aborted) return fail({ code: 'aborted', message: 'Cancelled.' });
@@ -720,7 +726,17 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
   let size = 0;
   let text = '';
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      // The request's signal ended it (the caller stopped, or the deadline passed), or the
+      // connection dropped: a Result like any other failure, not an exception in the caller.
+      const name = (error as { name?: string } | null)?.name;
+      if (name === 'TimeoutError') return fail({ code: 'timeout', message: (error as Error).message });
+      return fail(name === 'AbortError' ? { code: 'aborted', message: 'Cancelled.' } : { code: 'network', message: 'The connection to the service dropped while reading its answer.' });
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
@@ -730,6 +746,20 @@ export async function readBoundedText(response: Response, maxBytes: number): Pro
     text += decoder.decode(value, { stream: true });
   }
   return ok(text + decoder.decode());
+}
+
+/** Waits `ms`, or less if `signal` aborts meanwhile (no timer is left behind). */
+function abortableWait(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 const formatBytes = (bytes: number): string => `${Math.round(bytes / 1_048_576)} MB`;

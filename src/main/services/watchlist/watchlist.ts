@@ -46,6 +46,12 @@ export class Watchlist {
   /** The saves of watchlist.json, one after another; stop() waits for the last. */
   private writing: Promise<void> = Promise.resolve();
   private stopped = false;
+  /**
+   * Aborted by stop(): ends the feed and follow reads under way at once. stop() waits for a
+   * poll, so without it a service that took the request and never answered held quit for the
+   * request's whole deadline (15 s a page, five pages a poll).
+   */
+  private readonly stopping = new AbortController();
 
   private constructor(private readonly deps: WatchlistDeps) {}
 
@@ -90,12 +96,14 @@ export class Watchlist {
   }
 
   /**
-   * Stops polling and resolves once a poll under way and every save are done: the items it
-   * read are on disk at quit, and nothing is written into the data folder after this resolves.
+   * Stops polling and resolves once a poll under way and every save are done: the read under
+   * way is aborted, the items already read are on disk at quit, and nothing is written into the
+   * data folder after this resolves.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.stopping.abort();
     await this.polling;
     await this.writing;
   }
@@ -136,7 +144,8 @@ export class Watchlist {
   private async loadFollows(): Promise<void> {
     const client = this.deps.client();
     if (!client) return;
-    const listed = await client.call('listFollows', {}, 'the follows');
+    const listed = await client.call('listFollows', { signal: this.stopping.signal }, 'the follows');
+    if (this.stopped) return;
     if (listed.ok) {
       this.follows = listed.value.follows;
       this.tier = listed.value.tier ?? null;
@@ -180,7 +189,9 @@ export class Watchlist {
     let delay = this.pollInterval();
     for (let page = 0; page < 5; page += 1) {
       const query = this.stored.cursor ? new URLSearchParams({ cursor: this.stored.cursor }) : undefined;
-      const read = await client.call('followFeed', { query }, 'a feed');
+      const read = await client.call('followFeed', { query, signal: this.stopping.signal }, 'a feed');
+      // Stopped while reading (quit): the pages read before are kept below; this one is not an error.
+      if (this.stopped && !read.ok) break;
       this.lastPolledAt = new Date(this.now).toISOString();
       if (!read.ok) {
         if (read.error.retryAfterS !== undefined && read.error.status === 429) {
@@ -204,7 +215,8 @@ export class Watchlist {
     if (fresh.length > 0) {
       await this.persist();
       const first = this.stored.items.find((item) => item.signal.id === fresh[0]);
-      this.deps.notify?.(`${fresh.length} new on your watchlist`, first?.signal.title ?? '');
+      // At quit they are saved, unread, and shown at the next start; no notification now.
+      if (!this.stopped) this.deps.notify?.(`${fresh.length} new on your watchlist`, first?.signal.title ?? '');
     }
     this.publish(fresh);
     this.schedule(delay);

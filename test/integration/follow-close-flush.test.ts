@@ -1,0 +1,95 @@
+/**
+ * Arrivals taken in just before the service closes are written before its database closes
+ * (FollowStore.close waits for them): after a restart they are in the follow feed, in order, for
+ * a cursor issued before them. Before, close() dropped whatever was still queued behind the
+ * write under way, so signals that arrived in the last moment never reached any feed.
+ * Real storage: the embedded database (PGlite) in a temp directory, and Debian's PostgreSQL in a
+ * throw-away cluster (test/support/postgres-cluster.ts).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CorpusSignal } from '../../src/service/corpus/generator';
+import type { RunningService, ServiceOptions } from '../../src/service/server';
+import { FeedPage, Follow } from '../../src/shared/surface-schemas';
+import { postJson, startTestService } from '../support/local-service';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+
+const dirs: string[] = [];
+let cluster: PostgresCluster | null = null;
+
+beforeAll(async () => {
+  cluster = await startPostgresCluster();
+}, 120_000);
+afterAll(async () => {
+  await cluster?.destroy();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+const now = Date.parse('2026-11-21T09:00:00Z');
+
+async function readToEnd(service: RunningService, token: string, cursor?: string): Promise<FeedPage> {
+  const read = async (at?: string): Promise<FeedPage> =>
+    FeedPage.parse(await (await fetch(`${service.url}/api/v1/follow/feed${at ? `?cursor=${at}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json());
+  let page = await read(cursor);
+  const items = [...page.items];
+  while (page.has_more) {
+    page = await read(page.next_cursor);
+    items.push(...page.items);
+  }
+  return { ...page, items };
+}
+
+/** Live signals until `count` name the grocery segment (the generator is seeded: the same each run). */
+function arriveGrocery(service: RunningService, count: number): CorpusSignal[] {
+  const found: CorpusSignal[] = [];
+  for (let i = 0; i < 2_000 && found.length < count; i += 1) {
+    const signal = service.store.addLiveSignal(new Date(now));
+    if (signal.entities.segments.includes('grocery')) found.push(signal);
+  }
+  if (found.length < count) throw new Error(`only ${found.length} grocery signals in 2,000 arrivals`);
+  return found;
+}
+
+async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<void> {
+  const before = await startTestService({ ...storage, now: () => now });
+  let token: string;
+  let cursor: string;
+  let arrived: CorpusSignal[];
+  try {
+    token = await before.idp.issueToken('reader@example.com', 3_600, now);
+    const follow = await postJson(`${before.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, { authorization: `Bearer ${token}` });
+    Follow.parse(await follow.json());
+    cursor = (await readToEnd(before, token)).next_cursor;
+    // Taken in with nothing read after them: each is queued behind the first one's write.
+    arrived = arriveGrocery(before, 5);
+  } finally {
+    await before.close();
+  }
+
+  const after = await startTestService({ ...storage, now: () => now });
+  try {
+    const read = await readToEnd(after, token, cursor);
+    expect(read.items.map((item) => item.signal.id)).toEqual(arrived.map((signal) => signal.id));
+  } finally {
+    await after.close();
+  }
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'clarity-follow-close-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('arrivals queued when the service closes are in the feed after a restart', () => {
+  it('embedded database (PGlite)', { timeout: 120_000 }, async () => {
+    await arrivalsQueuedAtCloseSurvive({ dataDir: await tempDir() });
+  });
+
+  it('PostgreSQL', { timeout: 300_000 }, async () => {
+    const databaseUrl = await cluster!.createDatabase('follow_close');
+    await arrivalsQueuedAtCloseSurvive({ dataDir: await tempDir(), databaseUrl });
+  });
+});
