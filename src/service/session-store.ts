@@ -102,15 +102,19 @@ export class SessionStore {
     this.writingRows = true;
     try {
       // Rows queued while a statement ran go in the next one, at once.
-      while (this.newRows.length > 0) await this.writeRows();
+      while (this.newRows.length > 0) {
+        const rows = this.newRows;
+        this.newRows = [];
+        // Whatever goes wrong fails these rows' asks, never the writes queued after them
+        // (a settled ask's promise ignores a second settle).
+        await this.writeRows(rows).catch((error: unknown) => rows.forEach((row) => row.failed(error)));
+      }
     } finally {
       this.writingRows = false;
     }
   }
 
-  private async writeRows(): Promise<void> {
-    const rows = this.newRows;
-    this.newRows = [];
+  private async writeRows(rows: SessionStore['newRows']): Promise<void> {
     const insert = (batch: typeof rows): Promise<unknown> =>
       this.db.query(
         `INSERT INTO ask_sessions (id, slug, owner, is_public, created_at) VALUES ${batch.map((_, i) => `($${i * 4 + 1}, $${i * 4 + 2}, $${i * 4 + 3}, false, $${i * 4 + 4})`).join(', ')}`,
@@ -142,19 +146,18 @@ export class SessionStore {
     try {
       // Turns queued while a statement ran go in the next one, at once (a session's second turn
       // in the same queue waits for the statement after: ordinals stay in order).
-      while (this.newTurns.length > 0) await this.writeTurns();
+      while (this.newTurns.length > 0) {
+        const batch = this.takeTurnBatch();
+        // As for rows: a failure fails this batch's asks, never the turns queued after it.
+        await this.writeTurns(batch).catch((error: unknown) => batch.forEach((entry) => entry.failed(error)));
+      }
     } finally {
       this.writingTurns = false;
     }
   }
 
-  /**
-   * Writes the turns appended since the last event-loop turn as one statement (as for new
-   * sessions' rows: one commit instead of one per answer). One turn per session goes in a
-   * statement; a session's next turn waits for the next one, so ordinals stay in order. If the
-   * statement fails, each turn is written alone (with the retries of a concurrent ask).
-   */
-  private async writeTurns(): Promise<void> {
+  /** The queued turns for one statement: one per session (its next waits), at most ROWS_PER_INSERT. */
+  private takeTurnBatch(): SessionStore['newTurns'] {
     const queued = this.newTurns;
     const batch: typeof queued = [];
     const later: typeof queued = [];
@@ -167,6 +170,16 @@ export class SessionStore {
       }
     }
     this.newTurns = later;
+    return batch;
+  }
+
+  /**
+   * Writes the turns appended since the last event-loop turn as one statement (as for new
+   * sessions' rows: one commit instead of one per answer). One turn per session goes in a
+   * statement; a session's next turn waits for the next one, so ordinals stay in order. If the
+   * statement fails, each turn is written alone (with the retries of a concurrent ask).
+   */
+  private async writeTurns(batch: SessionStore['newTurns']): Promise<void> {
     const params: unknown[] = [];
     const values = batch.map(({ session, turn }) => {
       const first = params.length + 1;

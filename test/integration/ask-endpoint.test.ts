@@ -193,9 +193,17 @@ describe('a burst of streaming asks (issue 31: 200 streams\' first byte)', () =>
         });
       const streams = await Promise.all(Array.from({ length: 24 }, (_, i) => streamAsk(`Zudio store openings in tier-2 cities, question ${i}`)));
       for (const events of streams) {
+        // The interface's order: message_start, then content_block_start before any delta, the
+        // deltas, content_block_stop after the last delta, and message_stop last, once each.
         expect(events[0]).toBe('message_start');
-        expect(events).toContain('content_block_delta');
         expect(events.at(-1)).toBe('message_stop');
+        const start = events.indexOf('content_block_start');
+        const stop = events.indexOf('content_block_stop');
+        expect(start).toBeGreaterThan(0);
+        expect(events.indexOf('content_block_delta')).toBeGreaterThan(start);
+        expect(events.lastIndexOf('content_block_delta')).toBeLessThan(stop);
+        for (const once of ['message_start', 'content_block_start', 'content_block_stop', 'message_stop']) expect(events.filter((event) => event === once)).toHaveLength(1);
+        expect(events).not.toContain('error');
       }
     } finally {
       await busy.close();

@@ -46,6 +46,8 @@ export interface ScriptedModel {
   /** Milliseconds between chunks (real models stream tokens; 0 for tests that do not care). */
   chunkMs: number;
   requests: RecordedRequest[];
+  /** Streamed answers whose client closed the connection before the last piece (an abort reached the model). */
+  cutShort: number;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export async function startScriptedModel(options: { script?: Script; chunkMs?: n
     script: options.script ?? 'good',
     chunkMs: options.chunkMs ?? 0,
     requests: [],
+    cutShort: 0,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
@@ -193,7 +196,10 @@ export async function startScriptedModel(options: { script?: Script; chunkMs?: n
     const pieces = script === 'empty' ? [] : tokens(text);
     let sent = 0;
     for (const piece of pieces) {
-      if (response.destroyed) return;
+      if (response.destroyed) {
+        model.cutShort += 1;
+        return;
+      }
       if (script === 'stall' && sent === 12) return; // silent from here on, connection left open
       response.write(chunk({ content: piece }));
       sent += 1;

@@ -190,6 +190,9 @@ async function streamAnswer(
   });
   let closed = false;
   let ended = false;
+  // Whether the answer's writer ran to its end. One left paused (an error mid-answer, a fault, a
+  // cut the close event has not reported yet) still holds a model's request open: aborted below.
+  let writerDone = false;
   const abort = new AbortController();
   response.on('close', () => {
     closed = true;
@@ -301,6 +304,7 @@ async function streamAnswer(
       }
       step = await writer.next();
     }
+    writerDone = true;
     const final = step.value;
     await remember(final);
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
@@ -325,6 +329,7 @@ async function streamAnswer(
       keepAliveTicker = null;
     }
     ended = true;
+    if (!writerDone) abort.abort();
     flush();
     if (!closed) response.end();
   }

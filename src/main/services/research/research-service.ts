@@ -280,8 +280,9 @@ export class ResearchService {
       fetched = await client.getReport(reportUrl, this.stopping.signal);
       if (!fetched.ok && !inline && this.disposed) {
         // Cut short by dispose: a queued run stays queued (its status is asked again at the
-        // next start, and the report fetched then); a v1 run cannot be asked again.
-        if (run.state !== 'queued') this.update(run, { state: 'failed', finishedAt: this.iso(), error: STOPPED_BEFORE_REPORT });
+        // next start, and the report fetched then); a v1 run cannot be asked again, but what the
+        // service said of it (where its report is, what it cost) is kept, as any failed fetch keeps it.
+        if (run.state !== 'queued') this.update(run, { state: 'failed', finishedAt: this.iso(), reportUrl, costUsd, error: STOPPED_BEFORE_REPORT });
         return;
       }
       if (!fetched.ok && !inline) {

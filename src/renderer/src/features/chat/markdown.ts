@@ -99,18 +99,19 @@ let builderDocument: Document | null = null;
 
 /**
  * The tree DOMPurify returns for the plainest of marked's HTML, made without a new document
- * (issue 31, round 7): tags from a short list with no attribute at all (paragraphs, headings,
+ * (issue 31, round 7): tags from a short list with no attribute but one (paragraphs, headings,
  * lists and their items, strong, em, del, code, br; since round 8 tables, their cells' `align`
  * kept from three fixed values as DOMPurify keeps it), properly nested as marked writes them and
  * never where the HTML parser would move or close them (no block inside a paragraph, heading,
  * cell or inline element, nothing but items directly in a list, nothing but a table's own parts
  * in it, each under its own parent), and text whose only entities are marked's five escapes.
- * DOMPurify keeps such markup exactly as parsed (every tag is allowed, there is no attribute to
- * check, and text cannot carry markup), so the tree built here is the one it would return; tests
+ * DOMPurify keeps such markup exactly as parsed (every tag is allowed, the one attribute's three
+ * values pass its hook, and text cannot carry markup), so the tree built here is the one it would return; tests
  * compare the two. Anything else (any other tag, any other attribute or entity, a carriage
  * return or NUL, which the parser rewrites) returns null and goes to DOMPurify. SECURITY:
- * whatever the input, this makes only those elements, attribute-free, and text nodes, in an
- * inert document: nothing here can carry script or a URL.
+ * whatever the input, this makes only those elements, with no attribute but a cell's `align`
+ * set to one of three fixed strings, and text nodes, in an inert document: nothing here can carry
+ * script or a URL.
  */
 const BUILT_DEPTH_MAX = 64;
 

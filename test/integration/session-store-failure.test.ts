@@ -1,0 +1,39 @@
+/**
+ * The session store batches new sessions' rows and turns into one statement each. A turn that
+ * cannot be written fails its own ask only: the writes queued after it still go in (a batch that
+ * threw once stopped every later write, and every later ask waited for ever).
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { SessionStore, type SessionTurn } from '../../src/service/session-store';
+import { openDatabase } from '../../src/service/store/open';
+import { tempDirs } from '../support/temp-dirs';
+
+const temp = tempDirs('clarity-sessions-');
+afterAll(() => temp.removeAll());
+
+const turn = (question: string): SessionTurn => ({ question, answer: `An answer to ${question}`, citations: [], confidence: 0.5, at: new Date().toISOString() });
+
+describe('a session turn that cannot be written', () => {
+  it('fails its own ask; turns and sessions after it are stored, in order, and read back after a reopen', async () => {
+    const dir = await temp.make();
+    const { db } = await openDatabase({ url: null, dataDir: dir });
+    const store = new SessionStore(db);
+    const session = await store.open(undefined, 'Zudio openings', 'analyst');
+    await store.appendTurn(session, turn('first'));
+    // A turn whose frame cannot be serialised (a cycle): its statement cannot even be built.
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const broken = { ...turn('broken'), frame: cycle as unknown as SessionTurn['frame'] };
+    await expect(store.appendTurn(session, broken)).rejects.toThrow();
+    // Everything after it still goes in.
+    const other = await store.open(undefined, 'DMart results', 'analyst');
+    await Promise.all([store.appendTurn(session, turn('second')), store.appendTurn(other, turn('other first'))]);
+    await db.close();
+
+    const reopened = await openDatabase({ url: null, dataDir: dir });
+    const again = new SessionStore(reopened.db);
+    expect((await again.get(session.id))?.turns.map((t) => t.question)).toEqual(['first', 'second']);
+    expect((await again.get(other.id))?.turns.map((t) => t.question)).toEqual(['other first']);
+    await reopened.db.close();
+  }, 60_000);
+});
