@@ -185,7 +185,12 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
   const last = rows.at(-1);
   const holderHeight = !hasFooter.current && last && last.index === items.length - 1 ? last.start : virtualizer.getTotalSize();
   return (
-    <div ref={scroller} className={className} data-testid={testId}>
+    // No scroll anchoring: the browser would move the scroll position itself when a row's content
+    // above its anchor changes size (an answer's header shrinking as it ends moved it up 26 px),
+    // and onScroll, which takes any scroll it did not make for the reader's, then stopped
+    // following for good (streaming-follow failed so under load). Rows keep their place by the
+    // list's own rules: following, and the virtualiser's adjustment above.
+    <div ref={scroller} className={className} data-testid={testId} style={{ overflowAnchor: 'none' }}>
       <div style={{ height: holderHeight, position: 'relative', width: '100%' }}>
         {rows.map((row) => (
           <div
