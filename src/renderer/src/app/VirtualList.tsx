@@ -174,6 +174,16 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
 
   const rows = virtualizer.getVirtualItems();
   placed.current = rows;
+  // With the last item rendered (and nothing under the holder), the holder ends where that item
+  // starts: the item's own box makes the rest of the scroll range (a positioned row counts in its
+  // scroller's overflow), so the last answer growing never changes the holder. Its height used
+  // to be the total, which the virtualiser's render after each streamed frame's paint changed:
+  // the next frame then began with that layout (issue 31: the hover update after the follow's
+  // scroll lays the page out before the frame's own layout). The last row carries the list's
+  // end padding itself (`data-last`, CSS): a positioned box's overflow gets none of its
+  // scroller's padding.
+  const last = rows.at(-1);
+  const holderHeight = !hasFooter.current && last && last.index === items.length - 1 ? last.start : virtualizer.getTotalSize();
   return (
     // No scroll anchoring: the browser would move the scroll position itself when a row's content
     // above its anchor changes size (an answer's header shrinking as it ends moved it up 26 px),
@@ -181,11 +191,12 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     // following for good (streaming-follow failed so under load). Rows keep their place by the
     // list's own rules: following, and the virtualiser's adjustment above.
     <div ref={scroller} className={className} data-testid={testId} style={{ overflowAnchor: 'none' }}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+      <div style={{ height: holderHeight, position: 'relative', width: '100%' }}>
         {rows.map((row) => (
           <div
             key={row.key}
             data-index={row.index}
+            data-last={row.index === items.length - 1 ? '' : undefined}
             ref={virtualizer.measureElement}
             style={{ position: 'absolute', top: 0, left: 0, width: '100%', transform: `translateY(${row.start}px)` }}
           >

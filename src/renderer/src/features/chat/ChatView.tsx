@@ -174,7 +174,7 @@ function ConversationTurns() {
     </div>
   ) : (
     // Only the answers on screen are rendered: long conversations open and scroll fast.
-    <VirtualList className="messages" testId="messages" items={rowKeys} keyOf={keyOfRow} estimateHeight={700} followKey={`${conversationId}:${rowKeys.length}`} render={renderRow} />
+    <VirtualList className="messages turns" testId="messages" items={rowKeys} keyOf={keyOfRow} estimateHeight={700} followKey={`${conversationId}:${rowKeys.length}`} render={renderRow} />
   );
 }
 

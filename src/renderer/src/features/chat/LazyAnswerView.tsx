@@ -14,10 +14,24 @@ const load = () => import('./AnswerView');
 const LazyAnswer = lazy(async () => ({ default: (await load()).AnswerView }));
 
 if (typeof window !== 'undefined') {
-  const whenIdle = (): void => {
-    if ('requestIdleCallback' in window) window.requestIdleCallback(() => void load(), { timeout: 2_000 });
-    else setTimeout(() => void load(), 50);
+  const idle = (work: () => void): void => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(work, { timeout: 2_000 });
+    else setTimeout(work, 50);
   };
+  // Then, at another idle moment, the pipeline is run once on a made-up answer (warm-up.ts):
+  // the first real answer's frames no longer compile and load it (issue 31).
+  const whenIdle = (): void =>
+    idle(() =>
+      void Promise.all([load(), import('./warm-up')]).then(([, { warmUpAnswerPipeline }]) =>
+        idle(() => {
+          try {
+            warmUpAnswerPipeline();
+          } catch {
+            // Only a warm-up: the answer itself renders (and reports) the same work when it streams.
+          }
+        }),
+      ),
+    );
   const fallback = setTimeout(() => {
     unsubscribe();
     whenIdle();
