@@ -15,14 +15,13 @@
  *
  * Figures, not assertions: the medians of the bursts (as the bench reports them) and the load average.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { BASELINE_SERVER, QUESTIONS, percentile, spawnServer } from './service-bench';
 
 const { values: args } = parseArgs({
   options: {
@@ -38,46 +37,9 @@ if (!args.a) throw new Error('--a <old service.js> is required');
 const ROUNDS = Number(args.rounds);
 const CONCURRENT = Number(args.streams);
 
-// The bench's own questions and body (service-bench.ts).
-const QUESTIONS = [
-  'How fast is quick commerce growing in Bengaluru?',
-  'Tanishq jewellery stores in Kerala',
-  'Zudio store openings in tier-2 cities',
-  'Apollo Pharmacy hiring in Hyderabad',
-  'Nykaa beauty pricing in Mumbai',
-];
+// The bench's own questions, baseline server and spawning (service-bench.ts).
 const body = (i: number): string => JSON.stringify({ messages: [{ role: 'user', content: QUESTIONS[i % QUESTIONS.length] }], stream: true });
 
-const BASELINE_SERVER = `
-const { createServer } = require('node:http');
-const { readFileSync } = require('node:fs');
-const captured = JSON.parse(readFileSync(process.argv[1], 'utf8')).map((b) => Buffer.from(b, 'base64'));
-let served = 0;
-const server = createServer((request, response) => {
-  request.resume();
-  request.on('end', () => {
-    response.writeHead(200, { 'content-type': 'text/event-stream' });
-    response.end(captured[served++ % captured.length]);
-  });
-});
-server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
-`;
-
-async function spawnServer(nodeArgs: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, nodeArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolvePromise, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{')) resolvePromise((JSON.parse(line) as { url: string }).url);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  return { url, child };
-}
-
-const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
 const round2 = (n: number): number => Math.round(n * 100) / 100;
 const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
 

@@ -21,7 +21,7 @@ import { buildService } from '../support/service-process';
 
 /** Both servers run in their own processes, as the app runs the service: the measuring
  * client must not share an event loop with the server it measures. */
-async function spawnServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+export async function spawnServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -32,7 +32,8 @@ async function spawnServer(args: string[]): Promise<{ url: string; child: ChildP
   return { url, child };
 }
 
-const BASELINE_SERVER = `
+/** The plain Node baseline: serves the captured answers' bytes, in turn, to every request. */
+export const BASELINE_SERVER = `
 const { createServer } = require('node:http');
 const { readFileSync } = require('node:fs');
 const captured = JSON.parse(readFileSync(process.argv[1], 'utf8')).map((b) => Buffer.from(b, 'base64'));
@@ -47,7 +48,7 @@ const server = createServer((request, response) => {
 server.listen(0, '127.0.0.1', () => console.log(JSON.stringify({ url: 'http://127.0.0.1:' + server.address().port })));
 `;
 
-const QUESTIONS = [
+export const QUESTIONS = [
   'How fast is quick commerce growing in Bengaluru?',
   'Tanishq jewellery stores in Kerala',
   'Zudio store openings in tier-2 cities',
@@ -58,7 +59,7 @@ const RUNS = 200;
 const CONCURRENT = 200;
 const BURSTS = 15;
 
-const percentile = (values: number[], p: number): number => {
+export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };

@@ -19,6 +19,7 @@ import { LocalServiceSupervisor } from '../../src/main/services/local-service/lo
 import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
+import { citationSnapshot } from '../support/citation-snapshot';
 
 let dataDir: string;
 let host: BridgeHost;
@@ -47,26 +48,14 @@ function turn(n: number, ids: string[]): ConversationTurn {
       text: `${sentence} Margins fell −3% [${ids.at(-1)}].`,
       status: 'done',
       error: null,
-      citations: ids.map((id) => ({
-        id,
-        title: `Signal ${id}`,
-        source_id: 'src_nse',
-        source_name: 'NSE filings',
-        published_at: '2026-11-01T00:00:00.000Z',
-        url: `https://example.test/${id}`,
-        slug: id,
-        snippet: `What ${id} says.`,
-        detail: {
-          type: 'growth',
+      citations: ids.map((id) =>
+        citationSnapshot(id, {
           body: `The body of ${id}.${id === 'sig_b' && n > 3 ? ' Revised.' : ''}`,
-          entities: { retailers: id === 'sig_b' && n > 3 ? ['Zudio', 'Westside'] : ['Zudio'], segments: ['fashion'], cities: ['Pune'], states: ['Maharashtra'] },
+          changed: id === 'sig_b' && n > 3,
           metrics: { stores: n },
-          sourceKind: 'filing',
-          healthWhenCited: 'healthy',
-          itemsWhenCited: 3,
           citedAt: new Date(Date.UTC(2026, 10, 1, 0, n)).toISOString(),
-        },
-      })),
+        }),
+      ),
       confidence: 0.7,
       confidenceTrace: [0.5, 0.7],
       promotion: null,

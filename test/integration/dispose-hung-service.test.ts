@@ -8,7 +8,7 @@
  * had not come stay queued, to be polled again at the next start.
  * Real HTTP on 127.0.0.1 (test/support/fake-remote-service.ts), real files in a temp directory.
  */
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,6 +21,7 @@ import type { StreamMessage } from '../../src/shared/bridge-contract';
 import type { ResearchRunSummary, StoredReport } from '../../src/shared/research';
 import type { WatchlistItem } from '../../src/shared/watchlist';
 import { ANSWER, CITE, CITE_2, hang, json, REPORT_MARKDOWN, startFakeRemoteService, type FakeRemoteService, type FakeRoutes } from '../support/fake-remote-service';
+import { fileSnapshot } from '../support/data-files';
 
 const dirs: string[] = [];
 const services: FakeRemoteService[] = [];
@@ -56,17 +57,6 @@ async function within<T>(work: Promise<T>, ms: number, what: string): Promise<T>
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Every file under `dir` with its size and mtime: equal snapshots mean nothing was written. */
-async function tree(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    const info = await stat(path).catch(() => null);
-    if (info?.isFile()) out.push(`${path} ${info.size} ${info.mtimeMs}`);
-  }
-  return out.sort();
 }
 
 describe('dispose against a service that never answers', () => {
@@ -148,8 +138,8 @@ describe('dispose against a service that never answers', () => {
     expect(saved.turns[0]!.answer).toMatchObject({ status: 'done', text: ANSWER });
 
     // And nothing is written after dispose resolved.
-    const before = await tree(dir);
+    const before = await fileSnapshot(dir);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await tree(dir)).toEqual(before);
+    expect(await fileSnapshot(dir)).toEqual(before);
   });
 });

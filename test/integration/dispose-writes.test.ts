@@ -4,7 +4,7 @@
  * remove the folder at once (CI failed on a write that outlived a dispose: ENOTEMPTY).
  * Real files in a temp directory, real HTTP on 127.0.0.1.
  */
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { RetailSignalClient } from '../../src/main/services/service-client/api-c
 import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { Watchlist } from '../../src/main/services/watchlist/watchlist';
 import type { WatchlistItem } from '../../src/shared/watchlist';
+import { fileSnapshot } from '../support/data-files';
 
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -38,17 +39,6 @@ async function silentService(): Promise<{ url: string; requests: () => number }>
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
-}
-
-/** Every file under `dir` with its size and mtime: equal snapshots mean nothing was written. */
-async function tree(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(entry.parentPath, entry.name);
-    const info = await stat(path).catch(() => null);
-    if (info?.isFile()) out.push(`${path} ${info.size} ${info.mtimeMs}`);
-  }
-  return out.sort();
 }
 
 afterEach(async () => {
@@ -73,9 +63,9 @@ describe('writes finish before dispose resolves', () => {
     // 'failed' was written afterwards, into a folder the caller may already have removed.
     const stored = JSON.parse(await readFile(join(dataDir, 'research', 'runs.json'), 'utf8')) as Array<{ id: string; state: string; error: string | null }>;
     expect(stored).toEqual([expect.objectContaining({ id: run.id, state: 'failed', error: expect.stringContaining('The app stopped before the report arrived') })]);
-    const before = await tree(dataDir);
+    const before = await fileSnapshot(dataDir);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await tree(dataDir)).toEqual(before);
+    expect(await fileSnapshot(dataDir)).toEqual(before);
   });
 
   it('watchlist: an item marked read is saved when stop() resolves', async () => {
@@ -115,8 +105,8 @@ describe('writes finish before dispose resolves', () => {
     // host never closed its libraries, so at quit the cache missed the last changes.
     const cached = await readFile(join(dataDir, 'library-cache', 'personal.entries.json'), 'utf8');
     expect(cached).toContain(saved.id);
-    const before = await tree(dataDir);
+    const before = await fileSnapshot(dataDir);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await tree(dataDir)).toEqual(before);
+    expect(await fileSnapshot(dataDir)).toEqual(before);
   });
 });

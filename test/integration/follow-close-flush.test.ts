@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusSignal } from '../../src/service/corpus/generator';
 import type { RunningService, ServiceOptions } from '../../src/service/server';
-import { FeedPage, Follow } from '../../src/shared/surface-schemas';
-import { postJson, startTestService } from '../support/local-service';
+import { Follow } from '../../src/shared/surface-schemas';
+import { postJson, readFollowFeedToEnd, startTestService } from '../support/local-service';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 
 const dirs: string[] = [];
@@ -28,18 +28,6 @@ afterAll(async () => {
 });
 
 const now = Date.parse('2026-11-21T09:00:00Z');
-
-async function readToEnd(service: RunningService, token: string, cursor?: string): Promise<FeedPage> {
-  const read = async (at?: string): Promise<FeedPage> =>
-    FeedPage.parse(await (await fetch(`${service.url}/api/v1/follow/feed${at ? `?cursor=${at}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json());
-  let page = await read(cursor);
-  const items = [...page.items];
-  while (page.has_more) {
-    page = await read(page.next_cursor);
-    items.push(...page.items);
-  }
-  return { ...page, items };
-}
 
 /** Live signals until `count` name the grocery segment (the generator is seeded: the same each run). */
 function arriveGrocery(service: RunningService, count: number): CorpusSignal[] {
@@ -61,7 +49,7 @@ async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<vo
     token = await before.idp.issueToken('reader@example.com', 3_600, now);
     const follow = await postJson(`${before.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, { authorization: `Bearer ${token}` });
     Follow.parse(await follow.json());
-    cursor = (await readToEnd(before, token)).next_cursor;
+    cursor = (await readFollowFeedToEnd(before, token)).next_cursor;
     // Taken in with nothing read after them: each is queued behind the first one's write.
     arrived = arriveGrocery(before, 5);
   } finally {
@@ -70,7 +58,7 @@ async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<vo
 
   const after = await startTestService({ ...storage, now: () => now });
   try {
-    const read = await readToEnd(after, token, cursor);
+    const read = await readFollowFeedToEnd(after, token, cursor);
     expect(read.items.map((item) => item.signal.id)).toEqual(arrived.map((signal) => signal.id));
   } finally {
     await after.close();

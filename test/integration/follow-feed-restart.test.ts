@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CorpusSignal } from '../../src/service/corpus/generator';
 import type { RunningService } from '../../src/service/server';
-import { FeedPage, Follow } from '../../src/shared/surface-schemas';
-import { postJson, startTestService } from '../support/local-service';
+import { Follow } from '../../src/shared/surface-schemas';
+import { postJson, readFollowFeedToEnd, startTestService } from '../support/local-service';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -19,18 +19,6 @@ afterAll(async () => {
 });
 
 const now = Date.parse('2026-11-21T09:00:00Z');
-
-async function readToEnd(service: RunningService, token: string, cursor?: string): Promise<FeedPage> {
-  const read = async (at?: string): Promise<FeedPage> =>
-    FeedPage.parse(await (await fetch(`${service.url}/api/v1/follow/feed${at ? `?cursor=${at}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json());
-  let page = await read(cursor);
-  const items = [...page.items];
-  while (page.has_more) {
-    page = await read(page.next_cursor);
-    items.push(...page.items);
-  }
-  return { ...page, items };
-}
 
 /** Live signals until one names the grocery segment (the generator is seeded: quick and the same each run). */
 function arriveGrocery(service: RunningService): CorpusSignal {
@@ -53,9 +41,9 @@ describe('the follow feed across a restart (embedded database)', () => {
     try {
       token = await before.idp.issueToken('reader@example.com', 3_600, now);
       const follow = Follow.parse(await (await postJson(`${before.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, { authorization: `Bearer ${token}` })).json());
-      beforeArrival = (await readToEnd(before, token)).next_cursor;
+      beforeArrival = (await readFollowFeedToEnd(before, token)).next_cursor;
       first = arriveGrocery(before);
-      const read = await readToEnd(before, token, beforeArrival);
+      const read = await readFollowFeedToEnd(before, token, beforeArrival);
       expect(read.items.map((item) => [item.signal.id, item.matched])).toEqual([[first.id, [follow.id]]]);
       afterArrival = read.next_cursor;
     } finally {
@@ -65,10 +53,10 @@ describe('the follow feed across a restart (embedded database)', () => {
     const after = await startTestService({ dataDir, now: () => now });
     try {
       // Behind the arrival: it is still there. Past it: nothing is new again.
-      expect((await readToEnd(after, token, beforeArrival)).items.map((item) => item.signal.id)).toEqual([first.id]);
-      expect((await readToEnd(after, token, afterArrival)).items).toEqual([]);
+      expect((await readFollowFeedToEnd(after, token, beforeArrival)).items.map((item) => item.signal.id)).toEqual([first.id]);
+      expect((await readFollowFeedToEnd(after, token, afterArrival)).items).toEqual([]);
       const second = arriveGrocery(after);
-      const next = await readToEnd(after, token, afterArrival);
+      const next = await readFollowFeedToEnd(after, token, afterArrival);
       expect(next.items.map((item) => item.signal.id)).toEqual([second.id]);
       expect(Number(next.next_cursor)).toBeGreaterThan(Number(afterArrival));
     } finally {

@@ -5,7 +5,7 @@
  * listing and the read. Then the folder is listed and read again, so each pass reads every
  * file that exists, rather than failing on ENOENT or skipping what was there.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export async function everyFileText(folder: string, keep: (path: string) => boolean = () => true): Promise<Array<{ path: string; text: string }>> {
@@ -22,4 +22,15 @@ export async function everyFileText(folder: string, keep: (path: string) => bool
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || pass >= 20) throw error;
     }
   }
+}
+
+/** Every file under `dir` with its size and mtime: equal snapshots mean nothing was written. */
+export async function fileSnapshot(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    const info = await stat(path).catch(() => null);
+    if (info?.isFile()) out.push(`${path} ${info.size} ${info.mtimeMs}`);
+  }
+  return out.sort();
 }

@@ -1,6 +1,7 @@
 /** Shared helpers: one real local service per test file, on a free loopback port. */
 import { createSignalStore, startService, type RunningService, type ServiceOptions } from '../../src/service/server';
 import type { SignalStore } from '../../src/service/signal-store';
+import { FeedPage } from '../../src/shared/surface-schemas';
 
 let sharedStore: SignalStore | null = null;
 
@@ -30,4 +31,17 @@ export function parseSseText(text: string): Array<{ event: string; data: unknown
       const data = /^data: (.*)$/m.exec(block)?.[1] ?? '';
       return { event, data: JSON.parse(data) as unknown };
     });
+}
+
+/** The caller's whole follow feed from `cursor` (or the start), every page read, as one page. */
+export async function readFollowFeedToEnd(service: RunningService, token: string, cursor?: string): Promise<FeedPage> {
+  const read = async (at?: string): Promise<FeedPage> =>
+    FeedPage.parse(await (await fetch(`${service.url}/api/v1/follow/feed${at ? `?cursor=${at}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json());
+  let page = await read(cursor);
+  const items = [...page.items];
+  while (page.has_more) {
+    page = await read(page.next_cursor);
+    items.push(...page.items);
+  }
+  return { ...page, items };
 }

@@ -1,31 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { TurnAnswerState } from '../../src/shared/conversation';
 import { TurnContent } from '../../src/renderer/src/store/turn-content';
+import { citationSnapshot } from '../support/citation-snapshot';
 
 /** An answer as the renderer receives it: parsed from its own JSON (every string a new copy). */
 function answerJson(n: number, changed = false): string {
   const text = `Quick commerce grew 40% in Bengaluru [sig_${n}]. Zudio opened 12 stores in Pune [sig_2]. A sentence with a typeset minus: margins −3% [sig_2].`;
-  const citation = (id: string) => ({
-    id,
-    title: `Signal ${id}`,
-    source_id: 'src_nse',
-    source_name: 'NSE filings',
-    published_at: '2026-11-01T00:00:00.000Z',
-    url: `https://example.test/${id}`,
-    slug: id,
-    snippet: `What ${id} says.`,
-    detail: {
-      type: 'growth',
-      // `changed`: the same signal cited again after the service changed it.
-      body: `The body of ${id}, long enough to matter.${changed ? ' Revised.' : ''}`,
-      entities: { retailers: changed ? ['Zudio', 'Westside'] : ['Zudio'], segments: ['fashion'], cities: ['Pune'], states: ['Maharashtra'] },
-      metrics: changed ? { stores: 14 } : { stores: 12 },
-      sourceKind: 'filing',
-      healthWhenCited: 'healthy' as const,
-      itemsWhenCited: 3,
-      citedAt: `2026-11-27T03:0${n}:00.000Z`,
-    },
-  });
+  // `changed`: the same signal cited again after the service changed it.
+  const citation = (id: string) =>
+    citationSnapshot(id, { body: `The body of ${id}, long enough to matter.${changed ? ' Revised.' : ''}`, changed, metrics: changed ? { stores: 14 } : { stores: 12 }, citedAt: `2026-11-27T03:0${n}:00.000Z` });
   const answer: TurnAnswerState = {
     text,
     status: 'done',
