@@ -1,7 +1,8 @@
 /**
  * Quit against a service that takes requests and never answers them: BridgeHost.dispose()
  * aborts every request it would wait for (the watchlist's feed read, the health refresh, research
- * status and report reads, cited signals' lookups of a report and of an answer) instead of
+ * status and report reads, cited signals' lookups of a report and of an answer, a follow or an
+ * unfollow the analyst had just asked for) instead of
  * waiting out their deadlines (8 s for health, 15 s for the rest), and what had already arrived
  * is on disk when it resolves: the feed page read before the hung one, a report fetched whole
  * (its citations as the report gave them), an answer that had ended. Runs whose status or report
@@ -77,6 +78,9 @@ describe('dispose against a service that never answers', () => {
       'GET /api/v1/research/rreport/report': never,
       // v1 answers with a report (the fake's default) whose cited signals' lookups, like the answer's, never end.
       'GET /api/v1/signals/*': never,
+      // A follow and an unfollow the analyst started just before quitting.
+      'POST /api/v1/follow': never,
+      'DELETE /api/v1/follow/*': never,
     };
     const service = await startFakeRemoteService({ id: 'hung', area: 'errors', description: 'takes requests and never answers some', routes });
     services.push(service);
@@ -106,16 +110,21 @@ describe('dispose against a service that never answers', () => {
     const events: StreamMessage[] = [];
     expect(host.startStream('stream_hung', 'ask', { question: 'Quick commerce in Bengaluru?', conversationId: conversation.id }, (message) => void events.push(message))).toEqual({ ok: true, value: null });
 
-    // Seven requests hang: the second feed page, health, a status, a report, and the lookups
-    // of the v1 report's two citations and of the answer's one.
-    await expect.poll(() => hung.taken.length, { timeout: 20_000 }).toBe(7);
+    const following = host.invoke('watchlist.follow', { type: 'entity', value: 'Trends' });
+    const unfollowing = host.invoke('watchlist.unfollow', { id: FOLLOW.id });
+
+    // Nine requests hang: the second feed page, health, a status, a report, the lookups of the
+    // v1 report's two citations and of the answer's one, a follow and an unfollow.
+    await expect.poll(() => hung.taken.length, { timeout: 20_000 }).toBe(9);
     expect(hung.taken.filter((taken) => taken.startsWith('GET /api/v1/signals/')).sort()).toEqual([`GET /api/v1/signals/${CITE}`, `GET /api/v1/signals/${CITE}`, `GET /api/v1/signals/${CITE_2}`]);
 
     const began = performance.now();
     await within(host.dispose(), BELOW_EVERY_DEADLINE_MS, 'dispose');
     console.log(`dispose against a hung service: ${Math.round(performance.now() - began)} ms (load ${(await readFile('/proc/loadavg', 'utf8')).split(' ')[0]})`);
     // The client gave up each one (dispose aborted it), rather than the service ending them.
-    await expect.poll(() => hung.closedByClient()).toBe(7);
+    await expect.poll(() => hung.closedByClient()).toBe(9);
+    // The follow and the unfollow end with an error the analyst can read, not at their deadline.
+    for (const pending of [following, unfollowing]) expect(await within(pending, 1_000, 'a follow change after dispose')).toMatchObject({ ok: false });
 
     // The feed page that had arrived is on disk, unread, with its cursor.
     const watchlist = JSON.parse(await readFile(join(dir, 'watchlist.json'), 'utf8')) as { cursor: string; items: WatchlistItem[] };

@@ -111,7 +111,7 @@ export class Watchlist {
   async follow(target: FollowTargetArgs): Promise<Result<WatchlistView>> {
     const client = this.deps.client();
     if (!client) return fail({ code: 'unavailable', message: 'The service is not connected yet.' });
-    const created = await client.call('follow', { body: { target } }, 'a follow');
+    const created = await client.call('follow', { body: { target }, signal: this.stopping.signal }, 'a follow');
     if (!created.ok) return created;
     await this.loadFollows();
     this.schedule(0);
@@ -121,7 +121,7 @@ export class Watchlist {
   async unfollow(id: string): Promise<Result<WatchlistView>> {
     const client = this.deps.client();
     if (!client) return fail({ code: 'unavailable', message: 'The service is not connected yet.' });
-    const removed = await client.call('unfollow', { params: { id } }, 'an answer');
+    const removed = await client.call('unfollow', { params: { id }, signal: this.stopping.signal }, 'an answer');
     if (!removed.ok && removed.error.code !== 'not_found') return removed;
     this.follows = this.follows.filter((follow) => follow.id !== id);
     return ok(this.publish());
