@@ -67,17 +67,21 @@ export async function registerExtensions(
       setImmediate(() => timeline.warm());
     },
     close() {
-      stopMatches();
-      stopResearch();
       timeline.close();
+      // Sending stops; the events of the close itself still store their deliveries (closeFollows).
       webhooks.close();
     },
     /**
-     * Writes the follow feed's queued arrivals and stops taking more: called once nothing can
-     * add a signal or a follow (the feed and the HTTP server closed), before the database closes.
+     * Writes the follow feed's queued arrivals and stops taking more, then stores the webhook
+     * deliveries they and research runs stopped by the close made (the next start sends them):
+     * called once nothing can add a signal or a follow (the feed and the HTTP server closed),
+     * before the database closes.
      */
-    closeFollows() {
-      return follows.close();
+    async closeFollows() {
+      await follows.close();
+      stopMatches();
+      stopResearch();
+      await webhooks.settle();
     },
   };
 }

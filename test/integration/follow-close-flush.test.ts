@@ -3,10 +3,15 @@
  * (FollowStore.close waits for them): after a restart they are in the follow feed, in order, for
  * a cursor issued before them. Before, close() dropped whatever was still queued behind the
  * write under way, so signals that arrived in the last moment never reached any feed.
+ * Their `follow.matched` webhooks are not lost either: the close stores their deliveries as
+ * pending and the next start sends them (before, the close had already stopped listening, so an
+ * arrival written during it was in the feed but never sent to the webhook).
+ * Webhooks go to a receiver on 127.0.0.1 (private addresses allowed for the test).
  * Real storage: the embedded database (PGlite) in a temp directory, and Debian's PostgreSQL in a
  * throw-away cluster (test/support/postgres-cluster.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,12 +23,29 @@ import { startPostgresCluster, type PostgresCluster } from '../support/postgres-
 
 const dirs: string[] = [];
 let cluster: PostgresCluster | null = null;
+/** The webhook receiver: the signal ids of every `follow.matched` delivery it took. */
+let receiver: Server;
+let receiverUrl: string;
+const matchedSignalIds: string[] = [];
 
 beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const delivery = JSON.parse(body) as { type: string; data: { signal: { id: string } } };
+      if (delivery.type === 'follow.matched') matchedSignalIds.push(delivery.data.signal.id);
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
   cluster = await startPostgresCluster();
 }, 120_000);
 afterAll(async () => {
   await cluster?.destroy();
+  await new Promise((resolve) => receiver.close(resolve));
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
@@ -41,7 +63,9 @@ function arriveGrocery(service: RunningService, count: number): CorpusSignal[] {
 }
 
 async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<void> {
-  const before = await startTestService({ ...storage, now: () => now });
+  matchedSignalIds.length = 0;
+  const options: ServiceOptions = { ...storage, now: () => now, extensions: { allowPrivateWebhooks: true } };
+  const before = await startTestService(options);
   let token: string;
   let cursor: string;
   let arrived: CorpusSignal[];
@@ -49,6 +73,8 @@ async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<vo
     token = await before.idp.issueToken('reader@example.com', 3_600, now);
     const follow = await postJson(`${before.url}/api/v1/follow`, { target: { type: 'segment', value: 'Grocery' } }, { authorization: `Bearer ${token}` });
     Follow.parse(await follow.json());
+    const hook = await postJson(`${before.url}/api/v1/webhooks`, { url: receiverUrl, events: ['follow.matched'] }, { authorization: `Bearer ${token}` });
+    expect(hook.status).toBe(201);
     cursor = (await readFollowFeedToEnd(before, token)).next_cursor;
     // Taken in with nothing read after them: each is queued behind the first one's write.
     arrived = arriveGrocery(before, 5);
@@ -56,10 +82,13 @@ async function arrivalsQueuedAtCloseSurvive(storage: ServiceOptions): Promise<vo
     await before.close();
   }
 
-  const after = await startTestService({ ...storage, now: () => now });
+  const after = await startTestService(options);
   try {
     const read = await readFollowFeedToEnd(after, token, cursor);
     expect(read.items.map((item) => item.signal.id)).toEqual(arrived.map((signal) => signal.id));
+    // Every arrival's webhook was sent, by the first service or (stored as it closed) by the second.
+    const expected = arrived.map((signal) => signal.id).sort();
+    await expect.poll(() => [...new Set(matchedSignalIds)].sort(), { timeout: 10_000 }).toEqual(expected);
   } finally {
     await after.close();
   }

@@ -81,6 +81,8 @@ export class FollowStore {
   /** Set once close() has written what was queued: nothing more is written. */
   private closed = false;
   private closeDone: Promise<void> | null = null;
+  /** Match notifications under way (each reads the follows); close() waits for them. */
+  private readonly notifying = new Set<Promise<void>>();
   private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
   private readonly unsubscribe: () => void;
 
@@ -111,6 +113,8 @@ export class FollowStore {
       // Still queued (it waited for a retry, or came as that write ended): written now, once.
       if (this.queue.length > 0) await this.flush();
       this.closed = true;
+      // The written arrivals' listeners (webhooks store their deliveries) are told before the database closes.
+      await Promise.all(this.notifying);
     })();
     return this.closeDone;
   }
@@ -273,7 +277,9 @@ export class FollowStore {
       if (this.matchListeners.size === 0) continue;
       for (const arrival of batch) {
         if (!arrival.signal || (arrival.claimKey !== null && !written.has(arrival.claimKey))) continue;
-        void this.notifyMatches(arrival.signal).catch(() => undefined);
+        const notifying = this.notifyMatches(arrival.signal).catch(() => undefined);
+        this.notifying.add(notifying);
+        void notifying.finally(() => this.notifying.delete(notifying));
       }
     }
   }

@@ -109,7 +109,12 @@ export class WebhookStore {
   private readonly timer: NodeJS.Timeout;
   private dispatching = false;
   private again = false;
+  /** Set by close(): nothing more is sent by this process (what is stored waits for the next start). */
   private closed = false;
+  /** Set by settle(): no more deliveries are stored (the database closes next). */
+  private sealed = false;
+  /** Deliveries being stored; settle() waits for them. */
+  private readonly storing = new Set<Promise<void>>();
 
   private constructor(private readonly options: WebhookOptions) {
     this.timer = setInterval(() => this.dispatch(), DISPATCH_EVERY_MS);
@@ -126,9 +131,19 @@ export class WebhookStore {
     return this.options.allowPrivate;
   }
 
+  /**
+   * Stops sending. Events still store their deliveries as pending until settle(), so an event of
+   * the service's last moments (an arrival written as it closes) is sent by the next start.
+   */
   close(): void {
     this.closed = true;
     clearInterval(this.timer);
+  }
+
+  /** Stops storing deliveries and resolves once those being stored are: the database closes after this. */
+  async settle(): Promise<void> {
+    this.sealed = true;
+    await Promise.all(this.storing);
   }
 
   private get db(): Database {
@@ -195,11 +210,13 @@ export class WebhookStore {
 
   /** Stores a delivery of `event` for each of the owner's webhooks subscribed to it; the dispatcher sends them. */
   emit(owner: string, event: WebhookEvent, data: unknown): void {
-    if (this.closed) return;
-    void this.enqueue(owner, event, data).then(
+    if (this.sealed) return;
+    const storing = this.enqueue(owner, event, data).then(
       () => this.dispatch(),
       () => undefined,
     );
+    this.storing.add(storing);
+    void storing.finally(() => this.storing.delete(storing));
   }
 
   private async enqueue(owner: string, event: WebhookEvent, data: unknown): Promise<void> {
