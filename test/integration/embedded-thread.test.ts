@@ -1,11 +1,14 @@
 /**
  * The embedded database on its own thread (store/pglite-thread.ts, decision 17): PostgreSQL's
  * errors keep their fields across the thread, a transaction commits or rolls back whole, and an
- * open started early by the process entry is the one the service then takes.
+ * open started early by the process entry is the one the service then takes. Closing ends the
+ * thread by itself: terminate() on a thread that has run WebAssembly can crash the whole process
+ * (nodejs/node#47748; a test worker died of SIGSEGV in service-database.test.ts that way).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseStartError, isUniqueViolation } from '../../src/service/store/database';
 import { openEmbeddedDatabase, openEmbeddedDatabaseEarly } from '../../src/service/store/embedded';
+import { openPgliteThread } from '../../src/service/store/pglite-thread';
 import { tempDirs } from '../support/temp-dirs';
 
 const temp = tempDirs('clarity-thread-');
@@ -54,6 +57,16 @@ describe('the embedded database on its own thread', () => {
       { id: 'c', body: {}, n: 3 },
     ]);
     await reopened.close();
+  }, 120_000);
+
+  it('ends the thread by itself on close, not by terminate()', async () => {
+    const dir = await tempDir();
+    const thread = await openPgliteThread({ folder: `${dir}/database`, existed: false, template: `${dir}/template.tar.gz`, extraStartParams: [] });
+    expect(await thread.run('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await thread.close();
+    // A terminated thread exits with 1; one whose loop ran empty after close, with 0.
+    expect(await thread.exited).toBe(0);
+    await expect(thread.run('SELECT 1')).rejects.toThrow(/thread ended/);
   }, 120_000);
 
   it('an open started early is the one the service takes, holding the lock meanwhile', async () => {

@@ -15,6 +15,8 @@ export interface PgliteThread {
   /** One statement with `$1…` parameters, or (none) a script of statements: the last one's rows. */
   run<T>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
+  /** The thread's exit code once it has ended: 0 when it ended by itself after close(), 1 when terminated. */
+  readonly exited: Promise<number>;
 }
 
 interface Reply {
@@ -76,7 +78,10 @@ async function open() {
 const opening = open();
 opening.then(
   (db) => { pglite = db; parentPort.postMessage({ id: 0, rows: [] }); },
-  (error) => parentPort.postMessage({ id: 0, error: errorOf(error) }),
+  (error) => {
+    parentPort.postMessage({ id: 0, error: errorOf(error) });
+    parentPort.close();
+  },
 );
 parentPort.on('message', async ({ id, kind, sql, params }) => {
   try {
@@ -84,6 +89,9 @@ parentPort.on('message', async ({ id, kind, sql, params }) => {
       await pglite.close();
       pglite = null;
       parentPort.postMessage({ id, rows: [] });
+      // Nothing is left to run: closing the port lets this thread end by itself (terminate() on a
+      // thread that has run WebAssembly can crash the whole process: nodejs/node#47748).
+      parentPort.close();
       return;
     }
     const rows = params && params.length > 0 ? (await pglite.query(sql, params)).rows : ((await pglite.exec(sql)).at(-1)?.rows ?? []);
@@ -143,19 +151,43 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
       }
     });
   };
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   const opened = new Promise<unknown[]>((resolve, reject) => waiting.set(0, { resolve, reject }));
   return opened.then(
     (): PgliteThread => ({
+      exited,
       run: async <T>(sql: string, params?: unknown[]) => (await ask({ kind: 'run', sql, params })) as T[],
       async close() {
         if (gone) return;
         await ask({ kind: 'close' });
-        await worker.terminate();
+        await endGracefully(worker, exited);
       },
     }),
     async (error: unknown) => {
-      await worker.terminate();
+      // The thread closes its port after an open that failed (or it is already gone).
+      await endGracefully(worker, exited);
       throw error;
     },
   );
+}
+
+/** How long a closed thread gets to end by itself before it is terminated. */
+const EXIT_GRACE_MS = 5_000;
+
+/**
+ * Waits for a thread that was told to close to end on its own; terminates it only if it has
+ * not after EXIT_GRACE_MS (a thread stuck in PGlite), the one case left for terminate().
+ */
+async function endGracefully(worker: Worker, ended: Promise<number>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), EXIT_GRACE_MS);
+  });
+  // The wait keeps the process up until the thread has ended (an idle thread is unref'd).
+  worker.ref();
+  try {
+    if ((await Promise.race([ended, late])) === 'late') await worker.terminate();
+  } finally {
+    clearTimeout(timer);
+  }
 }
