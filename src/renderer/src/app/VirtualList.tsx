@@ -1,4 +1,4 @@
-import { observeElementOffset, useVirtualizer } from '@tanstack/react-virtual';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useReducer, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 
@@ -68,13 +68,6 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     estimateSize: () => estimateHeight,
     overscan: 4,
     getItemKey,
-    // A scroll our own following made (the list at the end as the last answer grows, once per
-    // streamed line, issue 31) is handed on as one at rest: the virtualiser still takes the new
-    // offset and renders if the rows in range changed, but reads no scroll height (a layout
-    // inside the frame's scroll event), and its "scrolling" state does not flip on as the stream
-    // starts (a synchronous render of the list in that event) and off again after it. A scroll
-    // anywhere else (the reader's wheel, keys, scrollbar) is passed as it came.
-    observeElementOffset: (instance, report) => observeElementOffset(instance, (offset, isScrolling) => report(offset, isScrolling && offset < followedTo.current - 1)),
     // Rows are measured only by their ResizeObserver, after the browser's own layout and before
     // paint (issue 31). Measured from the row's ref instead, inside React's commit, reading its
     // height forced a synchronous layout of the whole new row there: a new row keeps the size
