@@ -184,7 +184,8 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
 interface DirectBlock {
   /** The block's markdown, for its marked HTML if asked (RenderedBlock.rawHtml). */
   raw: string;
-  build(doc: Document): DocumentFragment;
+  /** The block's tree, its markers made chips as it is built (numbered in order, as addChips would). */
+  build(doc: Document, numbering: CitationNumbering): DocumentFragment;
 }
 
 /** A citation marker that cannot be part of a link, an image or a definition (nothing follows it that could make one). */
@@ -227,10 +228,15 @@ function directInline(text: string): Array<string | { strong: string }> | null {
   return out;
 }
 
-function appendInline(doc: Document, parent: Node, runs: ReadonlyArray<string | { strong: string }>): void {
+function appendInline(doc: Document, parent: Node, runs: ReadonlyArray<string | { strong: string }>, numbering: CitationNumbering): void {
+  const appendText = (into: Node, text: string): void => {
+    const pieces = text.includes('[sig_') ? withChips(doc, text, numbering) : null;
+    if (pieces) for (const piece of pieces) into.appendChild(typeof piece === 'string' ? doc.createTextNode(piece) : piece);
+    else into.appendChild(doc.createTextNode(text));
+  };
   for (const run of runs) {
-    if (typeof run === 'string') parent.appendChild(doc.createTextNode(run));
-    else parent.appendChild(doc.createElement('strong')).appendChild(doc.createTextNode(run.strong));
+    if (typeof run === 'string') appendText(parent, run);
+    else appendText(parent.appendChild(doc.createElement('strong')), run.strong);
   }
 }
 
@@ -268,7 +274,7 @@ function directBlocks(text: string): DirectBlock[] | null {
       const inline = directInline(heading[2]!);
       if (!inline) return null;
       const tag = `h${heading[1]!.length}`;
-      blocks.push({ raw, build: (doc) => withNewline(doc, (el) => appendInline(doc, el, inline), tag) });
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), tag) });
       previousList = false;
       continue;
     }
@@ -286,11 +292,11 @@ function directBlocks(text: string): DirectBlock[] | null {
       }
       blocks.push({
         raw,
-        build: (doc) =>
+        build: (doc, numbering) =>
           withNewline(doc, (list) => {
             list.appendChild(doc.createTextNode('\n'));
             for (const item of items) {
-              appendInline(doc, list.appendChild(doc.createElement('li')), item);
+              appendInline(doc, list.appendChild(doc.createElement('li')), item, numbering);
               list.appendChild(doc.createTextNode('\n'));
             }
           }, 'ul'),
@@ -317,13 +323,13 @@ function directBlocks(text: string): DirectBlock[] | null {
         if (inline.some((cell) => cell === null)) return null;
         rows.push(inline as Array<Array<string | { strong: string }>>);
       }
-      blocks.push({ raw, build: (doc) => withNewline(doc, (table) => buildTable(doc, table, rows, aligns), 'table') });
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (table) => buildTable(doc, table, rows, aligns, numbering), 'table') });
       continue;
     }
     for (const line of paragraph) if (!DIRECT_LINE_START.test(line) || DIRECT_ORDERED.test(line) || line.includes('|')) return null;
     const inline = directInline(raw);
     if (!inline) return null;
-    blocks.push({ raw, build: (doc) => withNewline(doc, (el) => appendInline(doc, el, inline), 'p') });
+    blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), 'p') });
   }
   return blocks;
 }
@@ -338,7 +344,7 @@ function withNewline(doc: Document, fill: (element: Element) => void, tag: strin
 }
 
 /** marked's table (`<table>\n<thead>\n<tr>\n<th>…</th>\n</tr>\n</thead>\n<tbody><tr>\n…</tr>\n</tbody></table>`), as parsed. */
-function buildTable(doc: Document, table: Element, rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<string | { strong: string }>>>, aligns: ReadonlyArray<string | null>): void {
+function buildTable(doc: Document, table: Element, rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<string | { strong: string }>>>, aligns: ReadonlyArray<string | null>, numbering: CitationNumbering): void {
   const newline = (parent: Node): void => void parent.appendChild(doc.createTextNode('\n'));
   const row = (parent: Node, cells: ReadonlyArray<ReadonlyArray<string | { strong: string }>>, tag: string): void => {
     const tr = parent.appendChild(doc.createElement('tr'));
@@ -346,7 +352,7 @@ function buildTable(doc: Document, table: Element, rows: ReadonlyArray<ReadonlyA
     cells.forEach((cell, i) => {
       const element = tr.appendChild(doc.createElement(tag));
       if (aligns[i]) element.setAttribute('align', aligns[i]!);
-      appendInline(doc, element, cell);
+      appendInline(doc, element, cell, numbering);
       newline(tr);
     });
     newline(parent);
@@ -466,27 +472,35 @@ function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
     if (!literal) found.push(node as Text);
   }
   for (const text of found) {
-    const value = text.nodeValue ?? '';
-    const pieces: Array<string | Node> = [];
-    let last = 0;
-    for (const match of value.matchAll(CITATION_MARKER)) {
-      const id = match[1]!;
-      pieces.push(value.slice(last, match.index));
-      const n = numbering.numberFor(id);
-      const chip = doc.createElement('button');
-      chip.type = 'button';
-      chip.className = 'cite-chip';
-      chip.dataset.cite = id;
-      chip.dataset.testid = 'citation-chip';
-      chip.title = `Citation ${n}`;
-      chip.textContent = String(n);
-      pieces.push(chip);
-      last = match.index + match[0].length;
-    }
-    if (last === 0) continue;
-    pieces.push(value.slice(last));
-    text.replaceWith(...pieces.filter((piece) => piece !== ''));
+    const pieces = withChips(doc, text.nodeValue ?? '', numbering);
+    if (pieces) text.replaceWith(...pieces);
   }
+}
+
+/**
+ * Text with its markers as chips, in order (the marker's number from `numbering`), or null when it
+ * has no marker. A chip is the app's own element: only its own attributes, its number as text.
+ */
+function withChips(doc: Document, value: string, numbering: CitationNumbering): Array<string | Node> | null {
+  const pieces: Array<string | Node> = [];
+  let last = 0;
+  for (const match of value.matchAll(CITATION_MARKER)) {
+    const id = match[1]!;
+    if (match.index > last) pieces.push(value.slice(last, match.index));
+    const n = numbering.numberFor(id);
+    const chip = doc.createElement('button');
+    chip.type = 'button';
+    chip.className = 'cite-chip';
+    chip.dataset.cite = id;
+    chip.dataset.testid = 'citation-chip';
+    chip.title = `Citation ${n}`;
+    chip.textContent = String(n);
+    pieces.push(chip);
+    last = match.index + match[0].length;
+  }
+  if (last === 0) return null;
+  if (last < value.length) pieces.push(value.slice(last));
+  return pieces;
 }
 
 /**
@@ -989,8 +1003,7 @@ export class IncrementalMarkdown {
     const doc = builderDocument;
     const first = this.frozen.length;
     direct.forEach((block, i) => {
-      const fragment = block.build(doc);
-      if (fragment.textContent?.includes('[sig_')) addChips(fragment, this.numbering);
+      const fragment = block.build(doc, this.numbering);
       this.frozen.push(new RenderedBlock(first + i, fragment, () => Parser.parse(new Lexer({ gfm: true }).lex(block.raw), { gfm: true, async: false })));
     });
     this.directAnswers += 1;
