@@ -164,6 +164,208 @@ function buildPlainMarkup(html: string): DocumentFragment | null {
   return at === html.length && open.length === 0 ? fragment : null;
 }
 
+/**
+ * A finished answer's markdown, lexed and built without marked when it is written in the plainest
+ * markdown only (issue 31, round 9; decision 0030): blocks apart by blank lines, each one ATX
+ * heading line, a paragraph of text lines, a tight `- ` list of one-line items, or a pipe table;
+ * inside them text, `**strong**` and citation markers, nothing else. For that subset marked's
+ * tokens are fixed by the rules below, and so is the tree DOMPurify keeps of marked's HTML (the
+ * builder's elements and whitespace text nodes, decision 0021); tests compare the two over the
+ * bench's answers and the markdown fixtures. Anything outside it, anywhere in the text (another
+ * block, a character with a meaning in markdown or HTML, a strong run whose flanking the rules do
+ * not settle), returns null and the whole text goes through marked as before.
+ *
+ * SECURITY: as with buildPlainMarkup, whatever the input, this makes only p, h1–h6, ul, li,
+ * strong and a table's parts, with no attribute but a cell's `align` set to one of three fixed
+ * strings, and text nodes, in an inert document; chips are added to the result by addChips as on
+ * every other path. No link can be made here: `[`, `]`, `<`, `:` after a marker, `@`, `www.`
+ * and `://` all send the text to marked.
+ */
+interface DirectBlock {
+  /** The block's markdown, for its marked HTML if asked (RenderedBlock.rawHtml). */
+  raw: string;
+  /** The block's tree, its markers made chips as it is built (numbered in order, as addChips would). */
+  build(doc: Document, numbering: CitationNumbering): DocumentFragment;
+}
+
+/** A citation marker that cannot be part of a link, an image or a definition (nothing follows it that could make one). */
+const DIRECT_MARKER = /\[sig_[0-9a-f]{16}\](?![([:])/g;
+/**
+ * Once such markers are taken out: any character that means something to marked (besides `*`,
+ * `#`, `-` and `|`, read by the rules) or to HTML, every whitespace but the space and the line
+ * break, control characters, and what would make a GFM autolink.
+ */
+const DIRECT_REFUSED = /&(?! )|(?!\n)\p{Cc}|[<>\\`~_![\]@\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|[^\S \n]|www\.|:\/\//iu;
+const DIRECT_HEADING = /^(#{1,6}) ([^#\s](?:[^#]*[^#\s])?)$/;
+const DIRECT_ITEM = /^- (.+)$/;
+/** How a paragraph's line, or an item's text, may start: nothing a block rule or a list marker reads. */
+const DIRECT_LINE_START = /^(?:[\p{L}\p{N}("'₹%$]|\*\*[^\s*]|\[sig_)/u;
+const DIRECT_ORDERED = /^\d{1,9}[.)](?:\s|$)/;
+const DIRECT_DELIMITER = /^ *(:?)-{3,}(:?) *$/;
+/** A marker cut short by the end of the text (a 4 KB cut): text to marked, as it has no `]`. */
+const DIRECT_CUT_MARKER = /\[(?:s(?:i(?:g(?:_[0-9a-f]{0,16})?)?)?)?$/;
+/** After a strong run's closing `**`: what makes it closing (right-flanking) and nothing else. */
+const DIRECT_AFTER_STRONG = /^(?:$|[ \n.,;:)])/;
+
+/** Text and strong runs of inline markdown in the subset, or null. */
+function directInline(text: string): Array<string | { strong: string }> | null {
+  const out: Array<string | { strong: string }> = [];
+  let at = 0;
+  for (let open = text.indexOf('*'); open >= 0; open = text.indexOf('*', at)) {
+    // `**` after the start, a space or a line break, then a character that is no space or `*`: it opens, and cannot close.
+    if (text[open + 1] !== '*' || (open > 0 && text[open - 1] !== ' ' && text[open - 1] !== '\n')) return null;
+    const first = text[open + 2];
+    if (first === undefined || first === ' ' || first === '\n' || first === '*') return null;
+    const close = text.indexOf('*', open + 2);
+    if (close < 0 || text[close + 1] !== '*') return null;
+    const inner = text.slice(open + 2, close);
+    if (inner.includes('\n') || inner.endsWith(' ') || !DIRECT_AFTER_STRONG.test(text.slice(close + 2, close + 3))) return null;
+    if (open > at) out.push(text.slice(at, open));
+    out.push({ strong: inner });
+    at = close + 2;
+  }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
+}
+
+function appendInline(doc: Document, parent: Node, runs: ReadonlyArray<string | { strong: string }>, numbering: CitationNumbering): void {
+  const appendText = (into: Node, text: string): void => {
+    const pieces = text.includes('[sig_') ? withChips(doc, text, numbering) : null;
+    if (pieces) for (const piece of pieces) into.appendChild(typeof piece === 'string' ? doc.createTextNode(piece) : piece);
+    else into.appendChild(doc.createTextNode(text));
+  };
+  for (const run of runs) {
+    if (typeof run === 'string') appendText(parent, run);
+    else appendText(parent.appendChild(doc.createElement('strong')), run.strong);
+  }
+}
+
+/** A pipe table's row: its cells' text, trimmed as marked trims them; null unless written `| a | b |`. */
+function directCells(line: string): string[] | null {
+  if (line.length < 2 || !line.startsWith('|') || !line.endsWith('|')) return null;
+  return line.slice(1, -1).split('|').map((cell) => cell.trim());
+}
+
+function directBlocks(text: string): DirectBlock[] | null {
+  if (DIRECT_REFUSED.test(text.replace(DIRECT_MARKER, '').replace(DIRECT_CUT_MARKER, ''))) return null;
+  const lines = text.split('\n');
+  // The text's own last line may end in spaces (a cut): a paragraph keeps them there, a heading, item or row does not.
+  const cutLine = lines.length - 1;
+  const blocks: DirectBlock[] = [];
+  let previousList = false;
+  for (let i = 0; i < lines.length; ) {
+    if (lines[i] === '') {
+      i += 1;
+      continue;
+    }
+    let end = i;
+    while (end < lines.length && lines[end] !== '') end += 1;
+    const run = lines.slice(i, end);
+    const raw = run.join('\n');
+    // (No other line ends in a space: two would be a line break, and marked trims one in some places and not others.)
+    if (run.some((line, k) => i + k !== cutLine && line.endsWith(' '))) return null;
+    const paragraph = [...run];
+    if (end - 1 === cutLine) run[run.length - 1] = run.at(-1)!.trimEnd();
+    i = end;
+    const first = run[0]!;
+    const heading = DIRECT_HEADING.exec(first);
+    if (first.startsWith('#')) {
+      if (!heading || run.length !== 1) return null;
+      const inline = directInline(heading[2]!);
+      if (!inline) return null;
+      const tag = `h${heading[1]!.length}`;
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), tag) });
+      previousList = false;
+      continue;
+    }
+    if (first.startsWith('-')) {
+      // Two lists apart by a blank line are one loose list to marked: not in the subset.
+      if (previousList) return null;
+      const items: Array<Array<string | { strong: string }>> = [];
+      for (const line of run) {
+        const item = DIRECT_ITEM.exec(line);
+        const content = item?.[1];
+        if (!content || !DIRECT_LINE_START.test(content) || DIRECT_ORDERED.test(content) || content.includes('|')) return null;
+        const inline = directInline(content);
+        if (!inline) return null;
+        items.push(inline);
+      }
+      blocks.push({
+        raw,
+        build: (doc, numbering) =>
+          withNewline(doc, (list) => {
+            list.appendChild(doc.createTextNode('\n'));
+            for (const item of items) {
+              appendInline(doc, list.appendChild(doc.createElement('li')), item, numbering);
+              list.appendChild(doc.createTextNode('\n'));
+            }
+          }, 'ul'),
+      });
+      previousList = true;
+      continue;
+    }
+    previousList = false;
+    if (first.startsWith('|')) {
+      const header = directCells(first);
+      const delimiter = run[1] === undefined ? null : directCells(run[1]);
+      if (!header || !delimiter || delimiter.length !== header.length || run.length < 3) return null;
+      const aligns: Array<string | null> = [];
+      for (const cell of delimiter) {
+        const match = DIRECT_DELIMITER.exec(cell);
+        if (!match) return null;
+        aligns.push(match[1] && match[2] ? 'center' : match[2] ? 'right' : match[1] ? 'left' : null);
+      }
+      const rows: Array<Array<Array<string | { strong: string }>>> = [];
+      for (const line of [first, ...run.slice(2)]) {
+        const cells = directCells(line);
+        if (!cells || cells.length !== header.length) return null;
+        const inline = cells.map(directInline);
+        if (inline.some((cell) => cell === null)) return null;
+        rows.push(inline as Array<Array<string | { strong: string }>>);
+      }
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (table) => buildTable(doc, table, rows, aligns, numbering), 'table') });
+      continue;
+    }
+    for (const line of paragraph) if (!DIRECT_LINE_START.test(line) || DIRECT_ORDERED.test(line) || line.includes('|')) return null;
+    const inline = directInline(raw);
+    if (!inline) return null;
+    blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), 'p') });
+  }
+  return blocks;
+}
+
+/** `<tag>…</tag>\n` as parsed: the element, then a line break's text node. */
+function withNewline(doc: Document, fill: (element: Element) => void, tag: string): DocumentFragment {
+  const fragment = doc.createDocumentFragment();
+  const element = fragment.appendChild(doc.createElement(tag));
+  fill(element);
+  fragment.appendChild(doc.createTextNode('\n'));
+  return fragment;
+}
+
+/** marked's table (`<table>\n<thead>\n<tr>\n<th>…</th>\n</tr>\n</thead>\n<tbody><tr>\n…</tr>\n</tbody></table>`), as parsed. */
+function buildTable(doc: Document, table: Element, rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<string | { strong: string }>>>, aligns: ReadonlyArray<string | null>, numbering: CitationNumbering): void {
+  const newline = (parent: Node): void => void parent.appendChild(doc.createTextNode('\n'));
+  const row = (parent: Node, cells: ReadonlyArray<ReadonlyArray<string | { strong: string }>>, tag: string): void => {
+    const tr = parent.appendChild(doc.createElement('tr'));
+    newline(tr);
+    cells.forEach((cell, i) => {
+      const element = tr.appendChild(doc.createElement(tag));
+      if (aligns[i]) element.setAttribute('align', aligns[i]!);
+      appendInline(doc, element, cell, numbering);
+      newline(tr);
+    });
+    newline(parent);
+  };
+  newline(table);
+  const head = table.appendChild(doc.createElement('thead'));
+  newline(head);
+  row(head, rows[0]!, 'th');
+  newline(table);
+  const body = table.appendChild(doc.createElement('tbody'));
+  for (const cells of rows.slice(1)) row(body, cells, 'td');
+}
+
 /** Numbers citations in order of first appearance; a signal keeps its number. */
 export class CitationNumbering {
   private readonly numbers = new Map<string, number>();
@@ -270,27 +472,35 @@ function addChips(root: DocumentFragment, numbering: CitationNumbering): void {
     if (!literal) found.push(node as Text);
   }
   for (const text of found) {
-    const value = text.nodeValue ?? '';
-    const pieces: Array<string | Node> = [];
-    let last = 0;
-    for (const match of value.matchAll(CITATION_MARKER)) {
-      const id = match[1]!;
-      pieces.push(value.slice(last, match.index));
-      const n = numbering.numberFor(id);
-      const chip = doc.createElement('button');
-      chip.type = 'button';
-      chip.className = 'cite-chip';
-      chip.dataset.cite = id;
-      chip.dataset.testid = 'citation-chip';
-      chip.title = `Citation ${n}`;
-      chip.textContent = String(n);
-      pieces.push(chip);
-      last = match.index + match[0].length;
-    }
-    if (last === 0) continue;
-    pieces.push(value.slice(last));
-    text.replaceWith(...pieces.filter((piece) => piece !== ''));
+    const pieces = withChips(doc, text.nodeValue ?? '', numbering);
+    if (pieces) text.replaceWith(...pieces);
   }
+}
+
+/**
+ * Text with its markers as chips, in order (the marker's number from `numbering`), or null when it
+ * has no marker. A chip is the app's own element: only its own attributes, its number as text.
+ */
+function withChips(doc: Document, value: string, numbering: CitationNumbering): Array<string | Node> | null {
+  const pieces: Array<string | Node> = [];
+  let last = 0;
+  for (const match of value.matchAll(CITATION_MARKER)) {
+    const id = match[1]!;
+    if (match.index > last) pieces.push(value.slice(last, match.index));
+    const n = numbering.numberFor(id);
+    const chip = doc.createElement('button');
+    chip.type = 'button';
+    chip.className = 'cite-chip';
+    chip.dataset.cite = id;
+    chip.dataset.testid = 'citation-chip';
+    chip.title = `Citation ${n}`;
+    chip.textContent = String(n);
+    pieces.push(chip);
+    last = match.index + match[0].length;
+  }
+  if (last === 0) return null;
+  if (last < value.length) pieces.push(value.slice(last));
+  return pieces;
 }
 
 /**
@@ -304,8 +514,12 @@ export class RenderedBlock {
     readonly key: number,
     /** The sanitised tree, in DOMPurify's inert document. Never attach it: copy it (`content()`). */
     readonly source: DocumentFragment,
-    /** marked's HTML before sanitising: the same string means the same block. */
-    readonly rawHtml: string,
+    /**
+     * marked's HTML before sanitising: the same string means the same block. A function for a
+     * block built straight from the markdown (directBlocks): written only if asked (tests,
+     * exports), as nothing in a finished answer's update reads it.
+     */
+    rawHtml: string | (() => string),
     /** A paragraph's or heading's sanitised runs (renderByRuns), for the next update to reuse. */
     readonly runs: readonly InlineRun[] = [],
     /**
@@ -314,7 +528,19 @@ export class RenderedBlock {
      * this block's tree, which has grown since: a superseded tail block is not to be read again.
      */
     readonly grown?: PlainAppend,
-  ) {}
+  ) {
+    if (typeof rawHtml === 'string') this.raw = rawHtml;
+    else this.writeRaw = rawHtml;
+  }
+
+  private raw: string | undefined;
+  private writeRaw: (() => string) | undefined;
+
+  get rawHtml(): string {
+    this.raw ??= this.writeRaw!();
+    this.writeRaw = undefined;
+    return this.raw;
+  }
 
   get html(): string {
     this.serialized ??= serialize(this.source);
@@ -725,13 +951,20 @@ export class IncrementalMarkdown {
   /** The tail, when it is a tight list whose last item the next update may lex alone (lexLastItem). */
   private lastList: Tokens.List | null = null;
 
-  /** `plainText: false` turns the plain-text path off, `lastItem: false` the list's lexing from its last item, `builder: false` the markup builder (tests compare; benchmarks A/B them). */
-  constructor(private readonly options: { plainText?: boolean; lastItem?: boolean; builder?: boolean } = {}) {}
+  /** Work counter: finished answers built straight from their markdown (directBlocks), without marked. */
+  directAnswers = 0;
+
+  /**
+   * `plainText: false` turns the plain-text path off, `lastItem: false` the list's lexing from its last item, `builder: false` the markup builder
+   * and the direct path, `direct: false` the direct path alone (tests compare; benchmarks A/B them).
+   */
+  constructor(private readonly options: { plainText?: boolean; lastItem?: boolean; builder?: boolean; direct?: boolean } = {}) {}
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
     if (streaming && this.plain && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
     this.plain = null;
     if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
+    if (!streaming && this.frozenLength === 0 && this.tail.length === 0 && this.directUpdate(text)) return { frozen: this.frozen, tail: this.tail };
     this.lastText = text;
     const rest = text.slice(this.frozenLength);
     const tokens = (streaming && this.lastList && this.lexLastItem(rest)) || this.lex(rest);
@@ -755,6 +988,31 @@ export class IncrementalMarkdown {
     if (pieces.size > 0) this.pieces = pieces;
     if (streaming && this.options.plainText !== false && live.length === 1 && this.tail.length === 1) this.plain = plainTailOf(live[0]!, this.tail[0]!, text);
     return { frozen: this.frozen, tail: this.tail };
+  }
+
+  /**
+   * A finished answer shown whole (an appended or scrolled-to row; issue 31, round 9): built
+   * straight from its markdown when it is in the plainest subset (directBlocks), as frozen blocks
+   * with chips numbered in order, as renderBlocks would. False, touching nothing, otherwise.
+   */
+  private directUpdate(text: string): boolean {
+    if (this.options.direct === false || this.options.builder === false) return false;
+    const direct = directBlocks(text);
+    if (!direct) return false;
+    builderDocument ??= document.implementation.createHTMLDocument('');
+    const doc = builderDocument;
+    const first = this.frozen.length;
+    direct.forEach((block, i) => {
+      const fragment = block.build(doc, this.numbering);
+      this.frozen.push(new RenderedBlock(first + i, fragment, () => Parser.parse(new Lexer({ gfm: true }).lex(block.raw), { gfm: true, async: false })));
+    });
+    this.directAnswers += 1;
+    this.lastText = text;
+    this.frozenLength = text.length;
+    this.tail = [];
+    this.lastList = null;
+    this.plain = null;
+    return true;
   }
 
   private lex(markdown: string): TokensList {

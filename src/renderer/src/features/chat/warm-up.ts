@@ -34,6 +34,20 @@ const SAMPLE = [
   'A closing paragraph.',
 ].join('\n');
 
+/** The sample's blocks in the plainest markdown: a finished answer of them takes the direct path. */
+export const PLAIN_SAMPLE = [
+  '## Summary',
+  '',
+  'Quick commerce grew **fast** in the quarter [sig_0000000000000000], with new dark stores & orders up 12%.',
+  '',
+  '- **First point**, cited [sig_0000000000000001].',
+  '- Second point.',
+  '',
+  '| City | Stores | Change |',
+  '|:---|---:|:---:|',
+  '| Bengaluru | **120** | +8 [sig_0000000000000000] |',
+].join('\n');
+
 /** Returns how many blocks the made-up answer came to (tests check the work was done). */
 export function warmUpAnswerPipeline(): number {
   const markdown = new IncrementalMarkdown();
@@ -46,6 +60,10 @@ export function warmUpAnswerPipeline(): number {
   }
   const { frozen, tail } = markdown.update(SAMPLE, false);
   view.show(frozen, tail);
+  // A finished answer in the plainest markdown (an appended or scrolled-to row) is built without
+  // marked (decision 0030): its code is warmed too, with the sample's plain blocks.
+  const plain = new IncrementalMarkdown().update(PLAIN_SAMPLE, false);
+  new BlockDom(document.createElement('div')).show(plain.frozen, plain.tail);
   displayFor(useAppStore.getState().settings?.display ?? DEFAULT_DISPLAY).date(Date.now());
   return host.childElementCount;
 }
