@@ -88,13 +88,26 @@ export interface WriteOptions {
   between?: () => Promise<void>;
 }
 
+/** A part is at least this long (a few sentences): each push re-segments the text so far. */
+const MIN_PART = 400;
+
 /**
- * The answer cut after each blank line: the verifier takes it paragraph by paragraph as it would a
- * model's stream (it holds back whatever is not yet complete), and yields the same pieces.
+ * The answer cut after blank lines into parts of a few paragraphs: the verifier takes it part by
+ * part as it would a model's stream (it holds back whatever is not yet complete), and yields the
+ * same pieces.
  */
 export function paragraphs(content: string): string[] {
-  const parts = content.split(/(?<=\n\n)/);
-  return parts.length > 0 ? parts : [content];
+  const parts: string[] = [];
+  let part = '';
+  for (const paragraph of content.split(/(?<=\n\n)/)) {
+    part += paragraph;
+    if (part.length >= MIN_PART) {
+      parts.push(part);
+      part = '';
+    }
+  }
+  if (part || parts.length === 0) parts.push(part);
+  return parts;
 }
 
 /** Dates the question set: its period's bounds and today. */
