@@ -6,7 +6,7 @@
  * then runs one step here. A step used to be a whole answer (retrieval, compose, verification and
  * writing: ≈ 3 ms on this project's machine), so each turn gave an earlier ask's answer ≈ 3 ms of
  * the CPU the asks still arriving needed for their first bytes. Steps are now ≈ 0.2–0.9 ms (the
- * retrieval, the compose, then the verification of one paragraph at a time): the turn comes back
+ * retrieval, the compose, then the verification of a few paragraphs at a time): the turn comes back
  * to the sockets sooner, and no step waits for anything but the loop, so an ask alone gets its
  * answer as soon as before (nothing is held while asks keep arriving: holding answers met the
  * first-byte figure but finished answers later; bench/notes.md, round 8).
