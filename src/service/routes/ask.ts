@@ -191,16 +191,14 @@ async function streamAnswer(
     if (!ended) abort.abort();
   });
   let written = 0;
-  // Frames written in one turn go out as one chunk (at pace 0, a whole answer): the same bytes
-  // in far fewer socket writes and chunks for the client to parse. Flushed before the stream
-  // next waits, so nothing is held back.
+  // Frames written in one turn go out as one chunk: the same bytes in far fewer socket writes
+  // and chunks for the client to parse. They are written at the end of the turn's microtasks (a
+  // tick queued from them runs after they drain), so before the stream waits on anything (a
+  // model, the store, a pace). Only while the answer waits for its next step behind other
+  // answers (a burst) do they stay pending, going out with a later step's, at the answer's end at
+  // the latest: a write per step cost several socket writes per answer (profiled: writev +56 % of
+  // the main thread's time over whole bursts), where an answer written in one turn had been one.
   let pending = '';
-  // Frames are written once the work that made them is done: at the end of the event-loop turn's
-  // microtasks (a tick queued from them runs after they drain), so one turn's frames are one write.
-  // While the answer waits for its next step behind other answers (a burst), they stay pending
-  // and go out with a later step's, at its end at the latest: a write per step made the same
-  // bytes cost several socket writes per answer (profiled: writev +56 % of the main thread's
-  // time over whole bursts), where an answer written in one turn had been one.
   let holding = false;
   let flushQueued = false;
   const flush = (): void => {
