@@ -8,6 +8,9 @@
  *   --a <service.js>   the old build (e.g. a copy of out/main made before the change)
  *   --b <service.js>   the new build (default out/main/service.js)
  *   --rounds N         bursts per build (default 10)
+ *   --lone N           first, N asks alone per build, alternated: first byte, first answer text
+ *                      and last byte (median and p95), so a change for bursts that slowed an
+ *                      ask alone would show (default 0)
  *   --profile DIR      run both services under --cpu-prof (written to DIR/a, DIR/b) and write
  *                      (--profile-interval µs between samples, 250 by default) and write
  *                      each burst's window (start, p95 first byte, last byte; monotonic µs, the
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     a: { type: 'string' },
     b: { type: 'string', default: 'out/main/service.js' },
     rounds: { type: 'string', default: '10' },
+    lone: { type: 'string', default: '0' },
     profile: { type: 'string' },
     streams: { type: 'string', default: '200' },
     'profile-interval': { type: 'string', default: '250' },
@@ -178,6 +182,18 @@ for (let i = 0; i < 40; i += 1) {
 }
 
 console.log(`load average at start: ${loadavg().map(round2).join(' ')}`);
+const LONE = Number(args.lone);
+if (LONE > 0) {
+  const lone: Record<'a' | 'b', Array<{ ttfb: number; firstText: number; total: number }>> = { a: [], b: [] };
+  for (let i = 0; i < LONE; i += 1) {
+    for (const name of i % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const)) lone[name].push(await timeToFirstByteHttp(`${services[name].url}/api/v1/ask`, body(i)));
+  }
+  for (const name of ['a', 'b'] as const) {
+    const figures = (pick: (r: { ttfb: number; firstText: number; total: number }) => number): string => `${round2(percentile(lone[name].map(pick), 50))} / ${round2(percentile(lone[name].map(pick), 95))}`;
+    console.log(`${name} alone (${LONE} asks, median / p95 ms): first byte ${figures((r) => r.ttfb)}, first answer text ${figures((r) => r.firstText)}, last byte ${figures((r) => r.total)}`);
+  }
+  console.log(`load average after the asks alone: ${loadavg().map(round2).join(' ')}`);
+}
 const results: Record<'a' | 'b', { service: Burst[]; baseline: Burst[] }> = { a: { service: [], baseline: [] }, b: { service: [], baseline: [] } };
 for (let r = 0; r < ROUNDS; r += 1) {
   const order: Array<'a' | 'b'> = r % 2 === 0 ? ['a', 'b'] : ['b', 'a'];

@@ -81,6 +81,33 @@ export interface WriteOptions {
   abort?: AbortSignal;
   /** SSE: what was verified has been sent and stays. JSON: a failed model's text is dropped whole. */
   streaming: boolean;
+  /**
+   * Awaited between the extractive answer's paragraphs: a stream gives the event loop back there
+   * (src/service/answer-turns.ts), so verifying a whole answer is not one long synchronous task.
+   */
+  between?: () => Promise<void>;
+}
+
+/** A part is at least this long (a few sentences): each push re-segments the text so far. */
+const MIN_PART = 400;
+
+/**
+ * The answer cut after blank lines into parts of a few paragraphs: the verifier takes it part by
+ * part as it would a model's stream (it holds back whatever is not yet complete), and yields the
+ * same pieces.
+ */
+export function paragraphs(content: string): string[] {
+  const parts: string[] = [];
+  let part = '';
+  for (const paragraph of content.split(/(?<=\n\n)/)) {
+    part += paragraph;
+    if (part.length >= MIN_PART) {
+      parts.push(part);
+      part = '';
+    }
+  }
+  if (part || parts.length === 0) parts.push(part);
+  return parts;
 }
 
 /** Dates the question set: its period's bounds and today. */
@@ -163,7 +190,11 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   if (useExtractive) {
     const verifier = extractiveVerifier();
     parts.push(verifier);
-    yield* events(verifier.push(answer.content));
+    const pieces = paragraphs(answer.content);
+    for (const [index, piece] of pieces.entries()) {
+      if (index > 0) await options.between?.();
+      yield* events(verifier.push(piece));
+    }
     yield* events(verifier.end());
   }
 

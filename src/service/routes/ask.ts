@@ -17,6 +17,7 @@ import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import { randomHex } from '../random-ids';
+import { AnswerTurns } from '../answer-turns';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   route(app, 'ask', async (request, reply) => {
@@ -38,11 +39,15 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
     let hits: SearchHit[] = [];
     let turn: SessionTurn | null = null;
-    const compose = (): ComposedAnswer => {
+    // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
+    const retrieve = (): Retrieved => {
       const now = context.now();
       const frame = understand(question, earlier, session, context, now);
       // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
       hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
+      return { now, frame };
+    };
+    const compose = ({ now, frame }: Retrieved): ComposedAnswer => {
       const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf });
       turn = {
         question,
@@ -59,7 +64,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       session.turns.length > 0
         ? session.turns.flatMap((earlierTurn): ChatMessage[] => [{ role: 'user', content: earlierTurn.question }, { role: 'assistant', content: earlierTurn.answer }])
         : messages.slice(0, -1).map((message): ChatMessage => ({ role: message.role, content: stripFaultMarkers(message.content) || message.content }));
-    const write = (answer: ComposedAnswer, abort?: AbortSignal): AsyncGenerator<AnswerEvent, FinalAnswer> =>
+    const write = (answer: ComposedAnswer, abort?: AbortSignal, between?: () => Promise<void>): AsyncGenerator<AnswerEvent, FinalAnswer> =>
       writeAnswer({
         streaming: abort !== undefined,
         settings: context.composer,
@@ -71,6 +76,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         sourcesById: context.store.sourcesById,
         now: context.now(),
         abort,
+        between,
       });
     /**
      * The session keeps what the analyst was shown, stored before the answer is acknowledged
@@ -84,7 +90,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       await context.sessions.appendTurn(session, turn);
     };
     if (!stream) {
-      const answer = compose();
+      const answer = compose(retrieve());
       const writer = write(answer);
       let step = await writer.next();
       while (!step.done) step = await writer.next();
@@ -105,7 +111,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       };
     }
     // The stream opens before retrieval, so the first byte does not wait for the answer.
-    await streamAnswer(reply, context, session, compose, fault, write, remember);
+    await streamAnswer(reply, context, session, retrieve, compose, fault, write, remember);
     return reply;
   });
 }
@@ -135,30 +141,12 @@ export function splitIntoDeltas(text: string, wordsPerDelta = 3): string[] {
   return deltas;
 }
 
-let composeChain: Promise<unknown> = Promise.resolve();
+/** Streaming answers' work, a short step per event-loop turn, oldest ask first (answer-turns.ts). */
+const answerTurns = new AnswerTurns();
 
-/**
- * Runs composes one per event-loop turn, each after the I/O that arrived before it. Under many
- * concurrent asks (200 in the benchmark), a new stream then gets its first bytes out after at
- * most one compose, instead of after every compose already queued in the same turn. Composes are
- * not held back further while asks keep arriving: that met the 200-stream first-byte figure but
- * finished answers later (bench/notes.md, round 8), and an answer's text is what an analyst waits for.
- */
-function composeInTurn<T>(work: () => T): Promise<T> {
-  const result = composeChain.then(
-    () =>
-      new Promise<T>((resolve, reject) =>
-        setImmediate(() => {
-          try {
-            resolve(work());
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        }),
-      ),
-  );
-  composeChain = result.catch(() => undefined);
-  return result;
+interface Retrieved {
+  now: number;
+  frame: QuestionFrame;
 }
 
 const KEEP_ALIVE_MS = 10_000;
@@ -174,9 +162,10 @@ async function streamAnswer(
   reply: FastifyReply,
   context: ServiceContext,
   session: Session,
-  compose: () => ComposedAnswer,
+  retrieve: () => Retrieved,
+  compose: (retrieved: Retrieved) => ComposedAnswer,
   fault: Fault | null,
-  writeVerified: (answer: ComposedAnswer, abort?: AbortSignal) => AsyncGenerator<AnswerEvent, FinalAnswer>,
+  writeVerified: (answer: ComposedAnswer, abort: AbortSignal, between: () => Promise<void>) => AsyncGenerator<AnswerEvent, FinalAnswer>,
   remember: (final: FinalAnswer) => Promise<void>,
 ): Promise<void> {
   reply.hijack();
@@ -202,19 +191,32 @@ async function streamAnswer(
     if (!ended) abort.abort();
   });
   let written = 0;
-  // Frames written in one turn go out as one chunk (at pace 0, a whole answer): the same bytes
-  // in far fewer socket writes and chunks for the client to parse. Flushed before the stream
-  // next waits, so nothing is held back.
+  // Frames written in one turn go out as one chunk: the same bytes in far fewer socket writes
+  // and chunks for the client to parse. They are written at the end of the turn's microtasks (a
+  // tick queued from them runs after they drain), so before the stream waits on anything (a
+  // model, the store, a pace). Only while the answer waits for its next step behind other
+  // answers (a burst) do they stay pending, going out with a later step's, at the answer's end at
+  // the latest: a write per step cost several socket writes per answer (profiled: writev +56 % of
+  // the main thread's time over whole bursts), where an answer written in one turn had been one.
   let pending = '';
+  let holding = false;
+  let flushQueued = false;
   const flush = (): void => {
+    flushQueued = false;
+    if (holding) return;
     if (pending && !closed) response.write(pending);
     pending = '';
+  };
+  const queueFlush = (): void => {
+    if (flushQueued) return;
+    flushQueued = true;
+    process.nextTick(flush);
   };
   const write = (frame: string): void => {
     if (closed) return;
     if (fault?.kind !== 'drop-after') {
-      if (!pending) queueMicrotask(flush);
       pending += frame;
+      queueFlush();
       return;
     }
     const bytes = Buffer.from(frame);
@@ -247,19 +249,37 @@ async function streamAnswer(
       // Extension: the composer asked to write this answer (a fallback says so in its own frame).
       message: { id: messageId, session_id: session.id, session_slug: session.slug, composer: model ? { backend: 'model', model: model.model, local: isLoopback(model.url) } : { backend: 'extractive' } },
     });
-    // Let the socket flush message_start before the (synchronous) retrieval runs, and let
-    // other asks arriving meanwhile send theirs first (composeInTurn).
-    const answer = await composeInTurn(compose);
+    // message_start goes out now, never held (the steps below may hold what follows), before
+    // the (synchronous) retrieval runs; asks arriving meanwhile send theirs between this answer's
+    // steps (answer-turns.ts).
+    flush();
+    const ask = answerTurns.enter();
+    const step = async (): Promise<void> => {
+      // An answer written alone sends what it has at each step; behind others, what it has waits
+      // for the next step (see flush).
+      holding = answerTurns.busy();
+      try {
+        await answerTurns.step(ask);
+      } finally {
+        holding = false;
+      }
+      if (pending) queueFlush();
+    };
+    await step();
+    const retrieved = retrieve();
+    await step();
+    const answer = compose(retrieved);
     send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: answer.confidenceTrace[0] ?? answer.confidence });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     const signalsById = new Map<string, CorpusSignal>();
     const emitted = new Set<string>();
     let deltaCount = 0;
-    const writer = writeVerified(answer, abort.signal);
-    let step = await writer.next();
-    while (!step.done) {
+    await step();
+    const writer = writeVerified(answer, abort.signal, step);
+    let next = await writer.next();
+    while (!next.done) {
       if (closed) return;
-      const event = step.value;
+      const event = next.value;
       if (event.type === 'removed') send('clarity.claim_removed', { type: 'clarity.claim_removed', text: event.text, reason: event.reason });
       else if (event.type === 'supported') send('clarity.claim_supported', { type: 'clarity.claim_supported', ...event.span });
       else if (event.type === 'fallback') send('clarity.composer_fallback', { type: 'clarity.composer_fallback', reason: `${event.reason}: ${event.message}`, code: event.reason });
@@ -302,10 +322,10 @@ async function streamAnswer(
           if (context.paceMs > 0) await delay(context.paceMs);
         }
       }
-      step = await writer.next();
+      next = await writer.next();
     }
     writerDone = true;
-    const final = step.value;
+    const final = next.value;
     await remember(final);
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
     if (final.conflicts.length > 0) send('clarity.conflicts_flagged', { type: 'clarity.conflicts_flagged', conflicts: final.conflicts });
