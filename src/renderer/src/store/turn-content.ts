@@ -15,6 +15,10 @@
  * a part of a citation is replaced by an equal one.
  */
 import type { CitationSnapshot, TurnAnswerState } from '../../../shared/conversation';
+import type { TurnEntry, TurnView } from './types';
+
+/** The turn's answer is held (inside the window, decision 0028): a row can render it. */
+export const isHeld = (turn: TurnEntry): turn is TurnView => turn.answer !== null;
 
 /** How long one slice of `later` may run: a key pressed meanwhile waits no longer than this. */
 const SLICE_MS = 3;
