@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { AskEvent } from './ask-event';
 import { AnswerSettingInput, type AnswerSetting, type AnswersStatus } from './answer-settings';
 import type { PUSH_EVENT_NAMES } from './bridge-channels';
-import type { Conversation, ConversationSummary } from './conversation';
+import type { Conversation, ConversationSummary, ConversationTurn } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
 import type { ConnectionTestReport, DesktopCommand, DesktopInfo } from './desktop';
 import type { DisplayPreferences } from './format';
@@ -128,6 +128,18 @@ export interface CredentialStatus {
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
 const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
+/** The most turns one `conversations.turns` call returns: a window is ± 20 rows, far under it. */
+export const TURN_RANGE_MAX = 200;
+const TurnRangeArgs = z
+  .object({ id: ConversationId, from: z.number().int().min(0), to: z.number().int().min(0) })
+  .refine((range) => range.to >= range.from, { message: 'A range of turns ends after it starts (to ≥ from).', path: ['to'] })
+  .refine((range) => range.to - range.from <= TURN_RANGE_MAX, { message: `Ask for at most ${TURN_RANGE_MAX} turns at a time.`, path: ['to'] });
+/** `turns` are the stored turns from `from` (fewer when the conversation ends sooner); `total` is its turn count. */
+export interface TurnRange {
+  from: number;
+  total: number;
+  turns: ConversationTurn[];
+}
 const RunId = z.string().regex(/^run_[0-9a-f]{16}$/, 'Not a research run id.');
 const LibraryId = z.string().regex(/^lib_[0-9a-f]{16}$/, 'Not a library item id.');
 /** `personal`, or a team library (`team_` + 8 hex). */
@@ -236,6 +248,11 @@ export const BridgeMethods = {
   'conversations.list': defineMethod(NoArgs).returns<ConversationSummary[]>(),
   'conversations.get': defineMethod(z.object({ id: ConversationId })).returns<Conversation>(),
   'conversations.create': defineMethod(NoArgs).returns<Conversation>(),
+  /**
+   * Turns `from` (inclusive) to `to` (exclusive) of a conversation main holds, as stored (issue 31):
+   * the renderer keeps only a window of its answers and reads the rest back by range.
+   */
+  'conversations.turns': defineMethod(TurnRangeArgs).returns<TurnRange>(),
   'conversations.rename': defineMethod(z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) })).returns<Conversation>(),
   /** Conversations whose title, questions or answers hold every word (issue #16). */
   'conversations.search': defineMethod(z.object({ text: z.string().max(500) })).returns<ConversationSummary[]>(),

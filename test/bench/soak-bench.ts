@@ -19,7 +19,9 @@
  * Reaching 1,000 turns: the conversation is pre-seeded before the soak host starts. A first host
  * answers a few distinct questions at pace 0 through the app (a real conversation file, as main
  * writes it); its turns are then repeated, with new ids, up to 1,000 minus the answers the soak
- * will ask, so the conversation reaches 1,000 turns at the end of the run.
+ * will ask, so the conversation reaches 1,000 turns at the end of the run. Each repeat is made an
+ * answer of its own (its question and the signals it cites: `distinctCopy`), so the start heap is
+ * that of a real conversation, not of six answers sharing what they repeat.
  * The heap grows with that conversation (each answer's text, citations and support are held), so
  * beside the growth per hour the soak reports the heap per added turn and the stored conversation
  * file's bytes per added turn. CLARITY_SOAK_CONVERSATION=fixed tells a leak from the data: the
@@ -32,6 +34,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
+import type { ConversationTurn } from '../../src/shared/conversation';
 import { detachedRetainers, takeSnapshot, type HeapSnapshot } from './detached-retainers';
 import { heapGrowth, type HeapGrowthGroup } from './heap-growth';
 import { summariseMainThread, traced } from './cdp-trace';
@@ -107,6 +110,26 @@ async function ask(page: Page, question: string): Promise<string> {
   return `${status}${error ? `: ${error.trim().slice(0, 160)}` : ''}`;
 }
 
+/**
+ * Copy `copy` of a real turn as an answer of its own: its question, and every signal it cites
+ * (id, in the text's markers too, title, URL, snippet, body) made the copy's, so no two seeded
+ * answers cite the same signal. Plain copies of six answers shared nearly everything once the
+ * store kept one copy of what answers repeat (round 8: the seeded heap fell from 19.5 to 10.2 MB),
+ * which is not what a real 1,000-turn conversation holds; this is the floor's "no repeats" case.
+ */
+function distinctCopy(turn: ConversationTurn, copy: number): ConversationTurn {
+  if (copy === 0) return turn;
+  const tag = (copy % 0x10000).toString(16).padStart(4, '0');
+  // Still a signal id (sig_ and 16 hex digits): the answer's chips and citation list find it.
+  const id = (signal: string): string => (/^sig_[0-9a-f]{16}$/.test(signal) ? `${signal.slice(0, 16)}${tag}` : `${signal}-${tag}`);
+  const own = (value: string | undefined): string | undefined => (value === undefined ? value : `${value} (${copy})`);
+  const answer = turn.answer;
+  const citations = answer.citations.map((c) => ({ ...c, id: id(c.id), title: own(c.title), url: c.url === undefined ? c.url : `${c.url}#${copy}`, snippet: own(c.snippet), ...(c.detail ? { detail: { ...c.detail, body: own(c.detail.body)! } } : {}) }));
+  const text = answer.text.replace(/\[(sig_[0-9a-f]{16})\]/g, (_, signal: string) => `[${id(signal)}]`);
+  const support = answer.support?.map((entry) => ({ ...entry, sentence: entry.sentence.replace(/\[(sig_[0-9a-f]{16})\]/g, (_, signal: string) => `[${id(signal)}]`), citation: id(entry.citation) }));
+  return { ...turn, question: `${turn.question} (${copy})`, answer: { ...answer, text, citations, ...(support ? { support } : {}) } };
+}
+
 /** A real conversation from the app, its turns repeated up to `turns` (see the header). */
 async function seedConversation(dataDir: string, renderer: string, turns: number): Promise<void> {
   // The first start on a new data directory generates the service's corpus; on a loaded machine
@@ -135,10 +158,14 @@ async function seedConversation(dataDir: string, renderer: string, turns: number
     }
   }
   const file = await conversationFile(dataDir);
-  const stored = JSON.parse(await readFile(file, 'utf8')) as { conversation: { turns: Array<{ id: string; askedAt: string }> } };
+  const stored = JSON.parse(await readFile(file, 'utf8')) as { conversation: { turns: ConversationTurn[] } };
   const real = stored.conversation.turns;
   const start = Date.now() - turns * 60_000;
-  stored.conversation.turns = Array.from({ length: turns }, (_, i) => ({ ...real[i % real.length]!, id: `${real[i % real.length]!.id}_seed${i}`, askedAt: new Date(start + i * 60_000).toISOString() }));
+  stored.conversation.turns = Array.from({ length: turns }, (_, i) => ({
+    ...distinctCopy(real[i % real.length]!, Math.floor(i / real.length)),
+    id: `${real[i % real.length]!.id}_seed${i}`,
+    askedAt: new Date(start + i * 60_000).toISOString(),
+  }));
   await writeFile(file, JSON.stringify(stored));
 }
 

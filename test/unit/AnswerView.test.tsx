@@ -39,7 +39,7 @@ function answer(overrides: Partial<TurnAnswerState> = {}): TurnView {
     promotion: null,
     ...overrides,
   };
-  return { id: 'trn_1', question: 'q', answer: state, updates: 4 };
+  return { id: 'trn_1', question: 'q', status: state.status, answer: state, stored: true, updates: 4 };
 }
 
 beforeEach(() => {

@@ -1,29 +1,148 @@
 /**
  * The open conversation, its turns and its stream. Conversations live in main; this slice
  * shows the open one. The stream itself is read by ../bridge/stream-client.ts.
+ *
+ * Turn content is windowed (issue 31, decision 0028): every turn keeps its id, key, question and
+ * status; its answer is held only while the turn is within WINDOW_PAD rows of a row the list
+ * renders (rows say so through `showTurn`), is streaming, or has its citation open. A finished
+ * turn leaving the window drops its answer; one coming back is read from main by range
+ * (`conversations.turns`), one request per range. Holding every turn's content cannot meet the
+ * soak's heap goal: a bare page holding the turns parsed costs 14.5 KB each (bench/notes.md).
  */
 import type { BridgeError, StreamMessage } from '../../../shared/bridge-contract';
 import { applyAskEvent, emptyAnswer, endAnswer } from '../../../shared/answer-rules';
-import type { Conversation } from '../../../shared/conversation';
+import { TURN_RANGE_MAX } from '../../../shared/bridge-contract';
+import type { Conversation, ConversationTurn } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';
 import { TurnContent } from './turn-content';
-import type { ChatSlice, SliceCreator, TurnView } from './types';
+import type { ChatSlice, ConversationHead, SliceCreator, TurnEntry } from './types';
 
 const tempId = (prefix: string): string => `${prefix}_${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
 
-const turnsOf = (conversation: Conversation): TurnView[] =>
-  conversation.turns.map((turn) => ({ id: turn.id, question: turn.question, answer: turn.answer, updates: 0 }));
+/** Rows held beyond each end of the rendered ones: a scroll of a screen or two finds its answers held. */
+export const WINDOW_PAD = 20;
+
+const headOf = ({ turns: _turns, ...head }: Conversation): ConversationHead => head;
+
+/** A conversation from main: every turn, the answers of the last `held` only (the list opens at the end). */
+const turnsOf = (conversation: Conversation, held: number): TurnEntry[] =>
+  conversation.turns.map((turn, i) => ({
+    id: turn.id,
+    question: turn.question,
+    status: turn.answer.status,
+    answer: i >= conversation.turns.length - held ? turn.answer : null,
+    stored: true,
+    updates: 0,
+  }));
+
+const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
+const finished = (turn: TurnEntry): boolean => turn.status !== 'waiting' && turn.status !== 'streaming';
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   /** The open conversation's shared strings (turn-content.ts): a new table for each conversation opened or made. */
   let content = new TurnContent();
+  /** Bumped with each conversation opened or made: a range read for an earlier one is ignored. */
+  let generation = 0;
   const newContent = (): TurnContent => {
     content.close();
     content = new TurnContent();
+    generation += 1;
+    heights.clear();
+    reading.clear();
     return content;
   };
+
+  /** Rows the list renders now (a count per key: a row may mount again before its old self unmounts). */
+  const shown = new Map<string, number>();
+  /** Each turn's last measured height (px), by row key: its placeholder's height. */
+  const heights = new Map<string, number>();
+  /** Turn ids whose answer is being read back. */
+  const reading = new Set<string>();
+  let reconcileQueued = false;
+  const queueReconcile = (): void => {
+    if (reconcileQueued) return;
+    reconcileQueued = true;
+    // After the commit's effects: the rows a scroll mounted and unmounted count as one change.
+    queueMicrotask(() => {
+      reconcileQueued = false;
+      reconcile();
+    });
+  };
+
+  /**
+   * Drops the answers that left the window and reads back those that entered it. The window is
+   * WINDOW_PAD rows around the rendered ones; with no row rendered (a test, a view not shown), the
+   * last 2 × WINDOW_PAD, where the list opens.
+   */
+  function reconcile(): void {
+    const { turns, streamingTurnId, selectedCitation, activeConversation } = get();
+    if (!activeConversation || turns.length === 0) return;
+    let first = Infinity;
+    let last = -Infinity;
+    turns.forEach((turn, i) => {
+      if (shown.has(rowKeyOf(turn))) {
+        first = Math.min(first, i);
+        last = Math.max(last, i);
+      }
+    });
+    if (first === Infinity) {
+      first = turns.length - WINDOW_PAD;
+      last = turns.length - 1;
+    }
+    const from = Math.max(0, first - WINDOW_PAD);
+    const to = Math.min(turns.length, last + WINDOW_PAD + 1);
+    let dropped = false;
+    /** Runs of turns to read, in main's indices: [from, to) with the turns expected there. */
+    const runs: Array<{ from: number; ids: string[] }> = [];
+    let storedIndex = 0;
+    const next = turns.map((turn, i) => {
+      const at = storedIndex;
+      if (turn.stored) storedIndex += 1;
+      const inWindow = i >= from && i < to;
+      if (turn.answer) {
+        const keep = inWindow || !turn.stored || !finished(turn) || turn.id === streamingTurnId || turn.id === selectedCitation?.turnId;
+        if (keep) return turn;
+        dropped = true;
+        return { ...turn, answer: null };
+      }
+      if (inWindow && turn.stored && !turn.readError && !reading.has(turn.id)) {
+        const run = runs.at(-1);
+        if (run && run.from + run.ids.length === at && run.ids.length < TURN_RANGE_MAX) run.ids.push(turn.id);
+        else runs.push({ from: at, ids: [turn.id] });
+      }
+      return turn;
+    });
+    if (dropped) set({ turns: next });
+    for (const run of runs) void readRange(activeConversation.id, run.from, run.ids);
+  }
+
+  /** Reads `ids` back from main (turns `from`… of the conversation) and holds what came, matched by id. */
+  async function readRange(conversationId: string, from: number, ids: string[]): Promise<void> {
+    const asked = generation;
+    for (const id of ids) reading.add(id);
+    const result = await clarity().invoke('conversations.turns', { id: conversationId, from, to: from + ids.length });
+    if (asked !== generation) return;
+    for (const id of ids) reading.delete(id);
+    const found = new Map<string, ConversationTurn>();
+    if (result.ok) for (const turn of result.value.turns) found.set(turn.id, turn);
+    // A turn main did not return where it was expected (the conversation changed under it) or a
+    // failed read: the row says so and offers a retry, never a blank answer.
+    const error = result.ok ? 'This answer was not where main keeps it; it may have been changed elsewhere.' : result.error.message;
+    const wanted = new Set(ids);
+    set((state) => ({
+      turns: state.turns.map((turn) => {
+        if (!wanted.has(turn.id) || turn.answer) return turn;
+        const stored = found.get(turn.id);
+        if (!stored) return { ...turn, readError: error };
+        const { readError: _readError, ...rest } = turn;
+        return { ...rest, status: stored.answer.status, answer: finished(turn) ? content.answer(stored.answer) : stored.answer };
+      }),
+    }));
+    // The window may have moved while the read was under way.
+    queueReconcile();
+  }
 
   async function runStream(turnId: string, question: string, retryTurnId?: string): Promise<void> {
     const conversationId = get().activeConversation?.id;
@@ -40,7 +159,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
             set((state) => ({
               // The row keeps its key (the id it was asked under): rebuilt mid-answer, it would be
               // placed from the list's estimate again and the end-following lost.
-              turns: state.turns.map((t) => (t.id === from ? { ...t, id: event.turnId, rowKey: t.rowKey ?? from } : t)),
+              turns: state.turns.map((t) => (t.id === from ? { ...t, id: event.turnId, rowKey: t.rowKey ?? from, stored: true } : t)),
               streamingTurnId: state.streamingTurnId === from ? event.turnId : state.streamingTurnId,
             }));
           }
@@ -103,9 +222,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         await refreshList();
         return;
       }
-      set({ activeConversation: result.value, turns: turnsOf(result.value), selectedCitation: null, chatNotice: null });
+      const turns = turnsOf(result.value, 2 * WINDOW_PAD);
+      const table = newContent();
+      // Only the conversation's head is kept: main holds the turns, the window holds their answers.
+      set({ activeConversation: headOf(result.value), turns, selectedCitation: null, chatNotice: null });
       // After the turns are shown, in slices: their answers share the strings they repeat.
-      newContent().later(result.value.turns.map((turn) => turn.answer));
+      table.later(turns.flatMap((turn) => (turn.answer ? [turn.answer] : [])));
+      queueReconcile();
     },
 
     async newConversation() {
@@ -116,7 +239,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         return;
       }
       newContent();
-      set({ activeConversation: result.value, turns: [], selectedCitation: null, chatNotice: null });
+      set({ activeConversation: headOf(result.value), turns: [], selectedCitation: null, chatNotice: null });
       await refreshList();
     },
 
@@ -126,7 +249,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         set({ chatNotice: result.error.message });
         return false;
       }
-      if (get().activeConversation?.id === id) set({ activeConversation: result.value });
+      if (get().activeConversation?.id === id) set({ activeConversation: headOf(result.value) });
       set({ chatNotice: null });
       await refreshList();
       return true;
@@ -171,10 +294,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
           return;
         }
         newContent();
-        set({ activeConversation: created.value, turns: [] });
+        set({ activeConversation: headOf(created.value), turns: [] });
       }
       const turnId = tempId('pending');
-      set((state) => ({ draft: '', chatNotice: null, turns: [...state.turns, { id: turnId, question, answer: emptyAnswer(), updates: 0 }] }));
+      set((state) => ({ draft: '', chatNotice: null, turns: [...state.turns, { id: turnId, question, status: 'waiting', answer: emptyAnswer(), stored: false, updates: 0 }] }));
       await runStream(turnId, question);
       await refreshList();
     },
@@ -182,7 +305,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
     async retry(turnId) {
       const turn = get().turns.find((t) => t.id === turnId);
       if (!turn || get().activeStreamId) return;
-      set((state) => ({ turns: state.turns.map((t) => (t.id === turnId ? { ...t, answer: emptyAnswer(), updates: 0 } : t)) }));
+      set((state) => ({ turns: state.turns.map((t) => (t.id === turnId ? { ...t, status: 'waiting', answer: emptyAnswer(), readError: undefined, updates: 0 } : t)) }));
       await runStream(turnId, turn.question, turnId.startsWith('trn_') ? turnId : undefined);
     },
 
@@ -209,7 +332,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       let sessionSlug: string | undefined;
       const turns = get().turns.map((turn) => {
         if (turn.id !== turnId) return turn;
-        let answer = turn.answer;
+        // The streaming turn is always held; a retried one gets a fresh answer before it streams.
+        let answer = turn.answer ?? emptyAnswer();
         for (const message of batch) {
           if (message.kind === 'open') answer = { ...answer, status: 'streaming' };
           else if (message.kind === 'events') {
@@ -234,7 +358,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         }
         // A finished answer keeps one copy of the strings the conversation already holds.
         if (answer.status !== 'waiting' && answer.status !== 'streaming') answer = content.answer(answer);
-        return { ...turn, answer, updates: turn.updates + 1 };
+        return { ...turn, status: answer.status, answer, updates: turn.updates + 1 };
       });
       // The stream's end frees the composer even if its turn is no longer shown (main keeps the
       // answer in its own conversation): otherwise Stop stayed up and no question could be asked.
@@ -251,6 +375,33 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         ...(conversation && sessionSlug ? { activeConversation: { ...conversation, sessionSlug } } : {}),
       });
       if (settingsNotice) get().setView('settings', settingsNotice);
+      // An ended answer may now leave the window (it was kept while streaming).
+      if (streamingTurnId === null) queueReconcile();
+    },
+
+    showTurn(rowKey) {
+      shown.set(rowKey, (shown.get(rowKey) ?? 0) + 1);
+      queueReconcile();
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const count = (shown.get(rowKey) ?? 1) - 1;
+        if (count > 0) shown.set(rowKey, count);
+        else shown.delete(rowKey);
+        queueReconcile();
+      };
+    },
+
+    rereadTurns() {
+      if (!get().turns.some((turn) => turn.readError)) return;
+      set((state) => ({ turns: state.turns.map((turn) => (turn.readError ? { ...turn, readError: undefined } : turn)) }));
+      queueReconcile();
+    },
+
+    turnHeight: (rowKey) => heights.get(rowKey),
+    noteTurnHeight(rowKey, height) {
+      if (height > 0) heights.set(rowKey, height);
     },
   };
 };

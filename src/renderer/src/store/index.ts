@@ -14,6 +14,7 @@ import { createUiSlice } from './ui-slice';
 import { createWatchlistSlice } from './watchlist-slice';
 
 export type * from './types';
+export { isHeld } from './turn-content';
 
 const createConnectSlice: SliceCreator<ConnectSlice> = (_set, get) => ({
   connect() {

@@ -15,11 +15,23 @@
  * a part of a citation is replaced by an equal one.
  */
 import type { CitationSnapshot, TurnAnswerState } from '../../../shared/conversation';
+import type { TurnEntry, TurnView } from './types';
+
+/** The turn's answer is held (inside the window, decision 0028): a row can render it. */
+export const isHeld = (turn: TurnEntry): turn is TurnView => turn.answer !== null;
 
 /** How long one slice of `later` may run: a key pressed meanwhile waits no longer than this. */
 const SLICE_MS = 3;
 /** Strings this short or shorter are shared by value (source names, kinds, entity names, dates). */
 const VOCABULARY_MAX = 64;
+/**
+ * At most this many signals, and short strings, are held: with the answers windowed (decision
+ * 0028) the table must not keep every signal a long conversation ever cited once their answers
+ * are dropped. Past it the table starts again: later answers share with later ones only, and no
+ * value changes.
+ */
+const SIGNALS_HELD = 400;
+const WORDS_HELD = 4_000;
 
 /** A citation's own strings, equal when the same signal is cited again (its details aside). */
 const SIGNAL_FIELDS = ['title', 'source_id', 'source_name', 'published_at', 'url', 'slug', 'snippet'] as const;
@@ -43,6 +55,7 @@ export class TurnContent {
     if (value.length > VOCABULARY_MAX) return value;
     const held = this.vocabulary.get(value);
     if (held !== undefined) return held;
+    if (this.vocabulary.size >= WORDS_HELD) this.vocabulary.clear();
     this.vocabulary.set(value, value);
     return value;
   }
@@ -86,6 +99,7 @@ export class TurnContent {
     const fields = citation as Record<string, unknown>;
     const held = this.signals.get(citation.id) as Record<string, unknown> | undefined;
     // A signal first cited without its details (the lookup failed) is held again once it has them.
+    if (!held && this.signals.size >= SIGNALS_HELD) this.signals.clear();
     if (!held || (!held.detail && citation.detail)) this.signals.set(citation.id, citation);
     if (held) {
       citation.id = held.id as string;

@@ -7,27 +7,45 @@ import type { ServiceNotice } from '../../../shared/service-notices';
 import type { StateCreator } from 'zustand';
 import type { View } from '../app/view-registry';
 import type { CredentialStatus, ServiceStatus, Settings, StreamMessage, Unsubscribe } from '../../../shared/bridge-contract';
-import type { Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
+import type { AnswerStatus, Conversation, ConversationSummary, TurnAnswerState } from '../../../shared/conversation';
 import type { HealthView } from '../../../shared/health';
 import type { LibraryItemView, LibraryLocation, LibraryQuery, LibrarySearchResult } from '../../../shared/library';
 import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
 import type { FollowTargetArgs, WatchlistView } from '../../../shared/watchlist';
 
-export interface TurnView {
+/**
+ * A turn as the store keeps it (issue 31, decision 0028): every turn's id, key, question and
+ * status; its answer only inside the window (the rows the list renders ± 20, the streaming turn,
+ * the turn whose citation is open). `answer: null` is an answer main holds and the renderer does
+ * not: a row shows a placeholder and the slice reads it back by range.
+ */
+export interface TurnEntry {
   /** The stored turn id, or a temporary one until main assigns it. */
   id: string;
   /** The temporary id a turn was asked under, kept once main names it: the turn's key in the list. */
   rowKey?: string;
   question: string;
-  answer: TurnAnswerState;
+  /** The answer's status, kept when the answer is not held. */
+  status: AnswerStatus;
+  answer: TurnAnswerState | null;
+  /** Main holds this turn (it came from main, or main named it): only such an answer may be dropped. */
+  stored: boolean;
+  /** Reading the answer back failed: the row says so and offers a retry (nothing is lost, main keeps it). */
+  readError?: string;
   /** UI updates applied while streaming (tests and the benchmark read it). */
   updates: number;
 }
 
+/** A turn whose answer is held: what a row renders. */
+export type TurnView = TurnEntry & { answer: TurnAnswerState };
+
+/** The open conversation without its turns: they are `turns`, and main keeps them (decision 0028). */
+export type ConversationHead = Omit<Conversation, 'turns'>;
+
 export interface ChatSlice {
   conversations: ConversationSummary[];
-  activeConversation: Conversation | null;
-  turns: TurnView[];
+  activeConversation: ConversationHead | null;
+  turns: TurnEntry[];
   draft: string;
   activeStreamId: string | null;
   /** Turn being answered (temporary or stored id). */
@@ -47,6 +65,16 @@ export interface ChatSlice {
   cancel(): void;
   share(isPublic: boolean): Promise<{ ok: true; url: string | null } | { ok: false; message: string }>;
   applyStream(turnId: string, messages: StreamMessage[]): void;
+  /**
+   * A row is rendered (the list mounted it): its answer, and those of the rows ± 20 around the
+   * rendered ones, are held or read back. Returns the release, called when the row unmounts.
+   */
+  showTurn(rowKey: string): () => void;
+  /** Reads again the answers whose read failed (the row's Retry). */
+  rereadTurns(): void;
+  /** The turn's last measured height (px), for its placeholder; not state: writing it renders nothing. */
+  turnHeight(rowKey: string): number | undefined;
+  noteTurnHeight(rowKey: string, height: number): void;
 }
 
 export interface ServiceSlice {

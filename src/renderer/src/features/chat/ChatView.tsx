@@ -3,7 +3,7 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useDismiss } from '../../app/use-dismiss';
 import { VirtualList } from '../../app/VirtualList';
-import { useAppStore, type TurnView } from '../../store/app-store';
+import { isHeld, useAppStore, type TurnEntry } from '../../store/app-store';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
@@ -11,6 +11,7 @@ import { SaveToLibrary } from '../library/SaveToLibrary';
 import { AnswerView } from './LazyAnswerView';
 import { Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
+import { placeholderHeight, TurnPlaceholder, useShownTurn } from './TurnPlaceholder';
 
 const EXAMPLES = [
   'How fast is quick commerce growing in Bengaluru?',
@@ -20,7 +21,7 @@ const EXAMPLES = [
 
 function ShareButton() {
   const conversation = useAppStore((s) => s.activeConversation);
-  const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.answer.status === 'done' || turn.answer.status === 'incomplete'));
+  const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
   if (!conversation || !hasTurns) return null;
@@ -75,7 +76,7 @@ function ShareButton() {
  * when it is narrow (a container query in layout.css decides; the same buttons either way).
  */
 function ToolbarActions() {
-  const show = useAppStore((s) => s.activeConversation !== null && s.turns.some((turn) => turn.answer.status === 'done' || turn.answer.status === 'incomplete'));
+  const show = useAppStore((s) => s.activeConversation !== null && s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -96,7 +97,7 @@ function ToolbarActions() {
 }
 
 /** A turn's key in the list: the id it was asked under, kept once main names it. */
-const rowKeyOf = (turn: TurnView): string => turn.rowKey ?? turn.id;
+const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
 
 /**
  * One turn's row. It reads its own turn from the store, so a streamed batch (a new `turns` array
@@ -111,9 +112,12 @@ const TurnRow = memo(function TurnRow({ rowKey, index }: { rowKey: string; index
     return at && rowKeyOf(at) === rowKey ? at : s.turns.find((t) => rowKeyOf(t) === rowKey);
   });
   const setDraft = useAppStore((s) => s.setDraft);
+  // Rendered: the slice holds this turn's answer and those around it (decision 0028).
+  const element = useShownTurn(rowKey);
   if (!turn) return null;
+  const held = isHeld(turn);
   return (
-    <div className="turn">
+    <div ref={element} className="turn" style={held ? undefined : { minHeight: placeholderHeight(rowKey) }}>
       <div className="question" data-testid="question">
         {turn.question}
       </div>
@@ -131,7 +135,7 @@ const TurnRow = memo(function TurnRow({ rowKey, index }: { rowKey: string; index
           Edit and resend
         </button>
       </div>
-      <AnswerView turn={turn} />
+      {held ? <AnswerView turn={turn} /> : <TurnPlaceholder turn={turn} />}
     </div>
   );
 });

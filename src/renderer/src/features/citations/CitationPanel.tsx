@@ -37,7 +37,8 @@ export function ChatCitationPanel() {
   const selection = useAppStore((s) => s.selectedCitation);
   const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
   const select = useAppStore((s) => s.selectCitation);
-  if (!selection || !turn) return null;
+  // The selected turn's answer is held while its citation is open (chat-slice.ts keeps it in the window).
+  if (!selection || !turn?.answer) return null;
   // The span of the signal that supports the sentence of the chip clicked, from verification.
   const span = supportForChip(turn.answer.text, turn.answer.support, selection.citationId, selection.occurrence, new Set(turn.answer.citations.map((c) => c.id)));
   return (

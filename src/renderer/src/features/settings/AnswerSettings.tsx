@@ -39,7 +39,7 @@ export function ModelLocation({ url }: { url: string }) {
 
 export function AnswerSettings() {
   const serviceStatus = useAppStore((s) => s.serviceStatus);
-  const latest = useAppStore((s) => s.turns.findLast((turn) => turn.answer.composer)?.answer.composer);
+  const latest = useAppStore((s) => s.turns.findLast((turn) => turn.answer?.composer)?.answer?.composer);
   const [status, setStatus] = useState<AnswersStatus | null>(null);
   const [backend, setBackend] = useState<'extractive' | 'model'>('extractive');
   const [modelUrl, setModelUrl] = useState('');

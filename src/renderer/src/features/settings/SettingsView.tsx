@@ -18,7 +18,7 @@ const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A toke
  * for a model not on the service's machine, that questions and cited signals leave it.
  */
 function ComposerLine() {
-  const composer = useAppStore((s) => s.turns.findLast((turn) => turn.answer.composer)?.answer.composer);
+  const composer = useAppStore((s) => s.turns.findLast((turn) => turn.answer?.composer)?.answer?.composer);
   let text: string;
   if (!composer) text = 'Answers: each answer names who wrote it. The embedded service composes them from the signals, with no model, unless Settings › Answers chooses a model.';
   else if (composer.backend === 'model' || composer.model) {

@@ -1,0 +1,161 @@
+/**
+ * The chat slice's window over turn content (issue 31, decision 0028) against the real bridge
+ * host, in process: opening a conversation of 1,000 turns holds only the answers near the end;
+ * a window moved over every turn holds no more than the rows shown ± 20 and reads every answer
+ * back as main stores it; `conversations.turns` refuses a bad range with a clear error; a read
+ * that fails (the conversation deleted in main meanwhile) leaves the turn with its question and a
+ * retryable error, never a blank answer, and the retry after a restore reads it back.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClarityBridge } from '../../src/shared/bridge-contract';
+import type { Conversation, ConversationTurn } from '../../src/shared/conversation';
+import type { BridgeHost } from '../../src/main/bridge/bridge-host';
+import { createBridgeHost } from '../../src/main/compose-services';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { CredentialStore } from '../../src/main/services/credentials/credential-store';
+import { LibraryHub } from '../../src/main/services/library/library-hub';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { SettingsStore } from '../../src/main/services/settings/settings-store';
+import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
+import { WINDOW_PAD } from '../../src/renderer/src/store/chat-slice';
+import { useAppStore } from '../../src/renderer/src/store/app-store';
+import { citationSnapshot } from '../support/citation-snapshot';
+
+let dataDir: string;
+let host: BridgeHost;
+let conversations: ConversationStore;
+
+/** The bridge the renderer gets, wired to the host; results cross as JSON, as the transports carry them. */
+function bridgeTo(bridgeHost: BridgeHost): ClarityBridge {
+  return {
+    host: 'browser',
+    invoke: (async (method: string, args: unknown) => JSON.parse(JSON.stringify(await bridgeHost.invoke(method, args))) as unknown) as ClarityBridge['invoke'],
+    startStream: async () => ({ ok: false, error: { code: 'unknown_method', message: 'not in this test' } }),
+    abortStream: async () => undefined,
+    onStreamMessage: () => () => undefined,
+    onPush: (event, callback) => bridgeHost.onPush((name: string, payload) => name === event && callback(payload as never)),
+  };
+}
+
+async function stored(title: string, turns: ConversationTurn[]): Promise<Conversation> {
+  const conversation = await conversations.create(title);
+  conversation.turns.push(...turns);
+  await conversations.save(conversation);
+  return conversation;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'clarity-chat-slice-'));
+  conversations = await ConversationStore.open(dataDir);
+  host = await createBridgeHost({
+    settings: await SettingsStore.open(dataDir),
+    conversations,
+    library: await LibraryHub.open({ dataDir }),
+    dataDir,
+    credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
+    // Never started: opening conversations needs no service.
+    localService: new LocalServiceSupervisor({ command: process.execPath, args: [] }, { paceMs: 0, onExit: () => undefined }),
+  });
+  setBridgeForTests(bridgeTo(host));
+});
+afterAll(async () => {
+  setBridgeForTests(null);
+  await host.dispose();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+
+/** A turn with an answer of its own (no two alike), citing two signals of 50. */
+function turn(n: number): ConversationTurn {
+  const ids = [`sig_${n % 50}`, `sig_${(n * 7) % 50}`];
+  const text = `Answer ${n}: Zudio opened ${n} stores in Pune [${ids[0]}]. Margins moved ${n % 9}% [${ids[1]}].`;
+  return {
+    id: `trn_${n.toString(16).padStart(6, '0')}`,
+    question: `Question ${n}?`,
+    askedAt: new Date(Date.UTC(2026, 10, 1, 0, 0, n)).toISOString(),
+    answer: {
+      text,
+      status: n % 97 === 5 ? 'incomplete' : 'done',
+      error: null,
+      citations: ids.map((id) => citationSnapshot(id, { body: `The body of ${id}.`, metrics: { stores: n }, citedAt: new Date(Date.UTC(2026, 10, 1, 0, n)).toISOString() })),
+      confidence: (n % 10) / 10,
+      confidenceTrace: [0.5, (n % 10) / 10],
+      promotion: null,
+      support: [{ sentence: text.slice(0, text.indexOf('.') + 1), citation: ids[0]!, start: 0, end: 8 }],
+    },
+  };
+}
+
+const state = () => useAppStore.getState();
+const heldCount = (): number => state().turns.filter((t) => t.answer !== null).length;
+/** Waits until `done` holds (the slice reads ranges asynchronously), at most 5 s. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(done()).toBe(true);
+}
+const json = (value: unknown): string => JSON.stringify(value);
+
+describe('chat slice: a window over turn content', () => {
+  it('opens 1,000 turns holding the answers at the end only, and every turn reads back as main stores it', async () => {
+    const turns = Array.from({ length: 1_000 }, (_, n) => turn(n));
+    const conversation = await stored('Long', turns);
+    await state().openConversation(conversation.id);
+    expect(state().turns.map(({ id, question, status }) => ({ id, question, status }))).toEqual(turns.map(({ id, question, answer }) => ({ id, question, status: answer.status })));
+    expect(heldCount()).toBeLessThanOrEqual(2 * WINDOW_PAD);
+    expect(state().activeConversation).not.toHaveProperty('turns');
+
+    // Rows shown 8 at a time, moved from the top to the end, as a reader scrolling down would.
+    const ROWS = 8;
+    const readBack = new Map<string, string>();
+    let releases: Array<() => void> = [];
+    for (let start = 0; start < turns.length; start += 5) {
+      const next = state().turns.slice(start, start + ROWS).map((t) => state().showTurn(t.rowKey ?? t.id));
+      for (const release of releases) release();
+      releases = next;
+      const rows = state().turns.slice(start, start + ROWS);
+      await until(() => rows.every((row) => state().turns.find((t) => t.id === row.id)!.answer !== null));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(heldCount()).toBeLessThanOrEqual(ROWS + 2 * WINDOW_PAD);
+      for (const t of state().turns) if (t.answer) readBack.set(t.id, json(t.answer));
+    }
+    for (const release of releases) release();
+    expect(readBack.size).toBe(turns.length);
+    for (const t of turns) expect(readBack.get(t.id), t.id).toBe(json(t.answer));
+  });
+
+  it('refuses a bad range with a clear error', async () => {
+    const conversation = await stored('Ranges', [turn(1), turn(2)]);
+    const over = await host.invoke('conversations.turns', { id: conversation.id, from: 0, to: 201 });
+    expect(over).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(json(over)).toContain('at most 200');
+    expect(await host.invoke('conversations.turns', { id: conversation.id, from: 5, to: 2 })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(await host.invoke('conversations.turns', { id: conversation.id, from: -1, to: 2 })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(await host.invoke('conversations.turns', { id: 'cnv_0000000000000000', from: 0, to: 2 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    const past = await host.invoke('conversations.turns', { id: conversation.id, from: 1, to: 200 });
+    expect(past).toMatchObject({ ok: true, value: { from: 1, total: 2 } });
+    expect(json((past as { value: { turns: unknown } }).value.turns)).toBe(json([turn(2)]));
+  });
+
+  it('a failed read keeps the question and says so; the retry reads the answer back', async () => {
+    const turns = Array.from({ length: 120 }, (_, n) => turn(n + 2_000));
+    const conversation = await stored('Deleted meanwhile', turns);
+    await state().openConversation(conversation.id);
+    expect(state().turns[0]!.answer).toBeNull();
+    // Main no longer has it: the rows at the top cannot be read back.
+    expect(await conversations.remove(conversation.id)).toBe(true);
+    const release = state().showTurn(state().turns[0]!.id);
+    await until(() => state().turns[0]!.readError !== undefined);
+    expect(state().turns[0]).toMatchObject({ id: turns[0]!.id, question: turns[0]!.question, status: 'done', answer: null });
+    expect(state().turns[0]!.readError).toMatch(/no longer exists/);
+    // Restored: the retry reads every row of the window back, as stored.
+    expect(await conversations.restore(conversation.id)).toBeTruthy();
+    state().rereadTurns();
+    await until(() => state().turns.slice(0, 1 + WINDOW_PAD).every((t) => t.answer !== null));
+    expect(state().turns.some((t) => t.readError)).toBe(false);
+    expect(json(state().turns[0]!.answer)).toBe(json(turns[0]!.answer));
+    release();
+  });
+});
