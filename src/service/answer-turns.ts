@@ -8,8 +8,9 @@
  * the CPU the asks still arriving needed for their first bytes. Steps are now ≈ 0.2–0.9 ms (the
  * retrieval, the compose, then the verification of a few paragraphs at a time): the turn comes back
  * to the sockets sooner, and no step waits for anything but the loop, so an ask alone gets its
- * answer as soon as before (nothing is held while asks keep arriving: holding answers met the
- * first-byte figure but finished answers later; bench/notes.md, round 8).
+ * answer as soon as before (no answer waits for a timer or for asks to stop arriving: that hold
+ * met the first-byte figure but finished answers later; bench/notes.md, round 8). In a burst an
+ * answer's frames are written when it ends (routes/ask.ts, `holding`), not at each step.
  *
  * The oldest ask goes first, as when composes ran one per turn in arrival order: a burst's first
  * answer is not spread over the turns of 200 answers written side by side.

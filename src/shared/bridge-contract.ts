@@ -129,14 +129,20 @@ export interface CredentialStatus {
 const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
 /** The most turns one `conversations.turns` call returns: a window is ± 20 rows, far under it. */
-export const TURN_RANGE_MAX = 200;
-const TurnRangeArgs = z
-  .object({ id: ConversationId, from: z.number().int().min(0), to: z.number().int().min(0) })
-  .refine((range) => range.to >= range.from, { message: 'A range of turns ends after it starts (to ≥ from).', path: ['to'] })
-  .refine((range) => range.to - range.from <= TURN_RANGE_MAX, { message: `Ask for at most ${TURN_RANGE_MAX} turns at a time.`, path: ['to'] });
-/** `turns` are the stored turns from `from` (fewer when the conversation ends sooner); `total` is its turn count. */
-export interface TurnRange {
-  from: number;
+export const TURN_READ_MAX = 200;
+/**
+ * Turns asked for by id, not by position: the renderer's order of turns can differ from main's
+ * (a turn retried after it failed unstored is stored at main's end, but stays in its row here).
+ */
+const TurnReadArgs = z.object({
+  id: ConversationId,
+  turnIds: z
+    .array(z.string().min(1).max(64))
+    .min(1, 'Name at least one turn.')
+    .max(TURN_READ_MAX, `Ask for at most ${TURN_READ_MAX} turns at a time.`),
+});
+/** The stored turns asked for that the conversation has, in its order; `total` is its turn count. */
+export interface TurnRead {
   total: number;
   turns: ConversationTurn[];
 }
@@ -252,7 +258,7 @@ export const BridgeMethods = {
    * Turns `from` (inclusive) to `to` (exclusive) of a conversation main holds, as stored (issue 31):
    * the renderer keeps only a window of its answers and reads the rest back by range.
    */
-  'conversations.turns': defineMethod(TurnRangeArgs).returns<TurnRange>(),
+  'conversations.turns': defineMethod(TurnReadArgs).returns<TurnRead>(),
   'conversations.rename': defineMethod(z.object({ id: ConversationId, title: z.string().trim().min(1, 'A title cannot be empty.').max(200) })).returns<Conversation>(),
   /** Conversations whose title, questions or answers hold every word (issue #16). */
   'conversations.search': defineMethod(z.object({ text: z.string().max(500) })).returns<ConversationSummary[]>(),

@@ -2,9 +2,11 @@
  * The chat slice's window over turn content (issue 31, decision 0028) against the real bridge
  * host, in process: opening a conversation of 1,000 turns holds only the answers near the end;
  * a window moved over every turn holds no more than the rows shown ± 20 and reads every answer
- * back as main stores it; `conversations.turns` refuses a bad range with a clear error; a read
- * that fails (the conversation deleted in main meanwhile) leaves the turn with its question and a
- * retryable error, never a blank answer, and the retry after a restore reads it back.
+ * back as main stores it; `conversations.turns` reads turns by id and refuses a bad read with a
+ * clear error; a turn whose place differs in main (retried after it failed unstored) still reads
+ * back; a read for a conversation left meanwhile lands nowhere; a read that fails (the
+ * conversation deleted in main meanwhile) leaves the turn with its question and a retryable
+ * error, never a blank answer, and the retry after a restore reads it back.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -126,17 +128,46 @@ describe('chat slice: a window over turn content', () => {
     for (const t of turns) expect(readBack.get(t.id), t.id).toBe(json(t.answer));
   });
 
-  it('refuses a bad range with a clear error', async () => {
-    const conversation = await stored('Ranges', [turn(1), turn(2)]);
-    const over = await host.invoke('conversations.turns', { id: conversation.id, from: 0, to: 201 });
+  it('reads turns by id, and refuses a bad read with a clear error', async () => {
+    const conversation = await stored('Reads', [turn(1), turn(2)]);
+    const many = Array.from({ length: 201 }, (_, n) => turn(n).id);
+    const over = await host.invoke('conversations.turns', { id: conversation.id, turnIds: many });
     expect(over).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
     expect(json(over)).toContain('at most 200');
-    expect(await host.invoke('conversations.turns', { id: conversation.id, from: 5, to: 2 })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
-    expect(await host.invoke('conversations.turns', { id: conversation.id, from: -1, to: 2 })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
-    expect(await host.invoke('conversations.turns', { id: 'cnv_0000000000000000', from: 0, to: 2 })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    const past = await host.invoke('conversations.turns', { id: conversation.id, from: 1, to: 200 });
-    expect(past).toMatchObject({ ok: true, value: { from: 1, total: 2 } });
-    expect(json((past as { value: { turns: unknown } }).value.turns)).toBe(json([turn(2)]));
+    expect(await host.invoke('conversations.turns', { id: conversation.id, turnIds: [] })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(await host.invoke('conversations.turns', { id: conversation.id, turnIds: ['x'.repeat(65)] })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(await host.invoke('conversations.turns', { id: 'cnv_0000000000000000', turnIds: [turn(1).id] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    // In the conversation's order, whatever order they were asked in; ids it does not have are left out.
+    const read = await host.invoke('conversations.turns', { id: conversation.id, turnIds: [turn(2).id, 'trn_missing', turn(1).id] });
+    expect(read).toMatchObject({ ok: true, value: { total: 2 } });
+    expect(json((read as { value: { turns: unknown } }).value.turns)).toBe(json([turn(1), turn(2)]));
+  });
+
+  it('reads back a turn that main keeps in another place than the list shows it', async () => {
+    // Main stores a retried turn at its end; the list keeps it in the row it was asked in. Here
+    // main's order is the reverse of the list's, the extreme case of it.
+    const turns = Array.from({ length: 100 }, (_, n) => turn(n + 3_000));
+    const conversation = await stored('Out of order', [...turns].reverse());
+    await state().openConversation(conversation.id);
+    useAppStore.setState({ turns: [...state().turns].reverse() });
+    const release = state().showTurn(state().turns[0]!.id);
+    await until(() => state().turns.slice(0, 1 + WINDOW_PAD).every((t) => t.answer !== null));
+    expect(state().turns.some((t) => t.readError)).toBe(false);
+    for (const t of state().turns.slice(0, 1 + WINDOW_PAD)) expect(json(t.answer), t.id).toBe(json(turns.find((x) => x.id === t.id)!.answer));
+    release();
+  });
+
+  it('a read for a conversation left while it was under way lands nowhere', async () => {
+    const first = await stored('Left', Array.from({ length: 100 }, (_, n) => turn(n + 4_000)));
+    const second = await stored('Opened', Array.from({ length: 3 }, (_, n) => turn(n + 5_000)));
+    await state().openConversation(first.id);
+    const release = state().showTurn(state().turns[0]!.id); // starts a read of the first rows
+    await state().openConversation(second.id);
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(state().activeConversation?.id).toBe(second.id);
+    expect(state().turns.map((t) => t.id)).toEqual([5_000, 5_001, 5_002].map((n) => turn(n).id));
+    expect(state().turns.every((t) => t.answer !== null && !t.readError)).toBe(true);
   });
 
   it('a failed read keeps the question and says so; the retry reads the answer back', async () => {

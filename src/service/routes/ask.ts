@@ -194,10 +194,11 @@ async function streamAnswer(
   // Frames written in one turn go out as one chunk: the same bytes in far fewer socket writes
   // and chunks for the client to parse. They are written at the end of the turn's microtasks (a
   // tick queued from them runs after they drain), so before the stream waits on anything (a
-  // model, the store, a pace). Only while the answer waits for its next step behind other
-  // answers (a burst) do they stay pending, going out with a later step's, at the answer's end at
-  // the latest: a write per step cost several socket writes per answer (profiled: writev +56 % of
-  // the main thread's time over whole bursts), where an answer written in one turn had been one.
+  // model, the store, a pace). Only while other answers' steps are waiting too (a burst) do they
+  // stay pending: each step sets `holding` again before the queued flush runs, so in a burst an
+  // answer's frames go out together when it ends (or once no other answer waits). A write per
+  // step cost several socket writes per answer (profiled: writev +56 % of the main thread's time
+  // over whole bursts), where an answer written in one turn had been one.
   let pending = '';
   let holding = false;
   let flushQueued = false;
@@ -266,8 +267,11 @@ async function streamAnswer(
       if (pending) queueFlush();
     };
     await step();
+    // A client gone while this ask waited in line: nothing more is done for it.
+    if (closed) return;
     const retrieved = retrieve();
     await step();
+    if (closed) return;
     const answer = compose(retrieved);
     send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence: answer.confidenceTrace[0] ?? answer.confidence });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
@@ -275,6 +279,7 @@ async function streamAnswer(
     const emitted = new Set<string>();
     let deltaCount = 0;
     await step();
+    if (closed) return;
     const writer = writeVerified(answer, abort.signal, step);
     let next = await writer.next();
     while (!next.done) {

@@ -86,11 +86,15 @@ opening.then(
 parentPort.on('message', async ({ id, kind, sql, params }) => {
   try {
     if (kind === 'close') {
-      await pglite.close();
-      pglite = null;
-      parentPort.postMessage({ id, rows: [] });
-      // Nothing is left to run: closing the port lets this thread end by itself (terminate() on a
-      // thread that has run WebAssembly can crash the whole process: nodejs/node#47748).
+      try {
+        await pglite.close();
+        pglite = null;
+        parentPort.postMessage({ id, rows: [] });
+      } catch (error) {
+        parentPort.postMessage({ id, error: errorOf(error) });
+      }
+      // Closed or not, nothing is left to run: closing the port lets this thread end by itself
+      // (terminate() on a thread that has run WebAssembly can crash the process: nodejs/node#47748).
       parentPort.close();
       return;
     }
@@ -159,8 +163,12 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
       run: async <T>(sql: string, params?: unknown[]) => (await ask({ kind: 'run', sql, params })) as T[],
       async close() {
         if (gone) return;
-        await ask({ kind: 'close' });
-        await endGracefully(worker, exited);
+        try {
+          await ask({ kind: 'close' });
+        } finally {
+          // A close PGlite refused still ends the thread (its error is the caller's).
+          await endGracefully(worker, exited);
+        }
       },
     }),
     async (error: unknown) => {

@@ -93,6 +93,8 @@ const deliveryRecord = (row: DeliveryRow): DeliveryRecord => ({
   ...(row.redelivery_of ? { redeliveryOf: row.redelivery_of } : {}),
 });
 
+/** How long a closing service waits for attempts under way to store their results. */
+const SETTLE_ATTEMPTS_MS = 2_000;
 /** How often each process looks for due deliveries (an event in this process also wakes it). */
 const DISPATCH_EVERY_MS = 250;
 /** A claimed attempt's lease: longer than one attempt can take. */
@@ -115,6 +117,8 @@ export class WebhookStore {
   private sealed = false;
   /** Deliveries being stored; settle() waits for them. */
   private readonly storing = new Set<Promise<void>>();
+  /** Attempts under way (a POST, then its result stored); settle() waits for them a while. */
+  private readonly attempting = new Set<Promise<void>>();
 
   private constructor(private readonly options: WebhookOptions) {
     this.timer = setInterval(() => this.dispatch(), DISPATCH_EVERY_MS);
@@ -140,10 +144,24 @@ export class WebhookStore {
     clearInterval(this.timer);
   }
 
-  /** Stops storing deliveries and resolves once those being stored are: the database closes after this. */
+  /**
+   * Stops storing deliveries and resolves once those being stored are, and the attempts under way
+   * have stored their results (for at most SETTLE_ATTEMPTS_MS): the database closes after this.
+   * An attempt not done by then is sent again by the next start once its lease ends; a receiver
+   * may then see it twice (the delivery's id says so).
+   */
   async settle(): Promise<void> {
     this.sealed = true;
     await Promise.all(this.storing);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SETTLE_ATTEMPTS_MS);
+    });
+    try {
+      await Promise.race([Promise.all(this.attempting), late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private get db(): Database {
@@ -260,7 +278,9 @@ export class WebhookStore {
             if (this.closed) return;
             const claimed = await this.claim();
             if (!claimed) break;
-            void this.attempt(claimed.hook, claimed.delivery).catch(() => undefined);
+            const attempt = this.attempt(claimed.hook, claimed.delivery).catch(() => undefined);
+            this.attempting.add(attempt);
+            void attempt.finally(() => this.attempting.delete(attempt));
           }
         } while (this.again);
       } catch {

@@ -11,10 +11,11 @@ export function conversationHandlers({ conversations, streams, connection }: Han
       const conversation = conversations.get(id);
       return conversation ? ok(conversation) : fail({ code: 'not_found', message: GONE });
     },
-    'conversations.turns': ({ id, from, to }) => {
+    'conversations.turns': ({ id, turnIds }) => {
       const conversation = conversations.get(id);
       if (!conversation) return fail({ code: 'not_found', message: GONE });
-      return ok({ from, total: conversation.turns.length, turns: conversation.turns.slice(from, to) });
+      const wanted = new Set(turnIds);
+      return ok({ total: conversation.turns.length, turns: conversation.turns.filter((turn) => wanted.has(turn.id)) });
     },
     'conversations.create': async () => ok(await conversations.create()),
     'conversations.rename': async ({ id, title }) => {

@@ -5,13 +5,13 @@
  * Turn content is windowed (issue 31, decision 0028): every turn keeps its id, key, question and
  * status; its answer is held only while the turn is within WINDOW_PAD rows of a row the list
  * renders (rows say so through `showTurn`), is streaming, or has its citation open. A finished
- * turn leaving the window drops its answer; one coming back is read from main by range
- * (`conversations.turns`), one request per range. Holding every turn's content cannot meet the
+ * turn leaving the window drops its answer; those coming back are read from main by id
+ * (`conversations.turns`), one request at a time. Holding every turn's content cannot meet the
  * soak's heap goal: a bare page holding the turns parsed costs 14.5 KB each (bench/notes.md).
  */
-import type { BridgeError, StreamMessage } from '../../../shared/bridge-contract';
+import type { BridgeError, Result, StreamMessage, TurnRead } from '../../../shared/bridge-contract';
 import { applyAskEvent, emptyAnswer, endAnswer } from '../../../shared/answer-rules';
-import { TURN_RANGE_MAX } from '../../../shared/bridge-contract';
+import { TURN_READ_MAX } from '../../../shared/bridge-contract';
 import type { Conversation, ConversationTurn } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
@@ -43,14 +43,14 @@ const finished = (turn: TurnEntry): boolean => turn.status !== 'waiting' && turn
 export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   /** The open conversation's shared strings (turn-content.ts): a new table for each conversation opened or made. */
   let content = new TurnContent();
-  /** Bumped with each conversation opened or made: a range read for an earlier one is ignored. */
+  /** Bumped with each conversation opened or made: a read for an earlier one is ignored. */
   let generation = 0;
   const newContent = (): TurnContent => {
     content.close();
     content = new TurnContent();
     generation += 1;
     heights.clear();
-    reading.clear();
+    readUnderWay = null;
     return content;
   };
 
@@ -58,8 +58,11 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   const shown = new Map<string, number>();
   /** Each turn's last measured height (px), by row key: its placeholder's height. */
   const heights = new Map<string, number>();
-  /** Turn ids whose answer is being read back. */
-  const reading = new Set<string>();
+  /**
+   * The read under way, if any. One at a time: a fling across a long list sends one read, then
+   * one for where the window is when it ends (each read's end reconciles again), not one per frame.
+   */
+  let readUnderWay: object | null = null;
   let reconcileQueued = false;
   const queueReconcile = (): void => {
     if (reconcileQueued) return;
@@ -94,12 +97,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
     const from = Math.max(0, first - WINDOW_PAD);
     const to = Math.min(turns.length, last + WINDOW_PAD + 1);
     let dropped = false;
-    /** Runs of turns to read, in main's indices: [from, to) with the turns expected there. */
-    const runs: Array<{ from: number; ids: string[] }> = [];
-    let storedIndex = 0;
+    const wanted: string[] = [];
     const next = turns.map((turn, i) => {
-      const at = storedIndex;
-      if (turn.stored) storedIndex += 1;
       const inWindow = i >= from && i < to;
       if (turn.answer) {
         const keep = inWindow || !turn.stored || !finished(turn) || turn.id === streamingTurnId || turn.id === selectedCitation?.turnId;
@@ -107,29 +106,33 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         dropped = true;
         return { ...turn, answer: null };
       }
-      if (inWindow && turn.stored && !turn.readError && !reading.has(turn.id)) {
-        const run = runs.at(-1);
-        if (run && run.from + run.ids.length === at && run.ids.length < TURN_RANGE_MAX) run.ids.push(turn.id);
-        else runs.push({ from: at, ids: [turn.id] });
-      }
+      if (inWindow && turn.stored && !turn.readError && wanted.length < TURN_READ_MAX) wanted.push(turn.id);
       return turn;
     });
     if (dropped) set({ turns: next });
-    for (const run of runs) void readRange(activeConversation.id, run.from, run.ids);
+    if (wanted.length > 0 && !readUnderWay) void readTurns(activeConversation.id, wanted);
   }
 
-  /** Reads `ids` back from main (turns `from`… of the conversation) and holds what came, matched by id. */
-  async function readRange(conversationId: string, from: number, ids: string[]): Promise<void> {
+  /** Reads `ids` back from main and holds what came, matched by id. */
+  async function readTurns(conversationId: string, ids: string[]): Promise<void> {
     const asked = generation;
-    for (const id of ids) reading.add(id);
-    const result = await clarity().invoke('conversations.turns', { id: conversationId, from, to: from + ids.length });
+    const read = {};
+    readUnderWay = read;
+    let result: Result<TurnRead>;
+    try {
+      result = await clarity().invoke('conversations.turns', { id: conversationId, turnIds: ids });
+    } catch {
+      // Main's handler gone (a reload, the app closing): a failed read, with its retry.
+      result = { ok: false, error: { code: 'network', message: 'The answer could not be read back from the app; it is still saved.' } };
+    } finally {
+      if (readUnderWay === read) readUnderWay = null;
+    }
     if (asked !== generation) return;
-    for (const id of ids) reading.delete(id);
     const found = new Map<string, ConversationTurn>();
     if (result.ok) for (const turn of result.value.turns) found.set(turn.id, turn);
-    // A turn main did not return where it was expected (the conversation changed under it) or a
-    // failed read: the row says so and offers a retry, never a blank answer.
-    const error = result.ok ? 'This answer was not where main keeps it; it may have been changed elsewhere.' : result.error.message;
+    // A turn main no longer has (the conversation changed elsewhere) or a failed read: the row
+    // says so and offers a retry, never a blank answer.
+    const error = result.ok ? 'This answer is no longer in the saved conversation; it may have been changed elsewhere.' : result.error.message;
     const wanted = new Set(ids);
     set((state) => ({
       turns: state.turns.map((turn) => {
@@ -137,7 +140,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         const stored = found.get(turn.id);
         if (!stored) return { ...turn, readError: error };
         const { readError: _readError, ...rest } = turn;
-        return { ...rest, status: stored.answer.status, answer: finished(turn) ? content.answer(stored.answer) : stored.answer };
+        // Shared strings for an answer main has finished; one it is still writing is taken as it is.
+        const storedDone = stored.answer.status !== 'waiting' && stored.answer.status !== 'streaming';
+        return { ...rest, status: stored.answer.status, answer: storedDone ? content.answer(stored.answer) : stored.answer };
       }),
     }));
     // The window may have moved while the read was under way.
@@ -319,7 +324,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       if (!conversation) return { ok: false, message: 'Open a conversation first.' };
       const result = await clarity().invoke('conversations.share', { id: conversation.id, public: isPublic });
       if (!result.ok) return { ok: false, message: result.error.message };
-      set({ activeConversation: { ...conversation, publicUrl: result.value.publicUrl } });
+      // Another conversation opened meanwhile keeps its own head (its turns are what the slice holds).
+      if (get().activeConversation?.id === conversation.id) set({ activeConversation: { ...get().activeConversation!, publicUrl: result.value.publicUrl } });
       await refreshList();
       return { ok: true, url: result.value.publicUrl };
     },

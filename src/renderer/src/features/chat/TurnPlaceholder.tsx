@@ -4,7 +4,7 @@
  * answer is read back, so nothing around it moves; a failed read says so and offers a retry,
  * never a blank answer.
  */
-import { useEffect, useRef, type RefObject } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useAppStore, type TurnEntry } from '../../store/app-store';
 
 /** The list's own first guess at a row (ChatView's estimateHeight): a turn never measured keeps the place the list gave it. */
@@ -30,19 +30,21 @@ const heightObserver = (): ResizeObserver | null => {
  * The row is rendered: the slice holds its answer and those around it (`showTurn`), and its
  * height is noted as it changes, for the placeholder it may become later.
  */
-export function useShownTurn(rowKey: string): RefObject<HTMLDivElement | null> {
-  const element = useRef<HTMLDivElement>(null);
+export function useShownTurn(rowKey: string): (target: HTMLDivElement | null) => (() => void) | undefined {
   const showTurn = useAppStore((s) => s.showTurn);
   useEffect(() => showTurn(rowKey), [rowKey, showTurn]);
-  useEffect(() => {
-    const target = element.current;
-    const watch = heightObserver();
-    if (!target || !watch) return;
-    observedKeys.set(target, rowKey);
-    watch.observe(target);
-    return () => watch.unobserve(target);
-  }, [rowKey]);
-  return element;
+  // A callback ref, not an effect on a ref object: a row whose element appears after its first
+  // render (the turn not found at first) is measured too.
+  return useCallback(
+    (target: HTMLDivElement | null) => {
+      const watch = heightObserver();
+      if (!target || !watch) return undefined;
+      observedKeys.set(target, rowKey);
+      watch.observe(target);
+      return () => watch.unobserve(target);
+    },
+    [rowKey],
+  );
 }
 
 /** The row's height while its answer is not held: the last one measured. */

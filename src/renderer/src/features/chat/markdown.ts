@@ -1004,7 +1004,9 @@ export class IncrementalMarkdown {
     const first = this.frozen.length;
     direct.forEach((block, i) => {
       const fragment = block.build(doc, this.numbering);
-      this.frozen.push(new RenderedBlock(first + i, fragment, () => Parser.parse(new Lexer({ gfm: true }).lex(block.raw), { gfm: true, async: false })));
+      // The closure keeps the block's text only, not the parsed block (its build, items, rows).
+      const raw = block.raw;
+      this.frozen.push(new RenderedBlock(first + i, fragment, () => Parser.parse(new Lexer({ gfm: true }).lex(raw), { gfm: true, async: false })));
     });
     this.directAnswers += 1;
     this.lastText = text;
