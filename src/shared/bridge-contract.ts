@@ -12,6 +12,7 @@ import { AnswerSettingInput, type AnswerSetting, type AnswersStatus } from './an
 import type { PUSH_EVENT_NAMES } from './bridge-channels';
 import type { Conversation, ConversationSummary, ConversationTurn } from './conversation';
 import { defineMethod, type MethodResult } from './define-method';
+import { TURN_READ_MAX } from './turn-reads';
 import type { ConnectionTestReport, DesktopCommand, DesktopInfo } from './desktop';
 import type { DisplayPreferences } from './format';
 import type { HealthView, SourceCitingItem } from './health';
@@ -128,8 +129,7 @@ export interface CredentialStatus {
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
 const NoArgs = z.undefined();
 const ConversationId = z.string().regex(/^cnv_[0-9a-f]{16}$/, 'Not a conversation id.');
-/** The most turns one `conversations.turns` call returns: a window is ± 20 rows, far under it. */
-export const TURN_READ_MAX = 200;
+export { TURN_READ_MAX };
 /**
  * Turns asked for by id, not by position: the renderer's order of turns can differ from main's
  * (a turn retried after it failed unstored is stored at main's end, but stays in its row here).

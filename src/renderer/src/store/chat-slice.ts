@@ -11,7 +11,7 @@
  */
 import type { BridgeError, Result, StreamMessage, TurnRead } from '../../../shared/bridge-contract';
 import { applyAskEvent, emptyAnswer, endAnswer } from '../../../shared/answer-rules';
-import { TURN_READ_MAX } from '../../../shared/bridge-contract';
+import { TURN_READ_MAX } from '../../../shared/turn-reads';
 import type { Conversation, ConversationTurn } from '../../../shared/conversation';
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
