@@ -8,67 +8,26 @@
  * conversation deleted in main meanwhile) leaves the turn with its question and a retryable
  * error, never a blank answer, and the retry after a restore reads it back.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ClarityBridge } from '../../src/shared/bridge-contract';
 import type { Conversation, ConversationTurn } from '../../src/shared/conversation';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
-import { createBridgeHost } from '../../src/main/compose-services';
-import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
-import { CredentialStore } from '../../src/main/services/credentials/credential-store';
-import { LibraryHub } from '../../src/main/services/library/library-hub';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
-import { SettingsStore } from '../../src/main/services/settings/settings-store';
-import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
+import type { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { openConversationBridge, type ConversationBridge } from '../support/conversation-bridge';
 import { WINDOW_PAD } from '../../src/renderer/src/store/chat-slice';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
 import { citationSnapshot } from '../support/citation-snapshot';
 
-let dataDir: string;
+let bridge: ConversationBridge;
 let host: BridgeHost;
 let conversations: ConversationStore;
 
-/** The bridge the renderer gets, wired to the host; results cross as JSON, as the transports carry them. */
-function bridgeTo(bridgeHost: BridgeHost): ClarityBridge {
-  return {
-    host: 'browser',
-    invoke: (async (method: string, args: unknown) => JSON.parse(JSON.stringify(await bridgeHost.invoke(method, args))) as unknown) as ClarityBridge['invoke'],
-    startStream: async () => ({ ok: false, error: { code: 'unknown_method', message: 'not in this test' } }),
-    abortStream: async () => undefined,
-    onStreamMessage: () => () => undefined,
-    onPush: (event, callback) => bridgeHost.onPush((name: string, payload) => name === event && callback(payload as never)),
-  };
-}
-
-async function stored(title: string, turns: ConversationTurn[]): Promise<Conversation> {
-  const conversation = await conversations.create(title);
-  conversation.turns.push(...turns);
-  await conversations.save(conversation);
-  return conversation;
-}
-
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'clarity-chat-slice-'));
-  conversations = await ConversationStore.open(dataDir);
-  host = await createBridgeHost({
-    settings: await SettingsStore.open(dataDir),
-    conversations,
-    library: await LibraryHub.open({ dataDir }),
-    dataDir,
-    credentials: new CredentialStore({ keychain: null, detail: 'test' }, () => 'bearer'),
-    // Never started: opening conversations needs no service.
-    localService: new LocalServiceSupervisor({ command: process.execPath, args: [] }, { paceMs: 0, onExit: () => undefined }),
-  });
-  setBridgeForTests(bridgeTo(host));
+  bridge = await openConversationBridge();
+  host = bridge.host;
+  conversations = bridge.conversations;
 });
-afterAll(async () => {
-  setBridgeForTests(null);
-  await host.dispose();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
+afterAll(() => bridge.close());
+const stored = (title: string, turns: ConversationTurn[]): Promise<Conversation> => bridge.stored(title, turns);
 
 /** A turn with an answer of its own (no two alike), citing two signals of 50. */
 function turn(n: number): ConversationTurn {
