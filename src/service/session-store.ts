@@ -54,11 +54,17 @@ interface TurnRow {
  */
 export class SessionStore {
   /**
-   * A new session's row, written after its first byte rather than before it. Its first turn, and
-   * any read by id, wait for the row, so nothing is acknowledged before it is stored.
+   * A new session's row, written once its ask needs it rather than as the ask arrives: by its
+   * first turn, a read by id, a change of its visibility, or the ask's end (`persist`), whichever
+   * comes first. Its first turn, and any read by id, wait for the row, so nothing is acknowledged
+   * before it is stored. Under 200 asks at once, each row's statement had run on the database's
+   * thread while the later asks were still arriving (its CPU, 26–56 ms before the p95 first byte
+   * in the slow bursts; bench/notes.md, streams2), beside the client that sends them.
    */
   private readonly rowWritten = new WeakMap<Session, Promise<void>>();
   private readonly creating = new Map<string, Promise<void>>();
+  /** New sessions' rows not queued for writing yet (by session id), until `persist` or a use queues them. */
+  private readonly unqueued = new Map<string, SessionStore['newRows'][number]>();
   /**
    * New rows wait here for the next event-loop turn and go in as one INSERT. One insert per ask, started as it was accepted,
    * held up every request read after it (profiled under 200 concurrent asks, when the embedded
@@ -84,8 +90,7 @@ export class SessionStore {
     if (existing && existing.owner === owner) return existing;
     const session: Session = { id: `ses_${randomHex(8)}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
     const written = new Promise<void>((resolve, reject) => {
-      if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
-      this.newRows.push({ session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
+      this.unqueued.set(session.id, { session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
     });
     this.rowWritten.set(session, written);
     this.creating.set(session.id, written);
@@ -95,6 +100,24 @@ export class SessionStore {
       () => this.creating.delete(session.id),
     );
     return session;
+  }
+
+  /**
+   * Queues a new session's row for writing, if it is not already (the ask route calls this as
+   * its ask ends, so a stream cut before its answer still leaves its session stored). Resolves
+   * once the row is stored; a session read from the database resolves at once.
+   */
+  persist(session: Session): Promise<void> {
+    this.queueRow(session.id);
+    return this.rowWritten.get(session) ?? Promise.resolve();
+  }
+
+  private queueRow(id: string): void {
+    const row = this.unqueued.get(id);
+    if (!row) return;
+    this.unqueued.delete(id);
+    if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
+    this.newRows.push(row);
   }
 
   /** Writes the new sessions' rows queued since the last turn: one statement, or row by row if it fails (one bad row fails only its ask). */
@@ -134,7 +157,7 @@ export class SessionStore {
 
   /** Adds the turn after the session's last one; resolves once it is durably stored. */
   async appendTurn(session: Session, turn: SessionTurn): Promise<void> {
-    await this.rowWritten.get(session);
+    await this.persist(session);
     await new Promise<void>((stored, failed) => {
       if (this.newTurns.length === 0 && !this.writingTurns) setImmediate(() => void this.writeNewTurns());
       this.newTurns.push({ session, turn, stored, failed });
@@ -227,12 +250,14 @@ export class SessionStore {
   }
 
   async setPublic(session: Session, isPublic: boolean): Promise<void> {
-    await this.rowWritten.get(session);
+    await this.persist(session);
     await this.db.query('UPDATE ask_sessions SET is_public = $2 WHERE id = $1', [session.id, isPublic]);
     session.isPublic = isPublic;
   }
 
   async get(id: string): Promise<Session | undefined> {
+    // A session announced in a stream still under way: its row is written now, and read after.
+    this.queueRow(id);
     await this.creating.get(id)?.catch(() => undefined);
     const [row] = await this.db.query<SessionRow>('SELECT id, slug, owner, is_public FROM ask_sessions WHERE id = $1', [id]);
     return row ? this.withTurns(row) : undefined;

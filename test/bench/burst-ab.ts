@@ -56,22 +56,31 @@ const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
  * (/proc/<pid>/task/<tid>/schedstat: ns on a CPU, ns runnable but waiting). On a shared machine
  * the wall figures swing with the other work; the CPU a burst costs the service does not.
  */
-function schedstat(pid: number): { mainCpu: number; otherCpu: number; mainWait: number } {
+function schedstat(pid: number): { mainCpu: number; otherCpu: number; mainWait: number; v8Cpu: number; workerCpu: number } {
   let mainCpu = 0;
   let otherCpu = 0;
   let mainWait = 0;
+  // The other threads by name (/proc/…/comm): V8's helpers ("V8Worker": GC and compiler), worker
+  // threads ("WorkerThread": the service's PGlite thread); libuv's pool is the rest.
+  let v8Cpu = 0;
+  let workerCpu = 0;
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number) as [number, number];
       if (Number(tid) === pid) {
         mainCpu = run / 1e6;
         mainWait = wait / 1e6;
-      } else otherCpu += run / 1e6;
+        continue;
+      }
+      otherCpu += run / 1e6;
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      if (name === 'V8Worker') v8Cpu += run / 1e6;
+      else if (name === 'WorkerThread') workerCpu += run / 1e6;
     }
   } catch {
     // Not Linux, or the process is gone: no CPU figures.
   }
-  return { mainCpu, otherCpu, mainWait };
+  return { mainCpu, otherCpu, mainWait, v8Cpu, workerCpu };
 }
 
 /**
@@ -127,7 +136,13 @@ interface Burst {
   load: number;
 }
 
-const minus = (after: Cpu, before: Cpu): Cpu => ({ mainCpu: after.mainCpu - before.mainCpu, otherCpu: after.otherCpu - before.otherCpu, mainWait: after.mainWait - before.mainWait });
+const minus = (after: Cpu, before: Cpu): Cpu => ({
+  mainCpu: after.mainCpu - before.mainCpu,
+  otherCpu: after.otherCpu - before.otherCpu,
+  mainWait: after.mainWait - before.mainWait,
+  v8Cpu: after.v8Cpu - before.v8Cpu,
+  workerCpu: after.workerCpu - before.workerCpu,
+});
 
 async function burst(url: string, round: number, pid: number): Promise<Burst> {
   const load = loadavg()[0]!;
@@ -232,7 +247,7 @@ for (let r = 0; r < ROUNDS; r += 1) {
       `round ${r} ${name}: client sent all ${round2(s.sentMs)} / ${round2(base.sentMs)} ms, client CPU to p95 ${round2(s.clientCpuToP95)} / ${round2(base.clientCpuToP95)} ms (service / plain Node); plain Node CPU to p95 ${round2(base.cpuToP95.mainCpu)} ms`,
     );
     console.log(
-      `round ${r} ${name}: service p95 ${round2(s.p95)} (p50 ${round2(s.p50)}; first text p95 ${round2(s.firstTextP95)}, last byte p95 ${round2(s.lastByteP95)}; errors ${s.errors}) | plain Node p95 ${round2(base.p95)} | ratio ${round2(s.p95 / base.p95)} | load ${round2(s.load)} | service CPU to p95: main ${round2(s.cpuToP95.mainCpu)} + threads ${round2(s.cpuToP95.otherCpu)} ms (main waited ${round2(s.cpuToP95.mainWait)}); whole burst ${round2(s.cpu.mainCpu)} + ${round2(s.cpu.otherCpu)} ms; plain Node ${round2(base.cpu.mainCpu)} ms`,
+      `round ${r} ${name}: service p95 ${round2(s.p95)} (p50 ${round2(s.p50)}; first text p95 ${round2(s.firstTextP95)}, last byte p95 ${round2(s.lastByteP95)}; errors ${s.errors}) | plain Node p95 ${round2(base.p95)} | ratio ${round2(s.p95 / base.p95)} | load ${round2(s.load)} | service CPU to p95: main ${round2(s.cpuToP95.mainCpu)} + threads ${round2(s.cpuToP95.otherCpu)} ms (V8 helpers ${round2(s.cpuToP95.v8Cpu)}, database thread ${round2(s.cpuToP95.workerCpu)}; main waited ${round2(s.cpuToP95.mainWait)}); whole burst ${round2(s.cpu.mainCpu)} + ${round2(s.cpu.otherCpu)} ms; plain Node ${round2(base.cpu.mainCpu)} ms`,
     );
   }
 }
@@ -250,7 +265,7 @@ for (const name of ['a', 'b'] as const) {
   );
   console.log(`  medians over bursts: first answer text p95 ${m((x) => x.firstTextP95)} ms, last byte p95 ${m((x) => x.lastByteP95)} ms, wall ${m((x) => x.wallMs)} ms`);
   console.log(
-    `  service CPU from burst start to p95 first byte (median): main thread ${m((x) => x.cpuToP95.mainCpu)} ms, other threads ${m((x) => x.cpuToP95.otherCpu)} ms, main thread waiting for a CPU ${m((x) => x.cpuToP95.mainWait)} ms`,
+    `  service CPU from burst start to p95 first byte (median): main thread ${m((x) => x.cpuToP95.mainCpu)} ms, other threads ${m((x) => x.cpuToP95.otherCpu)} ms (V8 helpers ${m((x) => x.cpuToP95.v8Cpu)}, database thread ${m((x) => x.cpuToP95.workerCpu)}), main thread waiting for a CPU ${m((x) => x.cpuToP95.mainWait)} ms`,
   );
   console.log(
     `  plain Node (the bursts after this build's): CPU from burst start to p95 first byte (median) ${round2(medianOf(base.map((x) => x.cpuToP95.mainCpu)))} ms; client sent all its requests at (median) ${m((x) => x.sentMs)} ms (service) / ${round2(medianOf(base.map((x) => x.sentMs)))} ms (plain Node); client CPU to p95 ${m((x) => x.clientCpuToP95)} / ${round2(medianOf(base.map((x) => x.clientCpuToP95)))} ms`,
