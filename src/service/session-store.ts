@@ -58,7 +58,7 @@ export class SessionStore {
    * first turn, a read by id, a change of its visibility, or the ask's end (`persist`), whichever
    * comes first. Its first turn goes in the same statement as the row; a read by id, or a
    * later turn, waits for the row, so nothing is acknowledged before it is stored. Under 200 asks at once, each row's statement had run on the database's
-   * thread while the later asks were still arriving (its CPU, 26–56 ms before the p95 first byte
+   * thread while the later asks were still arriving (its CPU, 26–77 ms before the p95 first byte
    * in the slow bursts; bench/notes.md, streams2), beside the client that sends them.
    */
   private readonly rowWritten = new WeakMap<Session, Promise<void>>();
