@@ -29,7 +29,7 @@ export function unguessableSlug(firstQuestion: string): string {
   return `${slugify(firstQuestion).slice(0, 40) || 'session'}-${randomString(BASE62, SLUG_SECRET_LENGTH)}`;
 }
 
-/** Rows in one INSERT: at most 7 parameters each, and PostgreSQL takes at most 65,535 in a statement. */
+/** Rows in one INSERT: at most 11 parameters each (a turn, and its new session's row), and PostgreSQL takes at most 65,535 in a statement. */
 const ROWS_PER_INSERT = 1_000;
 
 interface SessionRow {
@@ -54,18 +54,25 @@ interface TurnRow {
  */
 export class SessionStore {
   /**
-   * A new session's row, written after its first byte rather than before it. Its first turn, and
-   * any read by id, wait for the row, so nothing is acknowledged before it is stored.
+   * A new session's row, written once its ask needs it rather than as the ask arrives: by its
+   * first turn, a read by id, a change of its visibility, or the ask's end (`persist`), whichever
+   * comes first. Its first turn goes in the same statement as the row; a read by id, or a
+   * later turn, waits for the row, so nothing is acknowledged before it is stored. Under 200 asks at once, each row's statement had run on the database's
+   * thread while the later asks were still arriving (its CPU, 26–77 ms before the p95 first byte
+   * in the slow bursts; bench/notes.md, streams2), beside the client that sends them.
    */
   private readonly rowWritten = new WeakMap<Session, Promise<void>>();
   private readonly creating = new Map<string, Promise<void>>();
+  /** New sessions' rows not queued for writing yet (by session id), until `persist` or a use queues them. */
+  private readonly unqueued = new Map<string, SessionStore['newRows'][number]>();
   /**
    * New rows wait here for the next event-loop turn and go in as one INSERT. One insert per ask, started as it was accepted,
    * held up every request read after it (profiled under 200 concurrent asks, when the embedded
    * database still ran on this thread). One statement for many rows costs about as much as one.
    */
   private newRows: Array<{ session: Session; createdAt: string; written: () => void; failed: (error: unknown) => void }> = [];
-  private newTurns: Array<{ session: Session; turn: SessionTurn; stored: () => void; failed: (error: unknown) => void }> = [];
+  /** `row`: a new session's row, written by the same statement as its first turn. */
+  private newTurns: Array<{ session: Session; turn: SessionTurn; row?: SessionStore['newRows'][number]; stored: () => void; failed: (error: unknown) => void }> = [];
   /**
    * Whether a statement of new rows (turns) is on its way. Rows (turns) queued meanwhile wait
    * for it and then go in together: the database runs one statement at a time anyway, so they
@@ -84,8 +91,7 @@ export class SessionStore {
     if (existing && existing.owner === owner) return existing;
     const session: Session = { id: `ses_${randomHex(8)}`, slug: unguessableSlug(firstQuestion), isPublic: false, owner, turns: [] };
     const written = new Promise<void>((resolve, reject) => {
-      if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
-      this.newRows.push({ session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
+      this.unqueued.set(session.id, { session, createdAt: new Date().toISOString(), written: resolve, failed: reject });
     });
     this.rowWritten.set(session, written);
     this.creating.set(session.id, written);
@@ -95,6 +101,28 @@ export class SessionStore {
       () => this.creating.delete(session.id),
     );
     return session;
+  }
+
+  /**
+   * Queues a new session's row for writing, if it is not already (the ask route calls this as
+   * its ask ends, so a stream cut before its answer still leaves its session stored). Resolves
+   * once the row is stored; a session read from the database resolves at once.
+   */
+  persist(session: Session): Promise<void> {
+    this.queueRow(session.id);
+    return this.rowWritten.get(session) ?? Promise.resolve();
+  }
+
+  private queueRow(id: string): void {
+    const row = this.unqueued.get(id);
+    if (!row) return;
+    this.unqueued.delete(id);
+    this.requeueRow(row);
+  }
+
+  private requeueRow(row: SessionStore['newRows'][number]): void {
+    if (this.newRows.length === 0 && !this.writingRows) setImmediate(() => void this.writeNewRows());
+    this.newRows.push(row);
   }
 
   /** Writes the new sessions' rows queued since the last turn: one statement, or row by row if it fails (one bad row fails only its ask). */
@@ -134,10 +162,14 @@ export class SessionStore {
 
   /** Adds the turn after the session's last one; resolves once it is durably stored. */
   async appendTurn(session: Session, turn: SessionTurn): Promise<void> {
-    await this.rowWritten.get(session);
+    // A new session's first turn takes its row along: one statement (and one trip to the
+    // database's thread) for both, where the row's own statement and then the turn's were two.
+    const row = this.unqueued.get(session.id);
+    if (row) this.unqueued.delete(session.id);
+    else await this.persist(session);
     await new Promise<void>((stored, failed) => {
       if (this.newTurns.length === 0 && !this.writingTurns) setImmediate(() => void this.writeNewTurns());
-      this.newTurns.push({ session, turn, stored, failed });
+      this.newTurns.push({ session, turn, ...(row ? { row } : {}), stored, failed });
     });
   }
 
@@ -148,8 +180,14 @@ export class SessionStore {
       // in the same queue waits for the statement after: ordinals stay in order).
       while (this.newTurns.length > 0) {
         const batch = this.takeTurnBatch();
-        // As for rows: a failure fails this batch's asks, never the turns queued after it.
-        await this.writeTurns(batch).catch((error: unknown) => batch.forEach((entry) => entry.failed(error)));
+        // As for rows: a failure fails this batch's asks, never the turns queued after it. A new
+        // session's row that came with a failed turn is still written, on its own.
+        await this.writeTurns(batch).catch((error: unknown) =>
+          batch.forEach((entry) => {
+            if (entry.row) this.requeueRow(entry.row);
+            entry.failed(error);
+          }),
+        );
       }
     } finally {
       this.writingTurns = false;
@@ -186,10 +224,19 @@ export class SessionStore {
       params.push(session.id, turn.question, turn.answer, JSON.stringify(turn.citations), turn.confidence, turn.at, turn.frame ? JSON.stringify(turn.frame) : null);
       return `(${Array.from({ length: 7 }, (_, i) => `$${first + i}`).join(', ')})`;
     });
+    // New sessions' rows go in the same statement, ahead of their turns (a data-modifying WITH:
+    // the turns' foreign keys are checked at the statement's end, with the rows in).
+    const newRows = batch.flatMap((entry) => (entry.row ? [entry.row] : []));
+    const rowValues = newRows.map(({ session, createdAt }) => {
+      const first = params.length + 1;
+      params.push(session.id, session.slug, session.owner, createdAt);
+      return `($${first}, $${first + 1}, $${first + 2}, false, $${first + 3})`;
+    });
+    const withRows = rowValues.length > 0 ? `WITH new_sessions AS (INSERT INTO ask_sessions (id, slug, owner, is_public, created_at) VALUES ${rowValues.join(', ')} RETURNING id)\n` : '';
     let rows: Array<{ session_id: string; ordinal: number }>;
     try {
       rows = await this.db.query<{ session_id: string; ordinal: number }>(
-        `INSERT INTO ask_turns (session_id, ordinal, question, answer, citations, confidence, at, frame)
+        `${withRows}INSERT INTO ask_turns (session_id, ordinal, question, answer, citations, confidence, at, frame)
          SELECT v.session_id, coalesce((SELECT max(t.ordinal) FROM ask_turns t WHERE t.session_id = v.session_id), 0) + 1,
                 v.question, v.answer, v.citations::jsonb, v.confidence::double precision, v.at, v.frame::jsonb
          FROM (VALUES ${values.join(', ')}) AS v (session_id, question, answer, citations, confidence, at, frame)
@@ -197,9 +244,23 @@ export class SessionStore {
         params,
       );
     } catch {
-      for (const { session, turn, stored, failed } of batch) await this.insertTurn(session, turn).then(stored, failed);
+      // One at a time: a new session's row first (on its own), then the turn.
+      for (const { session, turn, row, stored, failed } of batch) {
+        try {
+          if (row) {
+            // writeRows settles the row's own promise, which the turn then waits for.
+            await this.writeRows([row]);
+            await this.rowWritten.get(session);
+          }
+          await this.insertTurn(session, turn);
+          stored();
+        } catch (error) {
+          failed(error);
+        }
+      }
       return;
     }
+    for (const row of newRows) row.written();
     const ordinals = new Map(rows.map((row) => [row.session_id, row.ordinal]));
     for (const { session, turn, stored } of batch) {
       session.turns[ordinals.get(session.id)! - 1] = turn;
@@ -227,12 +288,14 @@ export class SessionStore {
   }
 
   async setPublic(session: Session, isPublic: boolean): Promise<void> {
-    await this.rowWritten.get(session);
+    await this.persist(session);
     await this.db.query('UPDATE ask_sessions SET is_public = $2 WHERE id = $1', [session.id, isPublic]);
     session.isPublic = isPublic;
   }
 
   async get(id: string): Promise<Session | undefined> {
+    // A session announced in a stream still under way: its row is written now, and read after.
+    this.queueRow(id);
     await this.creating.get(id)?.catch(() => undefined);
     const [row] = await this.db.query<SessionRow>('SELECT id, slug, owner, is_public FROM ask_sessions WHERE id = $1', [id]);
     return row ? this.withTurns(row) : undefined;

@@ -11,6 +11,8 @@
  *   --lone N           first, N asks alone per build, alternated: first byte, first answer text
  *                      and last byte (median and p95), so a change for bursts that slowed an
  *                      ask alone would show (default 0)
+ *   --node-flags F     Node flags for both services (e.g. '--require x.cjs'), space-separated
+ *   --b-node-flags F   Node flags for build B only (a V8 flag tried against the same build)
  *   --profile DIR      run both services under --cpu-prof (written to DIR/a, DIR/b) and write
  *                      (--profile-interval µs between samples, 250 by default) and write
  *                      each burst's window (start, p95 first byte, last byte; monotonic µs, the
@@ -35,6 +37,8 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     streams: { type: 'string', default: '200' },
     'profile-interval': { type: 'string', default: '250' },
+    'node-flags': { type: 'string', default: '' },
+    'b-node-flags': { type: 'string', default: '' },
   },
 });
 if (!args.a) throw new Error('--a <old service.js> is required');
@@ -52,29 +56,38 @@ const nowUs = (): number => Number(process.hrtime.bigint() / 1000n);
  * (/proc/<pid>/task/<tid>/schedstat: ns on a CPU, ns runnable but waiting). On a shared machine
  * the wall figures swing with the other work; the CPU a burst costs the service does not.
  */
-function schedstat(pid: number): { mainCpu: number; otherCpu: number; mainWait: number } {
+function schedstat(pid: number): { mainCpu: number; otherCpu: number; mainWait: number; v8Cpu: number; workerCpu: number } {
   let mainCpu = 0;
   let otherCpu = 0;
   let mainWait = 0;
+  // The other threads by name (/proc/…/comm): V8's helpers ("V8Worker": GC and compiler), worker
+  // threads ("WorkerThread": the service's PGlite thread); libuv's pool is the rest.
+  let v8Cpu = 0;
+  let workerCpu = 0;
   try {
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number) as [number, number];
       if (Number(tid) === pid) {
         mainCpu = run / 1e6;
         mainWait = wait / 1e6;
-      } else otherCpu += run / 1e6;
+        continue;
+      }
+      otherCpu += run / 1e6;
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      if (name === 'V8Worker') v8Cpu += run / 1e6;
+      else if (name === 'WorkerThread') workerCpu += run / 1e6;
     }
   } catch {
     // Not Linux, or the process is gone: no CPU figures.
   }
-  return { mainCpu, otherCpu, mainWait };
+  return { mainCpu, otherCpu, mainWait, v8Cpu, workerCpu };
 }
 
 /**
  * One streaming ask over node:http, as the bench sends it. `onFirstByte` runs as its first byte
  * arrives. Also timed: the first answer text (the first `content_block_delta`) and the last byte.
  */
-function timeToFirstByteHttp(url: string, payload: string, onFirstByte: () => void = () => undefined): Promise<{ ttfb: number; firstText: number; total: number; bytes: number }> {
+function timeToFirstByteHttp(url: string, payload: string, onFirstByte: () => void = () => undefined, onSent: () => void = () => undefined): Promise<{ ttfb: number; firstText: number; total: number; bytes: number }> {
   return new Promise((resolvePromise, reject) => {
     const started = performance.now();
     const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }, agent: false }, (response) => {
@@ -98,6 +111,8 @@ function timeToFirstByteHttp(url: string, payload: string, onFirstByte: () => vo
       response.on('error', reject);
     });
     request.on('error', reject);
+    // 'finish': the whole request was handed to the OS (the client's side of sending it is done).
+    request.on('finish', onSent);
     request.end(payload);
   });
 }
@@ -112,26 +127,48 @@ interface Burst {
   p95: number;
   firstTextP95: number;
   lastByteP95: number;
+  /** When the client had handed the last of the 200 requests to the OS (ms from the burst's start). */
+  sentMs: number;
+  /** The client's (this process's) CPU from the burst's start to the p95 first byte, ms. */
+  clientCpuToP95: number;
   wallMs: number;
   startUs: number;
   load: number;
 }
 
-const minus = (after: Cpu, before: Cpu): Cpu => ({ mainCpu: after.mainCpu - before.mainCpu, otherCpu: after.otherCpu - before.otherCpu, mainWait: after.mainWait - before.mainWait });
+const minus = (after: Cpu, before: Cpu): Cpu => ({
+  mainCpu: after.mainCpu - before.mainCpu,
+  otherCpu: after.otherCpu - before.otherCpu,
+  mainWait: after.mainWait - before.mainWait,
+  v8Cpu: after.v8Cpu - before.v8Cpu,
+  workerCpu: after.workerCpu - before.workerCpu,
+});
 
 async function burst(url: string, round: number, pid: number): Promise<Burst> {
   const load = loadavg()[0]!;
   const before = schedstat(pid);
   let atP95: Cpu | null = null;
   let firstBytes = 0;
+  let sent = 0;
+  let sentMs = -1;
+  let clientAtP95 = 0;
+  const clientBefore = process.cpuUsage();
   // The server's CPU read as the p95 first byte arrives (one small file read per thread).
   const onFirstByte = (): void => {
     firstBytes += 1;
-    if (firstBytes === Math.floor(0.95 * CONCURRENT) + 1) atP95 = schedstat(pid);
+    if (firstBytes === Math.floor(0.95 * CONCURRENT) + 1) {
+      atP95 = schedstat(pid);
+      const used = process.cpuUsage(clientBefore);
+      clientAtP95 = (used.user + used.system) / 1000;
+    }
+  };
+  const onSent = (): void => {
+    sent += 1;
+    if (sent === CONCURRENT) sentMs = performance.now() - started;
   };
   const startUs = nowUs();
   const started = performance.now();
-  const settled = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(url, body(round * CONCURRENT + i), onFirstByte)));
+  const settled = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => timeToFirstByteHttp(url, body(round * CONCURRENT + i), onFirstByte, onSent)));
   const wallMs = performance.now() - started;
   const after = schedstat(pid);
   const done = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
@@ -144,6 +181,8 @@ async function burst(url: string, round: number, pid: number): Promise<Burst> {
     p95: percentile(ttfb, 95),
     firstTextP95: percentile(done.map((r) => r.firstText), 95),
     lastByteP95: percentile(done.map((r) => r.total), 95),
+    sentMs,
+    clientCpuToP95: clientAtP95,
     wallMs,
     startUs,
     load,
@@ -153,6 +192,8 @@ async function burst(url: string, round: number, pid: number): Promise<Burst> {
 const scratch = await mkdtemp(join(tmpdir(), 'clarity-burst-ab-'));
 const profileDir = args.profile ? resolve(args.profile) : null;
 const serviceArgs = (name: string): string[] => [
+  ...(args['node-flags'] ? args['node-flags'].split(' ') : []),
+  ...(name === 'b' && args['b-node-flags'] ? args['b-node-flags'].split(' ') : []),
   ...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', args['profile-interval'] ?? '250', '--cpu-prof-dir', join(profileDir, name)] : []),
   resolve(name === 'a' ? args.a! : args.b!),
   '--port',
@@ -174,7 +215,7 @@ const services = { a: await spawnServer(serviceArgs('a')), b: await spawnServer(
 const captured = await Promise.all(QUESTIONS.map(async (_, i) => Buffer.from(await (await fetch(`${services.a.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(i) })).arrayBuffer())));
 const capturedFile = join(scratch, 'captured.json');
 await writeFile(capturedFile, JSON.stringify(captured.map((bytes) => bytes.toString('base64'))));
-const baseline = await spawnServer(['-e', BASELINE_SERVER, capturedFile]);
+const baseline = await spawnServer([...(profileDir ? ['--cpu-prof', '--cpu-prof-interval', args['profile-interval'] ?? '250', '--cpu-prof-dir', join(profileDir, 'floor')] : []), '-e', profileDir ? `${BASELINE_SERVER}\nprocess.on('SIGTERM', () => process.exit(0));` : BASELINE_SERVER, capturedFile]);
 
 // Warm-up, as the bench's 220 single asks warm each server before its bursts.
 for (let i = 0; i < 40; i += 1) {
@@ -203,7 +244,10 @@ for (let r = 0; r < ROUNDS; r += 1) {
     results[name].service.push(s);
     results[name].baseline.push(base);
     console.log(
-      `round ${r} ${name}: service p95 ${round2(s.p95)} (p50 ${round2(s.p50)}; first text p95 ${round2(s.firstTextP95)}, last byte p95 ${round2(s.lastByteP95)}; errors ${s.errors}) | plain Node p95 ${round2(base.p95)} | ratio ${round2(s.p95 / base.p95)} | load ${round2(s.load)} | service CPU to p95: main ${round2(s.cpuToP95.mainCpu)} + threads ${round2(s.cpuToP95.otherCpu)} ms (main waited ${round2(s.cpuToP95.mainWait)}); whole burst ${round2(s.cpu.mainCpu)} + ${round2(s.cpu.otherCpu)} ms; plain Node ${round2(base.cpu.mainCpu)} ms`,
+      `round ${r} ${name}: client sent all ${round2(s.sentMs)} / ${round2(base.sentMs)} ms, client CPU to p95 ${round2(s.clientCpuToP95)} / ${round2(base.clientCpuToP95)} ms (service / plain Node); plain Node CPU to p95 ${round2(base.cpuToP95.mainCpu)} ms`,
+    );
+    console.log(
+      `round ${r} ${name}: service p95 ${round2(s.p95)} (p50 ${round2(s.p50)}; first text p95 ${round2(s.firstTextP95)}, last byte p95 ${round2(s.lastByteP95)}; errors ${s.errors}) | plain Node p95 ${round2(base.p95)} | ratio ${round2(s.p95 / base.p95)} | load ${round2(s.load)} | service CPU to p95: main ${round2(s.cpuToP95.mainCpu)} + threads ${round2(s.cpuToP95.otherCpu)} ms (V8 helpers ${round2(s.cpuToP95.v8Cpu)}, database thread ${round2(s.cpuToP95.workerCpu)}; main waited ${round2(s.cpuToP95.mainWait)}); whole burst ${round2(s.cpu.mainCpu)} + ${round2(s.cpu.otherCpu)} ms; plain Node ${round2(base.cpu.mainCpu)} ms`,
     );
   }
 }
@@ -221,7 +265,10 @@ for (const name of ['a', 'b'] as const) {
   );
   console.log(`  medians over bursts: first answer text p95 ${m((x) => x.firstTextP95)} ms, last byte p95 ${m((x) => x.lastByteP95)} ms, wall ${m((x) => x.wallMs)} ms`);
   console.log(
-    `  service CPU from burst start to p95 first byte (median): main thread ${m((x) => x.cpuToP95.mainCpu)} ms, other threads ${m((x) => x.cpuToP95.otherCpu)} ms, main thread waiting for a CPU ${m((x) => x.cpuToP95.mainWait)} ms`,
+    `  service CPU from burst start to p95 first byte (median): main thread ${m((x) => x.cpuToP95.mainCpu)} ms, other threads ${m((x) => x.cpuToP95.otherCpu)} ms (V8 helpers ${m((x) => x.cpuToP95.v8Cpu)}, database thread ${m((x) => x.cpuToP95.workerCpu)}), main thread waiting for a CPU ${m((x) => x.cpuToP95.mainWait)} ms`,
+  );
+  console.log(
+    `  plain Node (the bursts after this build's): CPU from burst start to p95 first byte (median) ${round2(medianOf(base.map((x) => x.cpuToP95.mainCpu)))} ms; client sent all its requests at (median) ${m((x) => x.sentMs)} ms (service) / ${round2(medianOf(base.map((x) => x.sentMs)))} ms (plain Node); client CPU to p95 ${m((x) => x.clientCpuToP95)} / ${round2(medianOf(base.map((x) => x.clientCpuToP95)))} ms`,
   );
   console.log(
     `  service CPU per whole burst (median): main ${m((x) => x.cpu.mainCpu)} ms, other threads ${m((x) => x.cpu.otherCpu)} ms; plain Node per burst ${round2(medianOf(base.map((x) => x.cpu.mainCpu)))} ms`,
@@ -231,12 +278,16 @@ console.log(`load average at end: ${loadavg().map(round2).join(' ')}`);
 
 const exited = Object.values(services).map((service) => new Promise((resolveExit) => service.child.once('exit', resolveExit)));
 for (const service of Object.values(services)) service.child.kill('SIGTERM');
-baseline.child.kill();
-await Promise.all(exited);
+const baselineExited = new Promise((resolveExit) => baseline.child.once('exit', resolveExit));
+// Profiled, the plain Node server exits on SIGTERM itself (added above), so --cpu-prof writes its profile.
+baseline.child.kill('SIGTERM');
+await Promise.all([...exited, baselineExited]);
 if (profileDir) {
   const windows = Object.fromEntries(
     (['a', 'b'] as const).map((name) => [name, results[name].service.map((b) => ({ startUs: b.startUs, p95Us: b.startUs + b.p95 * 1000, endUs: b.startUs + b.wallMs * 1000, p95: b.p95 }))]),
   );
+  // The plain Node server's bursts (after both builds'), profiled as the floor.
+  windows.floor = [...results.a.baseline, ...results.b.baseline].map((b) => ({ startUs: b.startUs, p95Us: b.startUs + b.p95 * 1000, endUs: b.startUs + b.wallMs * 1000, p95: b.p95 }));
   await writeFile(join(profileDir, 'windows.json'), JSON.stringify(windows, null, 1));
   console.log(`profiles in ${profileDir}/a and ${profileDir}/b; windows in ${profileDir}/windows.json`);
 }

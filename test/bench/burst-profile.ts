@@ -32,7 +32,10 @@ interface Window {
   endUs: number;
 }
 
-const { values: options, positionals } = parseArgs({ allowPositionals: true, options: { until: { type: 'string', default: 'p95' }, top: { type: 'string', default: '25' }, workers: { type: 'boolean', default: false }, requests: { type: 'boolean', default: false } } });
+const { values: options, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { until: { type: 'string', default: 'p95' }, top: { type: 'string', default: '25' }, workers: { type: 'boolean', default: false }, requests: { type: 'boolean', default: false }, phases: { type: 'boolean', default: false } },
+});
 const dir = positionals[0];
 if (!dir) throw new Error('usage: burst-profile.ts DIR');
 const windows = JSON.parse(readFileSync(join(dir, 'windows.json'), 'utf8')) as Record<string, Window[]>;
@@ -55,6 +58,33 @@ const RULES: Array<[string, (frame: CallFrame) => boolean]> = [
   ['HTTP parsing and accept', (f) => /node:(_http_server|_http_common|_http_incoming|net)/.test(f.url) || /^(parserOnHeadersComplete|parserOnBody|parserOnMessageComplete|onconnection)$/.test(f.functionName)],
   ['other Node internals', (f) => f.url.startsWith('node:')],
   ['other service code', (f) => /cli-|service\.js|chunks/.test(f.url)],
+];
+
+/**
+ * --phases: the phase of a request a sample belongs to: the first phase below with a frame
+ * anywhere in the sample's stack (so a zod parse inside the handler is validation, and the
+ * handler's own frames are only what is left). Socket writes are their own phase: a response's
+ * writes go out on a later tick (`connectionCorkNT`), outside the handler's stack, so
+ * message_start's and the answers' are counted together.
+ */
+const PHASES: Array<[string, (frame: CallFrame) => boolean]> = [
+  ['idle', (f) => f.functionName === '(idle)'],
+  ['gc', (f) => f.functionName === '(garbage collector)'],
+  ['program (native, unattributed)', (f) => f.functionName === '(program)'],
+  ['session rows to the database thread', (f) => /^(writeNewRows|writeRows|writeNewTurns)$/.test(f.functionName) || (/^(ask|run)$/.test(f.functionName) && /embedded|pglite/.test(f.url))],
+  ['socket writes (writev; message_start and answers)', (f) => /^(connectionCorkNT|Writable\.uncork|Socket\._writev|writevGeneric|writev|Socket\._writeGeneric|writeGeneric)$/.test(f.functionName)],
+  ['request.ip (getpeername)', (f) => /^(Socket\._getpeername|_getpeername)$/.test(f.functionName)],
+  ['identity (onRequest hook: credentials)', (f) => /^(resolveIdentity|authenticate)$/.test(f.functionName)],
+  ['rate limit', (f) => /^(enforceLimit|take)$/.test(f.functionName) && /cli-/.test(f.url)],
+  ['body validation (zod)', (f) => /zod/.test(f.url) || /^(safeParse)$/.test(f.functionName)],
+  ['JSON body parsing', (f) => /^(defaultJsonParser|rawBody)$/.test(f.functionName) || /secure-json-parse/.test(f.url)],
+  ['session open (ids, slug)', (f) => /^(open|unguessableSlug|slugify\$?1?|randomHex|randomString)$/.test(f.functionName) && /cli-/.test(f.url)],
+  ['answers: retrieval, compose, verification, writing (earlier asks)', (f) => /^(retrieve|compose|composeAnswer|writeAnswer|step|judge|drain|push)$/.test(f.functionName) || (f.functionName === 'processImmediate' && /timers/.test(f.url))],
+  ['message_start (headers, frame, write call)', (f) => /^(writeHead|send|flush|pendingHeaders|_send|write_)$/.test(f.functionName)],
+  ['handler (the rest of the ask route)', (f) => /^(streamAnswer)$/.test(f.functionName) || (/cli-/.test(f.url) && f.functionName === '')],
+  ['request end, close, destroy', (f) => /^(endReadableNT|destroy|_destroy|onSocketEnd|afterShutdown|emitCloseNT|end)$/.test(f.functionName)],
+  ['Fastify (routing, hooks, reply)', (f) => /fastify|find-my-way|avvio|light-my-request/.test(f.url)],
+  ['accept and HTTP parsing', (f) => /node:(_http_server|_http_common|_http_incoming|net)/.test(f.url) || /^(parserOnHeadersComplete|parserOnBody|parserOnMessageComplete|onconnection)$/.test(f.functionName)],
 ];
 
 const COMPOSE_FRAMES = new Set(['compose', 'composeAnswer', 'writeAnswer', 'judge', 'drain', 'push', 'writeNewTurns']);
@@ -85,6 +115,22 @@ function analyse(profile: CpuProfile, ws: Window[], until: 'p95' | 'end'): void 
     categoryOf.set(id, known);
     return known;
   };
+  const phaseOf = new Map<number, string>();
+  const requestPhase = (id: number): string => {
+    let known = phaseOf.get(id);
+    if (known) return known;
+    known = 'other';
+    const frames = stackOf(id);
+    for (const [name, test] of PHASES) {
+      if (frames.some(test)) {
+        known = name;
+        break;
+      }
+    }
+    phaseOf.set(id, known);
+    return known;
+  };
+  const phases = new Map<string, number>();
   const totals = new Map<string, number>();
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
@@ -106,6 +152,10 @@ function analyse(profile: CpuProfile, ws: Window[], until: 'p95' | 'end'): void 
     total += dt;
     const c = category(id);
     totals.set(c, (totals.get(c) ?? 0) + dt);
+    if (options.phases) {
+      const ph = requestPhase(id);
+      phases.set(ph, (phases.get(ph) ?? 0) + dt);
+    }
     const leaf = byId.get(id)!.callFrame;
     const leafName = `${leaf.functionName || '(anonymous)'} ${leaf.url.replace(/.*\//, '')}:${leaf.lineNumber}`;
     self.set(leafName, (self.get(leafName) ?? 0) + dt);
@@ -128,6 +178,12 @@ function analyse(profile: CpuProfile, ws: Window[], until: 'p95' | 'end'): void 
     console.log(`  ${title}`);
     for (const [name, ms] of [...map].sort((x, y) => y[1] - x[1]).slice(0, n)) console.log(`    ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${ms.toFixed(1).padStart(8)} ms  ${name}`);
   };
+  if (options.phases) {
+    // Per burst: the windows' sampled time divided by the number of bursts.
+    console.log(`  by request phase (ms per burst; ${ws.length} bursts)`);
+    for (const [name, ms] of [...phases].sort((x, y) => y[1] - x[1])) console.log(`    ${(ms / ws.length).toFixed(2).padStart(8)} ms  ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${name}`);
+    return;
+  }
   print('by category', totals, 30);
   print('by entry (the frame under the root: the loop phase)', phase, 15);
   print('by self time', self, top);

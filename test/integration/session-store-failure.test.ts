@@ -1,5 +1,6 @@
 /**
- * The session store batches new sessions' rows and turns into one statement each. A turn that
+ * The session store batches new sessions' rows and turns into one statement each (a new
+ * session's first turn and its row into one). A turn that
  * cannot be written fails its own ask only: the writes queued after it still go in (a batch that
  * threw once stopped every later write, and every later ask waited for ever).
  */
@@ -34,6 +35,30 @@ describe('a session turn that cannot be written', () => {
     const again = new SessionStore(reopened.db);
     expect((await again.get(session.id))?.turns.map((t) => t.question)).toEqual(['first', 'second']);
     expect((await again.get(other.id))?.turns.map((t) => t.question)).toEqual(['other first']);
+    await reopened.db.close();
+  }, 60_000);
+
+  it("still stores a new session whose first turn fails (its row goes in with the turn, or alone when the turn cannot)", async () => {
+    const dir = await temp.make();
+    const { db } = await openDatabase({ url: null, dataDir: dir });
+    const store = new SessionStore(db);
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    const broken = await store.open(undefined, 'Broken first turn', 'analyst');
+    const fine = await store.open(undefined, 'Fine first turn', 'analyst');
+    await expect(store.appendTurn(broken, { ...turn('broken'), frame: cycle as unknown as SessionTurn['frame'] })).rejects.toThrow();
+    await store.appendTurn(fine, turn('fine'));
+    // A session opened and never given a turn is stored once its ask ends (the route's persist).
+    const idle = await store.open(undefined, 'No turn', 'analyst');
+    await store.persist(idle);
+    await store.persist(broken);
+    await db.close();
+
+    const reopened = await openDatabase({ url: null, dataDir: dir });
+    const again = new SessionStore(reopened.db);
+    expect((await again.get(broken.id))?.turns).toEqual([]);
+    expect((await again.get(fine.id))?.turns.map((t) => t.question)).toEqual(['fine']);
+    expect((await again.get(idle.id))?.slug).toBe(idle.slug);
     await reopened.db.close();
   }, 60_000);
 });

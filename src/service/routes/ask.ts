@@ -36,83 +36,90 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     // Replayed `assistant` turns are context the client kept; follow-ups resolve against the questions.
     const questions = messages.filter((message) => message.role === 'user');
     const session = await context.sessions.open(sessionId, stripFaultMarkers(questions[0]!.content) || question, identity.key);
-    const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
-    let hits: SearchHit[] = [];
-    let turn: SessionTurn | null = null;
-    // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
-    const retrieve = (): Retrieved => {
-      const now = context.now();
-      const frame = understand(question, earlier, session, context, now);
-      // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
-      hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
-      return { now, frame };
-    };
-    const compose = ({ now, frame }: Retrieved): ComposedAnswer => {
-      const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf });
-      turn = {
-        question,
-        answer: answer.content,
-        citations: answer.citations.map((signal) => signal.id),
-        confidence: answer.confidence,
-        at: new Date(now).toISOString(),
-        frame,
+    // A new session's row is written when the ask needs it (its turn), or as the ask ends
+    // (answered, failed or cut), not while later asks are still arriving (session-store.ts).
+    try {
+      const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
+      let hits: SearchHit[] = [];
+      let turn: SessionTurn | null = null;
+      // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
+      const retrieve = (): Retrieved => {
+        const now = context.now();
+        const frame = understand(question, earlier, session, context, now);
+        // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
+        hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
+        return { now, frame };
       };
-      return answer;
-    };
-    // Earlier turns for a model: the session's (questions and answers), else the turns the client sent (replayed answers included).
-    const conversation = (): ChatMessage[] =>
-      session.turns.length > 0
-        ? session.turns.flatMap((earlierTurn): ChatMessage[] => [{ role: 'user', content: earlierTurn.question }, { role: 'assistant', content: earlierTurn.answer }])
-        : messages.slice(0, -1).map((message): ChatMessage => ({ role: message.role, content: stripFaultMarkers(message.content) || message.content }));
-    const write = (answer: ComposedAnswer, abort?: AbortSignal, between?: () => Promise<void>): AsyncGenerator<AnswerEvent, FinalAnswer> =>
-      writeAnswer({
-        streaming: abort !== undefined,
-        settings: context.composer,
-        answer,
-        hits,
-        question,
-        earlier: conversation(),
-        sourceName: (id) => context.store.sourcesById.get(id)?.name,
-        sourcesById: context.store.sourcesById,
-        now: context.now(),
-        abort,
-        between,
-      });
-    /**
-     * The session keeps what the analyst was shown, stored before the answer is acknowledged
-     * (the JSON body, or the stream's message_stop).
-     */
-    const remember = async (final: FinalAnswer): Promise<void> => {
-      if (!turn) return;
-      turn.answer = final.content;
-      turn.citations = final.citations;
-      turn.confidence = final.confidence;
-      await context.sessions.appendTurn(session, turn);
-    };
-    if (!stream) {
-      const answer = compose(retrieve());
-      const writer = write(answer);
-      let step = await writer.next();
-      while (!step.done) step = await writer.next();
-      const final = step.value;
-      await remember(final);
-      return {
-        content: final.content,
-        citations: final.citations,
-        confidence: final.confidence,
-        session_id: session.id,
-        session_slug: session.slug,
-        // Extensions (docs/decisions/design.md §3; additive): who wrote the answer and what verification did.
-        composer: final.composer,
-        verification: final.verification,
-        support: final.support,
-        // Extension (issue 30): conflicting figures the answer flags, machine-readable.
-        conflicts: final.conflicts,
+      const compose = ({ now, frame }: Retrieved): ComposedAnswer => {
+        const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf });
+        turn = {
+          question,
+          answer: answer.content,
+          citations: answer.citations.map((signal) => signal.id),
+          confidence: answer.confidence,
+          at: new Date(now).toISOString(),
+          frame,
+        };
+        return answer;
       };
+      // Earlier turns for a model: the session's (questions and answers), else the turns the client sent (replayed answers included).
+      const conversation = (): ChatMessage[] =>
+        session.turns.length > 0
+          ? session.turns.flatMap((earlierTurn): ChatMessage[] => [{ role: 'user', content: earlierTurn.question }, { role: 'assistant', content: earlierTurn.answer }])
+          : messages.slice(0, -1).map((message): ChatMessage => ({ role: message.role, content: stripFaultMarkers(message.content) || message.content }));
+      const write = (answer: ComposedAnswer, abort?: AbortSignal, between?: () => Promise<void>): AsyncGenerator<AnswerEvent, FinalAnswer> =>
+        writeAnswer({
+          streaming: abort !== undefined,
+          settings: context.composer,
+          answer,
+          hits,
+          question,
+          earlier: conversation(),
+          sourceName: (id) => context.store.sourcesById.get(id)?.name,
+          sourcesById: context.store.sourcesById,
+          now: context.now(),
+          abort,
+          between,
+        });
+      /**
+       * The session keeps what the analyst was shown, stored before the answer is acknowledged
+       * (the JSON body, or the stream's message_stop).
+       */
+      const remember = async (final: FinalAnswer): Promise<void> => {
+        if (!turn) return;
+        turn.answer = final.content;
+        turn.citations = final.citations;
+        turn.confidence = final.confidence;
+        await context.sessions.appendTurn(session, turn);
+      };
+      if (!stream) {
+        const answer = compose(retrieve());
+        const writer = write(answer);
+        let step = await writer.next();
+        while (!step.done) step = await writer.next();
+        const final = step.value;
+        await remember(final);
+        return {
+          content: final.content,
+          citations: final.citations,
+          confidence: final.confidence,
+          session_id: session.id,
+          session_slug: session.slug,
+          // Extensions (docs/decisions/design.md §3; additive): who wrote the answer and what verification did.
+          composer: final.composer,
+          verification: final.verification,
+          support: final.support,
+          // Extension (issue 30): conflicting figures the answer flags, machine-readable.
+          conflicts: final.conflicts,
+        };
+      }
+      // The stream opens before retrieval, so the first byte does not wait for the answer.
+      await streamAnswer(reply, context, session, retrieve, compose, fault, write, remember);
+      return reply;
+    } finally {
+      // A failed row fails the ask's turn (appendTurn), where it is reported; here it is settled.
+      context.sessions.persist(session).catch(() => undefined);
     }
-    // The stream opens before retrieval, so the first byte does not wait for the answer.
-    await streamAnswer(reply, context, session, retrieve, compose, fault, write, remember);
-    return reply;
   });
 }
 
