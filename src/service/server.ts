@@ -390,6 +390,8 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       // Nothing adds a signal (feed closed) or a follow (server closed) now: the arrivals still
       // queued are written before the database closes, so they are in the feed after a restart.
       await extensions.closeFollows();
+      // New sessions' rows still held back (an ask cut just before the close) are written now.
+      await context.sessions.flush();
       await db.close();
     },
   };

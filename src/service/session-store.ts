@@ -100,7 +100,21 @@ export class SessionStore {
       () => this.creating.delete(session.id),
       () => this.creating.delete(session.id),
     );
+    // A team server's processes share PostgreSQL: another process may be asked for this session
+    // (a share, a follow-up) while its first answer streams, so its row goes in at once there.
+    if (this.db.kind === 'postgres') this.queueRow(session.id);
     return session;
+  }
+
+  /**
+   * Writes every new session's row still held back and waits for the rows on their way. The
+   * service's close calls it before the database closes: an ask whose stream was cut may still
+   * be asleep (a pace, a model call, its turn in line) when the server has closed, and its
+   * session, announced in message_start, must survive the restart.
+   */
+  async flush(): Promise<void> {
+    for (const id of [...this.unqueued.keys()]) this.queueRow(id);
+    await Promise.all([...this.creating.values()].map((written) => written.catch(() => undefined)));
   }
 
   /**

@@ -61,13 +61,32 @@ describe("a new session's row, written when its ask needs it", () => {
     const first = await startTestService({ dataDir, paceMs: 100 });
     const stream = await openStream(first, 'How fast is quick commerce growing in Bengaluru?');
     stream.request.destroy();
-    // The ask notices the cut at its next delta (≤ one pace) and ends; its row is queued then.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Closed at once, as a quit that cuts the streams does: the ask may still be asleep in its
+    // pace, and the close writes the row it holds back.
     await first.close();
 
     const again = await startTestService({ dataDir });
     try {
       expect(await visibility(again, stream.sessionId)).toMatchObject({ status: 200, turns: 0 });
+    } finally {
+      await again.close();
+    }
+  }, 60_000);
+
+  it('goes in with its first turn when nothing reads it before, stored once message_stop has arrived', async () => {
+    const dataDir = await temp.make();
+    const first = await startTestService({ dataDir, paceMs: 5 });
+    let sessionId: string;
+    try {
+      const stream = await openStream(first, 'Reliance Retail quarterly revenue');
+      sessionId = stream.sessionId;
+      expect(await stream.rest).toContain('event: message_stop');
+    } finally {
+      await first.close();
+    }
+    const again = await startTestService({ dataDir });
+    try {
+      expect(await visibility(again, sessionId)).toMatchObject({ status: 200, turns: 1 });
     } finally {
       await again.close();
     }

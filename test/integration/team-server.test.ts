@@ -88,7 +88,8 @@ describe('two service processes on one PostgreSQL', () => {
 
   beforeAll(async () => {
     const url = await cluster.createDatabase('team');
-    const team = ['--database', url, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE, '--jwks-url', jwksUrl];
+    // Faults on: a stalled stream holds a first answer open for the session test below.
+    const team = ['--database', url, '--jwt-issuer', ISSUER, '--jwt-audience', AUDIENCE, '--jwks-url', jwksUrl, '--enable-faults'];
     [a, b] = await Promise.all([start(team), start(team)]);
     token = await sign(first.privateKey, 'key-1', 'analyst@example.com');
   }, 300_000);
@@ -100,6 +101,28 @@ describe('two service processes on one PostgreSQL', () => {
     const shared = (await (await post(`${b.url}/api/v1/sessions/${asked.session_id}/visibility`, { public: true }, token)).json()) as { turns: number };
     expect(shared.turns).toBe(2);
     expect((await fetch(`${a.url}/ask/${asked.session_slug}/2`)).status).toBe(200);
+  });
+
+  it('lets the other process share a session while its first answer still streams', async () => {
+    // The stream stalls after its first frames and stays open, so its ask has not ended.
+    const cut = new AbortController();
+    const streaming = await fetch(`${a.url}/api/v1/ask`, { method: 'POST', signal: cut.signal, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ messages: [{ role: 'user', content: 'DMart stores in Pune [fault:stall]' }], stream: true }) });
+    const reader = streaming.body!.getReader();
+    let text = '';
+    while (!text.includes('\n\n')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    const sessionId = /"session_id":"([^"]+)"/.exec(text)?.[1];
+    expect(sessionId).toBeTruthy();
+    try {
+      const shared = await post(`${b.url}/api/v1/sessions/${sessionId}/visibility`, { public: true }, token);
+      expect(shared.status).toBe(200);
+      expect(((await shared.json()) as { turns: number }).turns).toBe(0);
+    } finally {
+      cut.abort();
+    }
   });
 
   it('holds the ask limit (30 per 60 s) across both processes, not per process', async () => {

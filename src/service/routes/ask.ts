@@ -117,8 +117,10 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       await streamAnswer(reply, context, session, retrieve, compose, fault, write, remember);
       return reply;
     } finally {
-      // A failed row fails the ask's turn (appendTurn), where it is reported; here it is settled.
-      context.sessions.persist(session).catch(() => undefined);
+      // A failed row also fails the ask's turn (appendTurn), where it is reported; an ask with no
+      // turn (cut, failed) has no one to tell, so the service's log says it. Only the error's
+      // code: a database's message can quote the row, and the slug is a share link's secret.
+      context.sessions.persist(session).catch((error: unknown) => process.stderr.write(`A new session's row could not be stored (${(error as { code?: unknown } | null)?.code ?? 'database error'}).\n`));
     }
   });
 }
