@@ -70,7 +70,11 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
     const span = `${soak.minutes} min soak, ${soak.turnsAtEnd} turns at the end${soak.conversation === 'fixed' ? ' (held at that size)' : ''}${soak.answersNotDone?.length ? `, ${soak.answersNotDone.length} answers not done` : ''}`;
     // A growing conversation grows the heap by its own data: that share is named beside the figure.
     const perTurn = soak.heapKbPerAddedTurn !== null ? `; ${soak.heapKbPerAddedTurn} KB of heap per added turn, its stored answer ${soak.storedKbPerAddedTurn ?? '?'} KB` : '';
-    out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour${perTurn})`, soak.heapGrowthPctPerHour, 5);
+    // The bare page's growth in the same run (soak-bench.ts, heapFloor): KB/h is the unit both pages
+    // share; each one's % is of its own base. The goal stays the app's %/h as defined.
+    const hf = soak.heapFloor;
+    const floorText = hf ? `; beside the bare page in the same run: app ${hf.kbPerHour.value} KB/h, floor ${hf.kbPerHour.floor} KB/h (${hf.pctPerHour.floor} %/h of its ${hf.baseMb.floor} MB), difference ${hf.kbPerHour.difference} KB/h = ${hf.pctPerHour.difference} %/h of the app's ${hf.baseMb.value} MB` : '';
+    out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour${perTurn}${floorText})`, soak.heapGrowthPctPerHour, 5);
     out.soak_dom_growth_pct_per_h = absolute(`${span}: DOM node growth after warm-up (% per hour)`, soak.domNodeGrowthPctPerHour, 5);
     // Trees of other documents (DOMPurify's inert one) are never the page's; named beside it. A
     // soak saved before they were told apart has no otherDocuments: its count is of both.

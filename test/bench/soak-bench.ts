@@ -28,12 +28,21 @@
  * conversation is seeded to 1,000 turns and stays so; each answer is asked in a new conversation,
  * deleted after it, and the 1,000-turn conversation is opened again (its turns loaded again) before
  * the views are switched and the sample taken: what the app holds is then the same each cycle.
+ * The heap's floor (`heapFloor`): a bare page (the floor page, in a browser context of its own so
+ * that it is a renderer process and a V8 heap of its own) in the same Chromium, driven by the same
+ * harness at the same cadence and sampled by the same `sample` (forced GC, heap used, DOM
+ * counters) at the same moments: each answer's text the app showed is handed to it as the
+ * question is typed into its <textarea> (Playwright's `fill`, as the Composer is filled) and
+ * appended to a list kept to the answers the app's window holds (HEAP_FLOOR_HELD), which starts
+ * full with the seeded conversation's last answers as the app's window does. Its growth is what
+ * Chromium and the harness add to any page over the run. CLARITY_SOAK_FLOOR=0 leaves it out (to
+ * measure what it costs the other figures).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type CDPSession, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type CDPSession, type Page } from 'playwright-core';
 import type { ConversationTurn } from '../../src/shared/conversation';
 import { detachedRetainers, takeSnapshot, type HeapSnapshot } from './detached-retainers';
 import { heapGrowth, type HeapGrowthGroup } from './heap-growth';
@@ -48,6 +57,26 @@ export interface SoakSample {
   domNodes: number;
   documents: number;
   listeners: number;
+}
+
+/** The heap's growth beside its floor (see the header and `heapFloorOf`). */
+export interface SoakHeapFloor {
+  /**
+   * Least-squares slope after warm-up in KB per hour: the app's page (`value`), the bare page
+   * (`floor`) and `difference` (value − floor: what the app adds beyond what any page in this
+   * harness and this Chromium gains).
+   */
+  kbPerHour: { value: number; floor: number; difference: number };
+  /**
+   * The same slopes as % per hour of each page's own post-warm-up base (the app's is
+   * `heapGrowthPctPerHour`), and `difference` as % of the app's base. The floor's own % is of a
+   * base of about 1 MB, so it reads large for a few KB; it is shown so nobody compares it with
+   * the app's % as if the bases were alike. KB/h is the unit the two pages share.
+   */
+  pctPerHour: { value: number; floor: number; difference: number };
+  /** Each page's post-warm-up base (MB) that the % figures divide by. */
+  baseMb: { value: number; floor: number };
+  samples: SoakSample[];
 }
 
 export interface SoakResult {
@@ -70,6 +99,14 @@ export interface SoakResult {
   storedKbPerAddedTurn: number | null;
   /** CLARITY_SOAK_HEAP_DIFF=1: what the heap gained from the end of warm-up to the end (heap-growth.ts). */
   heapGrowthGroups?: HeapGrowthGroup[];
+  /** The heap's floor in the same run (absent with CLARITY_SOAK_FLOOR=0). */
+  heapFloor?: SoakHeapFloor;
+  /**
+   * Long Animation Frame entries in Chromium's own buffer at the end (read once with a buffered
+   * observer): Chromium keeps the page's long frames, up to 200 of them, whether or not anything
+   * observes them; the harness keeps none. They showed in round 9's heap diff (≈ 35 KB).
+   */
+  longAnimationFramesBuffered?: { value: number; floor?: number };
   /** Detached trees at the end; `examples` names up to 12 of them (tag.class[test id] "text"). */
   detached: DetachedTrees;
   scroll: { frames: number; medianMs: number; floorMedianMs: number; overShare: number };
@@ -177,18 +214,72 @@ async function sample(cdp: CDPSession, minute: number, turns: number): Promise<S
   return { minute: round(minute), turns, heapMb: round(usedSize / 2 ** 20), domNodes: counters.nodes, documents: counters.documents, listeners: counters.jsEventListeners };
 }
 
-/** Growth per hour after warm-up (least-squares slope over the later samples), as a % of the line's start. */
-function growthPerHour(samples: SoakSample[], pick: (s: SoakSample) => number): number {
+/** The least-squares line after warm-up (the later four fifths of the samples): its slope per hour and its value at their start. */
+function lineAfterWarmUp(samples: SoakSample[], pick: (s: SoakSample) => number): { perHour: number; start: number } {
   const later = samples.slice(Math.floor(samples.length / 5));
-  if (later.length < 2) return 0;
+  if (later.length < 2) return { perHour: 0, start: later.length ? pick(later[0]!) : 0 };
   const xs = later.map((s) => s.minute);
   const ys = later.map(pick);
   const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
   const my = ys.reduce((a, b) => a + b, 0) / ys.length;
   const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / Math.max(1e-9, xs.reduce((sum, x) => sum + (x - mx) ** 2, 0));
-  const startValue = my - slope * (mx - xs[0]!);
-  return round(((slope * 60) / Math.max(1e-9, startValue)) * 100);
+  return { perHour: slope * 60, start: my - slope * (mx - xs[0]!) };
 }
+
+/** Growth per hour after warm-up (least-squares slope over the later samples), as a % of the line's start. */
+function growthPerHour(samples: SoakSample[], pick: (s: SoakSample) => number): number {
+  const { perHour, start } = lineAfterWarmUp(samples, pick);
+  return round((perHour / Math.max(1e-9, start)) * 100);
+}
+
+/**
+ * The app's heap growth beside the bare page's, sampled at the same moments. Both in KB/h (the
+ * unit two pages of unlike size share: what Chromium and the harness add is bytes, not a share
+ * of the app's heap) and in %/h of each page's own base; the difference in KB/h, and as % of the
+ * app's base, is the growth the app itself adds.
+ */
+function heapFloorOf(samples: SoakSample[], floorSamples: SoakSample[]): SoakHeapFloor {
+  const app = lineAfterWarmUp(samples, (s) => s.heapMb * 1024);
+  const floor = lineAfterWarmUp(floorSamples, (s) => s.heapMb * 1024);
+  const pct = (kbPerHour: number, baseKb: number): number => round((kbPerHour / Math.max(1e-9, baseKb)) * 100);
+  return {
+    kbPerHour: { value: round(app.perHour), floor: round(floor.perHour), difference: round(app.perHour - floor.perHour) },
+    pctPerHour: { value: pct(app.perHour, app.start), floor: pct(floor.perHour, floor.start), difference: pct(app.perHour - floor.perHour, app.start) },
+    baseMb: { value: round(app.start / 1024), floor: round(floor.start / 1024) },
+    samples: floorSamples,
+  };
+}
+
+/**
+ * Answers the bare page holds: about what the app's window holds (chat-slice.ts: the rendered
+ * rows ± WINDOW_PAD of 20, ≈ 48 answers in the soak's viewport), so that neither page's data
+ * grows once it is full and what is left of either slope is not the data.
+ */
+const HEAP_FLOOR_HELD = 48;
+
+/** The bare page's part: hold an answer's text as the last of at most `keep` paragraphs. Plain JavaScript (see scrollFrames). */
+const HEAP_FLOOR_SCRIPT = `(() => {
+  const list = document.createElement('div');
+  document.body.append(list);
+  window.__soakHold = (texts, keep) => {
+    for (const text of texts) {
+      const paragraph = document.createElement('p');
+      paragraph.textContent = text;
+      list.append(paragraph);
+    }
+    while (list.childElementCount > keep) list.firstElementChild.remove();
+  };
+})()`;
+
+/** The page's Long Animation Frame entries Chromium buffers (see `longAnimationFramesBuffered`). */
+const LOAF_BUFFERED = `new Promise((resolve) => {
+  const observer = new PerformanceObserver((list) => { observer.disconnect(); resolve(list.getEntries().length); });
+  observer.observe({ type: 'long-animation-frame', buffered: true });
+  setTimeout(() => { observer.disconnect(); resolve(0); }, 1000);
+})`;
+
+/** The last answer's text as the app shows it (what the bare page is handed). */
+const LAST_ANSWER_TEXT = `(() => { const answers = document.querySelectorAll('[data-testid="answer"]'); return answers[answers.length - 1]?.textContent ?? ''; })()`;
 
 /** Least-squares slope of the heap (KB) against the turns held, after warm-up. */
 function heapPerTurnKb(samples: SoakSample[]): number | null {
@@ -382,6 +473,9 @@ export async function benchSoak({
     await seedConversation(dataDir, renderer.dir, seededTurns);
     const seededFile = await conversationFile(dataDir);
     const seededBytes = (await stat(seededFile)).size;
+    const withFloor = process.env.CLARITY_SOAK_FLOOR !== '0';
+    // The bare page starts as the app's window does: holding the conversation's last answers.
+    const seededTexts = withFloor ? (JSON.parse(await readFile(seededFile, 'utf8')) as { conversation: { turns: ConversationTurn[] } }).conversation.turns.slice(-HEAP_FLOOR_HELD).map((turn) => turn.answer.text) : [];
     const host = await startHost(['--pace-ms', '5', '--service-arg=--no-live'], { dataDir, renderer: renderer.dir });
     // A host that ends before the soak does is the soak's finding: say how it ended.
     host.child.on('exit', (code, signal) => console.error(`  soak: the browser host exited (code ${code}, signal ${signal})`));
@@ -394,10 +488,27 @@ export async function benchSoak({
       await page.getByTestId('question').first().waitFor();
       const cdp = await context.newCDPSession(page);
       await page.evaluate(KEY_PROBE);
+      // The heap's floor: its own context (its own renderer process and V8 heap; `sample` reads a
+      // process's heap and DOM counters, so a page sharing the app's process would read the app's),
+      // given the app context's session cookie, as the launch token is good once.
+      let floorContext: BrowserContext | null = null;
+      let floorPage: Page | null = null;
+      let floorCdp: CDPSession | null = null;
+      if (withFloor) {
+        floorContext = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+        await floorContext.addCookies(await context.cookies());
+        floorPage = await openFloor(floorContext, host, true);
+        await floorPage.waitForFunction(() => document.title === 'ready');
+        await floorPage.evaluate(HEAP_FLOOR_SCRIPT);
+        await floorPage.evaluate(([texts, keep]) => (window as unknown as { __soakHold(t: readonly string[], k: number): void }).__soakHold(texts, keep), [seededTexts, HEAP_FLOOR_HELD] as const);
+        floorCdp = await floorContext.newCDPSession(floorPage);
+      }
+      const floorInput = floorPage?.locator('textarea');
       // Start and end alike: 10 s after the last thing done (here the page's load).
       await new Promise((resolve) => setTimeout(resolve, 10_000));
       const startKeys = await traceKeys(cdp, 'start', () => keystrokes(page));
       const samples: SoakSample[] = [await sample(cdp, 0, seededTurns)];
+      const floorSamples: SoakSample[] = floorCdp ? [await sample(floorCdp, 0, seededTurns)] : [];
       const started = performance.now();
       const elapsedMin = (): number => (performance.now() - started) / 60_000;
       let asked = 0;
@@ -412,8 +523,16 @@ export async function benchSoak({
       while (elapsedMin() < minutes) {
         const cycleStart = performance.now();
         if (fixed) await page.getByTestId('new-conversation').click();
-        const ended = await ask(page, `${QUESTIONS[asked % QUESTIONS.length]} (soak ${asked})`);
+        const question = `${QUESTIONS[asked % QUESTIONS.length]} (soak ${asked})`;
+        const ended = await ask(page, question);
         asked += 1;
+        if (floorPage && floorInput) {
+          // The same answer handed to the bare page, its question typed as the Composer's is.
+          const text = (await page.evaluate(LAST_ANSWER_TEXT)) as string;
+          await floorInput.fill(question);
+          await floorPage.evaluate(([texts, keep]) => (window as unknown as { __soakHold(t: readonly string[], k: number): void }).__soakHold(texts, keep), [[text], HEAP_FLOOR_HELD] as const);
+          await floorInput.fill('');
+        }
         if (ended !== 'done') {
           notDone.push(ended);
           console.log(`  soak: answer ${asked} ended ${ended}`);
@@ -439,6 +558,7 @@ export async function benchSoak({
         if (elapsedMin() - lastSampleMin >= Math.min(1, minutes / 10)) {
           lastSampleMin = elapsedMin();
           samples.push(await sample(cdp, lastSampleMin, held()));
+          if (floorCdp) floorSamples.push(await sample(floorCdp, lastSampleMin, held()));
           if (heapDiff && !warmHeap && lastSampleMin >= minutes / 5) {
             warmHeap = await takeSnapshot(cdp);
             await keepSnapshot(warmHeap, 'warm', held());
@@ -448,7 +568,10 @@ export async function benchSoak({
         const rest = askEveryS * 1000 - (performance.now() - cycleStart);
         if (rest > 0 && elapsedMin() < minutes) await new Promise((resolve) => setTimeout(resolve, rest));
       }
-      samples.push(await sample(cdp, elapsedMin(), held()));
+      const endMinute = elapsedMin();
+      samples.push(await sample(cdp, endMinute, held()));
+      if (floorCdp) floorSamples.push(await sample(floorCdp, endMinute, held()));
+      const longAnimationFramesBuffered = { value: (await page.evaluate(LOAF_BUFFERED)) as number, ...(floorPage ? { floor: (await floorPage.evaluate(LOAF_BUFFERED)) as number } : {}) };
       const storedBytes = (await stat(seededFile)).size;
       const endHeap = warmHeap ? await takeSnapshot(cdp) : null;
       if (endHeap) await keepSnapshot(endHeap, 'end', held());
@@ -458,6 +581,8 @@ export async function benchSoak({
       const endAtOnceKeys = await traceKeys(cdp, 'end, at once', () => keystrokes(page));
       await new Promise((resolve) => setTimeout(resolve, 10_000));
       const endKeys = await traceKeys(cdp, 'end', () => keystrokes(page));
+      // Open and idle through the start's keys and the end's alike; closed before the scroll.
+      await floorContext?.close();
       const detached = await detachedTrees(cdp);
       // CLARITY_SOAK_RETAINERS=1: who holds each detached tree (a heap snapshot's shortest retainer chains).
       if (process.env.CLARITY_SOAK_RETAINERS === '1' && detached.trees > 0) for (const line of await detachedRetainers(cdp)) console.log(`  detached, held by: ${line}`);
@@ -486,6 +611,8 @@ export async function benchSoak({
         heapKbPerAddedTurn: fixed ? null : heapPerTurnKb(samples),
         storedKbPerAddedTurn: fixed || asked === 0 ? null : round((storedBytes - seededBytes) / 1024 / asked),
         ...(heapGrowthGroups ? { heapGrowthGroups } : {}),
+        ...(withFloor ? { heapFloor: heapFloorOf(samples, floorSamples) } : {}),
+        longAnimationFramesBuffered,
         detached,
         scroll: { frames: appFrames.length, medianMs: round(percentile(appFrames, 0.5)), floorMedianMs: round(floorMedian), overShare: round(appFrames.filter((t) => t > 1.5 * floorMedian).length / Math.max(1, appFrames.length)) },
         keystroke: { startP95: round(startP95), endP95: round(endP95), ratio: round(endP95 / Math.max(0.001, startP95)), n: endKeys.length, endAtOnceP95: round(endAtOnceP95), atOnceRatio: round(endAtOnceP95 / Math.max(0.001, startP95)) },

@@ -79,4 +79,52 @@ describe('TurnContent: one copy of repeated strings in the open conversation', (
     const json = JSON.stringify(old);
     expect(JSON.stringify(content.answer(old))).toBe(json);
   });
+
+  it('rebuilt from the answers the window holds: bounded by them, values unchanged, sharing kept', () => {
+    const content = new TurnContent();
+    // 200 answers each citing a signal of its own and sig_2, as a long conversation read in turn.
+    const jsons = Array.from({ length: 200 }, (_, n) => answerJson(n + 10));
+    const answers = jsons.map((json) => content.answer(JSON.parse(json) as TurnAnswerState));
+    expect(content.size.signals).toBe(201);
+    // The window moved: only the last 40 are held.
+    const held = answers.slice(-40);
+    content.retain(held);
+    // Their own 40 signals and sig_2; the short strings are those they hold.
+    expect(content.size.signals).toBe(41);
+    const words = content.size.words;
+    content.retain(held);
+    expect(content.size).toEqual({ signals: 41, words });
+    answers.forEach((answer, i) => expect(JSON.stringify(answer)).toBe(jsons[i]));
+    // A later answer citing a held signal shares its strings with the held one; one citing a
+    // signal of a dropped answer is not changed in value, and the table grows by its own only.
+    const again = content.answer(JSON.parse(answerJson(205)) as TurnAnswerState);
+    expect(again.citations[0]!.detail!.body).toBe(held.find((a) => a.citations[0]!.id === 'sig_205')!.citations[0]!.detail!.body);
+    expect(again.citations[0]!.detail!.entities).toBe(held.find((a) => a.citations[0]!.id === 'sig_205')!.citations[0]!.detail!.entities);
+    expect(again.citations[1]!.detail!.entities).toBe(held[0]!.citations[1]!.detail!.entities);
+    expect(again.citations[1]!.source_name).toBe(held[0]!.citations[1]!.source_name);
+    const droppedJson = answerJson(15);
+    const dropped = content.answer(JSON.parse(droppedJson) as TurnAnswerState);
+    expect(JSON.stringify(dropped)).toBe(droppedJson);
+    expect(content.size.signals).toBe(42);
+    // Nothing held: nothing kept.
+    content.retain([]);
+    expect(content.size).toEqual({ signals: 0, words: 0 });
+  });
+
+  it('stays bounded over a long conversation read through a moving window', () => {
+    const content = new TurnContent();
+    const held: TurnAnswerState[] = [];
+    let most = 0;
+    for (let n = 0; n < 1_000; n += 1) {
+      const json = answerJson(n + 10);
+      const answer = content.answer(JSON.parse(json) as TurnAnswerState);
+      expect(JSON.stringify(answer)).toBe(json);
+      held.push(answer);
+      if (held.length > 48) held.shift();
+      if (n % 7 === 0) content.retain(held);
+      most = Math.max(most, content.size.signals);
+    }
+    // 48 held answers cite 49 signals; between rebuilds up to 7 more come.
+    expect(most).toBeLessThanOrEqual(49 + 7);
+  });
 });

@@ -64,6 +64,19 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
    */
   let readUnderWay: object | null = null;
   let reconcileQueued = false;
+  /**
+   * After answers were dropped, the shared-strings table is rebuilt from those still held
+   * (decision 0032), once things settle: a fling that drops rows every frame rebuilds it once.
+   */
+  let retainQueued: ReturnType<typeof setTimeout> | null = null;
+  const RETAIN_AFTER_MS = 250;
+  const queueRetain = (): void => {
+    if (retainQueued) return;
+    retainQueued = setTimeout(() => {
+      retainQueued = null;
+      content.retain(get().turns.flatMap((turn) => (turn.answer && finished(turn) ? [turn.answer] : [])));
+    }, RETAIN_AFTER_MS);
+  };
   const queueReconcile = (): void => {
     if (reconcileQueued) return;
     reconcileQueued = true;
@@ -109,7 +122,10 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       if (inWindow && turn.stored && !turn.readError && wanted.length < TURN_READ_MAX) wanted.push(turn.id);
       return turn;
     });
-    if (dropped) set({ turns: next });
+    if (dropped) {
+      set({ turns: next });
+      queueRetain();
+    }
     if (wanted.length > 0 && !readUnderWay) void readTurns(activeConversation.id, wanted);
   }
 

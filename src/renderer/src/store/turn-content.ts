@@ -10,9 +10,11 @@
  * strings many signals share (`vocabulary`). Not a table of every string: one entry per string
  * cost more than a string seen once saves (measured: about +0.8 KB per turn when no string repeats).
  * chat-slice.ts makes a new table for each conversation opened or made, so nothing of a closed
- * conversation is kept; what the table holds is held by the turns anyway (a retried answer's old
- * citations are the exception, no more than that answer). Values are never changed: a string or
- * a part of a citation is replaced by an equal one.
+ * conversation is kept. Within the open one the answers are windowed (decision 0028): when the
+ * window drops answers, the slice calls `retain` with the answers still held, and the table is
+ * rebuilt from them (decision 0032), so it holds what the window's answers hold and no string of
+ * a dropped answer; an answer read back later shares with those held then. Values are never
+ * changed: a string or a part of a citation is replaced by an equal one.
  */
 import type { CitationSnapshot, TurnAnswerState } from '../../../shared/conversation';
 import type { TurnEntry, TurnView } from './types';
@@ -25,10 +27,10 @@ const SLICE_MS = 3;
 /** Strings this short or shorter are shared by value (source names, kinds, entity names, dates). */
 const VOCABULARY_MAX = 64;
 /**
- * At most this many signals, and short strings, are held: with the answers windowed (decision
- * 0028) the table must not keep every signal a long conversation ever cited once their answers
- * are dropped. Past it the table starts again: later answers share with later ones only, and no
- * value changes.
+ * At most this many signals, and short strings, are held, whatever `retain` is told: a backstop
+ * for a conversation whose window holds answers citing more than that (`retain` bounds the table
+ * to the window's answers in the soak's conversation, ≈ 48 answers). Past it the table starts
+ * again: later answers share with later ones only, and no value changes.
  */
 const SIGNALS_HELD = 400;
 const WORDS_HELD = 4_000;
@@ -48,6 +50,45 @@ export class TurnContent {
     this.closed = true;
     this.vocabulary.clear();
     this.signals.clear();
+  }
+
+  /** How many signals and short strings the table holds (tests, the soak's heap notes). */
+  get size(): { signals: number; words: number } {
+    return { signals: this.signals.size, words: this.vocabulary.size };
+  }
+
+  /**
+   * The table rebuilt from `answers` alone (those the window still holds): what only dropped
+   * answers held is let go, so the table never keeps more than the window needs (decision 0032).
+   * Nothing of `answers` is changed: their citations were shared through this table when they
+   * came, so each is entered as it is (its strings are the held copies already), the first
+   * citation of a signal with its details preferred, as `citation` does.
+   */
+  retain(answers: readonly TurnAnswerState[]): void {
+    if (this.closed) return;
+    this.vocabulary.clear();
+    this.signals.clear();
+    for (const answer of answers) {
+      for (const citation of answer.citations) {
+        const held = this.signals.get(citation.id);
+        if (!held || (!held.detail && citation.detail)) this.signals.set(citation.id, citation);
+        const fields = citation as Record<string, unknown>;
+        for (const field of SIGNAL_FIELDS) if (typeof fields[field] === 'string') this.keep(fields[field]);
+        const detail = citation.detail;
+        if (!detail) continue;
+        for (const list of [detail.entities.retailers, detail.entities.segments, detail.entities.cities, detail.entities.states]) for (const value of list) this.keep(value);
+        this.keep(detail.type);
+        if (detail.sourceKind !== null) this.keep(detail.sourceKind);
+        this.keep(detail.citedAt);
+      }
+      for (const entry of answer.support ?? []) this.keep(entry.citation);
+    }
+  }
+
+  /** A short string entered as it is, if not held yet (`retain`: the first copy met stays the held one). */
+  private keep(value: string): void {
+    if (value.length > VOCABULARY_MAX || this.vocabulary.has(value) || this.vocabulary.size >= WORDS_HELD) return;
+    this.vocabulary.set(value, value);
   }
 
   /** The held copy of a short string (or the string itself, now held); a long one as it is. */
