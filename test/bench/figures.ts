@@ -73,7 +73,7 @@ export function benchFigures(input: { app: AppBenchResult; service: ServiceBench
     // The bare page's growth in the same run (soak-bench.ts, heapFloor): KB/h is the unit both pages
     // share; each one's % is of its own base. The goal stays the app's %/h as defined.
     const hf = soak.heapFloor;
-    const floorText = hf ? `; beside the bare page in the same run: app ${hf.kbPerHour.value} KB/h, floor ${hf.kbPerHour.floor} KB/h (${hf.pctPerHour.floor} %/h of its ${hf.baseMb.floor} MB), difference ${hf.kbPerHour.difference} KB/h = ${hf.pctPerHour.difference} %/h of the app's ${hf.baseMb.value} MB` : '';
+    const floorText = hf ? `; beside a bare page in the same run, driven more lightly (2 fills and 1 evaluate per answer: a lower bound): app ${hf.kbPerHour.value} KB/h, floor ${hf.kbPerHour.floor} KB/h (${hf.pctPerHour.floor} %/h of its ${hf.baseMb.floor} MB), difference (an upper bound on the app's own) ${hf.kbPerHour.difference} KB/h = ${hf.pctPerHour.difference} %/h of the app's ${hf.baseMb.value} MB` : '';
     out.soak_heap_growth_pct_per_h = absolute(`${span}: JS heap growth after warm-up (% per hour${perTurn}${floorText})`, soak.heapGrowthPctPerHour, 5);
     out.soak_dom_growth_pct_per_h = absolute(`${span}: DOM node growth after warm-up (% per hour)`, soak.domNodeGrowthPctPerHour, 5);
     // Trees of other documents (DOMPurify's inert one) are never the page's; named beside it. A

@@ -29,14 +29,17 @@
  * deleted after it, and the 1,000-turn conversation is opened again (its turns loaded again) before
  * the views are switched and the sample taken: what the app holds is then the same each cycle.
  * The heap's floor (`heapFloor`): a bare page (the floor page, in a browser context of its own so
- * that it is a renderer process and a V8 heap of its own) in the same Chromium, driven by the same
- * harness at the same cadence and sampled by the same `sample` (forced GC, heap used, DOM
- * counters) at the same moments: each answer's text the app showed is handed to it as the
- * question is typed into its <textarea> (Playwright's `fill`, as the Composer is filled) and
- * appended to a list kept to the answers the app's window holds (HEAP_FLOOR_HELD), which starts
- * full with the seeded conversation's last answers as the app's window does. Its growth is what
- * Chromium and the harness add to any page over the run. CLARITY_SOAK_FLOOR=0 leaves it out (to
- * measure what it costs the other figures).
+ * that it is a renderer process and a V8 heap of its own) in the same Chromium, at the same
+ * cadence, sampled by the same `sample` (forced GC, heap used, DOM counters) at the same moments.
+ * It is driven more lightly than the app page: per answer, two `fill`s of its <textarea> (the
+ * question typed, as the Composer is filled, then cleared) and one `evaluate` that hands it the
+ * answer's body text, appended to a list kept to the answers the app's window holds
+ * (HEAP_FLOOR_HELD; it starts full with the seeded conversation's last answers, as the app's
+ * window does). The app page also gets clicks, waits that poll each frame while it streams, and
+ * real input events that fill Chromium's interaction buffers. So the floor's growth is a lower
+ * bound on what Chromium and the harness add to any page, and the difference an upper bound on
+ * what the app itself adds. CLARITY_SOAK_FLOOR=0 leaves it out (to measure what it costs the
+ * other figures).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
@@ -211,7 +214,8 @@ async function sample(cdp: CDPSession, minute: number, turns: number): Promise<S
   await cdp.send('HeapProfiler.collectGarbage');
   const { usedSize } = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
   const counters = (await cdp.send('Memory.getDOMCounters')) as { documents: number; nodes: number; jsEventListeners: number };
-  return { minute: round(minute), turns, heapMb: round(usedSize / 2 ** 20), domNodes: counters.nodes, documents: counters.documents, listeners: counters.jsEventListeners };
+  // To the KB, not the 10 KB of `round`: the floor page gains a few tens of KB in a short run.
+  return { minute: round(minute), turns, heapMb: Math.round(usedSize / 2 ** 10) / 2 ** 10, domNodes: counters.nodes, documents: counters.documents, listeners: counters.jsEventListeners };
 }
 
 /** The least-squares line after warm-up (the later four fifths of the samples): its slope per hour and its value at their start. */
@@ -261,13 +265,17 @@ const HEAP_FLOOR_HELD = 48;
 const HEAP_FLOOR_SCRIPT = `(() => {
   const list = document.createElement('div');
   document.body.append(list);
+  // Held in JS as well as in the DOM, as the app's store holds its answers' text.
+  const held = [];
   window.__soakHold = (texts, keep) => {
     for (const text of texts) {
       const paragraph = document.createElement('p');
       paragraph.textContent = text;
       list.append(paragraph);
+      held.push(text);
     }
     while (list.childElementCount > keep) list.firstElementChild.remove();
+    held.splice(0, Math.max(0, held.length - keep));
   };
 })()`;
 
@@ -278,8 +286,10 @@ const LOAF_BUFFERED = `new Promise((resolve) => {
   setTimeout(() => { observer.disconnect(); resolve(0); }, 1000);
 })`;
 
-/** The last answer's text as the app shows it (what the bare page is handed). */
-const LAST_ANSWER_TEXT = `(() => { const answers = document.querySelectorAll('[data-testid="answer"]'); return answers[answers.length - 1]?.textContent ?? ''; })()`;
+/** The last answer's body as the app shows it (what the bare page is handed): its text, without the card's controls. */
+const LAST_ANSWER_TEXT = `(() => { const bodies = document.querySelectorAll('[data-testid="answer-body"]'); return bodies[bodies.length - 1]?.textContent ?? ''; })()`;
+/** A stored answer's text as its body shows it, near enough: its citation markers left out (the seeded answers the bare page starts with). */
+const shownText = (text: string): string => text.replace(/\[sig_[^\]]*\]/g, '');
 
 /** Least-squares slope of the heap (KB) against the turns held, after warm-up. */
 function heapPerTurnKb(samples: SoakSample[]): number | null {
@@ -475,7 +485,7 @@ export async function benchSoak({
     const seededBytes = (await stat(seededFile)).size;
     const withFloor = process.env.CLARITY_SOAK_FLOOR !== '0';
     // The bare page starts as the app's window does: holding the conversation's last answers.
-    const seededTexts = withFloor ? (JSON.parse(await readFile(seededFile, 'utf8')) as { conversation: { turns: ConversationTurn[] } }).conversation.turns.slice(-HEAP_FLOOR_HELD).map((turn) => turn.answer.text) : [];
+    const seededTexts = withFloor ? (JSON.parse(await readFile(seededFile, 'utf8')) as { conversation: { turns: ConversationTurn[] } }).conversation.turns.slice(-HEAP_FLOOR_HELD).map((turn) => shownText(turn.answer.text)) : [];
     const host = await startHost(['--pace-ms', '5', '--service-arg=--no-live'], { dataDir, renderer: renderer.dir });
     // A host that ends before the soak does is the soak's finding: say how it ended.
     host.child.on('exit', (code, signal) => console.error(`  soak: the browser host exited (code ${code}, signal ${signal})`));
@@ -504,6 +514,8 @@ export async function benchSoak({
         floorCdp = await floorContext.newCDPSession(floorPage);
       }
       const floorInput = floorPage?.locator('textarea');
+      // Playwright's injected script loads on a page's first `fill`: here, before the first sample, as on the app page.
+      await floorInput?.fill('');
       // Start and end alike: 10 s after the last thing done (here the page's load).
       await new Promise((resolve) => setTimeout(resolve, 10_000));
       const startKeys = await traceKeys(cdp, 'start', () => keystrokes(page));
@@ -571,11 +583,12 @@ export async function benchSoak({
       const endMinute = elapsedMin();
       samples.push(await sample(cdp, endMinute, held()));
       if (floorCdp) floorSamples.push(await sample(floorCdp, endMinute, held()));
-      const longAnimationFramesBuffered = { value: (await page.evaluate(LOAF_BUFFERED)) as number, ...(floorPage ? { floor: (await floorPage.evaluate(LOAF_BUFFERED)) as number } : {}) };
       const storedBytes = (await stat(seededFile)).size;
       const endHeap = warmHeap ? await takeSnapshot(cdp) : null;
       if (endHeap) await keepSnapshot(endHeap, 'end', held());
       const heapGrowthGroups = warmHeap && endHeap ? heapGrowth(warmHeap, endHeap) : undefined;
+      // Counted after the end snapshot: reading the entries makes a JS object for each, which the heap diff would count.
+      const longAnimationFramesBuffered = { value: (await page.evaluate(LOAF_BUFFERED)) as number, ...(floorPage ? { floor: (await floorPage.evaluate(LOAF_BUFFERED)) as number } : {}) };
       warmHeap = null;
       for (const group of heapGrowthGroups ?? []) console.log(`  heap gained: ${(group.bytes / 1024).toFixed(1)} KB in ${group.count} × ${group.kind}, e.g. held by ${group.heldBy}`);
       const endAtOnceKeys = await traceKeys(cdp, 'end, at once', () => keystrokes(page));

@@ -87,6 +87,33 @@ describe('chat slice: a window over turn content', () => {
     for (const t of turns) expect(readBack.get(t.id), t.id).toBe(json(t.answer));
   });
 
+  it('rebuilds its shared strings after a drop without changing any answer, also across a switch while a rebuild waits', async () => {
+    const turns = Array.from({ length: 300 }, (_, n) => turn(n + 6_000));
+    const conversation = await stored('Rebuilt', turns);
+    await state().openConversation(conversation.id);
+    const byId = new Map(turns.map((t) => [t.id, json(t.answer)]));
+    const heldAsStored = (): void => {
+      for (const t of state().turns) if (t.answer) expect(json(t.answer), t.id).toBe(byId.get(t.id));
+    };
+    // Jumps of 60 rows: each drops answers, and the rebuild (250 ms after the last drop) runs.
+    for (const start of [0, 60, 120, 180, 240]) {
+      const releases = state().turns.slice(start, start + 8).map((t) => state().showTurn(t.rowKey ?? t.id));
+      await until(() => state().turns.slice(start, start + 8).every((t) => t.answer !== null));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      heldAsStored();
+      for (const release of releases) release();
+    }
+    // A drop, then another conversation opened before its rebuild runs: the new one reads as stored.
+    const releases = state().turns.slice(100, 108).map((t) => state().showTurn(t.rowKey ?? t.id));
+    await until(() => state().turns.slice(100, 108).every((t) => t.answer !== null));
+    for (const release of releases) release();
+    const other = Array.from({ length: 30 }, (_, n) => turn(n + 7_000));
+    await state().openConversation((await stored('Switched to', other)).id);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(state().turns.map((t) => t.id)).toEqual(other.map((t) => t.id));
+    for (const t of state().turns) expect(json(t.answer), t.id).toBe(json(other.find((x) => x.id === t.id)!.answer));
+  });
+
   it('reads turns by id, and refuses a bad read with a clear error', async () => {
     const conversation = await stored('Reads', [turn(1), turn(2)]);
     const many = Array.from({ length: 201 }, (_, n) => turn(n).id);

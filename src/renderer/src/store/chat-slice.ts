@@ -48,6 +48,9 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   const newContent = (): TurnContent => {
     content.close();
     content = new TurnContent();
+    // A rebuild queued for the conversation left behind has nothing to do for the new table.
+    if (retainQueued) clearTimeout(retainQueued);
+    retainQueued = null;
     generation += 1;
     heights.clear();
     readUnderWay = null;
@@ -66,12 +69,13 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   let reconcileQueued = false;
   /**
    * After answers were dropped, the shared-strings table is rebuilt from those still held
-   * (decision 0032), once things settle: a fling that drops rows every frame rebuilds it once.
+   * (decision 0032), once things settle: each drop puts the rebuild off again, so a fling that
+   * drops rows every frame rebuilds it once, 250 ms after it stops.
    */
   let retainQueued: ReturnType<typeof setTimeout> | null = null;
   const RETAIN_AFTER_MS = 250;
   const queueRetain = (): void => {
-    if (retainQueued) return;
+    if (retainQueued) clearTimeout(retainQueued);
     retainQueued = setTimeout(() => {
       retainQueued = null;
       content.retain(get().turns.flatMap((turn) => (turn.answer && finished(turn) ? [turn.answer] : [])));

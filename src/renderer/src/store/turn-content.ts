@@ -27,10 +27,10 @@ const SLICE_MS = 3;
 /** Strings this short or shorter are shared by value (source names, kinds, entity names, dates). */
 const VOCABULARY_MAX = 64;
 /**
- * At most this many signals, and short strings, are held, whatever `retain` is told: a backstop
- * for a conversation whose window holds answers citing more than that (`retain` bounds the table
- * to the window's answers in the soak's conversation, ≈ 48 answers). Past it the table starts
- * again: later answers share with later ones only, and no value changes.
+ * A backstop beside `retain` (which bounds the table to the window's answers, ≈ 48 in the soak's
+ * conversation): sharing a new answer against a table past this many signals, or short strings,
+ * starts the table again, so later answers share with later ones only; no value changes. A
+ * rebuild by `retain` may pass the caps for a while, with entries its held answers hold anyway.
  */
 const SIGNALS_HELD = 400;
 const WORDS_HELD = 4_000;
