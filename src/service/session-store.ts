@@ -57,7 +57,9 @@ export class SessionStore {
    * A new session's row, written once its ask needs it rather than as the ask arrives: by its
    * first turn, a read by id, a change of its visibility, or the ask's end (`persist`), whichever
    * comes first. Its first turn goes in the same statement as the row; a read by id, or a
-   * later turn, waits for the row, so nothing is acknowledged before it is stored. Under 200 asks at once, each row's statement had run on the database's
+   * later turn, waits for the row, so nothing is acknowledged before it is stored; the service's
+   * close writes any still held back (`flush`). On PostgreSQL the row goes in at once (`open`).
+   * Under 200 asks at once, each row's statement had run on the database's
    * thread while the later asks were still arriving (its CPU, 26–77 ms before the p95 first byte
    * in the slow bursts; bench/notes.md, streams2), beside the client that sends them.
    */

@@ -36,8 +36,9 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     // Replayed `assistant` turns are context the client kept; follow-ups resolve against the questions.
     const questions = messages.filter((message) => message.role === 'user');
     const session = await context.sessions.open(sessionId, stripFaultMarkers(questions[0]!.content) || question, identity.key);
-    // A new session's row is written when the ask needs it (its turn), or as the ask ends
-    // (answered, failed or cut), not while later asks are still arriving (session-store.ts).
+    // On the embedded database a new session's row is written when the ask needs it (its turn),
+    // or as the ask ends (answered, failed or cut), not while later asks are still arriving
+    // (session-store.ts, decision 33).
     try {
       const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
       let hits: SearchHit[] = [];
