@@ -218,15 +218,24 @@ async function sample(cdp: CDPSession, minute: number, turns: number): Promise<S
   return { minute: round(minute), turns, heapMb: Math.round(usedSize / 2 ** 10) / 2 ** 10, domNodes: counters.nodes, documents: counters.documents, listeners: counters.jsEventListeners };
 }
 
-/** The least-squares line after warm-up (the later four fifths of the samples): its slope per hour and its value at their start. */
-function lineAfterWarmUp(samples: SoakSample[], pick: (s: SoakSample) => number): { perHour: number; start: number } {
-  const later = samples.slice(Math.floor(samples.length / 5));
-  if (later.length < 2) return { perHour: 0, start: later.length ? pick(later[0]!) : 0 };
-  const xs = later.map((s) => s.minute);
-  const ys = later.map(pick);
+/** The samples after warm-up: the later four fifths. */
+const afterWarmUp = (samples: SoakSample[]): SoakSample[] => samples.slice(Math.floor(samples.length / 5));
+
+/** The least-squares fit of `ys` against `xs` (at least two points): its slope (0 when the xs do not spread) and the means. */
+function leastSquares(xs: number[], ys: number[]): { slope: number; spread: number; mx: number; my: number } {
   const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
   const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / Math.max(1e-9, xs.reduce((sum, x) => sum + (x - mx) ** 2, 0));
+  const spread = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+  const slope = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / Math.max(1e-9, spread);
+  return { slope, spread, mx, my };
+}
+
+/** The least-squares line after warm-up against the minutes: its slope per hour and its value at their start. */
+function lineAfterWarmUp(samples: SoakSample[], pick: (s: SoakSample) => number): { perHour: number; start: number } {
+  const later = afterWarmUp(samples);
+  if (later.length < 2) return { perHour: 0, start: later.length ? pick(later[0]!) : 0 };
+  const xs = later.map((s) => s.minute);
+  const { slope, mx, my } = leastSquares(xs, later.map(pick));
   return { perHour: slope * 60, start: my - slope * (mx - xs[0]!) };
 }
 
@@ -293,14 +302,10 @@ const shownText = (text: string): string => text.replace(/\[sig_[^\]]*\]/g, '');
 
 /** Least-squares slope of the heap (KB) against the turns held, after warm-up. */
 function heapPerTurnKb(samples: SoakSample[]): number | null {
-  const later = samples.slice(Math.floor(samples.length / 5));
-  const xs = later.map((s) => s.turns);
-  const ys = later.map((s) => s.heapMb * 1024);
-  const mx = xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const my = ys.reduce((a, b) => a + b, 0) / Math.max(1, ys.length);
-  const spread = xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
-  if (later.length < 2 || spread === 0) return null;
-  return round(xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / spread);
+  const later = afterWarmUp(samples);
+  if (later.length < 2) return null;
+  const { slope, spread } = leastSquares(later.map((s) => s.turns), later.map((s) => s.heapMb * 1024));
+  return spread === 0 ? null : round(slope);
 }
 
 /**
