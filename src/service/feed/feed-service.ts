@@ -1,6 +1,7 @@
 /**
  * The live feed: a scheduler over the registered sources that fetches each at its cadence (with
- * jitter), politely (one request at a time per host, a minimum interval between them, robots.txt,
+ * jitter), politely (one request at a time per host, a minimum interval between them — across all
+ * processes of a team server, a lease in the database: withHostSlot —, robots.txt,
  * conditional GET, Retry-After, capped exponential backoff), turns items into signals the store
  * answers from at once, and keeps the facts its health and the oracle miss rate are computed from.
  * A failure of any kind lands in that source's state; nothing stops the scheduler or another source.
