@@ -10,6 +10,11 @@
  * written there, so the other process finds the source no longer due. A lease whose process died
  * runs out (LEASE_MS in feed-service.ts) and another process takes the source.
  *
+ * Host slots (migration 7, decision 0040): on a shared database a host's turn is a lease too, a
+ * row of feed_host_slots (holder, until), so one request per host is in flight for the whole team
+ * server, and the host's next allowed request (`next_ms`: the politeness interval after the last
+ * one, or its Retry-After) holds for every process.
+ *
  * The feed's signals are rows of the service's `signals` table (origin 'feed', written through
  * SignalRepository) before the fetch's state: a crash between the two leaves signals whose fetch
  * is done again (a full GET, the same ids), never a kept ETag whose signals were lost.
@@ -122,6 +127,41 @@ export class DatabaseFeedRepository implements FeedRepository {
 
   async renewLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean> {
     return (await this.db.query('UPDATE feed_sources SET lease_until_ms = $3 WHERE id = $1 AND lease_owner = $2 RETURNING id', [id, owner, leaseUntilMs])).length > 0;
+  }
+
+  /**
+   * A host's fetch slot: one atomic upsert takes it when it is free (no holder, or one whose lease
+   * ran out) and the host's next request may start; of two racing processes, PostgreSQL's row
+   * lock lets one through and re-checks the condition for the other. An embedded database has one
+   * process, whose scheduler keeps the host's turn itself: no round trip.
+   */
+  async claimHost(host: string, holder: string, nowMs: number, untilMs: number, ignoreNext: boolean): Promise<boolean> {
+    if (!this.shared) return true;
+    const rows = await this.db.query(
+      `INSERT INTO feed_host_slots AS slot (host, holder, until_ms, next_ms) VALUES ($1, $2, $3, 0)
+       ON CONFLICT (host) DO UPDATE SET holder = EXCLUDED.holder, until_ms = EXCLUDED.until_ms
+       WHERE (slot.holder IS NULL OR slot.until_ms < $4) AND ($5 OR slot.next_ms <= $4)
+       RETURNING host`,
+      [host, holder, untilMs, nowMs, ignoreNext],
+    );
+    return rows.length > 0;
+  }
+
+  async renewHost(host: string, holder: string, untilMs: number): Promise<boolean> {
+    if (!this.shared) return true;
+    return (await this.db.query('UPDATE feed_host_slots SET until_ms = $3 WHERE host = $1 AND holder = $2 RETURNING host', [host, holder, untilMs])).length > 0;
+  }
+
+  async releaseHost(host: string, holder: string, nextMs: number): Promise<void> {
+    if (!this.shared) return;
+    // The host's rest holds whoever has the slot now (a lease that ran out may have passed on).
+    await this.db.query(
+      `UPDATE feed_host_slots SET next_ms = GREATEST(next_ms, $3),
+         holder = CASE WHEN holder = $2 THEN NULL ELSE holder END,
+         until_ms = CASE WHEN holder = $2 THEN NULL ELSE until_ms END
+       WHERE host = $1`,
+      [host, holder, nextMs],
+    );
   }
 
   async finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean> {

@@ -90,6 +90,16 @@ export interface FeedRepository {
   claim(id: string, owner: string, nowMs: number, leaseUntilMs: number, force: boolean): Promise<SourceState | null>;
   /** Extends a lease this owner holds (a long fetch); false when it is no longer held. */
   renewLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean>;
+  /**
+   * Takes a host's fetch slot for `holder` until `untilMs`, when no live holder has it and the
+   * host's next request may start (`ignoreNext`: a "fetch now", which waits only for a request
+   * in flight). True when taken. A team server's processes share the slots (decision 0040).
+   */
+  claimHost(host: string, holder: string, nowMs: number, untilMs: number, ignoreNext: boolean): Promise<boolean>;
+  /** Extends a host slot this holder has (a long fetch); false when it is no longer held. */
+  renewHost(host: string, holder: string, untilMs: number): Promise<boolean>;
+  /** Frees the holder's slot; no request to the host starts before `nextMs` (interval, Retry-After), whoever holds it. */
+  releaseHost(host: string, holder: string, nextMs: number): Promise<void>;
   /** Stores a fetch's signals, oracle items, state and history record, and frees the lease. False when the source is gone. */
   finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean>;
   history(id: string, limit: number): Promise<FetchRecord[]>;
@@ -168,6 +178,14 @@ export class InMemoryFeedRepository implements FeedRepository {
     stored.lease.until = leaseUntilMs;
     return true;
   }
+  /** One process: its own scheduler keeps one request per host (hostBusy, hostLastAt in feed-service.ts). */
+  async claimHost(): Promise<boolean> {
+    return true;
+  }
+  async renewHost(): Promise<boolean> {
+    return true;
+  }
+  async releaseHost(): Promise<void> {}
   async finishFetch(id: string, owner: string, outcome: FetchOutcome): Promise<boolean> {
     for (const signal of outcome.signals) this.signals.set(signal.id, signal);
     for (const { source_id: _source, ...item } of outcome.oracleItems) this.oracle.set(item.canonical, item);

@@ -1,6 +1,7 @@
 /**
  * The live feed: a scheduler over the registered sources that fetches each at its cadence (with
- * jitter), politely (one request at a time per host, a minimum interval between them, robots.txt,
+ * jitter), politely (one request at a time per host, a minimum interval between them — across all
+ * processes of a team server, a lease in the database: withHostSlot —, robots.txt,
  * conditional GET, Retry-After, capped exponential backoff), turns items into signals the store
  * answers from at once, and keeps the facts its health and the oracle miss rate are computed from.
  * A failure of any kind lands in that source's state; nothing stops the scheduler or another source.
@@ -89,6 +90,8 @@ interface Collected {
 
 /** How long a fetch lease lasts unrenewed; renewed every third of it while the fetch runs. */
 export const LEASE_MS = 60_000;
+/** A "fetch now" waiting for its host's slot (another process's request in flight) looks again this often. */
+const HOST_SLOT_POLL_MS = 100;
 /** Re-read window for other processes' signals (a write commits a little after its stored time). */
 const SYNC_LOOKBACK_MS = 30_000;
 /** Up to this many stored signals are clustered before start; more, after it (clusterInSlices). */
@@ -476,10 +479,16 @@ export class FeedService {
     if (this.repository.shared && Date.now() - this.lastSyncAt >= (this.options.syncMs ?? 1_000)) void this.sync().catch(() => undefined);
     const now = this.now();
     const polite = this.options.politeIntervalMs ?? 1_000;
+    // The longest overdue first: a host's turn goes to the source that has waited longest, so
+    // sources sharing a busy host (one request at a time, team-wide) take turns, none starves.
+    const due: Array<{ source: FeedSourceRecord; at: number }> = [];
     for (const source of this.sourcesById.values()) {
       if (source.paused || this.inFlight.has(source.id)) continue;
-      const state = this.stateOf(source.id);
-      if (state.next_fetch_at && Date.parse(state.next_fetch_at) > now) continue;
+      const next = this.stateOf(source.id).next_fetch_at;
+      const at = next ? Date.parse(next) : 0;
+      if (at <= now) due.push({ source, at });
+    }
+    for (const { source } of due.sort((x, y) => x.at - y.at)) {
       const host = hostOf(source.url);
       if (this.hostBusy.has(host) || now - (this.hostLastAt.get(host) ?? 0) < polite) continue;
       void this.run(source, false);
@@ -491,7 +500,7 @@ export class FeedService {
     if (running) return running;
     const host = hostOf(source.url);
     this.hostBusy.add(host);
-    const done = this.claimAndFetch(source, force)
+    const done = this.withHostSlot(host, force, () => this.claimAndFetch(source, force))
       .catch(() => undefined)
       .finally(() => {
         this.hostBusy.delete(host);
@@ -503,26 +512,53 @@ export class FeedService {
   }
 
   /**
+   * Runs `fetch` holding the host's slot, which a team server's processes share (decision 0040):
+   * one request per host in flight for all of them. A scheduled fetch that finds the slot taken
+   * (or the host resting) is tried again at a later tick; a "fetch now" waits for the request in
+   * flight, up to a lease's length. The slot is freed with the host's rest: the politeness
+   * interval after a request, or what a 429/503 asked for (Retry-After, else the backoff).
+   */
+  private async withHostSlot(host: string, force: boolean, fetch: () => Promise<number>): Promise<void> {
+    const waitUntil = Date.now() + LEASE_MS;
+    while (!(await this.repository.claimHost(host, this.owner, Date.now(), Date.now() + LEASE_MS, force))) {
+      if (!force || this.closed || Date.now() > waitUntil) return;
+      await sleep(HOST_SLOT_POLL_MS);
+    }
+    const renew = setInterval(() => void this.repository.renewHost(host, this.owner, Date.now() + LEASE_MS).catch(() => undefined), LEASE_MS / 3);
+    renew.unref();
+    let restMs = 0;
+    try {
+      restMs = await fetch();
+    } finally {
+      clearInterval(renew);
+      await this.repository.releaseHost(host, this.owner, Date.now() + restMs).catch(() => undefined);
+    }
+  }
+
+  /**
    * Takes the source's fetch lease (no other process is fetching it, and it is still due there),
    * fetches it and stores the outcome. Without the lease, the stored state is read instead.
+   * Resolves with how long the host should rest before its next request (0: none was made).
    */
-  private async claimAndFetch(source: FeedSourceRecord, force: boolean): Promise<void> {
+  private async claimAndFetch(source: FeedSourceRecord, force: boolean): Promise<number> {
     const state = await this.repository.claim(source.id, this.owner, this.now(), Date.now() + LEASE_MS, force);
     if (!state) {
       const stored = await this.repository.loadSource(source.id);
       if (stored) this.keep(stored.source, stored.state);
-      return;
+      return 0;
     }
     const renew = setInterval(() => void this.repository.renewLease(source.id, this.owner, Date.now() + LEASE_MS).catch(() => undefined), LEASE_MS / 3);
     renew.unref();
     try {
-      await this.fetchAndIngest(source, state);
+      return await this.fetchAndIngest(source, state);
     } finally {
       clearInterval(renew);
     }
   }
 
-  private async fetchAndIngest(source: FeedSourceRecord, before: SourceState): Promise<void> {
+  /** Fetches and stores; resolves with the host's rest (the politeness interval, or a 429/503's wait). */
+  private async fetchAndIngest(source: FeedSourceRecord, before: SourceState): Promise<number> {
+    let restMs = source.kind === 'folder' ? 0 : (this.options.politeIntervalMs ?? 1_000);
     const started = this.now();
     const state: SourceState = { ...before, last_fetch_at: new Date(started).toISOString(), fetches: before.fetches + 1 };
     let record: FetchRecord;
@@ -556,6 +592,8 @@ export class FeedService {
       state.last_error = { kind: failure.kind, message: failure.message, at: at.toISOString() };
       const backoffMs = Math.min(source.cadence_s * 1000 * 2 ** state.consecutive_failures, Math.max(source.cadence_s, this.options.backoffCapS ?? 6 * 3_600) * 1000);
       const waitMs = Math.max(backoffMs, (failure.retryAfterS ?? 0) * 1000);
+      // The host asked every client to slow down: all its sources wait, in every process.
+      if (failure.kind === 'rate_limited' || failure.kind === 'unavailable') restMs = Math.max(restMs, failure.retryAfterS !== undefined ? failure.retryAfterS * 1000 : waitMs);
       state.next_fetch_at = new Date(at.getTime() + this.jittered(waitMs)).toISOString();
       record = { at: state.last_fetch_at!, ok: false, status: null, not_modified: false, items: 0, new_items: 0, duration_ms: at.getTime() - started, error: { kind: failure.kind, message: failure.message } };
     }
@@ -572,6 +610,7 @@ export class FeedService {
     }
     // A source removed while its fetch ran leaves no state behind.
     if (stored && this.find(source.id)) this.states.set(source.id, state);
+    return restMs;
   }
 
   private jittered(ms: number): number {

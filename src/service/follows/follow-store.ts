@@ -5,7 +5,8 @@
  * restart. A new follow also brings the matching signals of the last BACKFILL_DAYS into its
  * owner's feed at once (newest BACKFILL_MAX), so it does not start empty; they come after the
  * owner's cursor, so the feed marks them new like any arrival, and later arrivals are new after
- * they are read.
+ * they are read. A signal can have several rows (its live arrival and other follows' backfills):
+ * a feed lists it once, at the first of them one of the owner's follows matched (decision 0040).
  *
  * The process that takes a signal in (its feed fetched it, or the sample's replay made it) writes
  * its arrival; a feed signal's row is claimed by its id, so when two processes announce the same
@@ -41,6 +42,7 @@ interface PendingArrival {
 
 interface ArrivalRow {
   seq: string | number;
+  signal_id: string;
   item: DiscoverItem;
   at_ms: number;
   backfill_for: string | null;
@@ -188,8 +190,14 @@ export class FollowStore {
   }
 
   /**
-   * New signals matching any of the owner's follows, oldest first, after `cursor` (an
-   * arrival sequence number). `nextCursor` moves past everything examined, matched or not.
+   * New signals matching any of the owner's follows, oldest first, after `cursor` (an arrival
+   * sequence number). The order is the arrival sequence the database gave (one number per row,
+   * rows of one write in their order), so a page starts exactly where the last ended, also while
+   * arrivals are written. A signal with several rows (a live arrival and follows' backfills, or
+   * one arrival per process of a sample signal) is listed once, at its first row that one of the
+   * owner's follows matched, naming every follow any of its rows matched; a later row of it is
+   * passed over. `nextCursor` moves past everything examined, matched or not; `hasMore` is true
+   * only when one more item was found after the page.
    */
   async feed(owner: string, cursor: number): Promise<{ items: FeedItem[]; nextCursor: number; hasMore: boolean }> {
     // What this process took in is in its callers' feeds at once.
@@ -208,28 +216,42 @@ export class FollowStore {
     // Each follow's target made ready once, each row's words computed at most once (a team
     // caller may hold 1,000 follows: not 1,000 tokenizations of every arrival).
     const matchers = follows.map((follow) => ({ follow, createdMs: Date.parse(follow.createdAt), matches: targetMatcher(follow.target) }));
+    /** The owner's follows one arrival row matched (a backfill: its follow; live: by target and time). */
+    const matchedBy = (row: ArrivalRow): Set<string> => {
+      if (row.backfill_for) return new Set(ids.includes(row.backfill_for) ? [row.backfill_for] : []);
+      const signal = signalOf(row.item);
+      const words = lazyWords(signal);
+      return new Set(matchers.filter(({ createdMs, matches }) => createdMs <= row.at_ms && matches(signal, words)).map(({ follow }) => follow.id));
+    };
     for (;;) {
       const rows = await this.db.query<ArrivalRow>(
-        `SELECT seq, item, at_ms, backfill_for FROM signal_arrivals
+        `SELECT seq, signal_id, item, at_ms, backfill_for FROM signal_arrivals
          WHERE seq > $1 AND (backfill_for IS NULL OR backfill_for = ANY($2::text[])) ORDER BY seq LIMIT $3`,
         [after, ids, READ_CHUNK],
       );
+      if (rows.length === 0) break;
+      const last = Number(rows[rows.length - 1]!.seq);
+      // The same signals' other rows (before this chunk, or written after it): where each is listed.
+      const others = await this.db.query<ArrivalRow>(
+        `SELECT seq, signal_id, item, at_ms, backfill_for FROM signal_arrivals
+         WHERE signal_id = ANY($1::text[]) AND (seq <= $2 OR seq > $3) AND (backfill_for IS NULL OR backfill_for = ANY($4::text[]))`,
+        [[...new Set(rows.map((row) => row.signal_id))], after, last, ids],
+      );
+      const placed = placeSignals([...rows, ...others], matchedBy);
       for (const row of rows) {
-        if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
-        nextCursor = Number(row.seq);
-        const signal = signalOf(row.item);
-        const words = lazyWords(signal);
-        const matched = row.backfill_for
-          ? follows.filter((follow) => follow.id === row.backfill_for)
-          : matchers.filter(({ createdMs, matches }) => createdMs <= row.at_ms && matches(signal, words)).map(({ follow }) => follow);
-        if (matched.length > 0) {
+        const place = placed.get(row.signal_id);
+        if (place?.seq === Number(row.seq)) {
+          // One more item than a page holds: there is more, and the page ends before it.
+          if (items.length === FEED_PAGE_SIZE) return { items, nextCursor, hasMore: true };
           // Listed as this process holds it now (an update since shows), else as it arrived.
           const held = this.store.getSignal(row.item.id);
-          items.push({ signal: held ? discoverItem(this.store, held) : row.item, matched: matched.map((f) => f.id), arrived_at: new Date(row.at_ms).toISOString() });
+          const matched = ids.filter((id) => place.follows.has(id));
+          items.push({ signal: held ? discoverItem(this.store, held) : row.item, matched, arrived_at: new Date(row.at_ms).toISOString() });
         }
+        nextCursor = Number(row.seq);
       }
       if (rows.length < READ_CHUNK) break;
-      after = Number(rows[rows.length - 1]!.seq);
+      after = last;
     }
     return { items, nextCursor: Math.max(nextCursor, from), hasMore: false };
   }
@@ -330,4 +352,20 @@ function signalOf(item: DiscoverItem): CorpusSignal {
     entities: item.entities,
     metrics: item.metrics,
   };
+}
+
+/**
+ * Where each signal of some arrival rows is listed in a feed: its first row (by sequence) that
+ * matched one of the owner's follows, with every follow any of its rows matched.
+ */
+function placeSignals(rows: ArrivalRow[], matchedBy: (row: ArrivalRow) => Set<string>): Map<string, { seq: number; follows: Set<string> }> {
+  const placed = new Map<string, { seq: number; follows: Set<string> }>();
+  for (const row of [...rows].sort((a, b) => Number(a.seq) - Number(b.seq))) {
+    const follows = matchedBy(row);
+    if (follows.size === 0) continue;
+    const place = placed.get(row.signal_id);
+    if (place) for (const id of follows) place.follows.add(id);
+    else placed.set(row.signal_id, { seq: Number(row.seq), follows });
+  }
+  return placed;
 }

@@ -253,6 +253,22 @@ CREATE TABLE signal_arrivals (
 );
 CREATE INDEX signal_arrivals_backfill ON signal_arrivals (backfill_for) WHERE backfill_for IS NOT NULL;`,
   },
+  {
+    version: 7,
+    name: 'arrivals by signal and host fetch slots',
+    // A follow feed lists a signal once, at its first matching row: it looks up a signal's other
+    // arrival rows (src/service/follows/follow-store.ts). A host's fetch slot is a lease shared
+    // by a team's processes: one request per host at a time, and the host's next allowed request
+    // (politeness interval, Retry-After) holds for all of them (src/service/feed/feed-database.ts).
+    sql: `
+CREATE INDEX signal_arrivals_signal ON signal_arrivals (signal_id, seq);
+CREATE TABLE feed_host_slots (
+  host text PRIMARY KEY,
+  holder text,
+  until_ms double precision,
+  next_ms double precision NOT NULL DEFAULT 0
+);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
