@@ -5,10 +5,9 @@
  * a signal: only text nodes are read.
  */
 import { Readability } from '@mozilla/readability';
-import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { FeedFailure } from './feed-failure';
-import { collapse } from './plain-text';
+import { collapse, toPlainLine } from './plain-text';
 
 export { collapse };
 
@@ -21,37 +20,13 @@ interface Anchor {
 
 const NON_TEXT = 'script, style, noscript, template, iframe, object, embed, svg, canvas, form';
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'head', 'title']);
-const BLOCKS = new Set(['p', 'br', 'li', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'td', 'th', 'blockquote', 'section', 'article', 'ul', 'ol', 'table']);
-
 /**
- * Plain text of an HTML fragment (feed summaries and content): only text nodes outside scripts,
- * styles and embeds are read, so attributes (event handlers) and code never reach a signal.
- * A streaming tokenizer (htmlparser2): no DOM is built for a few lines of markup.
+ * Plain text of an HTML fragment (feed summaries and content), on one line: only text nodes
+ * outside scripts, styles and embeds are read, so attributes (event handlers) and code never
+ * reach a signal. See plain-text.ts (Markdown in the text is read too).
  */
 export function htmlToText(html: string): string {
-  if (!/[<&]/.test(html)) return collapse(html);
-  const parts: string[] = [];
-  let skipping = 0;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (SKIPPED.has(name)) skipping += 1;
-        else if (BLOCKS.has(name)) parts.push(' ');
-      },
-      onclosetag(name) {
-        if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
-        else if (BLOCKS.has(name)) parts.push(' ');
-      },
-      ontext(text) {
-        if (skipping === 0) parts.push(text);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(html);
-  parser.end();
-  return collapse(parts.join(''));
+  return toPlainLine(html);
 }
 
 export interface ReadArticle {
