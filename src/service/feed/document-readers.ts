@@ -7,7 +7,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { FeedFailure } from './feed-failure';
-import { collapse, toPlainLine } from './plain-text';
+import { collapse, toPlainLine, toPlainText } from './plain-text';
 
 export { collapse };
 
@@ -33,29 +33,93 @@ export interface ReadArticle {
   title: string;
   text: string;
   excerpt: string;
+  /** Who wrote it, when the page says so (Readability's byline, meta author, JSON-LD, rel=author). */
+  byline: string | null;
   published: string | null;
 }
 
-/** The readable article in a page, as Firefox's reader view would find it. */
+interface PageNode {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+
+interface PageDocument {
+  querySelector(selector: string): PageNode | null;
+  querySelectorAll(selector: string): Iterable<PageNode>;
+  title?: string;
+}
+
+/** The page's own metadata, read before Readability changes the DOM: JSON-LD, <meta>, OpenGraph, <time>. */
+function pageMetadata(document: PageDocument): { title: string; byline: string | null; published: string | null } {
+  const meta = (selector: string): string | null => collapse(document.querySelector(selector)?.getAttribute('content') ?? '') || null;
+  let ldAuthor: string | null = null;
+  let ldPublished: string | null = null;
+  let ldTitle: string | null = null;
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      const parsed = JSON.parse(script.textContent ?? '') as unknown;
+      const nodes = (Array.isArray(parsed) ? parsed : [parsed]).flatMap((node) => (node && typeof node === 'object' && Array.isArray((node as { '@graph'?: unknown[] })['@graph']) ? (node as { '@graph': unknown[] })['@graph'] : [node]));
+      for (const node of nodes) {
+        if (!node || typeof node !== 'object') continue;
+        const record = node as Record<string, unknown>;
+        if (!/Article|Posting|Report|NewsArticle|BlogPosting|WebPage/i.test(String(record['@type'] ?? ''))) continue;
+        ldPublished ??= typeof record.datePublished === 'string' ? record.datePublished : null;
+        ldTitle ??= typeof record.headline === 'string' ? collapse(record.headline) : null;
+        const authors = Array.isArray(record.author) ? record.author : record.author ? [record.author] : [];
+        const names = authors.map((author) => (typeof author === 'string' ? author : author && typeof author === 'object' && typeof (author as { name?: unknown }).name === 'string' ? (author as { name: string }).name : '')).map(collapse).filter(Boolean);
+        if (names.length > 0) ldAuthor ??= names.join(', ');
+      }
+    } catch {
+      // A page's broken JSON-LD is ignored; the other sources of metadata remain.
+    }
+  }
+  const byline = ldAuthor ?? meta('meta[name="author"]') ?? meta('meta[property="article:author"]') ?? meta('meta[name="byl"]') ?? meta('meta[name="dc.creator" i]') ?? (collapse(document.querySelector('[rel="author"], [itemprop="author"] [itemprop="name"], [itemprop="author"]')?.textContent ?? '') || null);
+  const published =
+    meta('meta[property="article:published_time"]') ??
+    ldPublished ??
+    meta('meta[itemprop="datePublished"]') ??
+    (document.querySelector('time[itemprop="datePublished"]')?.getAttribute('datetime') || null) ??
+    meta('meta[name="date"]') ??
+    meta('meta[name="dc.date" i]') ??
+    meta('meta[property="og:published_time"]') ??
+    (document.querySelector('article time[datetime], time[datetime]')?.getAttribute('datetime') || null);
+  const title = meta('meta[property="og:title"]') ?? ldTitle ?? (collapse(document.querySelector('h1')?.textContent ?? '') || collapse(document.title ?? ''));
+  return { title, byline: byline && !/^https?:\/\//.test(byline) ? byline : null, published };
+}
+
+/** Readability's byline, narrowed to the author's name when the page names it ("By Neha Singh · 5 Nov" → "Neha Singh"). */
+function bylineOf(found: string, named: string | null): string | null {
+  if (!found) return named;
+  return named && found !== named && found.includes(named) ? named : found;
+}
+
+/** The readable article in a page, as Firefox's reader view would find it, with its title, byline and published time. */
 export function readArticle(html: string, url: string): ReadArticle {
   const { document } = parseHTML(html);
-  const published =
-    document.querySelector('meta[property="article:published_time"]')?.getAttribute('content') ??
-    document.querySelector('time[datetime]')?.getAttribute('datetime') ??
-    document.querySelector('meta[name="date"]')?.getAttribute('content') ??
-    null;
-  const pageTitle = collapse(document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? document.querySelector('h1')?.textContent ?? document.title ?? '');
-  for (const node of document.querySelectorAll(NON_TEXT)) node.remove();
-  let parsed: { title?: string | null; textContent?: string | null; excerpt?: string | null } | null = null;
+  const metadata = pageMetadata(document as unknown as PageDocument);
+  let parsed: { title?: string | null; content?: string | null; textContent?: string | null; excerpt?: string | null; byline?: string | null; publishedTime?: string | null } | null = null;
   try {
-    // linkedom has no documentURI; Readability reads it to resolve links.
+    // linkedom has no documentURI; Readability reads it to resolve links. Readability drops
+    // scripts, styles and embeds itself; linkedom never runs a script.
     Object.defineProperty(document, 'documentURI', { value: url, configurable: true });
     parsed = new Readability(document as never, { charThreshold: 100 }).parse();
   } catch {
     parsed = null;
   }
-  const text = collapse(parsed?.textContent ?? document.querySelector('main, article, body')?.textContent ?? '');
-  return { title: pageTitle || collapse(parsed?.title ?? ''), text, excerpt: collapse(parsed?.excerpt ?? '') || text.slice(0, 280), published };
+  // The article's HTML as plain text: headings become sentences, paragraphs and list items lines.
+  let text = parsed?.content ? toPlainText(parsed.content) : collapse(parsed?.textContent ?? '');
+  if (!text) {
+    const { document: fallback } = parseHTML(html);
+    for (const node of fallback.querySelectorAll(NON_TEXT)) node.remove();
+    text = collapse(fallback.querySelector('main, article, body')?.textContent ?? '');
+  }
+  return {
+    title: collapse(parsed?.title ?? '') || metadata.title,
+    text,
+    excerpt: collapse(parsed?.excerpt ?? '') || text.slice(0, 280),
+    byline: bylineOf(collapse(parsed?.byline ?? ''), metadata.byline),
+    published: parsed?.publishedTime || metadata.published,
+  };
 }
 
 /**

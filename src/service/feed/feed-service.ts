@@ -671,7 +671,7 @@ export class FeedService {
       budget -= 1;
       try {
         const document = await this.readDocumentAt(link);
-        items.push({ sourceId: source.id, url: link, title: document.title, text: document.text, summary: document.excerpt, published: document.published, fetchedAt: new Date(this.now()) });
+        items.push({ sourceId: source.id, url: link, title: document.title, text: document.text, summary: document.excerpt, published: document.published, author: document.byline ?? null, fetchedAt: new Date(this.now()) });
       } catch (error) {
         partial ??= asFeedFailure(error);
       }
@@ -680,7 +680,7 @@ export class FeedService {
   }
 
   /** An article page or a PDF, politely (the host's interval is kept between requests). */
-  private async readDocumentAt(url: string): Promise<{ title: string; text: string; excerpt: string; published: string | null }> {
+  private async readDocumentAt(url: string): Promise<{ title: string; text: string; excerpt: string; published: string | null; byline?: string | null }> {
     await sleep(this.options.politeIntervalMs ?? 1_000);
     const response = await this.get(url, null);
     const { readPdf, readArticle } = await readers();
@@ -729,7 +729,7 @@ export class FeedService {
           items.push({ sourceId: source.id, url, title: document.title || name, text: document.text, published, fetchedAt: new Date(this.now()) });
         } else if (extension === '.html' || extension === '.htm') {
           const article = readArticle(decodeBody(bytes, undefined).text, url);
-          items.push({ sourceId: source.id, url, title: article.title || name, text: article.text, summary: article.excerpt, published: article.published ?? published, fetchedAt: new Date(this.now()) });
+          items.push({ sourceId: source.id, url, title: article.title || name, text: article.text, summary: article.excerpt, published: article.published ?? published, author: article.byline, fetchedAt: new Date(this.now()) });
         } else {
           const text = decodeBody(bytes, undefined).text;
           const firstLine = text.split(/\r?\n/).find((line) => line.trim())?.replace(/^#+\s*/, '').trim() ?? name;
