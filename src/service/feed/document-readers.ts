@@ -87,6 +87,13 @@ function pageMetadata(document: PageDocument): { title: string; byline: string |
   return { title, byline: byline && !/^https?:\/\//.test(byline) ? byline : null, published };
 }
 
+/** A DOM for any text: linkedom leaves a page with no element at all (empty, or text alone) without a root, which its getters do not survive. */
+function pageDocument(html: string): ReturnType<typeof parseHTML>['document'] {
+  const { document } = parseHTML(html);
+  if (document.documentElement) return document;
+  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/</g, '&lt;')}</body></html>`).document;
+}
+
 /** Readability's byline, narrowed to the author's name when the page names it ("By Neha Singh · 5 Nov" → "Neha Singh"). */
 function bylineOf(found: string, named: string | null): string | null {
   if (!found) return named;
@@ -95,7 +102,7 @@ function bylineOf(found: string, named: string | null): string | null {
 
 /** The readable article in a page, as Firefox's reader view would find it, with its title, byline and published time. */
 export function readArticle(html: string, url: string): ReadArticle {
-  const { document } = parseHTML(html);
+  const document = pageDocument(html);
   const metadata = pageMetadata(document as unknown as PageDocument);
   let parsed: { title?: string | null; content?: string | null; textContent?: string | null; excerpt?: string | null; byline?: string | null; publishedTime?: string | null } | null = null;
   try {
@@ -109,7 +116,7 @@ export function readArticle(html: string, url: string): ReadArticle {
   // The article's HTML as plain text: headings become sentences, paragraphs and list items lines.
   let text = parsed?.content ? toPlainText(parsed.content) : collapse(parsed?.textContent ?? '');
   if (!text) {
-    const { document: fallback } = parseHTML(html);
+    const fallback = pageDocument(html);
     for (const node of fallback.querySelectorAll(NON_TEXT)) node.remove();
     text = collapse(fallback.querySelector('main, article, body')?.textContent ?? '');
   }
