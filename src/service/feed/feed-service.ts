@@ -652,7 +652,7 @@ export class FeedService {
           partial ??= asFeedFailure(error);
         }
       }
-      items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, title: entry.title, text, summary: entry.summary, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.now()) });
+      items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, feedUrl: source.url, title: entry.title, text, summary: entry.summary, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.now()) });
     }
     if (feed.entries.length === 0 && preview) throw new FeedFailure('no_items', `The ${feed.format} feed has no items.`);
     return { items, response, partial, itemsTotal: feed.entries.length, dropped: feed.dropped };

@@ -29,6 +29,8 @@ export interface ExtractInput {
   guid?: string | null;
   /** Where an item without a link is read: the feed's site (or the feed itself). */
   pageUrl?: string | null;
+  /** The feed's own URL: a guid is unique within its feed, so its id is scoped by it. */
+  feedUrl?: string | null;
   title: string;
   text: string;
   summary?: string;
@@ -65,7 +67,7 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
   const parsed = input.published ? Date.parse(input.published) : Number.NaN;
   const fromItem = Number.isFinite(parsed) && parsed <= input.fetchedAt.getTime() + FUTURE_TOLERANCE_MS && parsed > Date.UTC(1995, 0, 1);
   const publishedAt = new Date(fromItem ? parsed : input.fetchedAt.getTime()).toISOString();
-  const id = signalIdFor(linked ?? (input.guid ? `guid:${input.sourceId}:${input.guid.trim()}` : key));
+  const id = signalIdFor(linked ?? (input.guid ? `guid:${input.feedUrl ?? input.sourceId}:${input.guid.trim()}` : key));
   const whole = `${title}. ${summary} ${text}`;
   const type = classify(`${title}. ${summary}`);
   return {
