@@ -191,6 +191,10 @@ describe('the administrator manages sources', () => {
     const listed = await until(async () => ((await (await fetch(`${service.url}/api/v1/discover?q=Nilgiri%20Threads%20Coimbatore&limit=5`)).json()) as { items: Array<{ id: string; url: string; source: { id: string } }> }).items.find((item) => item.source.id === source.id), 'the linkless item in Discover');
     expect(listed.id).toBe(answer.preview[0]!.id);
     expect(listed.url).toBe(`${web.url}/circulars`);
+    // Its author is kept on the signal (issue 44 items 2 and 5) and served with it.
+    const stored = (await (await fetch(`${service.url}/api/v1/signals/${listed.id}`)).json()) as { signal: { byline?: string; body: string } };
+    expect(stored.signal.byline).toBe('desk@circulars.example (Lakshmi Iyer)');
+    expect(stored.signal.body).not.toMatch(/#|\*\*/);
     const history = (await (await fetch(`${service.url}/api/v1/sources/${source.id}`, { headers: admin() })).json()) as { history: Array<{ ok: boolean; items_total: number; dropped: unknown[] }> };
     expect(history.history[0]).toMatchObject({ ok: true, items_total: 3, dropped: answer.dropped });
     expect((await fetch(`${service.url}/api/v1/sources/${source.id}`, { method: 'DELETE', headers: admin() })).status).toBe(204);

@@ -14,6 +14,8 @@ export interface FeedSignal extends CorpusSignal {
   published_at_source: 'item' | 'fetch';
   first_seen_at: string;
   updated_at: string | null;
+  /** Who wrote it, when the source says so (a feed's author, an article's byline). */
+  byline?: string | null;
   /** Where the signal came from: a fetched source (the sample corpus has no such field). */
   origin: 'feed';
   /** Other signals carrying the same story (near-duplicates from other sources). */
@@ -90,6 +92,7 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
     origin: 'feed',
     corroborated_by: [],
     confidence: 0.5,
+    ...(input.author ? { byline: toPlainText(input.author).replace(/\s+/g, ' ').slice(0, 200) } : {}),
   };
 }
 

@@ -253,6 +253,12 @@ CREATE TABLE signal_arrivals (
 );
 CREATE INDEX signal_arrivals_backfill ON signal_arrivals (backfill_for) WHERE backfill_for IS NOT NULL;`,
   },
+  {
+    version: 7,
+    name: 'signal byline',
+    // Issue 44: who wrote a fetched item (a feed's author, an article's byline), kept on its signal.
+    sql: `ALTER TABLE signals ADD COLUMN byline text;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
