@@ -144,11 +144,16 @@ function personOf(element: XmlElement | undefined): string | null {
 
 /** The link a reader follows: rel="alternate" (text/html first), then no rel, then any. */
 function atomLink(element: XmlElement): string | null {
-  const links = children(element, 'link', ATOM_NS).filter((link) => hrefOf(link));
+  const links = linkElements(element).filter((link) => hrefOf(link));
   const relOf = (link: XmlElement): string => (attr(link, 'rel') ?? 'alternate').trim().toLowerCase();
   const htmlType = (link: XmlElement): boolean => /html/i.test(attr(link, 'type') ?? 'text/html');
   const chosen = links.find((link) => relOf(link) === 'alternate' && htmlType(link)) ?? links.find((link) => relOf(link) === 'alternate');
   return chosen ? resolveAgainst(hrefOf(chosen)!, chosen) : null;
+}
+
+/** Atom links, and (as feedparser reads them) Atom-style `<link href>` written in RSS without a namespace. */
+function linkElements(element: XmlElement): XmlElement[] {
+  return childElements(element).filter((child) => child.local === 'link' && (ATOM_NS.has(child.ns) || (RSS_NS.has(child.ns) && attr(child, 'href') !== null)));
 }
 
 /** An Atom link's target: its href, or (Atom 0.3 in the wild) its text. */
@@ -192,14 +197,14 @@ function parseRss(root: XmlElement, format: 'rss' | 'rdf'): Omit<ParsedFeed, 'er
 
 function rssItem(item: XmlElement): RawItem {
   const linkElement = children(item, 'link', RSS_NS).find((link) => plainText(link));
-  const guidElement = first(item, 'guid');
+  const guidElement = first(item, 'guid') ?? first(item, 'id', RSS_NS) ?? first(item, 'id', ATOM_NS);
   const guid = plainText(guidElement);
   const guidIsLink = guidElement !== undefined && (attr(guidElement, 'isPermaLink') ?? 'true').trim().toLowerCase() === 'true';
   const about = attr(item, 'about');
   const url = linkElement ? resolveAgainst(plainText(linkElement), linkElement) : atomLink(item) ?? (guidIsLink && guid ? resolveAgainst(guid, guidElement!) : null);
   const contentElement = first(item, 'encoded', 'content') ?? first(item, 'body', 'xhtml') ?? first(item, 'body', '') ?? first(item, 'fullitem', '');
   const contentText = contentElement?.local === 'body' ? { value: innerXml(contentElement).trim(), type: 'html' as const } : contentElement ? { value: textOf(contentElement).trim(), type: 'html' as const } : EMPTY;
-  const description = firstOf(item, [['description', RSS_NS], ['description', 'dc'], ['summary', ATOM_NS]]) ?? first(item, 'summary', 'itunes');
+  const description = firstOf(item, [['description', RSS_NS], ['description', 'dc'], ['summary', ATOM_NS], ['summary', RSS_NS]]) ?? first(item, 'summary', 'itunes');
   return {
     guid: guid || (about ? about.trim() : null),
     url,
@@ -207,12 +212,12 @@ function rssItem(item: XmlElement): RawItem {
     summary: description ? (description.ns === 'atom' ? atomText(description) : { ...looseText(description), type: 'html' }) : EMPTY,
     content: contentText,
     published: dateOf(lastOf(item, [['pubdate', RSS_NS], ['issued', 'dcterms'], ['published', ATOM_NS], ['issued', ATOM_NS]])),
-    updated: dateOf(lastOf(item, [['date', 'dc'], ['modified', 'dcterms'], ['updated', ATOM_NS], ['modified', ATOM_NS], ['lastbuilddate', RSS_NS]])),
+    updated: dateOf(lastOf(item, [['date', 'dc'], ['modified', 'dcterms'], ['updated', ATOM_NS], ['modified', ATOM_NS], ['updated', RSS_NS], ['lastbuilddate', RSS_NS]])),
     author: personOf(lastOf(item, [['author', RSS_NS], ['creator', 'dc'], ['author', 'dc'], ['author', ATOM_NS], ['author', 'itunes']])),
     categories: categoriesOf(item),
     enclosures: [
       ...children(item, 'enclosure').map((enclosure) => attr(enclosure, 'url') ?? attr(enclosure, 'href')),
-      ...children(item, 'link', ATOM_NS).filter((link) => attr(link, 'rel') === 'enclosure').map(hrefOf),
+      ...linkElements(item).filter((link) => attr(link, 'rel') === 'enclosure').map(hrefOf),
     ].filter((href): href is string => Boolean(href)).map((href) => resolveAgainst(href, item)),
   };
 }
@@ -221,7 +226,7 @@ function rssItem(item: XmlElement): RawItem {
 
 function parseAtom(feed: XmlElement): Omit<ParsedFeed, 'error'> {
   // A feed rooted in a namespace we do not know (or a draft's) is read as Atom all the same.
-  if (!ATOM_NS.has(feed.ns) && feed.ns !== '') adoptNamespace(feed, feed.ns, 'atom');
+  if (!ATOM_NS.has(feed.ns)) adoptNamespace(feed, feed.ns, 'atom');
   return {
     format: 'atom',
     title: atomText(firstOf(feed, [['title', ATOM_NS], ['title', 'dc']])),
