@@ -2,7 +2,8 @@
  * `npm run eval` — starts the real local service (fixed corpus anchor and clock, so the run is
  * reproducible), asks every golden question over HTTP, and writes eval/results/latest.{json,md}.
  * Exits non-zero when a metric misses its target (the forecast backtest's interval coverage
- * included). `--subset N` asks every N-th question only.
+ * included). `--subset N` asks every N-th question only. `--section feed_conformance` (or
+ * `article_reader`) runs that section alone, without the service (they read fixtures in process).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -14,9 +15,16 @@ import { evaluate, markdownTable } from './evaluate';
 import { buildGoldenSet } from './golden';
 import { evaluateVerification, verificationMarkdown } from './verification';
 import { closeMemoryDatabase } from '../src/service/store/embedded';
+import { readerSections } from './reader-sections';
 
-const { values } = parseArgs({ options: { subset: { type: 'string' }, 'no-write': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { subset: { type: 'string' }, section: { type: 'string' }, 'no-write': { type: 'boolean', default: false } } });
 const started = Date.now();
+if (values.section) {
+  const sections = readerSections(values.section);
+  process.stdout.write(`${sections.markdown}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  process.exit(sections.passed ? 0 : 1);
+}
+const readers = readerSections();
 const service = await startEvalService();
 try {
   const golden = buildGoldenSet(service.store.truth);
@@ -43,6 +51,8 @@ try {
     '',
     verificationMarkdown(verification),
     '',
+    readers.markdown,
+    '',
     `Questions by kind: ${Object.entries(countBy(report.items.map((item) => item.category))).map(([kind, n]) => `${kind} ${n}`).join(', ')}.`,
     '',
     failures.length === 0 ? 'No question had a problem.' : `## Questions with problems (${failures.length})\n\n${failures.map((item) => `- \`${item.id}\` — ${item.question}: ${item.problems.join('; ')}`).join('\n')}`,
@@ -55,7 +65,7 @@ try {
     await writeFile(join(dir, 'latest.md'), markdown);
   }
   process.stdout.write(`${markdown}\n(${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  process.exitCode = report.passed && forecasts.passed && verification.passed ? 0 : 1;
+  process.exitCode = report.passed && forecasts.passed && verification.passed && readers.passed ? 0 : 1;
 } finally {
   await service.close();
   // The in-process service's in-memory database is shared by the process: closed, the eval ends by itself.

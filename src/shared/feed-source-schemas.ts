@@ -59,6 +59,10 @@ export const FeedSourceList = z
   })
   .meta({ id: 'FeedSourceList' });
 
+export const DroppedItem = z
+  .looseObject({ title: z.string(), id: z.string().nullable(), reason: z.string() })
+  .meta({ id: 'DroppedItem', description: 'An item the source gave that is not kept, with the reason in words.' });
+
 export const FetchRecord = z
   .looseObject({
     at: z.string(),
@@ -69,6 +73,8 @@ export const FetchRecord = z
     new_items: z.number().optional(),
     duration_ms: z.number().optional(),
     error: FetchProblem.nullish(),
+    items_total: z.number().optional().meta({ description: 'Items the feed gave in all (kept or not).' }),
+    dropped: z.array(DroppedItem).optional().meta({ description: 'Items not kept, each with the reason in words.' }),
   })
   .meta({ id: 'FetchRecord' });
 
@@ -80,8 +86,13 @@ export const FeedSourceOne = z.looseObject({ source: FeedSource }).meta({ id: 'F
 
 export const PreviewItem = z
   .looseObject({
+    id: z.string().optional().meta({ description: 'The signal id the item would have (`sig_` from its link, or its guid / content when it has none).' }),
     title: z.string().optional(),
-    url: z.string().optional(),
+    url: z.string().nullable().optional().meta({ description: 'Null when the item has no link of its own; it is cited at the feed\'s page.' }),
+    updated_at: z.string().nullable().optional(),
+    author: z.string().nullable().optional(),
+    categories: z.array(z.string()).optional(),
+    enclosures: z.array(z.string()).optional(),
     published_at: z.string().optional(),
     published_at_source: word(['item', 'fetch'], '`fetch`: the item gave no date, so the time it was fetched stands in.').optional(),
     summary: z.string().optional(),
@@ -94,10 +105,13 @@ export const FeedSourceDryRun = z
     dry_run: z.boolean().optional(),
     source: z.looseObject({ name: z.string(), kind: word(FEED_SOURCE_KINDS), url: z.string(), cadence_s: z.number().optional() }),
     preview: z.array(PreviewItem),
+    items_total: z.number().optional().meta({ description: 'How many items the source gave in all (the preview lists the first 20 kept).' }),
+    dropped: z.array(DroppedItem).optional(),
+    read_with_errors: z.string().nullable().optional().meta({ description: 'The first error of an ill-formed feed that was read anyway; null when well-formed.' }),
   })
   .meta({ id: 'FeedSourceDryRun' });
 
-export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem) }).meta({ id: 'FeedSourceCreated' });
+export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem), items_total: z.number().optional(), dropped: z.array(DroppedItem).optional() }).meta({ id: 'FeedSourceCreated' });
 
 export const QueuedProposal = z
   .looseObject({

@@ -110,7 +110,6 @@ describe('faults land in health with a reason', () => {
     ['big', 'body_too_large', /10 MB cap/],
     ['bomb', 'decompressed_too_large', /50 MB cap/],
     ['laughs', 'entity_declarations', /entities/],
-    ['malformed', 'malformed_xml', /malformed/],
     ['htmlfeed', 'not_a_feed', /HTML page/],
   ];
   for (const [id, kind, message] of cases) {
@@ -123,6 +122,15 @@ describe('faults land in health with a reason', () => {
       expect(typeof state.health_reason).toBe('string');
     });
   }
+
+  // Issue 44: an ill-formed feed is read as feedparser's loose parser reads it; its health says so.
+  it('malformed: read with errors, its item kept, the first error named', () => {
+    const state = entry('malformed');
+    expect(state.health).toBe('degraded');
+    expect(state.consecutive_failures).toBe(0);
+    expect(state.items_total).toBe(1);
+    expect(state.health_reason).toMatch(/read with errors \(the first: .*title.*line 1\)/);
+  });
 
   it('waits at least the Retry-After before the next fetch of a 503', () => {
     const state = entry('busy');

@@ -170,6 +170,36 @@ describe('the administrator manages sources', () => {
     expect((await fetch(`${service.url}/api/v1/sources/${source.id}`, { headers: admin() })).status).toBe(404);
   });
 
+  it('keeps items without a link (id from guid or content, plain text) and explains each dropped item, in the preview and the history', async () => {
+    const dry = await postJson(`${service.url}/api/v1/sources?dry_run=true`, { name: 'Circulars', kind: 'rss', url: `${web.url}/no-links.xml` }, admin());
+    expect(dry.status).toBe(200);
+    const answer = (await dry.json()) as { preview: Array<{ id: string; title: string; url: string | null; summary: string; published_at_source: string }>; items_total: number; dropped: Array<{ title: string; id: string | null; reason: string }> };
+    expect(answer.items_total).toBe(3);
+    expect(answer.preview.map((item) => item.title)).toEqual(['Nilgiri Threads opens flagship in Coimbatore', 'Kovai Mart adds 6 stores']);
+    for (const item of answer.preview) {
+      expect(item.url).toBeNull();
+      expect(item.id).toMatch(/^sig_[0-9a-f]{16}$/);
+      expect(item.summary).not.toMatch(/#|\*\*|<h1>/);
+    }
+    expect(answer.preview[0]!.published_at_source).toBe('item');
+    expect(answer.dropped).toEqual([{ title: '', id: null, reason: 'The item has no title, no text and no link.' }]);
+
+    const created = await postJson(`${service.url}/api/v1/sources`, { name: 'Circulars', kind: 'rss', url: `${web.url}/no-links.xml`, cadence_s: 3_600 }, admin());
+    expect(created.status).toBe(201);
+    const { source } = (await created.json()) as { source: { id: string } };
+    // Citable like any other: Discover lists it, with the id the preview gave and the feed's page as its address.
+    const listed = await until(async () => ((await (await fetch(`${service.url}/api/v1/discover?q=Nilgiri%20Threads%20Coimbatore&limit=5`)).json()) as { items: Array<{ id: string; url: string; source: { id: string } }> }).items.find((item) => item.source.id === source.id), 'the linkless item in Discover');
+    expect(listed.id).toBe(answer.preview[0]!.id);
+    expect(listed.url).toBe(`${web.url}/circulars`);
+    // Its author is kept on the signal (issue 44 items 2 and 5) and served with it.
+    const stored = (await (await fetch(`${service.url}/api/v1/signals/${listed.id}`)).json()) as { signal: { byline?: string; body: string } };
+    expect(stored.signal.byline).toBe('desk@circulars.example (Lakshmi Iyer)');
+    expect(stored.signal.body).not.toMatch(/#|\*\*/);
+    const history = (await (await fetch(`${service.url}/api/v1/sources/${source.id}`, { headers: admin() })).json()) as { history: Array<{ ok: boolean; items_total: number; dropped: unknown[] }> };
+    expect(history.history[0]).toMatchObject({ ok: true, items_total: 3, dropped: answer.dropped });
+    expect((await fetch(`${service.url}/api/v1/sources/${source.id}`, { method: 'DELETE', headers: admin() })).status).toBe(204);
+  });
+
   it('stores proposals: the proposer reads the status, the administrator accepts (fetched) or rejects (never fetched)', async () => {
     const first = (await (await postJson(`${service.url}/api/v1/sources/propose`, { url: `${web.url}/rdf.xml`, name: 'Regulator releases' })).json()) as { proposal_id: string; status_url: string };
     const second = (await (await postJson(`${service.url}/api/v1/sources/propose`, { url: `${web.url}/cp1252.xml`, name: 'Café feed' })).json()) as { proposal_id: string };

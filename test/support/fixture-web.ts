@@ -157,6 +157,12 @@ export async function startFixtureWeb(): Promise<FixtureWeb> {
         return send(200, 'application/rss+xml', bomb, { 'content-encoding': 'gzip' });
       case '/laughs.xml':
         return send(200, 'application/rss+xml', BILLION_LAUGHS);
+      case '/no-links.xml':
+        // Issue 44: items a reader keeps without a link of their own, and one with nothing in it.
+        return send(200, 'application/rss+xml', `<?xml version="1.0"?><rss version="2.0"><channel><title>Circulars</title><link>${base}/circulars/</link>
+<item><title>Nilgiri Threads opens flagship in Coimbatore</title><guid isPermaLink="false">nt-2026-11</guid><author>desk@circulars.example (Lakshmi Iyer)</author><description># Nilgiri Threads opens\n\nThe **retailer** opened a 12,000 sq ft store.</description><pubDate>Tue, 10 Nov 2026 09:30:00 GMT</pubDate></item>
+<item><title>Kovai Mart adds 6 stores</title><description>&lt;h1&gt;Kovai Mart&lt;/h1&gt;&lt;p&gt;Six new stores in Tiruppur.&lt;/p&gt;</description></item>
+<item><pubDate>Wed, 11 Nov 2026 09:30:00 GMT</pubDate></item></channel></rss>`);
       case '/malformed.xml':
         return send(200, 'application/rss+xml', '<?xml version="1.0"?><rss version="2.0"><channel><title>Broken</title><item><title>Unclosed</item></channel>');
       case '/html-as-feed.xml':

@@ -5,10 +5,9 @@
  * a signal: only text nodes are read.
  */
 import { Readability } from '@mozilla/readability';
-import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
 import { FeedFailure } from './feed-failure';
-import { collapse } from './plain-text';
+import { collapse, toPlainLine, toPlainText } from './plain-text';
 
 export { collapse };
 
@@ -21,66 +20,113 @@ interface Anchor {
 
 const NON_TEXT = 'script, style, noscript, template, iframe, object, embed, svg, canvas, form';
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas', 'form', 'head', 'title']);
-const BLOCKS = new Set(['p', 'br', 'li', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'tr', 'td', 'th', 'blockquote', 'section', 'article', 'ul', 'ol', 'table']);
-
 /**
- * Plain text of an HTML fragment (feed summaries and content): only text nodes outside scripts,
- * styles and embeds are read, so attributes (event handlers) and code never reach a signal.
- * A streaming tokenizer (htmlparser2): no DOM is built for a few lines of markup.
+ * Plain text of an HTML fragment (feed summaries and content), on one line: only text nodes
+ * outside scripts, styles and embeds are read, so attributes (event handlers) and code never
+ * reach a signal. See plain-text.ts (Markdown in the text is read too).
  */
 export function htmlToText(html: string): string {
-  if (!/[<&]/.test(html)) return collapse(html);
-  const parts: string[] = [];
-  let skipping = 0;
-  const parser = new Parser(
-    {
-      onopentag(name) {
-        if (SKIPPED.has(name)) skipping += 1;
-        else if (BLOCKS.has(name)) parts.push(' ');
-      },
-      onclosetag(name) {
-        if (SKIPPED.has(name)) skipping = Math.max(0, skipping - 1);
-        else if (BLOCKS.has(name)) parts.push(' ');
-      },
-      ontext(text) {
-        if (skipping === 0) parts.push(text);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true },
-  );
-  parser.write(html);
-  parser.end();
-  return collapse(parts.join(''));
+  return toPlainLine(html);
 }
 
 export interface ReadArticle {
   title: string;
   text: string;
   excerpt: string;
+  /** Who wrote it, when the page says so (Readability's byline, meta author, JSON-LD, rel=author). */
+  byline: string | null;
   published: string | null;
 }
 
-/** The readable article in a page, as Firefox's reader view would find it. */
-export function readArticle(html: string, url: string): ReadArticle {
-  const { document } = parseHTML(html);
+interface PageNode {
+  getAttribute(name: string): string | null;
+  textContent: string | null;
+}
+
+interface PageDocument {
+  querySelector(selector: string): PageNode | null;
+  querySelectorAll(selector: string): Iterable<PageNode>;
+  title?: string;
+}
+
+/** The page's own metadata, read before Readability changes the DOM: JSON-LD, <meta>, OpenGraph, <time>. */
+function pageMetadata(document: PageDocument): { title: string; byline: string | null; published: string | null } {
+  const meta = (selector: string): string | null => collapse(document.querySelector(selector)?.getAttribute('content') ?? '') || null;
+  let ldAuthor: string | null = null;
+  let ldPublished: string | null = null;
+  let ldTitle: string | null = null;
+  for (const script of document.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      const parsed = JSON.parse(script.textContent ?? '') as unknown;
+      const nodes = (Array.isArray(parsed) ? parsed : [parsed]).flatMap((node) => (node && typeof node === 'object' && Array.isArray((node as { '@graph'?: unknown[] })['@graph']) ? (node as { '@graph': unknown[] })['@graph'] : [node]));
+      for (const node of nodes) {
+        if (!node || typeof node !== 'object') continue;
+        const record = node as Record<string, unknown>;
+        if (!/Article|Posting|Report|NewsArticle|BlogPosting|WebPage/i.test(String(record['@type'] ?? ''))) continue;
+        ldPublished ??= typeof record.datePublished === 'string' ? record.datePublished : null;
+        ldTitle ??= typeof record.headline === 'string' ? collapse(record.headline) : null;
+        const authors = Array.isArray(record.author) ? record.author : record.author ? [record.author] : [];
+        const names = authors.map((author) => (typeof author === 'string' ? author : author && typeof author === 'object' && typeof (author as { name?: unknown }).name === 'string' ? (author as { name: string }).name : '')).map(collapse).filter(Boolean);
+        if (names.length > 0) ldAuthor ??= names.join(', ');
+      }
+    } catch {
+      // A page's broken JSON-LD is ignored; the other sources of metadata remain.
+    }
+  }
+  const byline = ldAuthor ?? meta('meta[name="author"]') ?? meta('meta[property="article:author"]') ?? meta('meta[name="byl"]') ?? meta('meta[name="dc.creator" i]') ?? (collapse(document.querySelector('[rel="author"], [itemprop="author"] [itemprop="name"], [itemprop="author"]')?.textContent ?? '') || null);
   const published =
-    document.querySelector('meta[property="article:published_time"]')?.getAttribute('content') ??
-    document.querySelector('time[datetime]')?.getAttribute('datetime') ??
-    document.querySelector('meta[name="date"]')?.getAttribute('content') ??
-    null;
-  const pageTitle = collapse(document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? document.querySelector('h1')?.textContent ?? document.title ?? '');
-  for (const node of document.querySelectorAll(NON_TEXT)) node.remove();
-  let parsed: { title?: string | null; textContent?: string | null; excerpt?: string | null } | null = null;
+    meta('meta[property="article:published_time"]') ??
+    ldPublished ??
+    meta('meta[itemprop="datePublished"]') ??
+    (document.querySelector('time[itemprop="datePublished"]')?.getAttribute('datetime') || null) ??
+    meta('meta[name="date"]') ??
+    meta('meta[name="dc.date" i]') ??
+    meta('meta[property="og:published_time"]') ??
+    (document.querySelector('article time[datetime], time[datetime]')?.getAttribute('datetime') || null);
+  const title = meta('meta[property="og:title"]') ?? ldTitle ?? (collapse(document.querySelector('h1')?.textContent ?? '') || collapse(document.title ?? ''));
+  return { title, byline: byline && !/^https?:\/\//.test(byline) ? byline : null, published };
+}
+
+/** A DOM for any text: linkedom leaves a page with no element at all (empty, or text alone) without a root, which its getters do not survive. */
+function pageDocument(html: string): ReturnType<typeof parseHTML>['document'] {
+  const { document } = parseHTML(html);
+  if (document.documentElement) return document;
+  return parseHTML(`<!DOCTYPE html><html><head></head><body>${html.replace(/</g, '&lt;')}</body></html>`).document;
+}
+
+/** Readability's byline, narrowed to the author's name when the page names it ("By Neha Singh · 5 Nov" → "Neha Singh"). */
+function bylineOf(found: string, named: string | null): string | null {
+  if (!found) return named;
+  return named && found !== named && found.includes(named) ? named : found;
+}
+
+/** The readable article in a page, as Firefox's reader view would find it, with its title, byline and published time. */
+export function readArticle(html: string, url: string): ReadArticle {
+  const document = pageDocument(html);
+  const metadata = pageMetadata(document as unknown as PageDocument);
+  let parsed: { title?: string | null; content?: string | null; textContent?: string | null; excerpt?: string | null; byline?: string | null; publishedTime?: string | null } | null = null;
   try {
-    // linkedom has no documentURI; Readability reads it to resolve links.
+    // linkedom has no documentURI; Readability reads it to resolve links. Readability drops
+    // scripts, styles and embeds itself; linkedom never runs a script.
     Object.defineProperty(document, 'documentURI', { value: url, configurable: true });
     parsed = new Readability(document as never, { charThreshold: 100 }).parse();
   } catch {
     parsed = null;
   }
-  const text = collapse(parsed?.textContent ?? document.querySelector('main, article, body')?.textContent ?? '');
-  return { title: pageTitle || collapse(parsed?.title ?? ''), text, excerpt: collapse(parsed?.excerpt ?? '') || text.slice(0, 280), published };
+  // The article's HTML as plain text: headings become sentences, paragraphs and list items lines.
+  let text = parsed?.content ? toPlainText(parsed.content) : collapse(parsed?.textContent ?? '');
+  if (!text) {
+    const fallback = pageDocument(html);
+    for (const node of fallback.querySelectorAll(NON_TEXT)) node.remove();
+    text = collapse(fallback.querySelector('main, article, body')?.textContent ?? '');
+  }
+  return {
+    title: collapse(parsed?.title ?? '') || metadata.title,
+    text,
+    excerpt: collapse(parsed?.excerpt ?? '') || text.slice(0, 280),
+    byline: bylineOf(collapse(parsed?.byline ?? ''), metadata.byline),
+    published: parsed?.publishedTime || metadata.published,
+  };
 }
 
 /**

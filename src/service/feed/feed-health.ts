@@ -20,6 +20,7 @@ export function healthOf(state: SourceState, cadenceS: number, now: number, sinc
   }
   if (!state.last_fetch_at) return { health: 'degraded', reason: 'not fetched yet' };
   if (state.consecutive_failures > 0) return { health: 'degraded', reason: state.last_error ? `last fetch failed: ${state.last_error.message}` : 'last fetch failed' };
+  if (state.last_partial?.kind === 'malformed_xml') return { health: 'degraded', reason: `the last fetch was ${state.last_partial.message}` };
   if (state.last_partial) return { health: 'degraded', reason: `last fetch worked only in part: ${state.last_partial.message}` };
   if (sinceSuccess > 2 * cadenceMs) return { health: 'degraded', reason: 'the last success is older than 2 × its cadence' };
   return { health: 'healthy', reason: null };

@@ -1,102 +1,271 @@
 /**
- * Feed documents to raw items: RSS 2.0 and RDF (RSS 1.0), Atom and JSON Feed 1.1.
- * SECURITY: XML goes through src/shared/safe-xml.ts (entity declarations and external DTDs
- * refused before parsing, so no expansion ever runs).
+ * Feed documents to raw items, field by field as Python's feedparser reads them: RSS 0.9x/2.0,
+ * RDF (RSS 1.0), Atom 0.3/1.0 and JSON Feed 1.1. XML is read strictly first (to name the first
+ * error) and always through the forgiving tree (xml-tree.ts), so an ill-formed feed still gives
+ * its entries and says what was wrong.
+ * SECURITY: entity declarations and external DTDs are refused before any parser sees the text
+ * (src/shared/safe-xml.ts): no expansion ever runs, nothing is ever loaded.
  */
-import { parseUntrustedXml, UnsafeXmlError } from '../../shared/safe-xml';
+import { XMLValidator } from 'fast-xml-parser';
+import { refuseEntityDeclarations, UnsafeXmlError } from '../../shared/safe-xml';
 import { FeedFailure } from './feed-failure';
+import { parseFeedDate } from './feed-dates';
+import { attr, childElements, innerXml, parseXmlTree, resolveAgainst, textOf, type XmlElement } from './xml-tree';
+
+/** A text construct as the feed gave it: `html` is markup (or escaped markup), `text` is literal. */
+export interface FeedText {
+  value: string;
+  type: 'text' | 'html';
+}
 
 export interface RawItem {
   guid: string | null;
   url: string | null;
-  title: string;
-  /** HTML or text, as the feed gives it (cleaned later). */
-  summaryHtml: string;
-  contentHtml: string;
+  title: FeedText;
+  summary: FeedText;
+  content: FeedText;
+  /** ISO 8601 (UTC, to the second), or null. */
   published: string | null;
   updated: string | null;
+  author: string | null;
+  categories: string[];
+  enclosures: string[];
 }
 
 export interface ParsedFeed {
   format: 'rss' | 'rdf' | 'atom' | 'jsonfeed';
-  title: string;
+  title: FeedText;
+  link: string | null;
+  language: string | null;
   items: RawItem[];
+  /** The first error of an ill-formed document that was read anyway; null when well-formed. */
+  error: string | null;
 }
 
-/** Elements that are lists even when a feed has one. */
-const LIST_ELEMENTS = ['item', 'entry', 'link', 'category'];
+const EMPTY: FeedText = { value: '', type: 'text' };
+const RSS_NS = new Set(['', 'rss1', 'rss09']);
+const ATOM_NS = new Set(['atom', 'atom03']);
 
-/** Untrusted XML parsed safely; what is refused becomes the source's failure. */
-function parseXml(text: string): Record<string, unknown> {
-  try {
-    return parseUntrustedXml(text, LIST_ELEMENTS);
-  } catch (error) {
-    if (!(error instanceof UnsafeXmlError)) throw error;
-    throw new FeedFailure(error.kind === 'malformed_xml' ? 'malformed_xml' : 'entity_declarations', error.message);
-  }
-}
-
-export function parseFeedDocument(text: string, contentType: string): ParsedFeed {
+export function parseFeedDocument(text: string, contentType: string, url = ''): ParsedFeed {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
   if (trimmed.startsWith('{') || /json/i.test(contentType)) return parseJsonFeed(trimmed);
-  if (/^<!DOCTYPE\s+html|^<html[\s>]/i.test(trimmed) || (/text\/html/i.test(contentType) && !trimmed.startsWith('<?xml'))) {
+  if (/^<!DOCTYPE\s+html|^<html[\s>]/i.test(trimmed) || (/text\/html/i.test(contentType) && !trimmed.startsWith('<?xml') && !/^<(rss|feed|rdf:RDF)[\s>]/i.test(trimmed))) {
     throw new FeedFailure('not_a_feed', 'The URL returned an HTML page, not a feed (use kind "html" for a listing page).');
   }
   if (!trimmed.startsWith('<')) throw new FeedFailure('not_a_feed', 'The body is neither XML nor JSON: not a feed.');
-  const doc = parseXml(trimmed);
-  if (isRecord(doc.rss)) return parseRss(doc.rss);
-  if (isRecord(doc.RDF)) return parseRdf(doc.RDF);
-  if (isRecord(doc.feed)) return parseAtom(doc.feed);
-  if (isRecord(doc.html)) throw new FeedFailure('not_a_feed', 'The URL returned an HTML page, not a feed.');
-  throw new FeedFailure('not_a_feed', `The XML is not RSS, RDF or Atom (its root is <${Object.keys(doc).find((key) => !key.startsWith('?')) ?? 'nothing'}>).`);
+  try {
+    refuseEntityDeclarations(trimmed);
+  } catch (error) {
+    if (error instanceof UnsafeXmlError) throw new FeedFailure('entity_declarations', error.message);
+    throw error;
+  }
+  const valid = XMLValidator.validate(trimmed);
+  const error = valid === true ? null : `${valid.err.msg} (line ${valid.err.line})`;
+  const root = parseXmlTree(trimmed, url).find((element) => ['rss', 'rdf', 'feed', 'html', 'channel'].includes(element.local)) ?? parseXmlTree(trimmed, url)[0];
+  if (!root) throw new FeedFailure(error ? 'malformed_xml' : 'not_a_feed', error ? `The XML is malformed: ${error}.` : 'The document is empty: not a feed.');
+  if (root.local === 'rss' || (root.local === 'channel' && root.ns !== 'rss1')) return { ...parseRss(root, root.local === 'rss' ? 'rss' : 'rss'), error };
+  if (root.local === 'rdf') return { ...parseRss(root, 'rdf'), error };
+  if (root.local === 'feed') return { ...parseAtom(root), error };
+  if (root.local === 'html') throw new FeedFailure('not_a_feed', 'The URL returned an HTML page, not a feed.');
+  throw new FeedFailure('not_a_feed', `The XML is not RSS, RDF or Atom (its root is <${root.local}>).`);
 }
 
-function parseRss(rss: Record<string, unknown>): ParsedFeed {
-  const channel = isRecord(rss.channel) ? rss.channel : {};
-  const items = asArray(channel.item).filter(isRecord);
-  return { format: 'rss', title: text(channel.title), items: items.map(rssItem) };
+// ── Helpers over the tree ───────────────────────────────────────────────────────────────────
+
+function children(element: XmlElement, local: string, namespaces?: Set<string> | string): XmlElement[] {
+  return childElements(element).filter((child) => child.local === local && (namespaces === undefined || (typeof namespaces === 'string' ? child.ns === namespaces : namespaces.has(child.ns))));
 }
 
-function parseRdf(rdf: Record<string, unknown>): ParsedFeed {
-  const channel = isRecord(rdf.channel) ? rdf.channel : {};
-  return { format: 'rdf', title: text(channel.title), items: asArray(rdf.item).filter(isRecord).map(rssItem) };
+function first(element: XmlElement, local: string, namespaces?: Set<string> | string): XmlElement | undefined {
+  return children(element, local, namespaces)[0];
 }
 
-function rssItem(item: Record<string, unknown>): RawItem {
-  const links = asArray(item.link).map((link) => (isRecord(link) ? text(link['@_href'] ?? link['#text']) : text(link))).filter(Boolean);
-  const guid = isRecord(item.guid) ? text(item.guid['#text']) : text(item.guid);
-  const permalink = isRecord(item.guid) && item.guid['@_isPermaLink'] !== 'false' && /^https?:/i.test(guid) ? guid : null;
+/** The first of several aliases in document order (feedparser keeps the first it meets). */
+function firstOf(element: XmlElement, aliases: Array<[string, Set<string> | string]>): XmlElement | undefined {
+  return childElements(element).find((child) => aliases.some(([local, ns]) => child.local === local && (typeof ns === 'string' ? child.ns === ns : ns.has(child.ns))));
+}
+
+/** The last of several aliases: feedparser overwrites dates and authors with each one it meets. */
+function lastOf(element: XmlElement, aliases: Array<[string, Set<string> | string]>): XmlElement | undefined {
+  return childElements(element).findLast((child) => aliases.some(([local, ns]) => child.local === local && (typeof ns === 'string' ? child.ns === ns : ns.has(child.ns))));
+}
+
+function plainText(element: XmlElement | undefined): string {
+  return element ? textOf(element).trim() : '';
+}
+
+/** Text that may carry markup (RSS titles, descriptions): HTML when it looks like HTML. */
+function looseText(element: XmlElement | undefined): FeedText {
+  if (!element) return EMPTY;
+  if (childElements(element).length > 0) return { value: innerXml(element).trim(), type: 'html' };
+  const value = textOf(element).trim();
+  return { value, type: /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z]+);/i.test(value) ? 'html' : 'text' };
+}
+
+/** An Atom text construct: type text/html/xhtml (or a MIME type), Atom 0.3's mode escaped/base64/xml. */
+function atomText(element: XmlElement | undefined): FeedText {
+  if (!element) return EMPTY;
+  const type = (attr(element, 'type') ?? '').toLowerCase().trim();
+  const mode = (attr(element, 'mode') ?? '').toLowerCase().trim();
+  const isHtmlType = type === 'html' || type === 'text/html';
+  const isXmlType = type === 'xhtml' || type === 'application/xhtml+xml' || (/[/+]xml$/.test(type) && !isHtmlType);
+  if (mode === 'base64' || (type !== '' && !isXmlType && !isHtmlType && !type.startsWith('text') && type !== 'text')) {
+    // Atom 1.0: a non-text, non-XML MIME type is base64; Atom 0.3 says so with mode="base64".
+    const decoded = decodeBase64(textOf(element));
+    if (decoded !== null) return { value: decoded.trim(), type: isHtmlType ? 'html' : 'text' };
+  }
+  if (isXmlType || mode === 'xml' || (childElements(element).length > 0 && !isHtmlType && mode !== 'escaped')) {
+    const elements = childElements(element);
+    const onlyDiv = elements.length === 1 && elements[0]!.local === 'div' && element.children.every((node) => typeof node !== 'string' || !node.trim());
+    return { value: innerXml(onlyDiv ? elements[0]! : element).trim(), type: 'html' };
+  }
+  if (isHtmlType || mode === 'escaped') return { value: textOf(element).trim(), type: 'html' };
+  return { value: textOf(element).trim(), type: 'text' };
+}
+
+function decodeBase64(text: string): string | null {
+  const compact = text.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length === 0) return null;
+  return Buffer.from(compact, 'base64').toString('utf8');
+}
+
+function dateOf(element: XmlElement | undefined): string | null {
+  return element ? parseFeedDate(textOf(element)) : null;
+}
+
+/** Atom's person construct, or RSS's author text, as feedparser gives it ("name (email)"). */
+function personOf(element: XmlElement | undefined): string | null {
+  if (!element) return null;
+  const name = plainText(first(element, 'name'));
+  const email = plainText(first(element, 'email'));
+  if (name || email) return name && email ? `${name} (${email})` : name || email;
+  return plainText(element) || null;
+}
+
+/** The link a reader follows: rel="alternate" (text/html first), then no rel, then any. */
+function atomLink(element: XmlElement): string | null {
+  const links = linkElements(element).filter((link) => hrefOf(link));
+  const relOf = (link: XmlElement): string => (attr(link, 'rel') ?? 'alternate').trim().toLowerCase();
+  const htmlType = (link: XmlElement): boolean => /html/i.test(attr(link, 'type') ?? 'text/html');
+  const chosen = links.find((link) => relOf(link) === 'alternate' && htmlType(link)) ?? links.find((link) => relOf(link) === 'alternate');
+  return chosen ? resolveAgainst(hrefOf(chosen)!, chosen) : null;
+}
+
+/** Atom links, and (as feedparser reads them) Atom-style `<link href>` written in RSS without a namespace. */
+function linkElements(element: XmlElement): XmlElement[] {
+  return childElements(element).filter((child) => child.local === 'link' && (ATOM_NS.has(child.ns) || (RSS_NS.has(child.ns) && attr(child, 'href') !== null)));
+}
+
+/** An Atom link's target: its href, or (Atom 0.3 in the wild) its text. */
+function hrefOf(link: XmlElement): string | null {
+  return attr(link, 'href')?.trim() || plainText(link) || null;
+}
+
+/** Categories as feedparser's tags: RSS category, Atom category@term, dc:subject, iTunes and Media RSS categories; each once. */
+function categoriesOf(element: XmlElement): string[] {
+  const terms: string[] = [];
+  const visit = (parent: XmlElement): void => {
+    for (const child of childElements(parent)) {
+      if (child.local === 'category' && ATOM_NS.has(child.ns)) terms.push((attr(child, 'term') ?? '').trim());
+      else if (child.local === 'category' && RSS_NS.has(child.ns)) terms.push(childElements(child).length > 0 ? (child.children.find((node) => typeof node === 'string') as string | undefined ?? '').trim() : plainText(child));
+      else if (child.local === 'subject' && child.ns === 'dc') terms.push(plainText(child));
+      else if (child.local === 'category' && child.ns === 'media') terms.push(plainText(child));
+      else if (child.local === 'category' && child.ns === 'itunes') {
+        terms.push((attr(child, 'text') ?? '').trim());
+        visit(child);
+      }
+    }
+  };
+  visit(element);
+  return [...new Set(terms.filter(Boolean))];
+}
+
+// ── RSS and RDF ─────────────────────────────────────────────────────────────────────────────
+
+function parseRss(root: XmlElement, format: 'rss' | 'rdf'): Omit<ParsedFeed, 'error'> {
+  const channel = root.local === 'channel' ? root : first(root, 'channel') ?? root;
+  const items = [...children(root, 'item'), ...(channel === root ? [] : children(channel, 'item'))];
+  const channelLink = firstOf(channel, [['link', RSS_NS]]);
   return {
-    guid: guid || (isRecord(item) ? text(item['@_about']) : '') || null,
-    url: links[0] ?? permalink ?? (text(item['@_about']) || null),
-    title: text(item.title),
-    summaryHtml: text(item.description),
-    contentHtml: text(item.encoded),
-    published: text(item.pubDate) || text(item.date) || null,
-    updated: text(item.updated) || null,
+    format,
+    title: looseText(firstOf(channel, [['title', RSS_NS], ['title', 'dc']])),
+    link: (channelLink && plainText(channelLink) ? resolveAgainst(plainText(channelLink), channelLink) : null) ?? atomLink(channel),
+    language: plainText(firstOf(channel, [['language', RSS_NS], ['language', 'dc']])) || root.lang || null,
+    items: items.map(rssItem),
   };
 }
 
-function parseAtom(feed: Record<string, unknown>): ParsedFeed {
-  const entries = asArray(feed.entry).filter(isRecord);
+function rssItem(item: XmlElement): RawItem {
+  const linkElement = children(item, 'link', RSS_NS).find((link) => plainText(link));
+  const guidElement = first(item, 'guid') ?? first(item, 'id', RSS_NS) ?? first(item, 'id', ATOM_NS);
+  const guid = plainText(guidElement);
+  const guidIsLink = guidElement !== undefined && (attr(guidElement, 'isPermaLink') ?? 'true').trim().toLowerCase() === 'true';
+  const about = attr(item, 'about');
+  const url = linkElement ? resolveAgainst(plainText(linkElement), linkElement) : atomLink(item) ?? (guidIsLink && guid ? resolveAgainst(guid, guidElement!) : null);
+  const contentElement = first(item, 'encoded', 'content') ?? first(item, 'body', 'xhtml') ?? first(item, 'body', '') ?? first(item, 'fullitem', '');
+  const contentText = contentElement?.local === 'body' ? { value: innerXml(contentElement).trim(), type: 'html' as const } : contentElement ? { value: textOf(contentElement).trim(), type: 'html' as const } : EMPTY;
+  const description = firstOf(item, [['description', RSS_NS], ['description', 'dc'], ['summary', ATOM_NS], ['summary', RSS_NS]]) ?? first(item, 'summary', 'itunes');
+  return {
+    guid: guid || (about ? about.trim() : null),
+    url,
+    title: looseText(firstOf(item, [['title', RSS_NS], ['title', 'dc'], ['title', ATOM_NS]])),
+    summary: description ? (description.ns === 'atom' ? atomText(description) : { ...looseText(description), type: 'html' }) : EMPTY,
+    content: contentText,
+    published: dateOf(lastOf(item, [['pubdate', RSS_NS], ['issued', 'dcterms'], ['published', ATOM_NS], ['issued', ATOM_NS]])),
+    updated: dateOf(lastOf(item, [['date', 'dc'], ['modified', 'dcterms'], ['updated', ATOM_NS], ['modified', ATOM_NS], ['updated', RSS_NS], ['lastbuilddate', RSS_NS]])),
+    author: personOf(lastOf(item, [['author', RSS_NS], ['creator', 'dc'], ['author', 'dc'], ['author', ATOM_NS], ['author', 'itunes']])),
+    categories: categoriesOf(item),
+    enclosures: [
+      ...children(item, 'enclosure').map((enclosure) => attr(enclosure, 'url') ?? attr(enclosure, 'href')),
+      ...linkElements(item).filter((link) => attr(link, 'rel') === 'enclosure').map(hrefOf),
+    ].filter((href): href is string => Boolean(href)).map((href) => resolveAgainst(href, item)),
+  };
+}
+
+// ── Atom ───────────────────────────────────────────────────────────────────────────────────
+
+function parseAtom(feed: XmlElement): Omit<ParsedFeed, 'error'> {
+  // A feed rooted in a namespace we do not know (or a draft's) is read as Atom all the same.
+  if (!ATOM_NS.has(feed.ns)) adoptNamespace(feed, feed.ns, 'atom');
   return {
     format: 'atom',
-    title: text(feed.title),
-    items: entries.map((entry) => {
-      const links = asArray(entry.link).filter(isRecord);
-      const alternate = links.find((link) => !link['@_rel'] || link['@_rel'] === 'alternate') ?? links[0];
-      return {
-        guid: text(entry.id) || null,
-        url: alternate ? text(alternate['@_href']) || null : null,
-        title: text(entry.title),
-        summaryHtml: text(entry.summary),
-        contentHtml: text(entry.content),
-        published: text(entry.published) || text(entry.issued) || null,
-        updated: text(entry.updated) || text(entry.modified) || null,
-      };
-    }),
+    title: atomText(firstOf(feed, [['title', ATOM_NS], ['title', 'dc']])),
+    link: atomLink(feed) ?? webAddress(plainText(first(feed, 'id', ATOM_NS))),
+    language: feed.lang ?? (plainText(first(feed, 'language', 'dc')) || null),
+    items: children(feed, 'entry').map(atomEntry),
   };
 }
+
+function atomEntry(entry: XmlElement): RawItem {
+  const id = plainText(firstOf(entry, [['id', ATOM_NS], ['guid', '']]));
+  const content = first(entry, 'content', ATOM_NS) ?? first(entry, 'encoded', 'content');
+  return {
+    guid: id || null,
+    // As feedparser: an entry without a link is reached at its id when the id is a web address.
+    url: atomLink(entry) ?? webAddress(id),
+    title: atomText(firstOf(entry, [['title', ATOM_NS], ['title', 'dc']])),
+    summary: atomText(firstOf(entry, [['summary', ATOM_NS], ['description', 'dc']])),
+    content: content?.ns === 'content' ? { value: textOf(content).trim(), type: 'html' } : atomText(content),
+    published: dateOf(lastOf(entry, [['published', ATOM_NS], ['issued', ATOM_NS], ['issued', 'dcterms'], ['pubdate', '']])),
+    updated: dateOf(lastOf(entry, [['updated', ATOM_NS], ['modified', ATOM_NS], ['modified', 'dcterms'], ['date', 'dc']])),
+    author: personOf(lastOf(entry, [['author', ATOM_NS], ['creator', 'dc'], ['author', 'dc']])),
+    categories: categoriesOf(entry),
+    enclosures: children(entry, 'link', ATOM_NS)
+      .filter((link) => (attr(link, 'rel') ?? '').trim().toLowerCase() === 'enclosure' && hrefOf(link))
+      .map((link) => resolveAgainst(hrefOf(link)!, link)),
+  };
+}
+
+function adoptNamespace(element: XmlElement, from: string, to: string): void {
+  if (element.ns === from) element.ns = to;
+  for (const child of childElements(element)) adoptNamespace(child, from, to);
+}
+
+function webAddress(text: string): string | null {
+  return /^https?:\/\/\S+$/i.test(text) ? text : null;
+}
+
+// ── JSON Feed ──────────────────────────────────────────────────────────────────────────────
 
 function parseJsonFeed(body: string): ParsedFeed {
   let doc: unknown;
@@ -110,35 +279,34 @@ function parseJsonFeed(body: string): ParsedFeed {
   }
   return {
     format: 'jsonfeed',
-    title: text(doc.title),
-    items: doc.items.filter(isRecord).map((item) => ({
-      guid: text(item.id) || null,
-      url: text(item.url) || text(item.external_url) || null,
-      title: text(item.title),
-      summaryHtml: text(item.summary),
-      contentHtml: text(item.content_html) || escapeText(text(item.content_text)),
-      published: text(item.date_published) || null,
-      updated: text(item.date_modified) || null,
-    })),
+    title: { value: text(doc.title), type: 'text' },
+    link: text(doc.home_page_url) || null,
+    language: text(doc.language) || null,
+    error: null,
+    items: doc.items.filter(isRecord).map((item) => {
+      const authors = Array.isArray(item.authors) ? item.authors.filter(isRecord) : isRecord(item.author) ? [item.author] : [];
+      return {
+        guid: text(item.id) || null,
+        url: text(item.url) || text(item.external_url) || null,
+        title: { value: text(item.title), type: 'text' as const },
+        summary: { value: text(item.summary), type: 'text' as const },
+        content: text(item.content_html) ? { value: text(item.content_html), type: 'html' as const } : { value: text(item.content_text), type: 'text' as const },
+        published: parseFeedDate(text(item.date_published)),
+        updated: parseFeedDate(text(item.date_modified)),
+        author: authors.map((author) => text(author.name)).find(Boolean) ?? null,
+        categories: Array.isArray(item.tags) ? item.tags.map(text).filter(Boolean) : [],
+        enclosures: Array.isArray(item.attachments) ? item.attachments.filter(isRecord).map((attachment) => text(attachment.url)).filter(Boolean) : [],
+      };
+    }),
   };
-}
-
-function escapeText(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function asArray(value: unknown): unknown[] {
-  return value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-}
-
 function text(value: unknown): string {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number') return String(value);
-  if (isRecord(value)) return text(value['#text']);
-  if (Array.isArray(value)) return text(value[0]);
   return '';
 }

@@ -17,6 +17,9 @@ export interface FetchRecord {
   new_items: number;
   duration_ms: number;
   error: { kind: FailureKind; message: string } | null;
+  /** Items the source gave in all, and those not kept with the reason (feeds only). */
+  items_total?: number;
+  dropped?: Array<{ title: string; id: string | null; reason: string }>;
 }
 
 export interface SourceState {

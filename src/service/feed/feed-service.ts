@@ -22,17 +22,17 @@ import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchReco
 import { fetchResource, type FetchLimits, type FetchResponse } from './http-fetcher';
 import { NearDuplicateIndex } from './near-duplicate';
 import { RobotsCache } from './robots';
-import { extractSignal, type ExtractInput, type FeedSignal } from './signal-extraction';
+import { extractSignal, unkeptReason, type ExtractInput, type FeedSignal } from './signal-extraction';
 import { cadenceText, FEED_KINDS, newSourceId, SourceDefinition, urlProblem, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
 
 /**
  * The HTML, XML and document readers (linkedom, readability, htmlparser2, fast-xml-parser: about
  * 200 files) load on the first fetch, not at every start of the service (issue 27: restart_ms).
  */
-let readersLoading: Promise<typeof import('./document-readers') & Pick<typeof import('./feed-parsers'), 'parseFeedDocument'>> | null = null;
+let readersLoading: Promise<typeof import('./document-readers') & Pick<typeof import('./feed-items'), 'readFeedBody'>> | null = null;
 function readers(): NonNullable<typeof readersLoading> {
   if (!readersLoading) {
-    readersLoading = Promise.all([import('./document-readers'), import('./feed-parsers')]).then(([documents, feeds]) => ({ ...documents, parseFeedDocument: feeds.parseFeedDocument }));
+    readersLoading = Promise.all([import('./document-readers'), import('./feed-items')]).then(([documents, feeds]) => ({ ...documents, readFeedBody: feeds.readFeedBody }));
     // A failed load is tried again at the next fetch rather than remembered.
     readersLoading.catch(() => (readersLoading = null));
   }
@@ -75,17 +75,43 @@ export interface SourceView extends FeedSourceRecord {
 }
 
 export interface PreviewItem {
+  id: string;
   title: string;
-  url: string;
+  /** Null when the item has no link of its own (it is cited at the feed's page). */
+  url: string | null;
   published_at: string;
   published_at_source: 'item' | 'fetch';
+  updated_at: string | null;
   summary: string;
+  author: string | null;
+  categories: string[];
+  enclosures: string[];
+}
+
+/** An item the feed gave that was not kept, and why, in words. */
+export interface DroppedItem {
+  title: string;
+  id: string | null;
+  reason: string;
+}
+
+export interface PreviewResult {
+  definition: FeedSourceRecord;
+  preview: PreviewItem[];
+  /** How many items the source gave in all. */
+  items_total: number;
+  dropped: DroppedItem[];
+  /** Set when the document was ill-formed and read anyway: the first error. */
+  read_with_errors: string | null;
 }
 
 interface Collected {
   items: ExtractInput[];
   response: FetchResponse | null;
   partial: FeedFailure | null;
+  /** Items the source gave (kept or not); absent where every item is kept. */
+  itemsTotal?: number;
+  dropped?: DroppedItem[];
 }
 
 /** How long a fetch lease lasts unrenewed; renewed every third of it while the fetch runs. */
@@ -254,17 +280,27 @@ export class FeedService {
   }
 
   /** Validates a definition and fetches it once; throws a FeedFailure (no items, unreachable, …) or a message. */
-  async preview(input: SourceDefinitionInput): Promise<{ definition: FeedSourceRecord; preview: PreviewItem[] }> {
+  async preview(input: SourceDefinitionInput): Promise<PreviewResult> {
     const definition = this.definitionOf(input);
     const collected = await this.collect(definition, emptyState(), true);
     const at = new Date(this.now());
-    const preview = collected.items
-      .map((item) => extractSignal({ ...item, fetchedAt: at }))
-      .filter((signal): signal is FeedSignal => signal !== null)
-      .slice(0, 20)
-      .map((signal) => ({ title: signal.title, url: signal.url, published_at: signal.published_at, published_at_source: signal.published_at_source, summary: signal.summary }));
-    if (preview.length === 0) throw collected.partial ?? new FeedFailure('no_items', 'The URL was read but gave no items.');
-    return { definition, preview };
+    const dropped = [...(collected.dropped ?? [])];
+    const kept: PreviewItem[] = [];
+    for (const item of collected.items) {
+      const signal = extractSignal({ ...item, fetchedAt: at });
+      if (!signal) {
+        dropped.push({ title: item.title.slice(0, 200), id: item.guid ?? item.url, reason: unkeptReason(item) ?? 'It has no title and no text.' });
+        continue;
+      }
+      kept.push({ id: signal.id, title: signal.title, url: item.url ? signal.url : null, published_at: signal.published_at, published_at_source: signal.published_at_source, updated_at: item.updated ?? null, summary: signal.summary, author: item.author ?? null, categories: item.categories ?? [], enclosures: item.enclosures ?? [] });
+    }
+    if (kept.length === 0) {
+      if (collected.partial) throw collected.partial;
+      const why = dropped.length > 0 ? ` (${dropped.length} dropped; the first: ${dropped[0]!.reason})` : '';
+      throw new FeedFailure('no_items', `The URL was read but gave no items${why}.`);
+    }
+    const readWithErrors = collected.partial?.kind === 'malformed_xml' ? collected.partial.message : null;
+    return { definition, preview: kept.slice(0, 20), items_total: collected.itemsTotal ?? collected.items.length, dropped, read_with_errors: readWithErrors };
   }
 
   /** Adds a source without fetching it first (sources file); it is fetched at once. */
@@ -584,7 +620,7 @@ export class FeedService {
       }
       state.items_total += newItems;
       state.next_fetch_at = new Date(this.now() + this.jittered(source.cadence_s * 1000)).toISOString();
-      record = { at: state.last_fetch_at!, ok: true, status: response?.status ?? null, not_modified: response?.notModified ?? false, items, new_items: newItems, duration_ms: this.now() - started, error: collected.partial ? { kind: collected.partial.kind, message: collected.partial.message } : null };
+      record = { at: state.last_fetch_at!, ok: true, status: response?.status ?? null, not_modified: response?.notModified ?? false, items, new_items: newItems, duration_ms: this.now() - started, error: collected.partial ? { kind: collected.partial.kind, message: collected.partial.message } : null, ...(collected.itemsTotal !== undefined ? { items_total: collected.itemsTotal, dropped: (collected.dropped ?? []).slice(0, 50) } : {}) };
     } catch (error) {
       const failure = asFeedFailure(error);
       const at = new Date(this.now());
@@ -624,30 +660,30 @@ export class FeedService {
     if (source.kind === 'folder') return this.collectFolder(source, preview ? emptyState() : state, preview);
     const response = await this.get(source.url, preview ? null : state);
     if (response.notModified) return { items: [], response, partial: null };
-    const { readPdf, htmlToText, parseFeedDocument } = await readers();
+    const { readPdf, readFeedBody } = await readers();
     const contentType = headerText(response.headers['content-type']) ?? '';
     if (isPdf(contentType, response.body)) {
       const document = await readPdf(response.body);
       return { items: [{ sourceId: source.id, url: response.url, title: document.title, text: document.text, published: headerText(response.headers['last-modified']), fetchedAt: new Date(this.now()) }], response, partial: null };
     }
-    const { text } = decodeBody(response.body, contentType);
-    if (source.kind === 'html') return this.collectListing(source, text, response);
-    const feed = parseFeedDocument(text, contentType);
+    if (source.kind === 'html') return this.collectListing(source, decodeBody(response.body, contentType).text, response);
+    const feed = readFeedBody(response.body, contentType, response.url);
     const max = this.options.maxItemsPerFetch ?? 2_000;
-    let partial: FeedFailure | null = null;
-    let raw = feed.items;
+    // An ill-formed feed read anyway: the source's health says so and names the first error.
+    let partial: FeedFailure | null = feed.error ? new FeedFailure('malformed_xml', `read with errors (the first: ${feed.error})`) : null;
+    let raw = feed.entries.filter((entry) => entry.dropReason === null);
     if (raw.length > max) {
       partial = new FeedFailure('no_items', `The feed lists ${raw.length.toLocaleString('en')} items; the first ${max.toLocaleString('en')} were read.`);
       raw = raw.slice(0, max);
     }
     const items: ExtractInput[] = [];
     let documents = this.options.maxDocumentsPerFetch ?? 20;
-    for (const item of raw) {
-      const url = item.url ? safeUrl(item.url, response.url) : item.guid && /^https?:/i.test(item.guid) ? item.guid : null;
-      if (!url) continue;
-      let text = htmlToText(item.contentHtml || item.summaryHtml);
+    const pageUrl = feed.link && safeUrl(feed.link, response.url) ? safeUrl(feed.link, response.url) : response.url;
+    for (const entry of raw) {
+      const url = entry.url;
+      let text = entry.content || entry.summary;
       // PDF links met in any kind are read as documents (new ones only, a few per fetch).
-      if (/\.pdf($|\?)/i.test(new URL(url).pathname) && documents > 0 && !this.known(url)) {
+      if (url && /\.pdf($|\?)/i.test(new URL(url).pathname) && documents > 0 && !this.known(url)) {
         documents -= 1;
         try {
           text = (await this.readDocumentAt(url)).text || text;
@@ -655,10 +691,10 @@ export class FeedService {
           partial ??= asFeedFailure(error);
         }
       }
-      items.push({ sourceId: source.id, url, title: htmlToText(item.title), text, summary: htmlToText(item.summaryHtml), published: item.published ?? item.updated, fetchedAt: new Date(this.now()) });
+      items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, feedUrl: source.url, title: entry.title, text, summary: entry.summary, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.now()) });
     }
-    if (feed.items.length === 0 && preview) throw new FeedFailure('no_items', `The ${feed.format} feed has no items.`);
-    return { items, response, partial };
+    if (feed.entries.length === 0 && preview) throw new FeedFailure('no_items', `The ${feed.format} feed has no items.`);
+    return { items, response, partial, itemsTotal: feed.entries.length, dropped: feed.dropped };
   }
 
   private async collectListing(source: FeedSourceRecord, html: string, response: FetchResponse): Promise<Collected> {
@@ -674,7 +710,7 @@ export class FeedService {
       budget -= 1;
       try {
         const document = await this.readDocumentAt(link);
-        items.push({ sourceId: source.id, url: link, title: document.title, text: document.text, summary: document.excerpt, published: document.published, fetchedAt: new Date(this.now()) });
+        items.push({ sourceId: source.id, url: link, title: document.title, text: document.text, summary: document.excerpt, published: document.published, author: document.byline ?? null, fetchedAt: new Date(this.now()) });
       } catch (error) {
         partial ??= asFeedFailure(error);
       }
@@ -683,7 +719,7 @@ export class FeedService {
   }
 
   /** An article page or a PDF, politely (the host's interval is kept between requests). */
-  private async readDocumentAt(url: string): Promise<{ title: string; text: string; excerpt: string; published: string | null }> {
+  private async readDocumentAt(url: string): Promise<{ title: string; text: string; excerpt: string; published: string | null; byline?: string | null }> {
     await sleep(this.options.politeIntervalMs ?? 1_000);
     const response = await this.get(url, null);
     const { readPdf, readArticle } = await readers();
@@ -732,7 +768,7 @@ export class FeedService {
           items.push({ sourceId: source.id, url, title: document.title || name, text: document.text, published, fetchedAt: new Date(this.now()) });
         } else if (extension === '.html' || extension === '.htm') {
           const article = readArticle(decodeBody(bytes, undefined).text, url);
-          items.push({ sourceId: source.id, url, title: article.title || name, text: article.text, summary: article.excerpt, published: article.published ?? published, fetchedAt: new Date(this.now()) });
+          items.push({ sourceId: source.id, url, title: article.title || name, text: article.text, summary: article.excerpt, published: article.published ?? published, author: article.byline, fetchedAt: new Date(this.now()) });
         } else {
           const text = decodeBody(bytes, undefined).text;
           const firstLine = text.split(/\r?\n/).find((line) => line.trim())?.replace(/^#+\s*/, '').trim() ?? name;

@@ -4,8 +4,9 @@
  * existing list, and metrics with their units.
  */
 import type { CorpusSignal, SignalType } from '../world/signal-types';
+import { createHash } from 'node:crypto';
 import { canonicalUrl, signalIdFor } from './canonical-url';
-import { collapse } from './plain-text';
+import { toPlainText } from './plain-text';
 import { findEntities } from './gazetteer';
 
 export interface FeedSignal extends CorpusSignal {
@@ -13,6 +14,8 @@ export interface FeedSignal extends CorpusSignal {
   published_at_source: 'item' | 'fetch';
   first_seen_at: string;
   updated_at: string | null;
+  /** Who wrote it, when the source says so (a feed's author, an article's byline). */
+  byline?: string | null;
   /** Where the signal came from: a fetched source (the sample corpus has no such field). */
   origin: 'feed';
   /** Other signals carrying the same story (near-duplicates from other sources). */
@@ -22,28 +25,51 @@ export interface FeedSignal extends CorpusSignal {
 
 export interface ExtractInput {
   sourceId: string;
-  url: string;
+  /** The item's own link; null when it has none (its id then comes from its guid or content). */
+  url: string | null;
+  /** The feed's guid / atom:id, when it gives one. */
+  guid?: string | null;
+  /** Where an item without a link is read: the feed's site (or the feed itself). */
+  pageUrl?: string | null;
+  /** The feed's own URL: a guid is unique within its feed, so its id is scoped by it. */
+  feedUrl?: string | null;
   title: string;
   text: string;
   summary?: string;
   published: string | null;
+  updated?: string | null;
+  author?: string | null;
+  categories?: string[];
+  enclosures?: string[];
   fetchedAt: Date;
 }
 
 /** A date too far ahead is a feed's mistake: it is clamped to the fetch time. */
 const FUTURE_TOLERANCE_MS = 10 * 60_000;
 
+/** Why an item would not become a signal, in words; null when it would. */
+export function unkeptReason(input: ExtractInput): string | null {
+  const linked = input.url ? canonicalUrl(input.url) : null;
+  if (!linked && !(input.pageUrl && canonicalUrl(input.pageUrl))) return input.url ? `Its link (${input.url.slice(0, 200)}) is not a web address.` : 'It has no link and the feed has no address to cite it by.';
+  if (!toPlainText(input.title) && !toPlainText(input.text) && !linked) return 'It has no title, no text and no link.';
+  return null;
+}
+
 export function extractSignal(input: ExtractInput): FeedSignal | null {
-  const canonical = canonicalUrl(input.url);
-  if (!canonical) return null;
-  const title = collapse(input.title) || collapse(input.text).slice(0, 120);
+  if (unkeptReason(input) !== null) return null;
+  const linked = input.url ? canonicalUrl(input.url) : null;
+  const text = toPlainText(input.text);
+  const title = toPlainText(input.title) || text.slice(0, 120) || linked || '';
   if (!title) return null;
-  const text = collapse(input.text);
-  const summary = summarise(collapse(input.summary ?? '') || text, title);
+  // An item without a link keeps its place: its id from its guid, else its content; it is cited
+  // at the feed's page, with a fragment naming it so two such items never share an address.
+  const key = linked ?? `${canonicalUrl(input.pageUrl!)}#${input.guid ? `guid=${encodeURIComponent(input.guid.trim())}` : `item=${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`}`;
+  const canonical = linked ?? key;
+  const summary = summarise(toPlainText(input.summary ?? '') || text, title);
   const parsed = input.published ? Date.parse(input.published) : Number.NaN;
   const fromItem = Number.isFinite(parsed) && parsed <= input.fetchedAt.getTime() + FUTURE_TOLERANCE_MS && parsed > Date.UTC(1995, 0, 1);
   const publishedAt = new Date(fromItem ? parsed : input.fetchedAt.getTime()).toISOString();
-  const id = signalIdFor(canonical);
+  const id = signalIdFor(linked ?? (input.guid ? `guid:${input.feedUrl ?? input.sourceId}:${input.guid.trim()}` : key));
   const whole = `${title}. ${summary} ${text}`;
   const type = classify(`${title}. ${summary}`);
   return {
@@ -54,7 +80,7 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
     body: text.slice(0, 20_000) || summary,
     source_id: input.sourceId,
     // Cited without tracking parameters or fragment.
-    url: canonical,
+    url: linked ?? canonicalUrl(input.pageUrl!)!,
     canonical_url: canonical,
     published_at: publishedAt,
     published_at_source: fromItem ? 'item' : 'fetch',
@@ -66,6 +92,7 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
     origin: 'feed',
     corroborated_by: [],
     confidence: 0.5,
+    ...(input.author ? { byline: toPlainText(input.author).replace(/\s+/g, ' ').slice(0, 200) } : {}),
   };
 }
 

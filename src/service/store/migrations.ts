@@ -269,6 +269,12 @@ CREATE TABLE feed_host_slots (
   next_ms double precision NOT NULL DEFAULT 0
 );`,
   },
+  {
+    version: 8,
+    name: 'signal byline',
+    // Issue 44: who wrote a fetched item (a feed's author, an article's byline), kept on its signal.
+    sql: `ALTER TABLE signals ADD COLUMN byline text;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -16,6 +16,8 @@ export interface StoredSignal extends CorpusSignal {
   /** Other signals carrying the same story. */
   corroborated_by?: string[];
   confidence?: number | null;
+  /** Who wrote a fetched item, when its source says so (feed author, article byline). */
+  byline?: string | null;
 }
 
 export interface NewestFilter {
@@ -46,7 +48,7 @@ const BULK_BATCH = 5_000;
 const BULK_INDEX_MEMORY = '256MB';
 
 const COLUMNS = `id, slug, origin, source_id, type, title, summary, body, url, canonical_url, entities, metrics, event_id, period,
-  published_at, published_at_source, first_seen_at, updated_at, corroborated_by, confidence`;
+  published_at, published_at_source, first_seen_at, updated_at, corroborated_by, confidence, byline`;
 
 interface SignalRow {
   id: string;
@@ -69,6 +71,7 @@ interface SignalRow {
   updated_at: string | null;
   corroborated_by: string[];
   confidence: number | null;
+  byline: string | null;
 }
 
 const iso = (value: string): string => {
@@ -100,6 +103,7 @@ function toRow(signal: StoredSignal): SignalRow {
     updated_at: isoOrNull(signal.updated_at),
     corroborated_by: signal.corroborated_by ?? [],
     confidence: signal.confidence ?? null,
+    byline: signal.byline ?? null,
   };
 }
 
@@ -128,6 +132,7 @@ function fromRow(row: SignalRow): StoredSignal {
     signal.updated_at = row.updated_at;
     signal.corroborated_by = row.corroborated_by;
     signal.confidence = row.confidence;
+    if (row.byline !== null) signal.byline = row.byline;
   }
   return signal;
 }
@@ -380,7 +385,7 @@ async function writeBatch(tx: Queryable, rows: SignalRow[]): Promise<void> {
      SELECT ${COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(
        id text, slug text, origin text, source_id text, type text, title text, summary text, body text, url text,
        canonical_url text, entities jsonb, metrics jsonb, event_id text, period text, published_at text,
-       published_at_source text, first_seen_at text, updated_at text, corroborated_by jsonb, confidence double precision)
+       published_at_source text, first_seen_at text, updated_at text, corroborated_by jsonb, confidence double precision, byline text)
      ON CONFLICT (id) DO UPDATE SET
        slug = EXCLUDED.slug, origin = EXCLUDED.origin, source_id = EXCLUDED.source_id, type = EXCLUDED.type,
        title = EXCLUDED.title, summary = EXCLUDED.summary, body = EXCLUDED.body, url = EXCLUDED.url,
@@ -388,7 +393,7 @@ async function writeBatch(tx: Queryable, rows: SignalRow[]): Promise<void> {
        event_id = EXCLUDED.event_id, period = EXCLUDED.period, published_at = EXCLUDED.published_at,
        published_at_source = EXCLUDED.published_at_source, first_seen_at = EXCLUDED.first_seen_at,
        updated_at = EXCLUDED.updated_at, corroborated_by = EXCLUDED.corroborated_by, confidence = EXCLUDED.confidence,
-       change_seq = nextval('signal_changes')`,
+       byline = EXCLUDED.byline, change_seq = nextval('signal_changes')`,
     [JSON.stringify(rows)],
   );
   // Replaced signals may name other entities now: their rows are written again.
