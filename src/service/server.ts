@@ -63,7 +63,7 @@ export interface ServiceOptions {
   store?: SignalStore;
   /** Keep the generated corpus and its index in this cache (the CLI: its data directory); none by default. */
   corpusCache?: CorpusCacheOptions;
-  /** Research timing; the real standard preset takes 30–90 s, the local default is short. */
+  /** Research timing: by default none (a run takes what its work takes); tests set a least duration. */
   research?: Partial<ResearchTiming>;
   /** Fault injection, off unless enabled here (never by a request alone). */
   faults?: FaultOptions;
@@ -113,7 +113,8 @@ declare module 'fastify' {
   }
 }
 
-export const DEFAULT_RESEARCH_TIMING: ResearchTiming = { durationMs: 3_000, queueMs: 1_000 };
+/** A run takes what its work takes and starts as soon as a worker is free (tests slow it with `research`). */
+export const DEFAULT_RESEARCH_TIMING: ResearchTiming = { durationMs: 0, queueMs: 0 };
 
 export interface RunningService {
   url: string;
@@ -228,7 +229,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     store,
     sessions: new SessionStore(db),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db),
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, () => context.composer),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },

@@ -1,7 +1,7 @@
 /**
  * Research: v1 (POST /api/v1/research) holds the request until the report is ready; v2
  * (POST /api/v2/research) answers 202 `queued` at once; runs are polled at
- * GET /api/v1/research/{id}; the report is at GET /api/v1/research/{id}/report as JSON,
+ * GET /api/v2/research/{id} (with `progress`) or GET /api/v1/research/{id}; the report is at GET /api/v1/research/{id}/report as JSON,
  * markdown or HTML (Accept). Research is for authenticated callers only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -39,7 +39,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
 
   route(app, 'researchV2', async (request, reply) => {
     const run = await start(request, reply, true);
-    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });
+    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v2/research/${run.id}` });
   });
 
   const ownRun = async (request: FastifyRequest<{ Params: { id: string } }>): Promise<ResearchRunRecord> => {
@@ -63,6 +63,9 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     };
   });
 
+  // v2's view of a run: where it is while it works, and what its report carries once done.
+  route<{ Params: { id: string } }>(app, 'getResearchRunV2', async (request) => runV2(await ownRun(request)));
+
   route<{ Params: { id: string } }>(app, 'getResearchReport', async (request, reply) => {
     const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
@@ -81,8 +84,40 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
       citations: run.citations.map((signal) => ({ ...signal, source_name: context.store.sourcesById.get(signal.source_id)?.name ?? signal.source_id })),
       citation_count: run.citations.length,
       cost_usd: run.costUsd,
+      ...(run.details
+        ? {
+            cost_basis: run.details.cost_basis,
+            composer: run.details.composer,
+            verification: run.details.verification,
+            support: run.details.support,
+            changes: run.details.changes,
+            series: run.details.series,
+            sections: run.details.sections,
+          }
+        : {}),
     };
   });
+}
+
+export function runV2(run: ResearchRunRecord): Record<string, unknown> {
+  return {
+    id: run.id,
+    status: run.status,
+    topic: run.topic,
+    preset: run.preset,
+    created_at: run.createdAt,
+    progress: run.progress,
+    schedule_id: run.scheduleId,
+    ...(run.status === 'completed'
+      ? {
+          report_url: reportUrl(run),
+          citation_count: run.citations.length,
+          cost_usd: run.costUsd,
+          ...(run.details ? { cost_basis: run.details.cost_basis, verification: run.details.verification, changes: run.details.changes } : {}),
+        }
+      : {}),
+    ...(run.status === 'failed' ? { error: run.error ?? 'The research run failed.' } : {}),
+  };
 }
 
 function reportUrl(run: ResearchRunRecord): string {

@@ -1,5 +1,5 @@
 /** Research reports: v1 (synchronous), v2 (queued), polling and the report itself. */
-import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchV1Response } from '../service-schemas';
+import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchRunV2, ResearchV1Response } from '../service-schemas';
 import { area, endpoint } from './define';
 import { jsonResponse, pathParameter, ref, RATE_HEADER } from '../openapi/common';
 
@@ -17,7 +17,7 @@ export const researchArea = area({
       path: '/api/v1/research',
       tag: 'Research',
       summary: 'Write a research report (v1, synchronous)',
-      description: `Holds the request until the report is ready; the standard preset takes 30–90 s. ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
+      description: `Holds the request until the report is ready (planned, retrieved, written and verified section by section). ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
       access: 'signed-in',
       deprecated: true,
       limit: 'research',
@@ -28,7 +28,7 @@ export const researchArea = area({
           id: RUN,
           report_url: REPORT_URL,
           citation_count: 12,
-          cost_usd: 0.0842,
+          cost_usd: 0,
         }),
       },
       errors: { 400: 'Too few signals match the topic to write a report.' },
@@ -43,8 +43,29 @@ export const researchArea = area({
       limit: 'research',
       requestBody: request,
       responses: {
-        '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v1/research/${RUN}` }),
+        '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v2/research/${RUN}` }),
       },
+    }),
+    getResearchRunV2: endpoint({
+      method: 'GET',
+      path: '/api/v2/research/{id}',
+      tag: 'Research',
+      summary: 'Poll a research run (v2, with progress)',
+      description: `\`progress\` says where a run is (\`planning\`, \`retrieving\`, \`writing\`, \`verifying\`, \`done\`, with the steps of the stage done and in all). A completed run carries its cost (\`cost_usd\`, \`cost_basis\`: \`local\` or \`model_usage\`), its \`verification\` and, when the caller ran the same topic before, \`changes\`. ${SIGNED_IN} Someone else's run is 404.`,
+      access: 'signed-in',
+      parameters: [runParameter],
+      responses: {
+        '200': jsonResponse('The run.', ResearchRunV2, {
+          id: RUN,
+          status: 'running',
+          topic: 'Quick commerce expansion in Tier 2 cities',
+          preset: 'standard',
+          created_at: '2026-11-01T10:00:00.000Z',
+          progress: { stage: 'writing', done: 3, total: 6 },
+          schedule_id: null,
+        }),
+      },
+      errors: { 404: '`not_found`: no run with this id for this caller.' },
     }),
     getResearchRun: endpoint({
       method: 'GET',
@@ -63,7 +84,7 @@ export const researchArea = area({
           created_at: '2026-11-01T10:00:00.000Z',
           report_url: REPORT_URL,
           citation_count: 12,
-          cost_usd: 0.0842,
+          cost_usd: 0,
         }),
       },
       errors: { 404: '`not_found`: no run with this id for this caller.' },
@@ -106,7 +127,7 @@ export const researchArea = area({
                   },
                 ],
                 citation_count: 1,
-                cost_usd: 0.0842,
+                cost_usd: 0,
               },
             },
             'text/markdown': { schema: { type: 'string' }, example: '# Quick commerce expansion in Tier 2 cities\n\nBlinkit added 40 dark stores in Jaipur [sig_3f9a0c1d2e4b5a67].' },
