@@ -4,6 +4,7 @@
  * reports usage), and a second run of a topic saying what changed after a fixture feed published
  * an item about it.
  */
+import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignalStore, startService, type RunningService } from '../../src/service/server';
 import { Report, ResearchQueuedResponse, ResearchRunV2 } from '../../src/shared/service-schemas';
@@ -13,15 +14,18 @@ import { startScriptedModel, type ScriptedModel } from '../support/scripted-mode
 
 let service: RunningService;
 let web: FixtureWeb;
+let receiver: Server;
+let receiverUrl: string;
+const received: Array<{ event: string; signature: string; body: string }> = [];
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000): Promise<T> {
+async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000, everyMs = 20): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
 
@@ -44,6 +48,17 @@ async function reportOf(on: RunningService, token: string, reportUrl: string) {
 
 beforeAll(async () => {
   web = await startFixtureWeb();
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ event: String(request.headers['x-clarity-event']), signature: String(request.headers['x-clarity-signature']), body });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const address = receiver.address();
+  receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
   // A paced service (a least duration spread over the stages), so a poll sees each stage.
   service = await startService({
     store: createSignalStore({ signalCount: 3000, anchor: new Date('2026-11-01T00:00:00Z') }),
@@ -51,6 +66,7 @@ beforeAll(async () => {
     liveFeed: false,
     sample: 'snapshot',
     research: { durationMs: 2_000, queueMs: 0 },
+    extensions: { allowPrivateWebhooks: true },
     feed: {
       allowedPrivateHosts: [web.host],
       politeIntervalMs: 0,
@@ -68,6 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.close();
   await web?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 describe('a run is its work', () => {
@@ -144,9 +161,9 @@ describe('what changed since the last run of a topic', () => {
       published: new Date().toISOString(),
     });
     const arrived = await until(async () => {
-      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Senco%20Gold%20Odisha&limit=5`)).json()) as { items: Array<{ id: string; title: string }> };
-      return page.items.find((item) => item.title.includes('Senco Gold opens 12 showrooms'));
-    }, 'the new item in Discover');
+      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Senco%20Gold%20Odisha&limit=5`)).json()) as { items?: Array<{ id: string; title: string }> };
+      return page.items?.find((item) => item.title.includes('Senco Gold opens 12 showrooms'));
+    }, 'the new item in Discover', 30_000, 250);
 
     // The same topic written differently is the same topic.
     const second = await finished(service, token, await startRun(service, token, '  senco gold   Jewellery stores. '));
@@ -205,5 +222,82 @@ describe('honest cost', () => {
     const token = await unpriced.idp.issueToken('unpriced@example.com');
     const run = await finished(unpriced, token, await startRun(unpriced, token, 'Zudio fashion stores'));
     expect(run).toMatchObject({ status: 'completed', cost_usd: null, cost_basis: 'model_usage' });
+  });
+});
+
+describe('schedules', () => {
+  it('a schedule is created, listed, run now as a normal v2 run, announced as research.changed once, and deleted', async () => {
+    const token = await service.idp.issueToken('scheduler@example.com');
+    const headers = bearer(token);
+    const topic = 'Zudio value fashion stores';
+    const hook = await postJson(`${service.url}/api/v1/webhooks`, { url: receiverUrl, events: ['research.changed'] }, headers);
+    expect(hook.status).toBe(201);
+    const { secret } = (await hook.json()) as { secret: string };
+    const baseline = await finished(service, token, await startRun(service, token, topic));
+    expect(baseline.status).toBe('completed');
+
+    const created = await postJson(`${service.url}/api/v2/research/schedules`, { topic, every: 'weekly', at: '06:30' }, headers);
+    expect(created.status).toBe(201);
+    const schedule = (await created.json()) as { id: string; every: string; at: string; next_run_at: string; preset: string };
+    expect(schedule).toMatchObject({ every: 'weekly', at: '06:30', preset: 'standard' });
+    expect(new Date(schedule.next_run_at).toISOString().slice(11, 16)).toBe('06:30');
+    expect(Date.parse(schedule.next_run_at)).toBeGreaterThan(Date.now());
+    const listed = (await (await fetch(`${service.url}/api/v2/research/schedules`, { headers })).json()) as { schedules: Array<{ id: string }>; limit: number };
+    expect(listed.schedules.map((entry) => entry.id)).toEqual([schedule.id]);
+    expect(listed.limit).toBe(2);
+
+    // Another user sees none of it and can neither run nor delete it.
+    const stranger = bearer(await service.idp.issueToken('not-the-scheduler@example.com'));
+    expect(((await (await fetch(`${service.url}/api/v2/research/schedules`, { headers: stranger })).json()) as { schedules: unknown[] }).schedules).toEqual([]);
+    expect((await postJson(`${service.url}/api/v2/research/schedules/${schedule.id}/run`, {}, stranger)).status).toBe(404);
+    expect((await fetch(`${service.url}/api/v2/research/schedules/${schedule.id}`, { method: 'DELETE', headers: stranger })).status).toBe(404);
+
+    web.publish('rss', {
+      id: 'zudio-indore-46',
+      title: 'Zudio opens 15 stores in Indore and Bhopal',
+      html: '<p>Zudio opened 15 stores in Indore and Bhopal this month, its first in Madhya Pradesh.</p>',
+      published: new Date().toISOString(),
+    });
+    const arrived = await until(async () => {
+      const page = (await (await fetch(`${service.url}/api/v1/discover?q=Zudio%20Indore&limit=5`)).json()) as { items?: Array<{ id: string; title: string }> };
+      return page.items?.find((item) => item.title.includes('Zudio opens 15 stores'));
+    }, 'the new item in Discover', 30_000, 250);
+
+    const ran = await postJson(`${service.url}/api/v2/research/schedules/${schedule.id}/run`, {}, headers);
+    expect(ran.status).toBe(202);
+    const run = await finished(service, token, ResearchQueuedResponse.parse(await ran.json()).status_url);
+    expect(run).toMatchObject({ status: 'completed', schedule_id: schedule.id, changes: { previous_id: baseline.id } });
+    expect(run.changes!.new_signals.map((signal) => signal.id)).toContain(arrived.id);
+
+    const delivery = await until(async () => received.find((entry) => entry.event === 'research.changed' && entry.body.includes(run.id)), 'the research.changed delivery');
+    const body = JSON.parse(delivery.body) as { type: string; data: { run: { id: string; schedule_id: string }; changes: { new_signals: Array<{ id: string }> } } };
+    expect(body).toMatchObject({ type: 'research.changed', data: { run: { id: run.id, schedule_id: schedule.id } } });
+    expect(body.data.changes.new_signals.map((signal) => signal.id)).toContain(arrived.id);
+    // Signed like every event: t=…,v1=HMAC-SHA256(secret, "t.body").
+    const t = /(?:^|,)t=(\d+)/.exec(delivery.signature)?.[1];
+    const v1 = /(?:^|,)v1=([0-9a-f]+)/.exec(delivery.signature)?.[1];
+    const { createHmac } = await import('node:crypto');
+    expect(v1).toBe(createHmac('sha256', secret).update(`${t}.${delivery.body}`).digest('hex'));
+    // Once: the deliveries log has one research.changed for the run.
+    const hooks = (await (await fetch(`${service.url}/api/v1/webhooks`, { headers })).json()) as { webhooks: Array<{ id: string }> };
+    const log = (await (await fetch(`${service.url}/api/v1/webhooks/${hooks.webhooks[0]!.id}/deliveries`, { headers })).json()) as { deliveries: Array<{ event: string; state: string }> };
+    expect(log.deliveries.filter((entry) => entry.event === 'research.changed').map((entry) => entry.state)).toEqual(['delivered']);
+    expect(received.filter((entry) => entry.event === 'research.changed' && entry.body.includes(run.id))).toHaveLength(1);
+
+    const deleted = await fetch(`${service.url}/api/v2/research/schedules/${schedule.id}`, { method: 'DELETE', headers });
+    expect(deleted.status).toBe(204);
+    expect(((await (await fetch(`${service.url}/api/v2/research/schedules`, { headers })).json()) as { schedules: unknown[] }).schedules).toEqual([]);
+    expect((await postJson(`${service.url}/api/v2/research/schedules/${schedule.id}/run`, {}, headers)).status).toBe(404);
+  });
+
+  it("caps schedules by tier and refuses a bad 'every' with a clear error", async () => {
+    const headers = bearer(await service.idp.issueToken('capped@example.com'));
+    const bad = await postJson(`${service.url}/api/v2/research/schedules`, { topic: 'DMart grocery', every: 'hourly' }, headers);
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/every/);
+    for (let i = 0; i < 2; i += 1) expect((await postJson(`${service.url}/api/v2/research/schedules`, { topic: `DMart grocery ${i}`, every: 'daily' }, headers)).status).toBe(201);
+    const over = await postJson(`${service.url}/api/v2/research/schedules`, { topic: 'DMart grocery 3', every: 'daily' }, headers);
+    expect(over.status).toBe(403);
+    expect(await over.json()).toMatchObject({ error: 'limit_reached', message: expect.stringMatching(/free tier allows 2 research schedules/) });
   });
 });

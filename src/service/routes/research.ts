@@ -6,7 +6,10 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../endpoint-routes';
-import { ResearchRequest } from '../../shared/service-schemas';
+import { ResearchRequest, ResearchScheduleRequest } from '../../shared/service-schemas';
+import { RESEARCH_SCHEDULE_CAPS } from '../../shared/endpoints/research';
+import type { ScheduleRecord } from '../research/research-schedules';
+import { tierOf } from '../surface-limits';
 import { announceDeprecation, DEPRECATIONS } from '../developer/deprecations';
 import { ServiceError } from '../http-errors';
 import type { ResearchRunRecord } from '../research/research-runs';
@@ -66,6 +69,41 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
   // v2's view of a run: where it is while it works, and what its report carries once done.
   route<{ Params: { id: string } }>(app, 'getResearchRunV2', async (request) => runV2(await ownRun(request)));
 
+  // Schedules: a topic run daily or weekly, each run a normal v2 run (research-schedules.ts).
+  route(app, 'createResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    const parsed = ResearchScheduleRequest.safeParse(request.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const tier = tierOf(user.tier);
+    const cap = RESEARCH_SCHEDULE_CAPS[tier];
+    if ((await context.schedules.count(user.id)) >= cap) {
+      throw new ServiceError('limit_reached', `Your ${tier} tier allows ${cap} research schedules. Delete one (DELETE /api/v2/research/schedules/{id}) or move to a higher tier.`);
+    }
+    await context.enforceLimit('research', `user:${user.id}`, reply);
+    const schedule = await context.schedules.create(user.id, { ...parsed.data, topic: parsed.data.topic.trim() });
+    return reply.status(201).send(scheduleJson(schedule));
+  });
+
+  route(app, 'listResearchSchedules', async (request) => {
+    const user = context.requireUser(request, 'Research');
+    return { schedules: (await context.schedules.list(user.id)).map(scheduleJson), limit: RESEARCH_SCHEDULE_CAPS[tierOf(user.tier)] };
+  });
+
+  route<{ Params: { id: string } }>(app, 'deleteResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    if (!(await context.schedules.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No research schedule ${request.params.id}.`);
+    return reply.status(204).send();
+  });
+
+  route<{ Params: { id: string } }>(app, 'runResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    const schedule = await context.schedules.get(user.id, request.params.id);
+    if (!schedule) throw new ServiceError('not_found', `No research schedule ${request.params.id}.`);
+    await context.enforceLimit('research', `user:${user.id}`, reply);
+    const run = await context.schedules.runNow(schedule);
+    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v2/research/${run.id}` });
+  });
+
   route<{ Params: { id: string } }>(app, 'getResearchReport', async (request, reply) => {
     const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
@@ -117,6 +155,19 @@ export function runV2(run: ResearchRunRecord): Record<string, unknown> {
         }
       : {}),
     ...(run.status === 'failed' ? { error: run.error ?? 'The research run failed.' } : {}),
+  };
+}
+
+function scheduleJson(schedule: ScheduleRecord): Record<string, unknown> {
+  return {
+    id: schedule.id,
+    topic: schedule.topic,
+    preset: schedule.preset,
+    every: schedule.every,
+    at: schedule.at,
+    created_at: schedule.createdAt,
+    next_run_at: new Date(schedule.nextRunMs).toISOString(),
+    last_run_id: schedule.lastRunId,
   };
 }
 

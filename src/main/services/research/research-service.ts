@@ -306,6 +306,10 @@ export class ResearchService {
         citations,
         citationCount: json.citationCount ?? citationCount ?? citations.length,
         costUsd: json.costUsd ?? costUsd,
+        costBasis: json.costBasis,
+        verification: json.verification,
+        changes: json.changes,
+        series: json.series,
       };
     } else {
       const { format, text } = fetched!.ok && fetched!.value.format !== 'json' ? fetched!.value : { format: 'markdown' as const, text: '' };
@@ -331,7 +335,7 @@ export class ResearchService {
       return;
     }
     await writeFileAtomic(join(this.dir, 'reports', `${run.id}.json`), JSON.stringify(report), { mode: 0o600, fsync: true });
-    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, citationCount: report.citationCount });
+    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, costBasis: report.costBasis ?? null, citationCount: report.citationCount });
     this.deps.notify?.('Research report ready', run.topic);
   }
 
