@@ -142,7 +142,8 @@ export function draftReport(
   const direct = frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now }) : null;
   const overviewEvidence = [...overview];
   if (direct && direct.lines.length > 0) {
-    lines.push(...direct.lines, '');
+    // One block, as answers write it: a lead-in ending in ':' takes its citations from the list under it.
+    lines.push(direct.lines.join('\n'));
     for (const signal of direct.cited) if (!overviewEvidence.includes(signal)) overviewEvidence.push(signal);
   }
   for (const signal of overview.slice(0, 3)) lines.push(`${signal.summary} ${cite(signal)}`);

@@ -107,9 +107,9 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
   route<{ Params: { id: string } }>(app, 'getResearchReport', async (request, reply) => {
     const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
-    const accept = request.headers.accept ?? '';
-    if (accept.includes('text/markdown')) return reply.type('text/markdown; charset=utf-8').send(run.markdown);
-    if (accept.includes('text/html') && !accept.includes('application/json')) {
+    const format = preferredFormat(request.headers.accept ?? '');
+    if (format === 'markdown') return reply.type('text/markdown; charset=utf-8').send(run.markdown);
+    if (format === 'html') {
       return reply.type('text/html; charset=utf-8').send(page(run.topic, `<h1>${escapeHtml(run.topic)}</h1><pre style="white-space:pre-wrap">${escapeHtml(run.markdown)}</pre>`));
     }
     return {
@@ -169,6 +169,24 @@ function scheduleJson(schedule: ScheduleRecord): Record<string, unknown> {
     next_run_at: new Date(schedule.nextRunMs).toISOString(),
     last_run_id: schedule.lastRunId,
   };
+}
+
+/**
+ * The report's format by the Accept header's preference (q, then order): a client that lists
+ * JSON first gets JSON with the report's verification, cost basis and changes, not markdown.
+ */
+export function preferredFormat(accept: string): 'json' | 'markdown' | 'html' {
+  const ranked = accept
+    .split(',')
+    .map((part, index) => {
+      const [type = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(params.map((param) => /^\s*q=([\d.]+)/.exec(param)?.[1]).find(Boolean) ?? 1);
+      const format = type.trim() === 'text/markdown' ? 'markdown' : type.trim() === 'text/html' ? 'html' : type.trim() === 'application/json' ? 'json' : null;
+      return { format, q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry): entry is { format: 'json' | 'markdown' | 'html'; q: number; index: number } => entry.format !== null && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0]?.format ?? 'json';
 }
 
 function reportUrl(run: ResearchRunRecord): string {
