@@ -1,7 +1,7 @@
 /**
  * `npm run service` — runs the local Retail Signal service alone.
  *   --port N (default 4318; 0 = a free port)   --pace-ms N (delay per SSE delta; 0 for tests)
- *   --research-ms N (tests: a run's least duration)    --seed N  --signals N  --no-live
+ *   --research-ms N (tests: a research run's least duration)    --seed N  --signals N  --no-live
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
  *   --sources N (pad the roster to N sources)   --health-max-age S (health cache lifetime; 60)
