@@ -215,7 +215,9 @@ export class ResearchService {
       await this.poll(run);
       return;
     }
-    const { reportUrl, inlineReport, costUsd, citationCount } = started.value;
+    const { reportUrl, inlineReport, costUsd, citationCount, remoteId } = started.value;
+    // The service's id of a run it held (v1): a later run of the topic names it as its previous one.
+    if (remoteId) this.update(run, { remoteId });
     await this.complete(run, client, reportUrl, inlineReport, costUsd, citationCount);
   }
 
