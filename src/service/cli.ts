@@ -1,7 +1,7 @@
 /**
  * `npm run service` — runs the local Retail Signal service alone.
  *   --port N (default 4318; 0 = a free port)   --pace-ms N (delay per SSE delta; 0 for tests)
- *   --research-ms N (research run duration)    --seed N  --signals N  --no-live
+ *   --research-ms N (tests: a research run's least duration)    --seed N  --signals N  --no-live
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
  *   --sources N (pad the roster to N sources)   --health-max-age S (health cache lifetime; 60)
@@ -9,6 +9,7 @@
  *   --allow-private-webhooks (deliver to loopback/private addresses: tests, local receivers)
  *   --live-ms N (milliseconds between live-feed arrivals; default 4000)
  *   --model-url URL --model NAME (answers written by an OpenAI-compatible chat-completions API;
+ *     --model-price-in/--model-price-out US$ per million tokens: research runs' cost_usd;
  *     key from CLARITY_MODEL_API_KEY; --model-timeout-ms, --model-silence-ms; default: no model)
  *   --mark-unsupported (keep sentences that fail verification, marked, instead of removing them)
  *   --sources-file FILE (JSON {"sources":[…]}: the feeds to fetch; see docs/feed.md)
@@ -62,6 +63,8 @@ const { values, positionals } = parseArgs({
     model: { type: 'string' },
     'model-timeout-ms': { type: 'string' },
     'model-silence-ms': { type: 'string' },
+    'model-price-in': { type: 'string' },
+    'model-price-out': { type: 'string' },
     'mark-unsupported': { type: 'boolean', default: false },
     'sources-file': { type: 'string' },
     'no-sample': { type: 'boolean', default: false },
@@ -81,6 +84,17 @@ const { values, positionals } = parseArgs({
   },
   allowPositionals: true,
 });
+
+/** A price in US$ per million tokens (`--model-price-in 0.15`). */
+function price(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || value.trim() === '') {
+    console.error(`--${name} must be a price in US$ per million tokens ≥ 0, e.g. 0.15, got "${value}"`);
+    process.exit(2);
+  }
+  return parsed;
+}
 
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -155,6 +169,10 @@ if (values['model-url'] && !/^https?:\/\/[^\s]+$/.test(values['model-url'])) {
   console.error(`--model-url must be an http:// or https:// URL, got "${values['model-url']}"`);
   process.exit(2);
 }
+if ((values['model-price-in'] === undefined) !== (values['model-price-out'] === undefined) || (values['model-price-in'] !== undefined && !values.model)) {
+  console.error('--model-price-in and --model-price-out go together, with --model-url and --model, e.g. --model-price-in 0.15 --model-price-out 0.6');
+  process.exit(2);
+}
 const composer = {
   unsupportedClaims: values['mark-unsupported'] ? ('mark' as const) : ('remove' as const),
   ...(values['model-url'] && values.model
@@ -165,6 +183,10 @@ const composer = {
           apiKey: process.env.CLARITY_MODEL_API_KEY || undefined,
           timeoutMs: integer('model-timeout-ms', values['model-timeout-ms']),
           silenceMs: integer('model-silence-ms', values['model-silence-ms']),
+          // Research costs a run by the API's token usage at these prices; unset, its cost is null.
+          ...(values['model-price-in'] !== undefined && values['model-price-out'] !== undefined
+            ? { prices: { inPerMillionUsd: price('model-price-in', values['model-price-in'])!, outPerMillionUsd: price('model-price-out', values['model-price-out'])! } }
+            : {}),
         },
       }
     : {}),

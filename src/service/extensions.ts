@@ -53,6 +53,16 @@ export async function registerExtensions(
       },
     });
   });
+  // A scheduled run that found something new is announced on its own (research-schedules.ts).
+  const stopChanged = context.research.onSettled((run) => {
+    const changes = run.details?.changes;
+    if (run.status !== 'completed' || !run.scheduleId || !changes) return;
+    if (changes.new_signals.length + changes.changed_figures.length + changes.new_disagreements.length + changes.resolved_disagreements.length === 0) return;
+    webhooks.emit(run.owner, 'research.changed', {
+      run: { id: run.id, topic: run.topic, schedule_id: run.scheduleId, report_url: `/api/v1/research/${run.id}/report`, status_url: `/api/v2/research/${run.id}` },
+      changes,
+    });
+  });
 
   const timeline = new SignalTimeline(context.store);
   registerDiscoverRoutes(app, context, limiter, timeline);
@@ -81,6 +91,7 @@ export async function registerExtensions(
       await follows.close();
       stopMatches();
       stopResearch();
+      stopChanged();
       await webhooks.settle();
     },
   };

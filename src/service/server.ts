@@ -14,6 +14,7 @@ import { guardEndpointTable, route } from './endpoint-routes';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, SharedRateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
+import { ResearchSchedules } from './research/research-schedules';
 import { registerAskRoute } from './routes/ask';
 import { registerDeveloperRoutes } from './routes/developer';
 import { registerResearchRoutes } from './routes/research';
@@ -63,7 +64,7 @@ export interface ServiceOptions {
   store?: SignalStore;
   /** Keep the generated corpus and its index in this cache (the CLI: its data directory); none by default. */
   corpusCache?: CorpusCacheOptions;
-  /** Research timing; the real standard preset takes 30–90 s, the local default is short. */
+  /** Research timing: by default none (a run takes what its work takes); tests set a least duration. */
   research?: Partial<ResearchTiming>;
   /** Fault injection, off unless enabled here (never by a request alone). */
   faults?: FaultOptions;
@@ -113,7 +114,8 @@ declare module 'fastify' {
   }
 }
 
-export const DEFAULT_RESEARCH_TIMING: ResearchTiming = { durationMs: 3_000, queueMs: 1_000 };
+/** A run takes what its work takes and starts as soon as a worker is free (tests slow it with `research`). */
+export const DEFAULT_RESEARCH_TIMING: ResearchTiming = { durationMs: 0, queueMs: 0 };
 
 export interface RunningService {
   url: string;
@@ -224,11 +226,14 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   // Answers and reports state a sample source's health only when the sample reports one (replayed,
   // simulated); the fixed snapshot's sources were never fetched and have none (as /sources/health says).
   store.sampleReportsHealth = (options.sample ?? 'replay') === 'replay';
+  const research: ResearchRuns = new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, () => context.composer);
   const context: ServiceContext = {
     store,
     sessions: new SessionStore(db),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db),
+    research,
+    // A scheduled run counts toward its owner's research limit; a period the limit refuses is skipped.
+    schedules: new ResearchSchedules(db, research, now, async (owner) => (await limiter.take('research', `user:${owner}`)).allowed),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
@@ -339,6 +344,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   if (options.adminBootstrapSecret && !options.companyIdentity) registerAdminBootstrapRoute(app, context, options.adminBootstrapSecret);
   const extensions = await registerExtensions(app, context, { ...options.extensions, db });
   await context.research.restore();
+  context.schedules.start();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
   route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(options.publicUrl ?? url))));
@@ -383,6 +389,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       // Fastify's 72 s keep-alive; each connection is let go as soon as its last answer ends.
       const letIdleGo = setInterval(() => app.server.closeIdleConnections(), 100);
       try {
+        context.schedules.close();
         await Promise.all([app.close(), cached?.written, context.research.close()]);
       } finally {
         clearInterval(letIdleGo);

@@ -7,6 +7,7 @@ import type { FeedService } from './feed/feed-service';
 import type { SampleMode } from './feed/health-snapshot';
 import { ServiceError } from './http-errors';
 import type { ResearchRuns } from './research/research-runs';
+import type { ResearchSchedules } from './research/research-schedules';
 import type { LimitName, RateLimiter, SharedRateLimiter } from './rate-limiter';
 import type { SessionStore } from './session-store';
 import type { SignalStore } from './signal-store';
@@ -24,6 +25,7 @@ export interface ServiceContext {
   sessions: SessionStore;
   limiter: RateLimiter | SharedRateLimiter;
   research: ResearchRuns;
+  schedules: ResearchSchedules;
   idp: DevIdentityProvider;
   keys: ApiKeyStore;
   faults: FaultOptions;

@@ -19,6 +19,8 @@ export const ResearchRunSummarySchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   costUsd: z.number().nullable(),
+  /** How the cost was reckoned (`local`: written on this machine, nothing bought); absent in older files. */
+  costBasis: z.enum(['local', 'model_usage']).nullable().optional(),
   citationCount: z.number().nullable(),
   error: z.string().nullable(),
   /** The error's code when it has one (a credential problem links to Settings); absent in older files. */
@@ -31,6 +33,32 @@ export const ResearchRunSummarySchema = z.object({
 });
 export type ResearchRunSummary = z.infer<typeof ResearchRunSummarySchema>;
 
+/** What a report's verification removed, and how many of its sentences were checked and supported. */
+export const ReportVerificationSchema = z.object({
+  sentences: z.number(),
+  supported: z.number(),
+  removed: z.array(z.object({ text: z.string(), reason: z.string() })),
+});
+
+/** What changed since the previous run of the topic (the service's `changes`). */
+export const ReportChangesSchema = z.object({
+  previousId: z.string(),
+  since: z.string(),
+  newSignals: z.array(z.object({ id: z.string(), title: z.string(), publishedAt: z.string() })),
+  changedFigures: z.array(z.object({ subject: z.string(), metric: z.string(), before: z.number(), after: z.number(), citations: z.array(z.string()) })),
+  resolvedDisagreements: z.array(z.object({ note: z.string() })),
+  newDisagreements: z.array(z.object({ note: z.string() })),
+});
+export type ReportChanges = z.infer<typeof ReportChangesSchema>;
+
+/** A key-figures series the viewer and the exports draw: each point with the signal that states it. */
+export const ReportSeriesSchema = z.object({
+  title: z.string(),
+  kind: z.enum(['over_time', 'by_subject']),
+  points: z.array(z.object({ x: z.string(), value: z.number(), citation: z.string() })),
+});
+export type ReportSeries = z.infer<typeof ReportSeriesSchema>;
+
 export const StoredReportSchema = z.object({
   runId: z.string(),
   topic: z.string(),
@@ -42,5 +70,10 @@ export const StoredReportSchema = z.object({
   citations: z.array(CitationSnapshot),
   citationCount: z.number(),
   costUsd: z.number().nullable(),
+  /** `local`: written on this machine, nothing bought; `model_usage`: a model's tokens at the operator's prices. Absent in older files. */
+  costBasis: z.enum(['local', 'model_usage']).nullable().optional(),
+  verification: ReportVerificationSchema.nullable().optional(),
+  changes: ReportChangesSchema.nullable().optional(),
+  series: z.array(ReportSeriesSchema).optional(),
 });
 export type StoredReport = z.infer<typeof StoredReportSchema>;

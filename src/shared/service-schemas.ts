@@ -295,7 +295,7 @@ export const ResearchV1Response = z
     id: z.string().optional().meta({ description: 'Extension: the run id, pollable at /api/v1/research/{id}.' }),
     report_url: z.string(),
     citation_count: z.number().int().nonnegative(),
-    cost_usd: z.number().nonnegative(),
+    cost_usd: z.number().nonnegative().nullable().meta({ description: 'What the run cost: 0 written locally; with a model, its reported token usage at the operator\'s prices (null when none are set).' }),
   })
   .meta({ id: 'ResearchCompleted' });
 
@@ -305,6 +305,41 @@ export const ResearchQueuedResponse = z
 
 export const ResearchStatus = z.enum(['queued', 'running', 'completed', 'failed']);
 
+export const ResearchStage = z.enum(['planning', 'retrieving', 'writing', 'verifying', 'done']);
+export const ResearchProgress = z
+  .object({ stage: ResearchStage, done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+  .meta({ id: 'ResearchProgress', description: 'Where a run is: its stage, and how many of the stage\'s steps (sections, sub-questions) are done.' });
+
+export const CostBasis = z.enum(['local', 'model_usage']).meta({ description: '`local`: the extractive composer wrote it, nothing was bought. `model_usage`: the model API\'s reported tokens × the operator\'s prices.' });
+
+export const ReportVerification = z
+  .object({
+    sentences: z.number().int().nonnegative(),
+    supported: z.number().int().nonnegative(),
+    removed: z.array(z.object({ text: z.string(), reason: z.string() })),
+  })
+  .meta({ id: 'ReportVerification' });
+
+export const ReportSupport = z.object({ sentence: z.string(), citation: z.string(), start: z.number().int(), end: z.number().int() });
+
+export const ReportChanges = z
+  .object({
+    previous_id: z.string(),
+    since: z.string(),
+    new_signals: z.array(z.object({ id: z.string(), title: z.string(), published_at: z.string() })),
+    changed_figures: z.array(z.object({ subject: z.string(), metric: z.string(), before: z.number(), after: z.number(), citations: z.array(z.string()) })),
+    resolved_disagreements: z.array(z.object({ note: z.string(), citations: z.array(z.string()) })),
+    new_disagreements: z.array(z.object({ note: z.string(), citations: z.array(z.string()) })),
+  })
+  .meta({ id: 'ReportChanges', description: 'What changed since the caller\'s previous run of the same topic.' });
+
+export const ReportSeries = z.object({
+  title: z.string(),
+  metric: z.string(),
+  kind: z.enum(['over_time', 'by_subject']),
+  points: z.array(z.object({ x: z.string(), value: z.number(), citation: z.string() })),
+});
+
 export const ResearchRun = z
   .looseObject({
     id: z.string(),
@@ -313,10 +348,29 @@ export const ResearchRun = z
     preset: z.string().optional(),
     report_url: z.string().optional(),
     citation_count: z.number().optional(),
-    cost_usd: z.number().optional(),
+    cost_usd: z.number().nullable().optional(),
     error: z.string().optional(),
   })
   .meta({ id: 'ResearchRun' });
+
+export const ResearchRunV2 = z
+  .looseObject({
+    id: z.string(),
+    status: ResearchStatus,
+    topic: z.string(),
+    preset: z.string(),
+    created_at: z.string(),
+    progress: ResearchProgress.nullable(),
+    report_url: z.string().optional(),
+    citation_count: z.number().optional(),
+    cost_usd: z.number().nullable().optional(),
+    cost_basis: CostBasis.optional(),
+    verification: ReportVerification.optional(),
+    changes: ReportChanges.nullable().optional(),
+    schedule_id: z.string().nullable().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'ResearchRunV2' });
 
 export const Report = z
   .looseObject({
@@ -328,9 +382,40 @@ export const Report = z
     markdown: z.string(),
     citations: z.array(Signal),
     citation_count: z.number(),
-    cost_usd: z.number(),
+    cost_usd: z.number().nullable(),
+    cost_basis: CostBasis.optional(),
+    verification: ReportVerification.optional(),
+    support: z.array(ReportSupport).optional(),
+    changes: ReportChanges.nullable().optional(),
+    series: z.array(ReportSeries).optional(),
   })
   .meta({ id: 'Report' });
+
+export const ResearchScheduleRequest = z
+  .object({
+    topic: z.string().min(3).max(500),
+    preset: z.string().min(1).max(40).default('standard'),
+    every: z.enum(['daily', 'weekly']),
+    at: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'at is a UTC time of day, HH:MM')
+      .optional()
+      .meta({ description: 'UTC time of day (HH:MM) the run starts; now\'s time of day when absent.' }),
+  })
+  .meta({ id: 'ResearchScheduleRequest' });
+
+export const ResearchSchedule = z
+  .object({
+    id: z.string(),
+    topic: z.string(),
+    preset: z.string(),
+    every: z.enum(['daily', 'weekly']),
+    at: z.string(),
+    created_at: z.string(),
+    next_run_at: z.string(),
+    last_run_id: z.string().nullable(),
+  })
+  .meta({ id: 'ResearchSchedule' });
 
 // ── Source proposals ─────────────────────────────────────────────────────────────────────
 export const ProposeRequest = z

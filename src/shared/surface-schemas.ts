@@ -124,7 +124,7 @@ export const Forecast = z
 export type Forecast = z.infer<typeof Forecast>;
 
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────
-export const WEBHOOK_EVENTS = ['follow.matched', 'research.completed'] as const;
+export const WEBHOOK_EVENTS = ['follow.matched', 'research.completed', 'research.changed'] as const;
 
 export const WebhookRequest = z
   .object({

@@ -90,13 +90,15 @@ describe('research', () => {
     expect(response.status).toBe(200);
     const completed = ResearchV1Response.parse(await response.json());
     expect(completed.citation_count).toBeGreaterThanOrEqual(5);
-    expect(completed.cost_usd).toBeGreaterThan(0);
+    // Written locally by the extractive composer: nothing was bought, and the report says so.
+    expect(completed.cost_usd).toBe(0);
     const report = Report.parse(await (await fetch(new URL(completed.report_url, service.url), { headers: bearer(jwt) })).json());
     for (const heading of ['## Overview', '## Key developments', '## Players involved', '## Key figures', '## Risks', '## Outlook']) {
       expect(report.markdown).toContain(heading);
     }
     for (const signal of report.citations) expect(report.markdown).toContain(`[${signal.id}]`);
     expect(report.citation_count).toBe(completed.citation_count);
+    expect(report.cost_basis).toBe('local');
     const markdown = await fetch(new URL(completed.report_url, service.url), { headers: { ...bearer(jwt), accept: 'text/markdown' } });
     expect(markdown.headers.get('content-type')).toContain('text/markdown');
     expect(await markdown.text()).toBe(report.markdown);

@@ -36,7 +36,7 @@ export interface EvidenceInPrompt {
 
 export interface RecordedRequest {
   authorization: string | undefined;
-  body: { model: string; stream: boolean; messages: Array<{ role: string; content: string }> };
+  body: { model: string; stream: boolean; messages: Array<{ role: string; content: string }>; stream_options?: { include_usage?: boolean } };
 }
 
 export interface ScriptedModel {
@@ -113,6 +113,12 @@ export function scriptedAnswer(script: Script, evidence: EvidenceInPrompt[]): st
   }
 }
 
+/** Token counts as a tokenizer would roughly give them: about four characters a prompt token, one a streamed piece. */
+export function usageOf(prompt: string, completionPieces: number): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
+  const promptTokens = Math.ceil(prompt.length / 4);
+  return { prompt_tokens: promptTokens, completion_tokens: completionPieces, total_tokens: promptTokens + completionPieces };
+}
+
 /** The text cut into token-sized pieces, as real models stream it. */
 function tokens(text: string): string[] {
   return text.match(/\s*\S{1,6}|\s+/g) ?? [];
@@ -181,7 +187,7 @@ export async function startScriptedModel(options: { script?: Script; chunkMs?: n
         created,
         model: body.model,
         choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-        usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
+        usage: usageOf(prompt, tokens(text).length),
       });
     }
     response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -206,6 +212,10 @@ export async function startScriptedModel(options: { script?: Script; chunkMs?: n
       if (model.chunkMs > 0) await new Promise((resolve) => setTimeout(resolve, model.chunkMs));
     }
     response.write(chunk({}, 'stop'));
+    // As the real APIs do when asked: a last chunk with no choices and the request's token usage.
+    if (body.stream_options?.include_usage) {
+      response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usageOf(prompt, pieces.length) })}\n\n`);
+    }
     response.write('data: [DONE]\n\n');
     response.end();
   }

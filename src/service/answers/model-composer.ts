@@ -21,6 +21,8 @@ export interface ModelConfig {
   silenceMs?: number;
   /** Longest whole completion (default 120 s). */
   totalMs?: number;
+  /** What the operator pays per million tokens (`--model-price-in`, `--model-price-out`): research costs runs with it. */
+  prices?: { inPerMillionUsd: number; outPerMillionUsd: number };
 }
 
 export type FallbackReason = 'timeout' | 'silence' | 'rate_limited' | 'server_error' | 'http_error' | 'unreachable' | 'garbage' | 'empty' | 'unsupported';
@@ -93,7 +95,13 @@ export function buildMessages(question: string, earlier: ChatMessage[], evidence
  * Streams the model's text. Throws ModelFailure on a refusal, an error status, silence,
  * a stream that is not chat-completion chunks, or an empty completion.
  */
-export async function* streamCompletion(config: ModelConfig, messages: ChatMessage[], abort?: AbortSignal): AsyncGenerator<string> {
+/** Token usage as the API reports it (`usage` of the last chunk, asked for with `stream_options`). */
+export interface ModelUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export async function* streamCompletion(config: ModelConfig, messages: ChatMessage[], abort?: AbortSignal, onUsage?: (usage: ModelUsage) => void): AsyncGenerator<string> {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   abort?.addEventListener('abort', onAbort);
@@ -130,7 +138,8 @@ export async function* streamCompletion(config: ModelConfig, messages: ChatMessa
           // SECURITY: the key goes only to the model's own endpoint, never into logs or answers.
           ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
         },
-        body: JSON.stringify({ model: config.model, messages, stream: true, temperature: 0.1 }),
+        // Usage is asked for only by callers that cost it (research), so asks send what they always sent.
+        body: JSON.stringify({ model: config.model, messages, stream: true, temperature: 0.1, ...(onUsage ? { stream_options: { include_usage: true } } : {}) }),
         signal: controller.signal,
         redirect: 'error',
       });
@@ -149,7 +158,8 @@ export async function* streamCompletion(config: ModelConfig, messages: ChatMessa
     let produced = 0;
     if (type.includes('application/json')) {
       // A server that ignores `stream: true` answers one completion.
-      const body = (await response.json().catch(() => null)) as { choices?: Array<{ message?: { content?: unknown } }> } | null;
+      const body = (await response.json().catch(() => null)) as { choices?: Array<{ message?: { content?: unknown } }>; usage?: unknown } | null;
+      reportUsage(body?.usage, onUsage);
       const content = body?.choices?.[0]?.message?.content;
       if (typeof content !== 'string') throw new ModelFailure('garbage', 'the model answered something that is not a chat completion');
       if (content.trim() === '') throw new ModelFailure('empty', 'the model returned an empty completion');
@@ -167,7 +177,7 @@ export async function* streamCompletion(config: ModelConfig, messages: ChatMessa
           done = true;
           return;
         }
-        let chunk: { choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }>; error?: { message?: unknown } };
+        let chunk: { choices?: Array<{ delta?: { content?: unknown }; finish_reason?: unknown }>; error?: { message?: unknown }; usage?: unknown };
         try {
           chunk = JSON.parse(event.data) as typeof chunk;
         } catch {
@@ -178,6 +188,7 @@ export async function* streamCompletion(config: ModelConfig, messages: ChatMessa
           bad = new ModelFailure('server_error', `the model's API failed mid-answer: ${typeof chunk.error.message === 'string' ? chunk.error.message.slice(0, 200) : 'error'}`);
           return;
         }
+        reportUsage(chunk.usage, onUsage);
         if (!Array.isArray(chunk.choices)) {
           bad = new ModelFailure('garbage', 'the model sent a chunk without choices');
           return;
@@ -215,6 +226,12 @@ export async function* streamCompletion(config: ModelConfig, messages: ChatMessa
     clearTimeout(total);
     abort?.removeEventListener('abort', onAbort);
   }
+}
+
+function reportUsage(usage: unknown, onUsage?: (usage: ModelUsage) => void): void {
+  if (!onUsage || typeof usage !== 'object' || usage === null) return;
+  const { prompt_tokens: input, completion_tokens: output } = usage as Record<string, unknown>;
+  if (typeof input === 'number' && typeof output === 'number' && input >= 0 && output >= 0) onUsage({ prompt_tokens: input, completion_tokens: output });
 }
 
 /** ", said: …" from an OpenAI-shaped error body, short and single-line. */

@@ -1,12 +1,15 @@
 /**
  * Research: v1 (POST /api/v1/research) holds the request until the report is ready; v2
  * (POST /api/v2/research) answers 202 `queued` at once; runs are polled at
- * GET /api/v1/research/{id}; the report is at GET /api/v1/research/{id}/report as JSON,
+ * GET /api/v2/research/{id} (with `progress`) or GET /api/v1/research/{id}; the report is at GET /api/v1/research/{id}/report as JSON,
  * markdown or HTML (Accept). Research is for authenticated callers only.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../endpoint-routes';
-import { ResearchRequest } from '../../shared/service-schemas';
+import { ResearchRequest, ResearchScheduleRequest } from '../../shared/service-schemas';
+import { RESEARCH_SCHEDULE_CAPS } from '../../shared/endpoints/research';
+import type { ScheduleRecord } from '../research/research-schedules';
+import { tierOf } from '../surface-limits';
 import { announceDeprecation, DEPRECATIONS } from '../developer/deprecations';
 import { ServiceError } from '../http-errors';
 import type { ResearchRunRecord } from '../research/research-runs';
@@ -39,7 +42,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
 
   route(app, 'researchV2', async (request, reply) => {
     const run = await start(request, reply, true);
-    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v1/research/${run.id}` });
+    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v2/research/${run.id}` });
   });
 
   const ownRun = async (request: FastifyRequest<{ Params: { id: string } }>): Promise<ResearchRunRecord> => {
@@ -63,12 +66,50 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     };
   });
 
+  // v2's view of a run: where it is while it works, and what its report carries once done.
+  route<{ Params: { id: string } }>(app, 'getResearchRunV2', async (request) => runV2(await ownRun(request)));
+
+  // Schedules: a topic run daily or weekly, each run a normal v2 run (research-schedules.ts).
+  route(app, 'createResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    const parsed = ResearchScheduleRequest.safeParse(request.body);
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const tier = tierOf(user.tier);
+    const cap = RESEARCH_SCHEDULE_CAPS[tier];
+    if ((await context.schedules.count(user.id)) >= cap) {
+      throw new ServiceError('limit_reached', `Your ${tier} tier allows ${cap} research schedules. Delete one (DELETE /api/v2/research/schedules/{id}) or move to a higher tier.`);
+    }
+    await context.enforceLimit('research', `user:${user.id}`, reply);
+    const schedule = await context.schedules.create(user.id, { ...parsed.data, topic: parsed.data.topic.trim() });
+    return reply.status(201).send(scheduleJson(schedule));
+  });
+
+  route(app, 'listResearchSchedules', async (request) => {
+    const user = context.requireUser(request, 'Research');
+    return { schedules: (await context.schedules.list(user.id)).map(scheduleJson), limit: RESEARCH_SCHEDULE_CAPS[tierOf(user.tier)] };
+  });
+
+  route<{ Params: { id: string } }>(app, 'deleteResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    if (!(await context.schedules.remove(user.id, request.params.id))) throw new ServiceError('not_found', `No research schedule ${request.params.id}.`);
+    return reply.status(204).send();
+  });
+
+  route<{ Params: { id: string } }>(app, 'runResearchSchedule', async (request, reply) => {
+    const user = context.requireUser(request, 'Research');
+    const schedule = await context.schedules.get(user.id, request.params.id);
+    if (!schedule) throw new ServiceError('not_found', `No research schedule ${request.params.id}.`);
+    await context.enforceLimit('research', `user:${user.id}`, reply);
+    const run = await context.schedules.runNow(schedule);
+    return reply.status(202).send({ status: 'queued', id: run.id, status_url: `/api/v2/research/${run.id}` });
+  });
+
   route<{ Params: { id: string } }>(app, 'getResearchReport', async (request, reply) => {
     const run = await ownRun(request);
     if (run.status !== 'completed' || !run.markdown) throw new ServiceError('not_found', `Research run ${run.id} has no report yet (status: ${run.status}).`);
-    const accept = request.headers.accept ?? '';
-    if (accept.includes('text/markdown')) return reply.type('text/markdown; charset=utf-8').send(run.markdown);
-    if (accept.includes('text/html') && !accept.includes('application/json')) {
+    const format = preferredFormat(request.headers.accept ?? '');
+    if (format === 'markdown') return reply.type('text/markdown; charset=utf-8').send(run.markdown);
+    if (format === 'html') {
       return reply.type('text/html; charset=utf-8').send(page(run.topic, `<h1>${escapeHtml(run.topic)}</h1><pre style="white-space:pre-wrap">${escapeHtml(run.markdown)}</pre>`));
     }
     return {
@@ -81,8 +122,71 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
       citations: run.citations.map((signal) => ({ ...signal, source_name: context.store.sourcesById.get(signal.source_id)?.name ?? signal.source_id })),
       citation_count: run.citations.length,
       cost_usd: run.costUsd,
+      ...(run.details
+        ? {
+            cost_basis: run.details.cost_basis,
+            composer: run.details.composer,
+            verification: run.details.verification,
+            support: run.details.support,
+            changes: run.details.changes,
+            series: run.details.series,
+            sections: run.details.sections,
+          }
+        : {}),
     };
   });
+}
+
+export function runV2(run: ResearchRunRecord): Record<string, unknown> {
+  return {
+    id: run.id,
+    status: run.status,
+    topic: run.topic,
+    preset: run.preset,
+    created_at: run.createdAt,
+    progress: run.progress,
+    schedule_id: run.scheduleId,
+    ...(run.status === 'completed'
+      ? {
+          report_url: reportUrl(run),
+          citation_count: run.citations.length,
+          cost_usd: run.costUsd,
+          ...(run.details ? { cost_basis: run.details.cost_basis, verification: run.details.verification, changes: run.details.changes } : {}),
+        }
+      : {}),
+    ...(run.status === 'failed' ? { error: run.error ?? 'The research run failed.' } : {}),
+  };
+}
+
+function scheduleJson(schedule: ScheduleRecord): Record<string, unknown> {
+  return {
+    id: schedule.id,
+    topic: schedule.topic,
+    preset: schedule.preset,
+    every: schedule.every,
+    at: schedule.at,
+    created_at: schedule.createdAt,
+    next_run_at: new Date(schedule.nextRunMs).toISOString(),
+    last_run_id: schedule.lastRunId,
+  };
+}
+
+/**
+ * The report's format by the Accept header's preference (q, then order): a client that lists
+ * JSON first gets JSON with the report's verification, cost basis and changes, not markdown.
+ */
+export function preferredFormat(accept: string): 'json' | 'markdown' | 'html' {
+  const ranked = accept
+    .split(',')
+    .map((part, index) => {
+      const [type = '', ...params] = part.trim().toLowerCase().split(';');
+      const q = Number(params.map((param) => /^\s*q=([\d.]+)/.exec(param)?.[1]).find(Boolean) ?? 1);
+      const format = type.trim() === 'text/markdown' ? 'markdown' : type.trim() === 'text/html' ? 'html' : type.trim() === 'application/json' ? 'json' : null;
+      return { format, q: Number.isFinite(q) ? q : 0, index };
+    })
+    .filter((entry): entry is { format: 'json' | 'markdown' | 'html'; q: number; index: number } => entry.format !== null && entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked[0]?.format ?? 'json';
 }
 
 function reportUrl(run: ResearchRunRecord): string {

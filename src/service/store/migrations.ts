@@ -275,6 +275,34 @@ CREATE TABLE feed_host_slots (
     // Issue 44: who wrote a fetched item (a feed's author, an article's byline), kept on its signal.
     sql: `ALTER TABLE signals ADD COLUMN byline text;`,
   },
+  {
+    version: 9,
+    name: 'research runs that research, and their schedules',
+    // A run's progress while it works and what its report carries (verification, support, cost
+    // basis, changes, the snapshot the next run of its topic compares with); `topic_key` finds
+    // that previous run. A cost is null when a model ran without prices. Schedules are rows, so
+    // every process of a team server sees them and one claims each due run (research-schedules.ts).
+    sql: `
+ALTER TABLE research_runs ADD COLUMN topic_key text;
+ALTER TABLE research_runs ADD COLUMN progress jsonb;
+ALTER TABLE research_runs ADD COLUMN details jsonb;
+ALTER TABLE research_runs ADD COLUMN schedule_id text;
+ALTER TABLE research_runs ALTER COLUMN cost_usd DROP NOT NULL;
+CREATE INDEX research_runs_topic ON research_runs (owner, topic_key, completed_at);
+CREATE TABLE research_schedules (
+  id text PRIMARY KEY,
+  owner text NOT NULL,
+  topic text NOT NULL,
+  preset text NOT NULL,
+  every text NOT NULL,
+  at_time text NOT NULL,
+  created_at text NOT NULL,
+  next_run_ms double precision NOT NULL,
+  last_run_id text
+);
+CREATE INDEX research_schedules_owner ON research_schedules (owner);
+CREATE INDEX research_schedules_due ON research_schedules (next_run_ms);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

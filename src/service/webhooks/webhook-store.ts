@@ -22,7 +22,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const DELIVERIES_KEPT = 100;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export type WebhookEvent = 'follow.matched' | 'research.completed';
+export type WebhookEvent = 'follow.matched' | 'research.completed' | 'research.changed';
 
 export interface WebhookRecord {
   id: string;

@@ -1,5 +1,7 @@
 /** Research reports: v1 (synchronous), v2 (queued), polling and the report itself. */
-import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchV1Response } from '../service-schemas';
+import { z } from 'zod';
+import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchRunV2, ResearchSchedule, ResearchScheduleRequest, ResearchV1Response } from '../service-schemas';
+import type { Tier } from './limits';
 import { area, endpoint } from './define';
 import { jsonResponse, pathParameter, ref, RATE_HEADER } from '../openapi/common';
 
@@ -9,6 +11,21 @@ const request = { schema: ResearchRequest, example: { topic: 'Quick commerce exp
 const REPORT_URL = `/api/v1/research/${RUN}/report`;
 const SIGNED_IN = 'Signed-in callers only (a JWT or an API key); anonymous callers get 401.';
 
+/** Schedules a caller may keep, by the JWT claim `tier` (`free` when absent or unknown). */
+export const RESEARCH_SCHEDULE_CAPS: Record<Tier, number> = { free: 2, pro: 10, team: 50 };
+const SCHEDULE = {
+  id: 'rsc_0a1b2c3d4e5f6a7b',
+  topic: 'Quick commerce in tier-2 cities',
+  preset: 'standard',
+  every: 'weekly',
+  at: '06:00',
+  created_at: '2026-11-01T10:00:00.000Z',
+  next_run_at: '2026-11-08T06:00:00.000Z',
+  last_run_id: null,
+};
+const scheduleParameter = pathParameter('id', 'The schedule id returned when it was created.', { type: 'string' }, SCHEDULE.id);
+export const ResearchScheduleList = z.object({ schedules: z.array(ResearchSchedule), limit: z.number().int() }).meta({ id: 'ResearchScheduleList' });
+
 export const researchArea = area({
   tags: [{ name: 'Research', description: 'Written reports on a topic, with every cited signal. Signed-in callers only.' }],
   endpoints: {
@@ -17,7 +34,7 @@ export const researchArea = area({
       path: '/api/v1/research',
       tag: 'Research',
       summary: 'Write a research report (v1, synchronous)',
-      description: `Holds the request until the report is ready; the standard preset takes 30–90 s. ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
+      description: `Holds the request until the report is ready (planned, retrieved, written and verified section by section). ${SIGNED_IN} Hanging up cancels the run. **Deprecated** since v2 was announced (2026-11-01): every response carries \`Deprecation\`, \`Sunset\` (six months later) and a \`Link\` to the changelog; use \`POST /api/v2/research\`.`,
       access: 'signed-in',
       deprecated: true,
       limit: 'research',
@@ -28,7 +45,7 @@ export const researchArea = area({
           id: RUN,
           report_url: REPORT_URL,
           citation_count: 12,
-          cost_usd: 0.0842,
+          cost_usd: 0,
         }),
       },
       errors: { 400: 'Too few signals match the topic to write a report.' },
@@ -43,8 +60,29 @@ export const researchArea = area({
       limit: 'research',
       requestBody: request,
       responses: {
-        '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v1/research/${RUN}` }),
+        '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v2/research/${RUN}` }),
       },
+    }),
+    getResearchRunV2: endpoint({
+      method: 'GET',
+      path: '/api/v2/research/{id}',
+      tag: 'Research',
+      summary: 'Poll a research run (v2, with progress)',
+      description: `\`progress\` says where a run is (\`planning\`, \`retrieving\`, \`writing\`, \`verifying\`, \`done\`, with the steps of the stage done and in all). A completed run carries its cost (\`cost_usd\`, \`cost_basis\`: \`local\` or \`model_usage\`), its \`verification\` and, when the caller ran the same topic before, \`changes\`. ${SIGNED_IN} Someone else's run is 404.`,
+      access: 'signed-in',
+      parameters: [runParameter],
+      responses: {
+        '200': jsonResponse('The run.', ResearchRunV2, {
+          id: RUN,
+          status: 'running',
+          topic: 'Quick commerce expansion in Tier 2 cities',
+          preset: 'standard',
+          created_at: '2026-11-01T10:00:00.000Z',
+          progress: { stage: 'writing', done: 3, total: 6 },
+          schedule_id: null,
+        }),
+      },
+      errors: { 404: '`not_found`: no run with this id for this caller.' },
     }),
     getResearchRun: endpoint({
       method: 'GET',
@@ -63,7 +101,7 @@ export const researchArea = area({
           created_at: '2026-11-01T10:00:00.000Z',
           report_url: REPORT_URL,
           citation_count: 12,
-          cost_usd: 0.0842,
+          cost_usd: 0,
         }),
       },
       errors: { 404: '`not_found`: no run with this id for this caller.' },
@@ -106,7 +144,7 @@ export const researchArea = area({
                   },
                 ],
                 citation_count: 1,
-                cost_usd: 0.0842,
+                cost_usd: 0,
               },
             },
             'text/markdown': { schema: { type: 'string' }, example: '# Quick commerce expansion in Tier 2 cities\n\nBlinkit added 40 dark stores in Jaipur [sig_3f9a0c1d2e4b5a67].' },
@@ -115,6 +153,50 @@ export const researchArea = area({
         },
       },
       errors: { 404: '`not_found`: no run with this id for this caller, or the run has no report yet.' },
+    }),
+    createResearchSchedule: endpoint({
+      method: 'POST',
+      path: '/api/v2/research/schedules',
+      tag: 'Research',
+      summary: 'Schedule a topic (daily or weekly)',
+      description: `Runs the topic \`every\` day or week at \`at\` (UTC, HH:MM; weekly on the weekday the schedule was made). Each run is a normal v2 run; one with changes since the last run of the topic is announced as the webhook event \`research.changed\`. Creating one counts toward the research limit; a caller keeps at most ${Object.entries(RESEARCH_SCHEDULE_CAPS).map(([tier, cap]) => `${cap} (${tier})`).join(', ')} by the JWT claim \`tier\`; over it, 403 \`limit_reached\`. ${SIGNED_IN}`,
+      access: 'signed-in',
+      limit: 'research',
+      requestBody: { schema: ResearchScheduleRequest, example: { topic: SCHEDULE.topic, preset: 'standard', every: 'weekly', at: '06:00' } },
+      responses: { '201': jsonResponse('Scheduled.', ResearchSchedule, SCHEDULE) },
+      errors: { 403: '`limit_reached`: the tier\'s schedules are used up.' },
+    }),
+    listResearchSchedules: endpoint({
+      method: 'GET',
+      path: '/api/v2/research/schedules',
+      tag: 'Research',
+      summary: 'Your research schedules',
+      description: `The caller's own schedules, oldest first, with the tier's limit. ${SIGNED_IN}`,
+      access: 'signed-in',
+      responses: { '200': jsonResponse('Your schedules.', ResearchScheduleList, { schedules: [SCHEDULE], limit: RESEARCH_SCHEDULE_CAPS.free }) },
+    }),
+    deleteResearchSchedule: endpoint({
+      method: 'DELETE',
+      path: '/api/v2/research/schedules/{id}',
+      tag: 'Research',
+      summary: 'Delete a research schedule',
+      description: `Stops the schedule; its runs and reports stay. ${SIGNED_IN}`,
+      access: 'signed-in',
+      parameters: [scheduleParameter],
+      responses: { '204': { description: 'Deleted.', headers: RATE_HEADER } },
+      errors: { 404: '`not_found`: no schedule of yours with this id.' },
+    }),
+    runResearchSchedule: endpoint({
+      method: 'POST',
+      path: '/api/v2/research/schedules/{id}/run',
+      tag: 'Research',
+      summary: 'Run a schedule now',
+      description: `Queues the schedule's run at once (a normal v2 run, counted toward the research limit); its times are unchanged. ${SIGNED_IN}`,
+      access: 'signed-in',
+      limit: 'research',
+      parameters: [scheduleParameter],
+      responses: { '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v2/research/${RUN}` }) },
+      errors: { 404: '`not_found`: no schedule of yours with this id.' },
     }),
   },
 });

@@ -28,6 +28,10 @@ export class ResearchPage extends AppShell {
   get viewer(): ReportViewer {
     return new ReportViewer(this.page.getByTestId('report-viewer'));
   }
+  /** Two runs of a topic side by side (opened from a changed report's viewer). */
+  get compare(): ReportCompare {
+    return new ReportCompare(this.page.getByTestId('report-compare'));
+  }
 
   /** Goes to Research and starts a run on `topic` (`queue` picks the v2 queued mode). */
   async start(topic: string, options: { mode?: 'queue' } = {}): Promise<ResearchRun> {
@@ -92,8 +96,44 @@ export class ReportViewer {
   get saved(): Locator {
     return this.root.getByTestId('report-saved');
   }
+  /** "N of M sentences supported". */
+  get verified(): Locator {
+    return this.root.getByTestId('report-verified');
+  }
+  /** Opens the side-by-side view with the topic's previous run. */
+  get compareButton(): Locator {
+    return this.root.getByTestId('compare-runs');
+  }
+  /** The report's section headings, in order. */
+  get sectionHeadings(): Locator {
+    return this.body.locator('h2');
+  }
+  get charts(): Locator {
+    return this.root.getByTestId('report-chart');
+  }
   /** The number the citation count shows. */
   async citationCountValue(): Promise<number> {
     return Number((await this.citationCount.innerText()).match(/\d+/)![0]);
+  }
+}
+
+/** Two runs side by side: blocks only the later run has are marked added, blocks it lost removed. */
+export class ReportCompare {
+  constructor(readonly root: Locator) {}
+
+  get older(): Locator {
+    return this.root.getByTestId('compare-older');
+  }
+  get newer(): Locator {
+    return this.root.getByTestId('compare-newer');
+  }
+  get added(): Locator {
+    return this.root.getByTestId('diff-added');
+  }
+  get summary(): Locator {
+    return this.root.getByTestId('compare-summary');
+  }
+  get close(): Locator {
+    return this.root.getByTestId('compare-close');
   }
 }

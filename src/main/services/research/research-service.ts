@@ -215,7 +215,9 @@ export class ResearchService {
       await this.poll(run);
       return;
     }
-    const { reportUrl, inlineReport, costUsd, citationCount } = started.value;
+    const { reportUrl, inlineReport, costUsd, citationCount, remoteId } = started.value;
+    // The service's id of a run it held (v1): a later run of the topic names it as its previous one.
+    if (remoteId) this.update(run, { remoteId });
     await this.complete(run, client, reportUrl, inlineReport, costUsd, citationCount);
   }
 
@@ -306,6 +308,10 @@ export class ResearchService {
         citations,
         citationCount: json.citationCount ?? citationCount ?? citations.length,
         costUsd: json.costUsd ?? costUsd,
+        costBasis: json.costBasis,
+        verification: json.verification,
+        changes: json.changes,
+        series: json.series,
       };
     } else {
       const { format, text } = fetched!.ok && fetched!.value.format !== 'json' ? fetched!.value : { format: 'markdown' as const, text: '' };
@@ -331,7 +337,7 @@ export class ResearchService {
       return;
     }
     await writeFileAtomic(join(this.dir, 'reports', `${run.id}.json`), JSON.stringify(report), { mode: 0o600, fsync: true });
-    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, citationCount: report.citationCount });
+    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, costBasis: report.costBasis ?? null, citationCount: report.citationCount });
     this.deps.notify?.('Research report ready', run.topic);
   }
 

@@ -6,6 +6,9 @@
  */
 import type { HealthOracle, HealthSource, HealthStats, ReadHealthSnapshot, ShownHealth } from '../../../shared/health';
 import { normalizeConfidence } from '../../../shared/confidence';
+import { z } from 'zod';
+import { ReportChangesSchema, ReportSeriesSchema, ReportVerificationSchema, type ReportChanges, type ReportSeries } from '../../../shared/research';
+type ReportVerification = z.infer<typeof ReportVerificationSchema>;
 
 export type Read<T> = { ok: true; value: T } | { ok: false; problem: string };
 
@@ -274,6 +277,34 @@ export interface ReadReport {
   citations: ReadReportCitation[];
   citationCount: number | null;
   costUsd: number | null;
+  costBasis: 'local' | 'model_usage' | null;
+  verification: ReportVerification | null;
+  changes: ReportChanges | null;
+  series: ReportSeries[];
+}
+
+/** A research report's extensions (issue 46), each kept only when it has the shape the app draws. */
+function readReportExtensions(body: Record<string, unknown>): Pick<ReadReport, 'costBasis' | 'verification' | 'changes' | 'series'> {
+  const basis = body.cost_basis;
+  const verification = ReportVerificationSchema.safeParse(body.verification);
+  const raw = isRecord(body.changes) ? body.changes : null;
+  const changes = raw
+    ? ReportChangesSchema.safeParse({
+        previousId: raw.previous_id,
+        since: raw.since,
+        newSignals: Array.isArray(raw.new_signals) ? raw.new_signals.map((entry) => (isRecord(entry) ? { id: entry.id, title: entry.title, publishedAt: entry.published_at } : entry)) : raw.new_signals,
+        changedFigures: raw.changed_figures,
+        resolvedDisagreements: raw.resolved_disagreements,
+        newDisagreements: raw.new_disagreements,
+      })
+    : null;
+  const series = z.array(ReportSeriesSchema).safeParse(body.series);
+  return {
+    costBasis: basis === 'local' || basis === 'model_usage' ? basis : null,
+    verification: verification.success ? verification.data : null,
+    changes: changes?.success ? changes.data : null,
+    series: series.success ? series.data.slice(0, 8) : [],
+  };
 }
 
 /** A JSON report: markdown is the one thing it must carry; citations may be ids or objects. */
@@ -295,5 +326,6 @@ export function readReport(body: unknown): Read<ReadReport> {
     citations,
     citationCount: asNumber(body.citation_count),
     costUsd: asNumber(body.cost_usd),
+    ...readReportExtensions(body),
   });
 }

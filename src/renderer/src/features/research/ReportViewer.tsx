@@ -8,6 +8,10 @@ import { ExportMenu } from '../library/ExportMenu';
 import { SaveToLibrary } from '../library/SaveToLibrary';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { CitationNumbering, renderMarkdownHtml, sanitizeHtmlWithChips } from '../chat/markdown';
+import { useAppStore } from '../../store';
+import { ReportCharts } from './ReportCharts';
+import { ReportCompare } from './ReportCompare';
+import { runCost } from './run-cost';
 
 interface Heading {
   id: string;
@@ -23,7 +27,9 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
   const [headings, setHeadings] = useState<Heading[]>([]);
   const [activeHeading, setActiveHeading] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  const [compare, setCompare] = useState<StoredReport | string | null>(null);
   const body = useRef<HTMLDivElement>(null);
+  const runs = useAppStore((s) => s.runs);
 
   useEffect(() => {
     let live = true;
@@ -88,6 +94,16 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
     );
   }
   const { run } = loaded;
+  const changes = report!.changes ?? null;
+  // The earlier run of the topic, when this app ran it (the service names it by its own id).
+  const earlier = changes ? runs.find((candidate) => candidate.remoteId === changes.previousId && candidate.state === 'completed') : undefined;
+  const openCompare = (): void => {
+    if (!earlier) return;
+    void clarity()
+      .invoke('research.report', { id: earlier.id })
+      .then((result) => setCompare(result.ok ? result.value.report : result.error.message));
+  };
+  if (compare && typeof compare === 'object') return <ReportCompare older={compare} newer={report!} onClose={() => setCompare(null)} />;
 
   const onClick = (event: MouseEvent<HTMLDivElement>): void => handleCitationClick(event, setSelected);
 
@@ -114,7 +130,22 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
           <span>Preset: {report!.preset}</span>
           <span>Created: {display.dateTime(report!.createdAt)}</span>
           <span data-testid="report-citation-count">{formatNumber(report!.citationCount)} citations</span>
-          <span data-testid="report-cost">{display.cost(report!.costUsd)}</span>
+          <span data-testid="report-cost">{runCost(report!, display.cost)}</span>
+          {report!.verification ? (
+            <span data-testid="report-verified">
+              {formatNumber(report!.verification.supported)} of {formatNumber(report!.verification.sentences)} sentences supported
+            </span>
+          ) : null}
+          {earlier ? (
+            <button type="button" className="secondary" onClick={openCompare} data-testid="compare-runs">
+              Compare with {display.date(changes!.since)}
+            </button>
+          ) : null}
+          {typeof compare === 'string' ? (
+            <span className="notice" role="alert">
+              {compare}
+            </span>
+          ) : null}
           <span className="hint">via {new URL(run.serviceUrl).host}</span>
           <SaveToLibrary
             label="Save to library"
@@ -131,6 +162,21 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
           ) : null}
         </header>
         <div ref={body} className="answer-body report-body" data-testid="report-body" role="presentation" onClick={onClick} dangerouslySetInnerHTML={{ __html: html }} />
+        <ReportCharts series={report!.series ?? []} onCite={setSelected} />
+        {report!.verification && report!.verification.removed.length > 0 ? (
+          <details className="removed-claims" data-testid="report-removed">
+            <summary>
+              {report!.verification.removed.length} claim{report!.verification.removed.length === 1 ? '' : 's'} removed: not supported by the cited signals
+            </summary>
+            <ul>
+              {report!.verification.removed.map((claim, index) => (
+                <li key={index}>
+                  <q>{claim.text.replace(/\s*\[sig_[0-9a-f]{16}\]/g, '')}</q> — {claim.reason}
+                </li>
+              ))}
+            </ul>
+          </details>
+        ) : null}
       </div>
       {selected ? (
         <CitationPanel citations={report!.citations} text={report!.markdown || report!.html || ''} selectedId={selected} onSelect={setSelected} onClose={() => setSelected(null)} listTitle="Sources cited in this report" />

@@ -5,6 +5,7 @@ import type { ResearchMode, ResearchRunSummary } from '../../../../shared/resear
 import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { ReportViewer } from './ReportViewer';
+import { COMPUTED_LOCALLY, runCost } from './run-cost';
 
 const STATE_TEXT: Record<ResearchRunSummary['state'], string> = {
   starting: 'Starting',
@@ -59,11 +60,17 @@ export function ResearchView() {
 
   if (openReportId) return <ReportViewer runId={openReportId} onClose={() => openReport(null)} />;
 
-  const costByDay = new Map<string, number>();
+  // A day whose runs were all written locally cost nothing bought: it says so rather than US$0.00.
+  const costByDay = new Map<string, number | 'local'>();
   for (const run of runs) {
     if (run.costUsd === null) continue;
     const day = display.date(run.startedAt);
-    costByDay.set(day, (costByDay.get(day) ?? 0) + run.costUsd);
+    const held = costByDay.get(day);
+    if (run.costBasis === 'local') {
+      if (held === undefined) costByDay.set(day, 'local');
+      continue;
+    }
+    costByDay.set(day, (held === undefined || held === 'local' ? 0 : held) + run.costUsd);
   }
 
   return (
@@ -156,7 +163,7 @@ export function ResearchView() {
                 <time dateTime={run.startedAt}>{display.dateTime(run.startedAt)}</time>
               </td>
               <td data-testid="run-duration">{duration(run, now)}</td>
-              <td data-testid="run-cost">{run.costUsd !== null ? display.cost(run.costUsd) : '—'}</td>
+              <td data-testid="run-cost">{runCost(run, display.cost)}</td>
               <td className="run-actions">
                 {run.state === 'completed' ? (
                   <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
@@ -184,7 +191,7 @@ export function ResearchView() {
           <ul>
             {[...costByDay.entries()].map(([day, cost]) => (
               <li key={day}>
-                {day}: <strong>{display.cost(cost)}</strong>
+                {day}: <strong>{cost === 'local' ? COMPUTED_LOCALLY : display.cost(cost)}</strong>
               </li>
             ))}
           </ul>
