@@ -52,9 +52,12 @@ export function plantAppRankConflicts(signals: CorpusSignal[], sources: CorpusSo
     const published = new Date(later < dayStart + DAY_MS ? later : Math.max(dayStart, at - random.int(2, 6) * 3_600_000));
     // The second tracker's own chart stays continuous: its rank is a step from its previous
     // observation of the app, and at least 3 places from the first tracker's (a real disagreement).
-    const previous = signals
-      .filter((signal) => signal.type === 'app_rank' && signal.source_id === tracker.id && signal.entities.retailers[0] === app && signal.metrics.rank !== undefined && signal.published_at < published.toISOString())
-      .reduce<CorpusSignal | undefined>((best, signal) => (!best || signal.published_at > best.published_at ? signal : best), undefined);
+    const before = published.toISOString();
+    let previous: CorpusSignal | undefined;
+    for (const signal of signals) {
+      if (signal.type !== 'app_rank' || signal.source_id !== tracker.id || signal.entities.retailers[0] !== app || signal.metrics.rank === undefined || signal.published_at >= before) continue;
+      if (!previous || signal.published_at > previous.published_at) previous = signal;
+    }
     const fits = (value: number): boolean => value >= MIN_RANK && value <= MAX_RANK && !taken.has(value) && Math.abs(value - original) >= 3;
     let candidates: number[] = [];
     if (previous) {

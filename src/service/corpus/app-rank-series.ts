@@ -38,10 +38,12 @@ export function continueRankSeries(signals: CorpusSignal[], seed: number, filler
     const signal = signals[index]!;
     if (signal.type !== 'app_rank' || signal.metrics.rank === undefined || signal.entities.retailers.length !== 1) continue;
     const key = `${signal.entities.retailers[0]}|${signal.source_id}`;
-    series.set(key, [...(series.get(key) ?? []), signal]);
+    const chart = series.get(key);
+    if (chart) chart.push(signal);
+    else series.set(key, [signal]);
   }
   for (const key of [...series.keys()].sort()) {
-    const chart = series.get(key)!.sort((a, b) => a.published_at.localeCompare(b.published_at) || a.id.localeCompare(b.id));
+    const chart = series.get(key)!.sort((a, b) => (a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : a.id < b.id ? -1 : 1));
     let previous: CorpusSignal | null = null;
     for (const signal of chart) {
       if (previous) {
