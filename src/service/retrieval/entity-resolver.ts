@@ -7,6 +7,7 @@
  */
 import { CITIES, CITY_ALIASES, ORGANISATION_NAMES, RETAILER_ALIASES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../world/gazetteer';
 import { squash, worldEntities, type EntityRegistry } from '../world/entity-registry';
+import { isNeverName, OBJECT_STARTERS } from './question-words';
 
 export interface ResolvedEntities {
   retailers: string[];
@@ -79,8 +80,8 @@ const COMMON = new Set(
   dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt havent hasnt`.split(/\s+/),
 );
 
-/** A common word, also when contracted ("What's", "Where're", "don't"). */
-const isCommon = (token: { key: string; base: string }): boolean => COMMON.has(token.key) || COMMON.has(token.base);
+/** A common word, also when contracted ("What's", "Where're", "don't"), or a word that is never a name ("Summarise", "CEO's"). */
+const isCommon = (token: { key: string; base: string }): boolean => COMMON.has(token.key) || COMMON.has(token.base) || isNeverName(token.key) || isNeverName(token.base);
 
 /** Words after which a lower-case unknown word is probably a name ("does lenskart", "about firstcry"). */
 const SUBJECT_CUES = new Set(['has', 'have', 'does', 'did', 'is', 'about', 'of', 'for', 'at', 'by', 'and', 'vs', 'versus']);
@@ -112,8 +113,14 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
 export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean, registry: EntityRegistry = worldEntities): ResolvedEntities {
   const { exact: EXACT, fuzzyKeys: FUZZY_KEYS, organisations: ORGANISATIONS } = registry.derived('entity-resolver', buildLookups);
   const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
-  const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
-  const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false }));
+  const matches = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)];
+  const words = matches.map((match) => match[0]);
+  const tokens = matches.map((match) => {
+    const word = match[0];
+    // A sentence's first word is capitalised by grammar, not because it is a name.
+    const before = question.slice(0, match.index).replace(/[\s"'“”‘’([*_>#-]+$/u, '');
+    return { raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false, sentenceStart: before === '' || /[.?!:;\n]$/.test(before) };
+  });
   const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [], rest: '' };
   const take = (target: Target): void => {
     if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
@@ -168,6 +175,15 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     }
   }
 
+  // A group named with a segment means its brands in that segment: "Reliance's grocery stores"
+  // is Reliance Smart, not Reliance Trends. A group with no brand in the segment keeps them all.
+  if (result.segments.length > 0) {
+    for (const group of groups) {
+      const inSegment = group.filter((name) => result.segments.some((segment) => segment === registry.find(name)?.segment));
+      if (inSegment.length === 0 || inSegment.length === group.length) continue;
+      result.retailers = result.retailers.filter((name) => !group.includes(name) || inSegment.includes(name) || named.has(name) || groups.some((other) => other !== group && other.includes(name)));
+    }
+  }
 
   // Typos: only words the corpus does not use, close to exactly one name.
   if (isKnownWord) {
@@ -176,7 +192,7 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     isKnownWord = (word: string): boolean => knownWord(word) || (word.includes('-') && word.split('-').every((part) => COMMON.has(part) || knownWord(part)));
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i]!;
-      if (token.used || token.key.length < 4 || COMMON.has(token.key) || /^\d/.test(token.key) || isKnownWord(token.key) || isKnownWord(token.lower)) continue;
+      if (token.used || token.key.length < 4 || isCommon(token) || /^\d/.test(token.key) || isKnownWord(token.key) || isKnownWord(token.lower)) continue;
       const candidates = [token.key, ...(tokens[i + 1] && !tokens[i + 1]!.used ? [token.key + tokens[i + 1]!.key] : [])];
       let best: { distance: number; key: string; target: Target; joined: boolean } | null = null;
       let tie = false;
@@ -200,11 +216,13 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     }
 
     // Unknown names: capitalised runs (not the question word that opens a sentence), or a
-    // word the corpus never uses sitting where a name goes.
+    // word the corpus never uses sitting where a name goes. Instructions, question words,
+    // roles and possessives of ordinary words are never names (question-words.ts).
     let run: Array<{ raw: string; unknownWord: boolean }> = [];
     const flush = (): void => {
       // One ordinary capitalised word is emphasis; an unknown word or two capitalised words make a name.
-      const name = run.map((item) => item.raw).join(' ');
+      // "Lenskart's": the name is Lenskart.
+      const name = run.map((item) => item.raw).join(' ').replace(/['’]s$/i, '');
       if ((run.length >= 2 || run.some((item) => item.unknownWord)) && !isOrganisationPart(name)) pushUnique(result.unknown, name);
       run = [];
     };
@@ -213,13 +231,15 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       // Verb and adverb forms ("Gaining", "opened") are words, not names.
       const unknownWord = !token.used && token.key.length >= 3 && !isCommon(token) && !/\d/.test(token.key) && !/(ing|ed|ly|tion|ment)$/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
       const capitalised = /^[A-Z]/.test(token.raw) && !isCommon(token) && !/^\d/.test(token.key);
-      if (!token.used && capitalised && (i > 0 || unknownWord)) {
+      // A sentence that opens with a word and then "the", "me", "why"… opens with a verb ("Summarise the…").
+      const opensWithVerb = token.sentenceStart && (OBJECT_STARTERS.has(tokens[i + 1]?.key ?? '') || tokens[i + 1]?.used === true);
+      if (!token.used && capitalised && !opensWithVerb && (!token.sentenceStart || unknownWord)) {
         run.push({ raw: token.raw, unknownWord });
         continue;
       }
       flush();
       const inNameSlot = SUBJECT_CUES.has(tokens[i - 1]?.key ?? '') || POSTPOSITIONS.has(tokens[i + 1]?.key ?? '');
-      if (unknownWord && inNameSlot) pushUnique(result.unknown, token.raw);
+      if (unknownWord && inNameSlot && !opensWithVerb) pushUnique(result.unknown, token.raw.replace(/['’]s$/i, ''));
     }
     flush();
   }
