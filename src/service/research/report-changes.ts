@@ -4,7 +4,7 @@
  * between sources that appeared or went away. The report opens with them, cited, in a section
  * "What changed since {date}" that is verified like every other.
  */
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { formatDay } from '../answers/composer';
 import { formatNumber } from '../../shared/format';
 import type { ReportDisagreement, ReportDrafts, ReportFigure } from './report-builder';

@@ -4,7 +4,7 @@
  * verify every section with the answers' claim verifier, assemble. With a model, the cost is
  * the API's reported token usage at the operator's prices; the extractive composer costs nothing.
  */
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, type UnsupportedClaims, type Verification } from '../answers/claim-verifier';
 import type { ComposerName, ComposerSettings, SupportSpan } from '../answers/answer-pipeline';
 import { buildMessages, isLoopback, ModelFailure, streamCompletion, type ModelConfig, type ModelUsage } from '../answers/model-composer';

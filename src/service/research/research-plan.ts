@@ -4,8 +4,8 @@
  * sub-questions retrieve — only signals about what the topic names ("tier-2 cities" keeps
  * tier-1 cities out).
  */
-import type { CorpusSignal } from '../corpus/generator';
-import { CITIES } from '../corpus/vocabulary';
+import type { CorpusSignal } from '../world/signal-types';
+import { cityTier, cityTierIn, type CityTier } from '../world/city-tiers';
 import { matchesFrame } from '../answers/composer';
 import { parseQuestion, type QuestionFrame } from '../answers/question';
 import type { SearchHit } from '../retrieval/search-index';
@@ -21,7 +21,7 @@ export interface SectionPlan {
 
 export interface TopicFrame extends QuestionFrame {
   /** "Tier-2 cities": only signals about cities of this tier. */
-  tier: 1 | 2 | null;
+  tier: CityTier | null;
 }
 
 export interface Preset {
@@ -40,24 +40,18 @@ export const PRESETS: Record<string, Preset> = {
 
 export const presetOf = (name: string): Preset => PRESETS[name] ?? PRESETS.standard!;
 
-const TIER = /\btier[\s-]*(1|2|i{1,2}|one|two)\b/i;
-
 /** The topic understood like a question, with the city tier it names. */
 export function understandTopic(topic: string, now: number, isKnownWord?: (word: string) => boolean): TopicFrame {
   const frame = parseQuestion(topic, now, isKnownWord);
-  const match = TIER.exec(topic);
-  const written = match?.[1]?.toLowerCase();
-  const tier = written === undefined ? null : written === '1' || written === 'i' || written === 'one' ? 1 : 2;
-  return { ...frame, tier };
+  // The question parser's tier words ("tier-2", "Tier II", "Y-class": the HRA classification).
+  return { ...frame, tier: frame.cityTier ?? cityTierIn(topic) ?? null };
 }
-
-const TIER_OF = new Map(CITIES.map((entry) => [entry.city, entry.tier]));
 
 /** Whether a signal is about what the topic names: its entities and, with a tier, a city of that tier. */
 export function aboutTopic(signal: CorpusSignal, frame: TopicFrame): boolean {
   if (!matchesFrame(signal, { ...frame, period: null })) return false;
   if (frame.tier === null || frame.cities.length > 0) return true;
-  return signal.entities.cities.some((city) => TIER_OF.get(city) === frame.tier);
+  return signal.entities.cities.some((city) => cityTier(city) === frame.tier);
 }
 
 /** The words a sub-question adds to the topic's subject. */
