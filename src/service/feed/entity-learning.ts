@@ -1,0 +1,205 @@
+/**
+ * Entities learned from the feed (issue 43, item 1; decision 0035). Each fetched item's
+ * candidate names (entity-candidates.ts) are counted; a candidate the item marks as a name
+ * becomes an entity at once, any other once it recurs in a second item. A learned entity keeps
+ * its kind, the aliases items gave, and the segments and cities it co-occurs with. Every signal
+ * whose text names it (or an alias) carries it in `entities.retailers`, the list retrieval,
+ * Discover's `entity=` and follows read, so it works where a built-in retailer does.
+ * The gazetteer is the seed and wins: a name it knows is never learned.
+ *
+ * The learner is in memory and synchronous (it runs in the feed's signal-making path); what
+ * changed is written to the database by the caller (`takeChanged`) and read back by other
+ * processes of a team server (`merge`).
+ */
+import { findEntities } from './gazetteer';
+import { findCandidates, type LearnedKind } from './entity-candidates';
+
+export interface LearnedEntity {
+  name: string;
+  kind: LearnedKind;
+  aliases: string[];
+  /** Co-occurrence counts: segment → signals, city → signals. */
+  segments: Record<string, number>;
+  cities: Record<string, number>;
+  /** Signals that name it. */
+  signals: number;
+  first_seen_at: string;
+  updated_at: string;
+}
+
+/** What the learner reads of a signal. */
+export interface LearnableSignal {
+  id: string;
+  title: string;
+  summary: string;
+  body: string;
+  entities: { retailers: string[]; segments: string[]; cities: string[]; states: string[] };
+}
+
+/** Lower case, letters and digits only: the key names and aliases are compared by. */
+export const entityKey = (text: string): string => text.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}&]+/gu, '');
+
+/** How many items an unmarked candidate must appear in before it is learned. */
+const RECUR = 2;
+/** Unmarked candidates remembered while they wait to recur (oldest forgotten first). */
+const PENDING_KEPT = 20_000;
+const KIND_RANK: Record<LearnedKind, number> = { organisation: 0, brand: 1, retailer: 2, person: 3 };
+
+export class EntityLearner {
+  private readonly entities = new Map<string, LearnedEntity>();
+  /** Name or alias key → the entity's key. */
+  private readonly keys = new Map<string, string>();
+  /** Signals each entity was counted in (so an updated item is not counted twice). */
+  private readonly counted = new Map<string, Set<string>>();
+  private readonly pending = new Map<string, { name: string; kind: LearnedKind; aliases: string[]; signals: Set<string> }>();
+  private readonly changed = new Set<string>();
+  private matcher: RegExp | null = null;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Every learned entity. */
+  all(): LearnedEntity[] {
+    return [...this.entities.values()];
+  }
+
+  /** The learned entity a name or alias stands for. */
+  get(nameOrAlias: string): LearnedEntity | undefined {
+    const key = this.keys.get(entityKey(nameOrAlias));
+    return key === undefined ? undefined : this.entities.get(key);
+  }
+
+  /**
+   * Reads one signal: learns the names it marks or that recur, then returns the learned
+   * entities it names (canonical names) and those learned just now, whose earlier signals the
+   * caller may re-read (`namesIn`).
+   */
+  learn(signal: LearnableSignal): { names: string[]; learned: LearnedEntity[] } {
+    const learned: LearnedEntity[] = [];
+    const at = new Date(this.now()).toISOString();
+    for (const candidate of findCandidates(signal.title, signal.body || signal.summary)) {
+      const key = entityKey(candidate.name);
+      const known = this.keys.get(key) ?? candidate.aliases.map((alias) => this.keys.get(entityKey(alias))).find((found) => found !== undefined);
+      if (known !== undefined) {
+        const entity = this.entities.get(known)!;
+        if (this.addAliases(entity, candidate.name === entity.name ? candidate.aliases : [candidate.name, ...candidate.aliases]) || KIND_RANK[candidate.kind] > KIND_RANK[entity.kind]) {
+          if (KIND_RANK[candidate.kind] > KIND_RANK[entity.kind]) entity.kind = candidate.kind;
+          entity.updated_at = at;
+          this.changed.add(known);
+        }
+        continue;
+      }
+      if (!candidate.marked) {
+        const waiting = this.pending.get(key) ?? { name: candidate.name, kind: candidate.kind, aliases: [], signals: new Set<string>() };
+        waiting.signals.add(signal.id);
+        if (KIND_RANK[candidate.kind] > KIND_RANK[waiting.kind]) waiting.kind = candidate.kind;
+        this.pending.delete(key);
+        if (waiting.signals.size < RECUR) {
+          this.pending.set(key, waiting);
+          if (this.pending.size > PENDING_KEPT) this.pending.delete(this.pending.keys().next().value!);
+          continue;
+        }
+      }
+      const waited = this.pending.get(key);
+      this.pending.delete(key);
+      const entity: LearnedEntity = { name: candidate.name, kind: candidate.kind, aliases: [], segments: {}, cities: {}, signals: 0, first_seen_at: at, updated_at: at };
+      this.entities.set(key, entity);
+      this.keys.set(key, key);
+      this.addAliases(entity, [...candidate.aliases, ...(waited?.aliases ?? [])]);
+      this.changed.add(key);
+      this.matcher = null;
+      learned.push(entity);
+    }
+    const names = this.namesIn(`${signal.title}\n${signal.summary}\n${signal.body}`);
+    for (const name of names) this.count(name, signal, at);
+    return { names, learned };
+  }
+
+  /** The learned entities a text names, by name or alias (canonical names). */
+  namesIn(text: string): string[] {
+    if (this.entities.size === 0) return [];
+    this.matcher ??= this.buildMatcher();
+    const names = new Set<string>();
+    for (const match of text.matchAll(this.matcher)) {
+      const written = match[0];
+      // Names are written capitalised in items: "snitch" the word is not Snitch the brand.
+      if (!/^[\p{Lu}\p{N}]/u.test(written)) continue;
+      const key = this.keys.get(entityKey(written));
+      const entity = key === undefined ? undefined : this.entities.get(key);
+      if (entity) names.add(entity.name);
+    }
+    return [...names];
+  }
+
+  /** Entities changed since the last call (the caller writes them to the database). */
+  takeChanged(): LearnedEntity[] {
+    const changed = [...this.changed].map((key) => this.entities.get(key)).filter((entity): entity is LearnedEntity => entity !== undefined);
+    this.changed.clear();
+    return changed.map((entity) => ({ ...entity, aliases: [...entity.aliases], segments: { ...entity.segments }, cities: { ...entity.cities } }));
+  }
+
+  /** Entities read from the database (at start, or written by another process): theirs wins where newer. */
+  merge(rows: LearnedEntity[]): LearnedEntity[] {
+    const added: LearnedEntity[] = [];
+    for (const row of rows) {
+      const key = this.keys.get(entityKey(row.name)) ?? entityKey(row.name);
+      const known = this.entities.get(key);
+      if (known && known.updated_at >= row.updated_at) {
+        this.addAliases(known, row.aliases);
+        continue;
+      }
+      const entity: LearnedEntity = { ...row, aliases: [], segments: { ...row.segments }, cities: { ...row.cities } };
+      this.entities.set(key, entity);
+      this.keys.set(key, key);
+      this.addAliases(entity, [...(known?.aliases ?? []), ...row.aliases]);
+      this.pending.delete(key);
+      this.matcher = null;
+      if (!known) added.push(entity);
+    }
+    return added;
+  }
+
+  private count(name: string, signal: LearnableSignal, at: string): void {
+    const key = entityKey(name);
+    const entity = this.entities.get(key);
+    if (!entity) return;
+    const seen = this.counted.get(key) ?? new Set<string>();
+    this.counted.set(key, seen);
+    if (seen.has(signal.id)) return;
+    seen.add(signal.id);
+    entity.signals += 1;
+    for (const segment of signal.entities.segments) entity.segments[segment] = (entity.segments[segment] ?? 0) + 1;
+    for (const city of signal.entities.cities) entity.cities[city] = (entity.cities[city] ?? 0) + 1;
+    entity.updated_at = at;
+    this.changed.add(key);
+  }
+
+  /** Adds aliases not already a name of this or another entity, nor one the gazetteer knows. */
+  private addAliases(entity: LearnedEntity, aliases: string[]): boolean {
+    let added = false;
+    const own = entityKey(entity.name);
+    for (const alias of aliases) {
+      const key = entityKey(alias);
+      if (key.length < 2 || key === own || entity.aliases.some((known) => entityKey(known) === key)) continue;
+      if (this.keys.has(key) && this.keys.get(key) !== own) continue;
+      const gazetteer = findEntities(alias);
+      if (gazetteer.retailers.length + gazetteer.cities.length + gazetteer.states.length > 0) continue;
+      entity.aliases.push(alias);
+      this.keys.set(key, own);
+      added = true;
+      this.matcher = null;
+    }
+    return added;
+  }
+
+  private buildMatcher(): RegExp {
+    const written = new Set<string>();
+    for (const entity of this.entities.values()) for (const name of [entity.name, ...entity.aliases]) written.add(name);
+    const escaped = [...written].sort((a, b) => b.length - a.length).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
+    return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  }
+}
+
+/** The segments or cities an entity co-occurs with most, most frequent first. */
+export function topOf(counts: Record<string, number>, limit = 3): string[] {
+  return Object.entries(counts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([name]) => name);
+}
