@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
 import PDFDocument from 'pdfkit';
+import { LABELLED_ITEMS, OPEN_WORLD_ITEMS } from './open-world-feed';
 
 export interface FixtureItem {
   id: string;
@@ -107,6 +108,11 @@ export async function startFixtureWeb(): Promise<FixtureWeb> {
         return sendTagged('application/rss+xml; charset=utf-8', rss('Retail Desk', feeds.rss, base));
       case '/rdf.xml':
         return sendTagged('application/rdf+xml', rdf(feeds.rdf, base));
+      // Retailers and people the gazetteer does not know (issue 43; open-world-feed.ts).
+      case '/open-world.xml':
+        return sendTagged('application/rss+xml; charset=utf-8', rss('Open world desk', OPEN_WORLD_ITEMS, base));
+      case '/open-world-labelled.xml':
+        return sendTagged('application/rss+xml; charset=utf-8', rss('Open world wire', LABELLED_ITEMS, base));
       case '/atom.xml':
         return sendTagged('application/atom+xml', atom(feeds.atom, base));
       case '/feed.json':

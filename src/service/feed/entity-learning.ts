@@ -70,11 +70,12 @@ export class EntityLearner {
 
   /**
    * Reads one signal: learns the names it marks or that recur, then returns the learned
-   * entities it names (canonical names) and those learned just now, whose earlier signals the
-   * caller may re-read (`namesIn`).
+   * entities it names (canonical names), those learned just now, and the earlier signals a
+   * name learned now was waiting in (the caller gives them the name too).
    */
-  learn(signal: LearnableSignal): { names: string[]; learned: LearnedEntity[] } {
+  learn(signal: LearnableSignal): { names: string[]; learned: LearnedEntity[]; earlier: string[] } {
     const learned: LearnedEntity[] = [];
+    const earlier = new Set<string>();
     const at = new Date(this.now()).toISOString();
     for (const candidate of findCandidates(signal.title, signal.body || signal.summary)) {
       const key = entityKey(candidate.name);
@@ -98,9 +99,12 @@ export class EntityLearner {
           if (this.pending.size > PENDING_KEPT) this.pending.delete(this.pending.keys().next().value!);
           continue;
         }
+        // It recurs: learned now, and the signals it waited in name it too.
+        for (const id of waiting.signals) if (id !== signal.id) earlier.add(id);
       }
       const waited = this.pending.get(key);
       this.pending.delete(key);
+      for (const id of waited?.signals ?? []) if (id !== signal.id) earlier.add(id);
       const entity: LearnedEntity = { name: candidate.name, kind: candidate.kind, aliases: [], segments: {}, cities: {}, signals: 0, first_seen_at: at, updated_at: at };
       this.entities.set(key, entity);
       this.keys.set(key, key);
@@ -111,7 +115,7 @@ export class EntityLearner {
     }
     const names = this.namesIn(`${signal.title}\n${signal.summary}\n${signal.body}`);
     for (const name of names) this.count(name, signal, at);
-    return { names, learned };
+    return { names, learned, earlier: [...earlier] };
   }
 
   /** The learned entities a text names, by name or alias (canonical names). */
@@ -135,6 +139,11 @@ export class EntityLearner {
     const changed = [...this.changed].map((key) => this.entities.get(key)).filter((entity): entity is LearnedEntity => entity !== undefined);
     this.changed.clear();
     return changed.map((entity) => ({ ...entity, aliases: [...entity.aliases], segments: { ...entity.segments }, cities: { ...entity.cities } }));
+  }
+
+  /** Entities whose write failed: written with the next ones. */
+  markChanged(entities: LearnedEntity[]): void {
+    for (const entity of entities) this.changed.add(entityKey(entity.name));
   }
 
   /** Entities read from the database (at start, or written by another process): theirs wins where newer. */
