@@ -11,9 +11,9 @@
  */
 import winkNLP, { type PartOfSpeech } from 'wink-nlp';
 import model from 'wink-eng-lite-web-model';
-import { PARTNERS } from '../corpus/filler';
-import { APP_RANK_TRACKERS, EXCHANGES, INDUSTRY_BODIES, JOB_BOARDS, PRESS, PRICE_TRACKERS, REGULATORS } from '../corpus/vocabulary';
-import { findEntities } from './gazetteer';
+import { EntityRegistry } from '../world/entity-registry';
+import { ORGANISATION_NAMES } from '../world/gazetteer';
+import { findEntities as findInRegistry } from './gazetteer';
 
 export type LearnedKind = 'retailer' | 'brand' | 'organisation' | 'person';
 
@@ -58,7 +58,10 @@ const LEADING = new Set(`the a an and or of in on at to for by with from as this
 const PLACE_CUES = new Set(['in', 'across', 'near', 'from', 'into', 'around', 'outside']);
 
 /** Organisations the service already knows that are not retailers (regulators, press, partners…). */
-const KNOWN_ORGANISATIONS = new Set([...REGULATORS.map((regulator) => regulator.name), ...INDUSTRY_BODIES, ...PRESS, ...JOB_BOARDS, ...APP_RANK_TRACKERS, ...PRICE_TRACKERS, ...EXCHANGES, ...PARTNERS].map((name) => name.toLowerCase()));
+const KNOWN_ORGANISATIONS = new Set(ORGANISATION_NAMES.map((name) => name.toLowerCase()));
+/** The gazetteer alone (a registry that learns nothing): what it knows is never learned. */
+const SEED = new EntityRegistry();
+const findEntities = (text: string): ReturnType<typeof findInRegistry> => findInRegistry(text, SEED);
 
 interface Token { value: string; pos: PartOfSpeech; lower: string }
 

@@ -11,8 +11,10 @@
  * changed is written to the database by the caller (`takeChanged`) and read back by other
  * processes of a team server (`merge`).
  */
-import { findEntities } from './gazetteer';
+import { EntityRegistry, worldEntities } from '../world/entity-registry';
+import { SEGMENTS, type Segment } from '../world/gazetteer';
 import { findCandidates, type LearnedKind } from './entity-candidates';
+import { findEntities } from './gazetteer';
 
 export interface LearnedEntity {
   name: string;
@@ -55,7 +57,11 @@ export class EntityLearner {
   private readonly changed = new Set<string>();
   private matcher: RegExp | null = null;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** The gazetteer alone, for "the gazetteer wins" checks (the world registry holds learned names too). */
+  private readonly seed = new EntityRegistry();
+
+  /** `registry`: the service's world, where what is learned becomes an entity (world/entity-registry.ts). */
+  constructor(private readonly now: () => number = Date.now, private readonly registry: EntityRegistry = worldEntities) {}
 
   /** Every learned entity. */
   all(): LearnedEntity[] {
@@ -115,6 +121,7 @@ export class EntityLearner {
     }
     const names = this.namesIn(`${signal.title}\n${signal.summary}\n${signal.body}`);
     for (const name of names) this.count(name, signal, at);
+    this.publish();
     return { names, learned, earlier: [...earlier] };
   }
 
@@ -164,7 +171,22 @@ export class EntityLearner {
       this.matcher = null;
       if (!known) added.push(entity);
     }
+    this.publish([...this.entities.values()]);
     return added;
+  }
+
+  /**
+   * Hands what changed to the world's registry, so questions, item tagging and follows know it
+   * at once (the registry merges aliases and cities; the gazetteer wins there too).
+   */
+  private publish(entities: LearnedEntity[] = [...this.changed].map((key) => this.entities.get(key)!).filter(Boolean)): void {
+    if (entities.length === 0) return;
+    this.registry.upsert(
+      entities.map((entity) => {
+        const segment = topOf(entity.segments, 1)[0];
+        return { kind: entity.kind, name: entity.name, aliases: entity.aliases, cities: topOf(entity.cities), ...(segment && (SEGMENTS as readonly string[]).includes(segment) ? { segment: segment as Segment } : {}) };
+      }),
+    );
   }
 
   private count(name: string, signal: LearnableSignal, at: string): void {
@@ -190,7 +212,7 @@ export class EntityLearner {
       const key = entityKey(alias);
       if (key.length < 2 || key === own || entity.aliases.some((known) => entityKey(known) === key)) continue;
       if (this.keys.has(key) && this.keys.get(key) !== own) continue;
-      const gazetteer = findEntities(alias);
+      const gazetteer = findEntities(alias, this.seed);
       if (gazetteer.retailers.length + gazetteer.cities.length + gazetteer.states.length > 0) continue;
       entity.aliases.push(alias);
       this.keys.set(key, own);

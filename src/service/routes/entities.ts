@@ -6,12 +6,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { EntityList } from '../../shared/surface-schemas';
-import { RETAILER_ALIASES, RETAILERS } from '../corpus/vocabulary';
 import { entityKey, topOf } from '../feed/entity-learning';
 import { route } from '../endpoint-routes';
 import { editDistance } from '../retrieval/entity-resolver';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import type { SurfaceLimiter } from '../surface-limits';
+import { worldEntities } from '../world/entity-registry';
 
 interface Listed { name: string; kind: string; aliases: string[]; origin: 'gazetteer' | 'learned'; segments: string[]; cities: string[] }
 
@@ -42,16 +42,18 @@ export function registerEntityRoutes(app: FastifyInstance, context: ServiceConte
     const { q, limit } = parsed.data;
     // On a team server, what another process learned a moment ago is listed too.
     await context.feed.sync();
-    const learned = new Set<string>();
-    const candidates: Listed[] = [];
-    for (const entity of context.feed.learner.all()) {
-      learned.add(entityKey(entity.name));
-      candidates.push({ name: entity.name, kind: entity.kind, aliases: entity.aliases, origin: 'learned', segments: topOf(entity.segments), cities: topOf(entity.cities) });
-    }
-    // The gazetteer is the seed and wins: a learned entity never shadows a built-in name.
-    for (const retailer of RETAILERS) {
-      candidates.push({ name: retailer.name, kind: 'retailer', aliases: [...(RETAILER_ALIASES[retailer.name] ?? []), ...(retailer.parent ? [retailer.parent] : [])], origin: 'gazetteer', segments: [retailer.segment], cities: [] });
-    }
+    // The world's registry: the gazetteer (the seed, which wins on conflicts) and what was learned.
+    const candidates: Listed[] = worldEntities.all().map((entity) => {
+      const learned = entity.origin === 'learned' ? context.feed.learner.get(entity.name) : undefined;
+      return {
+        name: entity.name,
+        kind: learned?.kind ?? entity.kind,
+        aliases: [...entity.aliases, ...(entity.parent ? [entity.parent] : [])],
+        origin: entity.origin,
+        segments: learned ? topOf(learned.segments) : entity.segment ? [entity.segment] : [],
+        cities: learned ? topOf(learned.cities) : entity.cities.slice(0, 3),
+      };
+    });
     const query = q ? entityKey(q) : '';
     const matching = candidates
       .map((candidate) => ({ candidate, score: query ? fit(query, [candidate.name, ...candidate.aliases]) : 0 }))
