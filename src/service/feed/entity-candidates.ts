@@ -66,7 +66,11 @@ const findEntities = (text: string): ReturnType<typeof findInRegistry> => findIn
 interface Token { value: string; pos: PartOfSpeech; lower: string }
 
 /** Finds the candidate names of one item (its title and the start of its text). */
-export function findCandidates(title: string, text: string): Candidate[] {
+export function findCandidates(title: string, text: string, knownWord: (lowerCaseWord: string) => boolean = () => false): Candidate[] {
+  const body = text.slice(0, TEXT_READ);
+  // Most items name only what is known already: their capitalised words are all the
+  // gazetteer's, a learned name's, or ordinary ("The", "Monday"), and the tagger is not needed.
+  if (!hasNewCapitalisedWord(`${title}\n${body}`, knownWord)) return [];
   const found = new Map<string, Candidate>();
   const add = (candidate: Candidate): void => {
     const key = candidate.name.toLowerCase();
@@ -78,7 +82,6 @@ export function findCandidates(title: string, text: string): Candidate[] {
       if (known.kind === 'organisation' && candidate.kind !== 'organisation') known.kind = candidate.kind;
     }
   };
-  const body = text.slice(0, TEXT_READ);
   // A Title Case headline capitalises every word: its capitals say nothing about names.
   if (!isTitleCase(title)) {
     scan(title, true, (candidate) => {
@@ -142,10 +145,12 @@ function take(tokens: Token[], from: number, to: number, where: { isTitle: boole
   while (words.length > 0 && LEADING.has(words[0]!.toLowerCase())) words = words.slice(1);
   if (words.length === 0 || words.every((word) => NOT_NAMES.has(word.toLowerCase()))) return;
   const written = words.join(' ');
-  // The gazetteer wins: a run that is (or holds) a name it knows is left to it.
+  // The gazetteer wins: a run that is (or holds) a name it knows is left to it. A whole name it
+  // knows is a set lookup ("Zudio", "Pune": most runs); only the rest is matched against it.
+  if (SEED.isBuiltIn(written)) return;
   const known = findEntities(written);
   // The start of a phrase the gazetteer knows ("Quick commerce") is not a name.
-  if (tokens[to] && findEntities(`${written} ${tokens[to]!.value}`).segments.length > known.segments.length) return;
+  if (tokens[to] && /^\p{Ll}/u.test(tokens[to]!.value) && findEntities(`${words.at(-1)!} ${tokens[to]!.value}`).segments.length > findEntities(words.at(-1)!).segments.length) return;
   // A segment word inside a longer name is part of it ("Ratnadeep Supermarket").
   const segmentOnly = known.segments.length > 0 && words.length > 1 && known.segments.every((segment) => !entityWords(segment).includes(words[0]!.toLowerCase()));
   if (known.retailers.length + known.cities.length + known.states.length > 0 || (known.segments.length > 0 && !segmentOnly) || KNOWN_ORGANISATIONS.has(written.toLowerCase())) return;
@@ -186,6 +191,18 @@ function aliasAfter(tokens: Token[], at: number, words: string[]): string | null
   }
   return alias;
 }
+
+function hasNewCapitalisedWord(text: string, knownWord: (lowerCaseWord: string) => boolean): boolean {
+  for (const match of text.matchAll(CAPITALISED_WORD)) {
+    const word = match[0].replace(/['’]s$/u, '');
+    const lower = word.toLowerCase();
+    if (LEADING.has(lower) || NOT_NAMES.has(lower) || knownWord(lower) || SEED.isBuiltIn(word)) continue;
+    return true;
+  }
+  return false;
+}
+
+const CAPITALISED_WORD = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}\p{N}&'’]*/gu;
 
 const entityWords = (text: string): string[] => text.toLowerCase().split(/\s+/);
 

@@ -41,6 +41,9 @@ export interface LearnableSignal {
 /** Lower case, letters and digits only: the key names and aliases are compared by. */
 export const entityKey = (text: string): string => text.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}&]+/gu, '');
 
+/** A word of a name: letters, digits and "&" ("Marks & Spencer" is three). */
+const WORD = /[\p{L}\p{N}&]+/gu;
+
 /** How many items an unmarked candidate must appear in before it is learned. */
 const RECUR = 2;
 /** Unmarked candidates remembered while they wait to recur (oldest forgotten first). */
@@ -55,7 +58,10 @@ export class EntityLearner {
   private readonly counted = new Map<string, Set<string>>();
   private readonly pending = new Map<string, { name: string; kind: LearnedKind; aliases: string[]; signals: Set<string> }>();
   private readonly changed = new Set<string>();
-  private matcher: RegExp | null = null;
+  /** Keys whose name, aliases, kind or places changed since the registry last heard (publish). */
+  private readonly unpublished = new Set<string>();
+  /** Learned names and aliases by their lower-case words, the longest name's word count, and every word of them. */
+  private matcher: { byWords: Map<string, string>; longest: number; words: Set<string> } | null = null;
 
   /** The gazetteer alone, for "the gazetteer wins" checks (the world registry holds learned names too). */
   private readonly seed = new EntityRegistry();
@@ -83,7 +89,9 @@ export class EntityLearner {
     const learned: LearnedEntity[] = [];
     const earlier = new Set<string>();
     const at = new Date(this.now()).toISOString();
-    for (const candidate of findCandidates(signal.title, signal.body || signal.summary)) {
+    this.matcher ??= this.buildMatcher();
+    const { words } = this.matcher;
+    for (const candidate of findCandidates(signal.title, signal.body || signal.summary, (word) => words.has(word))) {
       const key = entityKey(candidate.name);
       const known = this.keys.get(key) ?? candidate.aliases.map((alias) => this.keys.get(entityKey(alias))).find((found) => found !== undefined);
       if (known !== undefined) {
@@ -92,6 +100,7 @@ export class EntityLearner {
           if (KIND_RANK[candidate.kind] > KIND_RANK[entity.kind]) entity.kind = candidate.kind;
           entity.updated_at = at;
           this.changed.add(known);
+          this.unpublished.add(known);
         }
         continue;
       }
@@ -114,9 +123,10 @@ export class EntityLearner {
       const entity: LearnedEntity = { name: candidate.name, kind: candidate.kind, aliases: [], segments: {}, cities: {}, signals: 0, first_seen_at: at, updated_at: at };
       this.entities.set(key, entity);
       this.keys.set(key, key);
+      this.index(entity.name, entity.name);
       this.addAliases(entity, [...candidate.aliases, ...(waited?.aliases ?? [])]);
       this.changed.add(key);
-      this.matcher = null;
+      this.unpublished.add(key);
       learned.push(entity);
     }
     const names = this.namesIn(`${signal.title}\n${signal.summary}\n${signal.body}`);
@@ -125,18 +135,28 @@ export class EntityLearner {
     return { names, learned, earlier: [...earlier] };
   }
 
-  /** The learned entities a text names, by name or alias (canonical names). */
+  /**
+   * The learned entities a text names, by name or alias (canonical names): its words are looked
+   * up a run at a time (longest first) in a map of names, not matched by one big pattern, so the
+   * cost stays flat as thousands of names are learned.
+   */
   namesIn(text: string): string[] {
     if (this.entities.size === 0) return [];
     this.matcher ??= this.buildMatcher();
+    const { byWords, longest } = this.matcher;
+    const words = text.match(WORD) ?? [];
+    const lower = words.map((word) => word.toLowerCase());
     const names = new Set<string>();
-    for (const match of text.matchAll(this.matcher)) {
-      const written = match[0];
+    for (let i = 0; i < words.length; i += 1) {
       // Names are written capitalised in items: "snitch" the word is not Snitch the brand.
-      if (!/^[\p{Lu}\p{N}]/u.test(written)) continue;
-      const key = this.keys.get(entityKey(written));
-      const entity = key === undefined ? undefined : this.entities.get(key);
-      if (entity) names.add(entity.name);
+      if (!/^[\p{Lu}\p{N}]/u.test(words[i]!)) continue;
+      for (let size = Math.min(longest, words.length - i); size >= 1; size -= 1) {
+        const name = byWords.get(size === 1 ? lower[i]! : lower.slice(i, i + size).join(' '));
+        if (name === undefined) continue;
+        names.add(name);
+        i += size - 1;
+        break;
+      }
     }
     return [...names];
   }
@@ -171,7 +191,8 @@ export class EntityLearner {
       this.matcher = null;
       if (!known) added.push(entity);
     }
-    this.publish([...this.entities.values()]);
+    const merged = rows.map((row) => this.entities.get(this.keys.get(entityKey(row.name)) ?? '')).filter((entity): entity is LearnedEntity => entity !== undefined);
+    this.publish(merged);
     return added;
   }
 
@@ -179,7 +200,8 @@ export class EntityLearner {
    * Hands what changed to the world's registry, so questions, item tagging and follows know it
    * at once (the registry merges aliases and cities; the gazetteer wins there too).
    */
-  private publish(entities: LearnedEntity[] = [...this.changed].map((key) => this.entities.get(key)!).filter(Boolean)): void {
+  private publish(entities: LearnedEntity[] = [...this.unpublished].map((key) => this.entities.get(key)!).filter(Boolean)): void {
+    this.unpublished.clear();
     if (entities.length === 0) return;
     this.registry.upsert(
       entities.map((entity) => {
@@ -198,8 +220,15 @@ export class EntityLearner {
     if (seen.has(signal.id)) return;
     seen.add(signal.id);
     entity.signals += 1;
-    for (const segment of signal.entities.segments) entity.segments[segment] = (entity.segments[segment] ?? 0) + 1;
-    for (const city of signal.entities.cities) entity.cities[city] = (entity.cities[city] ?? 0) + 1;
+    // A segment or city seen with it for the first time changes what the registry holds.
+    for (const segment of signal.entities.segments) {
+      if (entity.segments[segment] === undefined) this.unpublished.add(key);
+      entity.segments[segment] = (entity.segments[segment] ?? 0) + 1;
+    }
+    for (const city of signal.entities.cities) {
+      if (entity.cities[city] === undefined) this.unpublished.add(key);
+      entity.cities[city] = (entity.cities[city] ?? 0) + 1;
+    }
     entity.updated_at = at;
     this.changed.add(key);
   }
@@ -217,16 +246,37 @@ export class EntityLearner {
       entity.aliases.push(alias);
       this.keys.set(key, own);
       added = true;
-      this.matcher = null;
+      this.index(alias, entity.name);
     }
     return added;
   }
 
-  private buildMatcher(): RegExp {
-    const written = new Set<string>();
-    for (const entity of this.entities.values()) for (const name of [entity.name, ...entity.aliases]) written.add(name);
-    const escaped = [...written].sort((a, b) => b.length - a.length).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+'));
-    return new RegExp(`(?<![\\p{L}\\p{N}])(?:${escaped.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+  /** Adds one name or alias to the word lookup, if it is built (else it is built whole on first use). */
+  private index(written: string, name: string): void {
+    if (!this.matcher) return;
+    const words = (written.match(WORD) ?? []).map((word) => word.toLowerCase());
+    if (words.length === 0) return;
+    this.matcher.longest = Math.max(this.matcher.longest, words.length);
+    for (const word of words) this.matcher.words.add(word);
+    const key = words.join(' ');
+    if (!this.matcher.byWords.has(key)) this.matcher.byWords.set(key, name);
+  }
+
+  private buildMatcher(): NonNullable<EntityLearner['matcher']> {
+    const byWords = new Map<string, string>();
+    const known = new Set<string>();
+    let longest = 1;
+    for (const entity of this.entities.values()) {
+      for (const written of [entity.name, ...entity.aliases]) {
+        const words = (written.match(WORD) ?? []).map((word) => word.toLowerCase());
+        if (words.length === 0) continue;
+        longest = Math.max(longest, words.length);
+        for (const word of words) known.add(word);
+        const key = words.join(' ');
+        if (!byWords.has(key)) byWords.set(key, entity.name);
+      }
+    }
+    return { byWords, longest, words: known };
   }
 }
 
