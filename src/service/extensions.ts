@@ -9,6 +9,7 @@ import { discoverItem } from './follows/signal-query';
 import { SignalTimeline } from './follows/signal-timeline';
 import { registerDeveloperArea } from './routes/developer-area';
 import { registerDiscoverRoutes } from './routes/discover';
+import { registerEntityRoutes } from './routes/entities';
 import { followJson, registerFollowRoutes } from './routes/follow';
 import { registerPredictRoutes } from './routes/predict';
 import { registerWebhookRoutes } from './routes/webhooks';
@@ -66,6 +67,7 @@ export async function registerExtensions(
 
   const timeline = new SignalTimeline(context.store);
   registerDiscoverRoutes(app, context, limiter, timeline);
+  registerEntityRoutes(app, context, limiter);
   registerFollowRoutes(app, context, limiter, follows);
   registerPredictRoutes(app, context, limiter);
   registerWebhookRoutes(app, context, limiter, webhooks);

@@ -27,6 +27,7 @@ import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-stor
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
 import { DatabaseFeedRepository } from './feed/feed-database';
 import { FeedService, type FeedServiceOptions } from './feed/feed-service';
+import { DatabaseLearnedEntityStore } from './feed/learned-entity-store';
 import type { SampleMode } from './feed/health-snapshot';
 import { fileSourceId, type SourceDefinitionInput } from './feed/source-registry';
 import { registerFeedSourceRoutes } from './routes/feed-sources';
@@ -198,7 +199,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     snapshot: db.kind === 'embedded' && options.dataDir && options.corpusCache ? { dir: options.dataDir, codeDir: options.corpusCache.codeDir } : null,
   });
   const loaded = await storedSignals.load();
-  const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository });
+  const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository, learnedStore: new DatabaseLearnedEntityStore(db) });
   await feed.load(loaded.signals);
   // A sources file is applied at each start; an entry without an id gets one derived from its URL.
   for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });

@@ -39,6 +39,23 @@ export const DiscoverPage = z
   .meta({ id: 'DiscoverPage' });
 export type DiscoverPage = z.infer<typeof DiscoverPage>;
 
+// ── Entities ─────────────────────────────────────────────────────────────────────────────
+export const EntityListItem = z
+  .looseObject({
+    name: z.string(),
+    kind: z.string().meta({ enum: ['retailer', 'brand', 'organisation', 'person'] }),
+    aliases: z.array(z.string()),
+    origin: z.string().meta({ enum: ['gazetteer', 'learned'], description: 'Built in, or learned from fetched items.' }),
+    signals: z.number().int().min(0).meta({ description: 'Signals that name it now.' }),
+    segments: z.array(z.string()).optional().meta({ description: 'Segments it is named with, most often first.' }),
+    cities: z.array(z.string()).optional().meta({ description: 'Cities it is named with, most often first.' }),
+  })
+  .meta({ id: 'EntityListItem', description: 'An entity questions, Discover\'s `entity=`, follows and predictions accept.' });
+export type EntityListItem = z.infer<typeof EntityListItem>;
+
+export const EntityList = z.looseObject({ items: z.array(EntityListItem) }).meta({ id: 'EntityList' });
+export type EntityList = z.infer<typeof EntityList>;
+
 // ── Follow ───────────────────────────────────────────────────────────────────────────────
 export const FOLLOW_TARGET_TYPES = ['entity', 'segment', 'city', 'source', 'query'] as const;
 export type FollowTargetType = (typeof FOLLOW_TARGET_TYPES)[number];

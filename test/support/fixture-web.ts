@@ -10,6 +10,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import iconv from 'iconv-lite';
 import PDFDocument from 'pdfkit';
+import { LABELLED_ITEMS, OPEN_WORLD_ITEMS } from './open-world-feed';
 
 export interface FixtureItem {
   id: string;
@@ -37,7 +38,7 @@ export interface FixtureWeb {
   close(): Promise<void>;
 }
 
-export type FeedName = 'rss' | 'rdf' | 'atom' | 'json' | 'news';
+export type FeedName = 'rss' | 'rdf' | 'atom' | 'json' | 'news' | 'open-world';
 
 const T0 = Date.parse('2026-11-20T06:00:00Z');
 const iso = (minutes: number): string => new Date(T0 + minutes * 60_000).toISOString();
@@ -68,7 +69,7 @@ const NEWS_STORIES: FixtureItem[] = [
 ];
 
 export async function startFixtureWeb(): Promise<FixtureWeb> {
-  const feeds: Record<FeedName, FixtureItem[]> = { rss: [...STORIES], rdf: [...RDF_STORIES], atom: [...ATOM_STORIES], json: [...JSON_STORIES], news: [...NEWS_STORIES] };
+  const feeds: Record<FeedName, FixtureItem[]> = { rss: [...STORIES], rdf: [...RDF_STORIES], atom: [...ATOM_STORIES], json: [...JSON_STORIES], news: [...NEWS_STORIES], 'open-world': [...OPEN_WORLD_ITEMS] };
   const faults = new Map<string, FixtureFault>();
   const requests: FixtureWeb['requests'] = [];
   const sockets = new Set<Socket>();
@@ -107,6 +108,11 @@ export async function startFixtureWeb(): Promise<FixtureWeb> {
         return sendTagged('application/rss+xml; charset=utf-8', rss('Retail Desk', feeds.rss, base));
       case '/rdf.xml':
         return sendTagged('application/rdf+xml', rdf(feeds.rdf, base));
+      // Retailers and people the gazetteer does not know (issue 43; open-world-feed.ts).
+      case '/open-world.xml':
+        return sendTagged('application/rss+xml; charset=utf-8', rss('Open world desk', feeds['open-world'], base));
+      case '/open-world-labelled.xml':
+        return sendTagged('application/rss+xml; charset=utf-8', rss('Open world wire', LABELLED_ITEMS, base));
       case '/atom.xml':
         return sendTagged('application/atom+xml', atom(feeds.atom, base));
       case '/feed.json':

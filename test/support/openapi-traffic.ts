@@ -119,6 +119,7 @@ export async function runTraffic(proxyUrl: string, service: RunningService, admi
   // Discover, follow, predict, webhooks.
   await send('GET /api/v1/discover', `/api/v1/discover?q=${encodeURIComponent('quick commerce Bengaluru')}&limit=5`);
   await send('GET /api/v1/discover', `/api/v1/discover?id=${signalId}`);
+  await send('GET /api/v1/entities', `/api/v1/entities?q=${encodeURIComponent('Zudio')}`);
   const follow = await body<{ id: string }>(await send('POST /api/v1/follow', '/api/v1/follow', { method: 'POST', json: { target: { type: 'entity', value: 'Zudio' } }, headers: bearer(jwt) }));
   await send('GET /api/v1/follow', '/api/v1/follow', { headers: bearer(jwt) });
   await send('GET /api/v1/follow/feed', '/api/v1/follow/feed', { headers: bearer(jwt) });

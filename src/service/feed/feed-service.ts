@@ -22,6 +22,8 @@ import { emptyState, InMemoryFeedRepository, type FeedRepository, type FetchReco
 import { fetchResource, type FetchLimits, type FetchResponse } from './http-fetcher';
 import { NearDuplicateIndex } from './near-duplicate';
 import { RobotsCache } from './robots';
+import { EntityLearner } from './entity-learning';
+import { InMemoryLearnedEntityStore, type LearnedEntityStore } from './learned-entity-store';
 import { extractSignal, unkeptReason, type ExtractInput, type FeedSignal } from './signal-extraction';
 import { cadenceText, FEED_KINDS, newSourceId, SourceDefinition, urlProblem, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
 
@@ -66,6 +68,8 @@ export interface FeedServiceOptions {
   oracleWindowMs?: number;
   /** A shared store (team server): how often other processes' changes are read (default 1 s). */
   syncMs?: number;
+  /** Where learned entities are kept (the service's database; in memory without one). */
+  learnedStore?: LearnedEntityStore;
 }
 
 export interface SourceView extends FeedSourceRecord {
@@ -144,6 +148,10 @@ export class FeedService {
   private readonly signals = new Map<string, FeedSignal>();
   private readonly oracleItems = new Map<string, OracleItem>();
   private readonly duplicates = new NearDuplicateIndex(0.7);
+  /** Organisations, brands and people learned from the items (issue 43; entity-learning.ts). */
+  readonly learner: EntityLearner;
+  private readonly learnedStore: LearnedEntityStore;
+  private learnedCursorMs = 0;
   /** The stored signals' near-duplicate index being built after start; fetches wait for it. */
   private clustering: Promise<void> = Promise.resolve();
   /** Stored signals to cluster once the service is up (not before: the slices would slow its start). */
@@ -160,6 +168,8 @@ export class FeedService {
     this.store = options.store;
     this.repository = options.repository ?? new InMemoryFeedRepository();
     this.now = options.now ?? Date.now;
+    this.learner = new EntityLearner(this.now);
+    this.learnedStore = options.learnedStore ?? new InMemoryLearnedEntityStore();
     this.userAgent = `${USER_AGENT_PRODUCT}/1.0 (+${options.contactUrl ?? DEFAULT_CONTACT_URL})`;
     this.robots = new RobotsCache({ userAgent: this.userAgent, productToken: USER_AGENT_PRODUCT, allowPrivate: options.allowPrivate ?? false, allowedPrivateHosts: options.allowedPrivateHosts, signal: this.stopping.signal, now: this.now, limits: options.limits });
     // A fetched source's entry in the store is the measured one.
@@ -176,6 +186,8 @@ export class FeedService {
    */
   async load(stored?: FeedSignal[]): Promise<void> {
     const loadedAt = Date.now();
+    this.learner.merge(await this.learnedStore.since(0));
+    this.learnedCursorMs = loadedAt - SYNC_LOOKBACK_MS;
     for (const { source, state } of await this.repository.loadSources()) this.keep(source, state);
     const { signals, oracleItems } = stored ? { signals: stored, oracleItems: await this.repository.oracleItemsSince(0) } : await this.repository.signalsSince(0);
     if (signals.length <= CLUSTER_AT_LOAD) {
@@ -220,6 +232,9 @@ export class FeedService {
       this.remember(signal, false);
     }
     for (const item of oracleItems) this.oracleItems.set(item.canonical, item);
+    // Entities another process learned resolve here too (its signals above already name them).
+    this.learner.merge(await this.learnedStore.since(this.learnedCursorMs));
+    this.learnedCursorMs = startedAt - SYNC_LOOKBACK_MS;
     this.signalCursorMs = startedAt - SYNC_LOOKBACK_MS;
     this.lastSyncAt = startedAt;
   }
@@ -608,6 +623,7 @@ export class FeedService {
       this.pendingFiles.delete(source.id);
       if (files) state.files = files;
       ingested = this.ingest(source, collected.items, fetchedAt);
+      await this.saveLearned();
       const { items, newItems } = ingested;
       const response = collected.response;
       state.consecutive_failures = 0;
@@ -833,15 +849,47 @@ export class FeedService {
           corroborated_by: existing.corroborated_by,
           confidence: existing.confidence,
         };
+        this.learnFrom(updated, changed);
         this.remember(updated, true);
         changed.push(updated);
         continue;
       }
       newItems += 1;
+      this.learnFrom(signal, changed);
       this.remember(signal, true);
       changed.push(signal);
     }
     return { items: inputs.length, newItems, signals: changed, oracleItems };
+  }
+
+  /**
+   * Learns the names a new signal marks or repeats (issue 43) and gives the signal the learned
+   * entities it names; a name learned now is given to the earlier signals it waited in too
+   * (they are stored again with this fetch).
+   */
+  private learnFrom(signal: FeedSignal, changed: FeedSignal[]): void {
+    const { names, earlier } = this.learner.learn(signal);
+    for (const name of names) if (!signal.entities.retailers.includes(name)) signal.entities.retailers.push(name);
+    for (const id of earlier) {
+      const known = this.signals.get(id);
+      if (!known) continue;
+      const missing = this.learner.namesIn(`${known.title}\n${known.summary}\n${known.body}`).filter((name) => !known.entities.retailers.includes(name));
+      if (missing.length === 0) continue;
+      const updated: FeedSignal = { ...known, entities: { ...known.entities, retailers: [...known.entities.retailers, ...missing] } };
+      this.remember(updated, false);
+      changed.push(updated);
+    }
+  }
+
+  /** Writes what was learned; a database that is down keeps it for the next fetch. */
+  private async saveLearned(): Promise<void> {
+    const changed = this.learner.takeChanged();
+    if (changed.length === 0) return;
+    try {
+      await this.learnedStore.save(changed);
+    } catch {
+      this.learner.markChanged(changed);
+    }
   }
 
   /**

@@ -4,6 +4,7 @@
  */
 import type { DiscoverItem, FollowTarget } from '../../shared/surface-schemas';
 import type { CorpusSignal } from '../world/signal-types';
+import { worldEntities } from '../world/entity-registry';
 import { CITIES, RETAILERS, SEGMENTS } from '../world/gazetteer';
 import { tokenize } from '../retrieval/search-index';
 import type { SignalStore } from '../signal-store';
@@ -47,7 +48,9 @@ export function canonicalTarget(store: SignalStore, target: FollowTarget): Follo
   const wanted = lower(target.value);
   switch (target.type) {
     case 'entity': {
-      const name = KNOWN_ENTITIES.get(wanted);
+      // A learned entity (issue 43) is followed by its name, also when given by an alias.
+      const learned = worldEntities.find(target.value);
+      const name = KNOWN_ENTITIES.get(wanted) ?? (learned?.origin === 'learned' ? learned.name : undefined);
       return name ? { type: 'entity', value: name } : null;
     }
     case 'segment': {

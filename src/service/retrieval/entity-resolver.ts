@@ -32,6 +32,8 @@ interface ResolverLookups {
   fuzzyKeys: Array<[string, Target]>;
   /** Organisations signals name that are not retailers (regulators, press, investors…): never unknown. */
   organisations: string[];
+  /** Learned names of two words or more, for the misspelt-name pass. */
+  multiWord: Array<{ words: number; key: string; target: Target }>;
 }
 
 /** The resolver's lookups over a registry: the gazetteer's names first, then the learned ones. */
@@ -56,18 +58,21 @@ function buildLookups(registry: EntityRegistry): ResolverLookups {
   // Multi-word organisation names are read before places, so their words are not taken as a state.
   for (const name of organisations) if (!exact.has(name)) exact.set(name, { kind: 'organisation' });
 
-  // Learned entities: companies and brands are asked about like retailers; a person is a name, never unknown.
+  // Learned entities are asked about like retailers, people too: the feed's signals name them in
+  // `entities.retailers` (feed/entity-learning.ts), so retrieval and Discover filter by them.
+  const multiWord: ResolverLookups['multiWord'] = [];
   for (const entity of registry.learned()) {
-    const target: Target = entity.kind === 'person' ? { kind: 'organisation' } : { kind: 'retailer', names: [entity.name] };
+    const target: Target = { kind: 'retailer', names: [entity.name] };
+    const words = entity.name.split(/\s+/).length;
+    if (words >= 2 && squash(entity.name).length >= 8) multiWord.push({ words, key: squash(entity.name), target });
     for (const written of [entity.name, ...entity.aliases]) {
       const key = squash(written);
       if (key.length < 2 || exact.has(key)) continue;
       exact.set(key, target);
-      if (target.kind === 'retailer' && key.length >= 4) fuzzyKeys.push([key, target]);
-      if (entity.kind === 'person') organisations.push(key);
+      if (key.length >= 4) fuzzyKeys.push([key, target]);
     }
   }
-  return { exact, fuzzyKeys, organisations };
+  return { exact, fuzzyKeys, organisations, multiWord };
 }
 
 /** Words that start questions or name periods and units: never an unknown entity. */
@@ -111,7 +116,7 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
  * unknown names be told apart from ordinary words; without it only exact matches count.
  */
 export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean, registry: EntityRegistry = worldEntities): ResolvedEntities {
-  const { exact: EXACT, fuzzyKeys: FUZZY_KEYS, organisations: ORGANISATIONS } = registry.derived('entity-resolver', buildLookups);
+  const { exact: EXACT, fuzzyKeys: FUZZY_KEYS, organisations: ORGANISATIONS, multiWord: MULTI_WORD } = registry.derived('entity-resolver', buildLookups);
   const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
   const matches = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)];
   const words = matches.map((match) => match[0]);
@@ -213,6 +218,20 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       token.used = true;
       if (best.joined) tokens[i + 1]!.used = true;
       if (best.target.kind === 'retailer') for (const name of best.target.names) result.fuzzy.push({ written: token.raw, retailer: name });
+    }
+
+    // A learned name of several words misspelt in one of them ("Vishal Mega Mrt"): its words are
+    // ordinary corpus words once items use them, so the pass above never tries them.
+    for (const { words: count, key, target } of MULTI_WORD) {
+      for (let i = 0; i + count <= tokens.length; i += 1) {
+        const span = tokens.slice(i, i + count);
+        if (span.some((token) => token.used) || !/^[A-Z]/.test(span[0]!.raw)) continue;
+        const written = span.map((token) => token.key).join('');
+        if (editDistance(written, key, 2) > allowedDistance(key.length)) continue;
+        take(target);
+        for (const token of span) token.used = true;
+        if (target.kind === 'retailer') for (const name of target.names) result.fuzzy.push({ written: span.map((token) => token.raw).join(' '), retailer: name });
+      }
     }
 
     // Unknown names: capitalised runs (not the question word that opens a sentence), or a

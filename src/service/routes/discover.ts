@@ -69,7 +69,8 @@ export function registerDiscoverRoutes(app: FastifyInstance, context: ServiceCon
     const query = parsed.data;
     const filter = {
       ids: query.id,
-      entity: query.entity,
+      // A learned entity's alias ("VMM") filters by the entity it names.
+      entity: query.entity ? (context.feed.learner.get(query.entity)?.name ?? query.entity) : undefined,
       segment: query.segment,
       city: query.city,
       source: query.source,

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { route } from '../endpoint-routes';
 import { PredictRequest } from '../../shared/surface-schemas';
 import { predict } from '../forecast/forecaster';
+import { worldEntities } from '../world/entity-registry';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import type { SurfaceLimiter } from '../surface-limits';
 
@@ -16,6 +17,8 @@ export function registerPredictRoutes(app: FastifyInstance, context: ServiceCont
     limiter.enforce('predict', `user:${user.id}`, reply);
     const parsed = PredictRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return predict(context.store, parsed.data, context.now());
+    // A learned entity is accepted by name or alias (its signals name it by name).
+    const learned = worldEntities.find(parsed.data.entity);
+    return predict(context.store, learned?.origin === 'learned' ? { ...parsed.data, entity: learned.name } : parsed.data, context.now());
   });
 }

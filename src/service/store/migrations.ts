@@ -303,6 +303,27 @@ CREATE TABLE research_schedules (
 CREATE INDEX research_schedules_owner ON research_schedules (owner);
 CREATE INDEX research_schedules_due ON research_schedules (next_run_ms);`,
   },
+  {
+    version: 10,
+    name: 'learned entities',
+    // Organisations, brands and people learned from fetched items (src/service/feed/entity-learning.ts),
+    // shared by a team server's processes: `key` is the name's lower-case letters and digits,
+    // `changed_ms` the cursor other processes read new and changed entities by.
+    sql: `
+CREATE TABLE learned_entities (
+  key text PRIMARY KEY,
+  name text NOT NULL,
+  kind text NOT NULL,
+  aliases jsonb NOT NULL,
+  segments jsonb NOT NULL,
+  cities jsonb NOT NULL,
+  signals integer NOT NULL,
+  first_seen_at text NOT NULL,
+  updated_at text NOT NULL,
+  changed_ms double precision NOT NULL
+);
+CREATE INDEX learned_entities_changed ON learned_entities (changed_ms);`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -4,7 +4,7 @@
  * ids are registered as components).
  */
 import '../surface-schemas';
-import { Delivery, DeliveryList, DiscoverPage, FeedPage, Follow, FollowList, FollowRequest, Forecast, PredictRequest, Removed, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
+import { Delivery, DeliveryList, DiscoverPage, EntityList, FeedPage, Follow, FollowList, FollowRequest, Forecast, PredictRequest, Removed, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
 import { area, endpoint } from './define';
 import { DEVELOPER_PAGE_HEADERS, htmlResponse, jsonResponse, pathParameter, RATE_HEADER, type JsonObject } from '../openapi/common';
 
@@ -83,6 +83,28 @@ export const surfacesArea = area({
         query('cursor', 'The `next_cursor` of the previous page.', { type: 'string' }),
       ],
       responses: { '200': jsonResponse('A page of signals.', DiscoverPage, { items: [ITEM], next_cursor: 'eyJvZmZzZXQiOjIwfQ' }) },
+      errors: { 400: 'An invalid parameter (the message names it).' },
+    }),
+    listEntities: endpoint({
+      method: 'GET',
+      path: '/api/v1/entities',
+      tag: 'Discover',
+      summary: 'List the entities the service knows (extension)',
+      description:
+        'Retailers, brands, organisations and people: the built-in gazetteer (`origin: "gazetteer"`) and those learned from fetched items (`origin: "learned"`), ' +
+        'with the aliases items gave and the segments and cities they are named with. `q` matches a name or alias (a typo too); without it, the most-named come first. ' +
+        'Anonymous callers are allowed; counted in the Discover bucket.',
+      access: 'anyone',
+      limit: 'discover',
+      parameters: [
+        query('q', 'A name or alias, or part of one.', { type: 'string', maxLength: 200 }, 'Vishal Mega Mart'),
+        query('limit', 'Items, 1–100. Defaults to 20.', { type: 'integer', minimum: 1, maximum: 100 }, 20),
+      ],
+      responses: {
+        '200': jsonResponse('The matching entities.', EntityList, {
+          items: [{ name: 'Vishal Mega Mart', kind: 'retailer', aliases: ['VMM'], origin: 'learned', signals: 4, segments: ['grocery'], cities: ['Lucknow'] }],
+        }),
+      },
       errors: { 400: 'An invalid parameter (the message names it).' },
     }),
     follow: endpoint({
