@@ -178,6 +178,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
         watchingUrl = status.baseUrl;
         void watchlist?.start();
+        // A new service (or the local one restarted): whether the app calls it as its owner (issue 47).
+        void credentialStatus(credentials, connection).then((credentialState) => push('credentials.status', credentialState));
       }
     },
     trustedHosts: () => settings.get().trustedHosts,
@@ -213,7 +215,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     service: () => ({ mode: connection.status.mode, baseUrl: connection.client?.baseUrl ?? null }),
     // SECURITY: the embedded service's admin token stays in main (supervisor → this client's header).
     localAdminToken: () => deps.localService?.adminToken ?? null,
-    userCredential: () => credentials.credential(),
+    // The analyst's credential, else the owner token of the embedded service (issue 47).
+    userCredential: () => connection.credential(),
     trustedOrigins: () => settings.get().trustedHosts,
     fetch: capabilities.fetch,
   });

@@ -124,6 +124,11 @@ export interface CredentialStatus {
    * health view carry on anonymously and the status bar and Settings ask the user to renew it.
    */
   rejected?: { at: string; message: string } | null;
+  /**
+   * Issue 47: no credential is set and the embedded service is in use, so the app calls it as
+   * its owner (a token its supervisor obtained at start): research and follows need nothing typed.
+   */
+  owner?: boolean;
 }
 
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────

@@ -77,6 +77,17 @@ export class LocalServiceSupervisor {
     return this.url ? this.admin : null;
   }
 
+  /**
+   * The analyst's credential as owner of this service (issue 47): the same token, which also
+   * carries the tier "team". The app presents it for every call that needs a caller (research,
+   * follows, webhooks, keys) when the analyst has set no credential of their own; each start
+   * brings a new one, and its subject (the local administrator) stays the same, so follows and
+   * research runs carry on across restarts.
+   */
+  get ownerToken(): string | null {
+    return this.adminToken;
+  }
+
   async start(): Promise<string> {
     if (this.url && this.child) return this.url;
     this.stopping = false;
