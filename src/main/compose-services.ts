@@ -26,6 +26,7 @@ import { ResearchService } from './services/research/research-service';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-client/service-notices';
 import { SettingsStore } from './services/settings/settings-store';
 import { SourceAdmin } from './services/sources/source-admin';
+import { sourceHostArgs } from './services/sources/private-hosts';
 import { Watchlist } from './services/watchlist/watchlist';
 import { loggerFor } from './logging/logger';
 import { browserHostCapabilities, type HostCapabilities } from './desktop/host-capabilities';
@@ -91,7 +92,11 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     paceMs: options.paceMs,
     ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
-    launchExtras: () => composerLaunch(settings.get().answers, modelKeys.current),
+    launchExtras: () => {
+      const composer = composerLaunch(settings.get().answers, modelKeys.current);
+      // Issue 47: the intranet hosts the analyst allowed, and only those.
+      return { ...composer, args: [...composer.args, ...sourceHostArgs(settings.get().sourceHosts ?? [])] };
+    },
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
@@ -218,6 +223,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     // The analyst's credential, else the owner token of the embedded service (issue 47).
     userCredential: () => connection.credential(),
     trustedOrigins: () => settings.get().trustedHosts,
+    allowedHosts: () => settings.get().sourceHosts ?? [],
     fetch: capabilities.fetch,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });

@@ -84,7 +84,20 @@ export interface Settings {
   display: DisplayPreferences;
   /** Settings › Answers (issue 28): absent until chosen, meaning the extractive composer. */
   answers?: AnswerSetting;
+  /**
+   * Issue 47: hosts on the analyst's private network they allowed the embedded service to fetch
+   * sources from (its `--allow-source-host`); listed and withdrawn in Settings › Sources.
+   */
+  sourceHosts?: string[];
 }
+
+/** A host name or address as the service's `--allow-source-host` takes it (lower case, no port). */
+export const SourceHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,62})?(?:\.[a-z0-9](?:[a-z0-9-]{0,62})?)*|\[[0-9a-f:.]+\])$/, 'Not a host name or address.');
 
 export interface ServiceStatus {
   mode: 'local' | 'remote';
@@ -374,6 +387,10 @@ export const BridgeMethods = {
   'sources.preview': defineMethod(NewSourceArgs).returns<SourcePreview>(),
   'sources.add': defineMethod(NewSourceArgs).returns<{ source: FetchedSource; preview: SourcePreview }>(),
   'sources.update': defineMethod(SourcePatchArgs).returns<FetchedSource>(),
+  /** Issue 47: the analyst said yes to fetching this private host; the embedded service restarts with it. */
+  'sources.allowHost': defineMethod(z.object({ host: SourceHost })).returns<Settings>(),
+  /** Withdraws that consent (Settings › Sources); the embedded service restarts without it. */
+  'sources.withdrawHost': defineMethod(z.object({ host: SourceHost })).returns<Settings>(),
   'sources.remove': defineMethod(SourceIdArgs).returns<{ removed: true }>(),
   'sources.acceptProposal': defineMethod(AcceptProposalArgs).returns<{ proposal: ProposalView; source: FetchedSource }>(),
   'sources.rejectProposal': defineMethod(RejectProposalArgs).returns<ProposalView>(),

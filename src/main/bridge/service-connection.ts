@@ -177,10 +177,10 @@ export class ServiceConnection {
    * it is the service in use. Conversations live in main and the service's sessions in its
    * database, so both carry on; an answer streaming at that moment ends incomplete, with retry.
    */
-  async restartLocalService(): Promise<void> {
+  async restartLocalService(detail = 'Restarting the local service with the new answer settings…'): Promise<void> {
     if (this.current.mode !== 'local' || !this.deps.localService || this.disposed) return;
     this.activeClient = null;
-    this.setStatus({ state: 'starting', detail: 'Restarting the local service with the new answer settings…' });
+    this.setStatus({ state: 'starting', detail });
     await this.deps.localService.stop();
     this.restarts = [];
     await this.apply({ mode: 'local' });

@@ -9,7 +9,7 @@ import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
 import { SaveToLibrary } from '../library/SaveToLibrary';
 import { AnswerView } from './LazyAnswerView';
-import { Composer } from './Composer';
+import { canAsk, Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
 import { placeholderHeight, TurnPlaceholder, useShownTurn } from './TurnPlaceholder';
 
@@ -161,7 +161,16 @@ function ConversationTurns() {
         <ul>
           {EXAMPLES.map((example) => (
             <li key={example}>
-              <button type="button" className="link" onClick={() => setDraft(example)}>
+              <button
+                type="button"
+                className="link"
+                data-testid="example-question"
+                onClick={() => {
+                  // Issue 47: an example asks at once (once the service can answer, as the Ask button).
+                  setDraft(example);
+                  if (canAsk(useAppStore.getState())) void useAppStore.getState().ask();
+                }}
+              >
                 {example}
               </button>
             </li>

@@ -325,30 +325,47 @@ function AddSource({ onAdded }: { onAdded(): void }) {
   const [cadenceS, setCadenceS] = useState(900);
   const [preview, setPreview] = useState<SourcePreview | null>(null);
   const [error, setError] = useState<{ message: string; noItems: boolean } | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'add' | null>(null);
+  const [busy, setBusy] = useState<'preview' | 'add' | 'allow' | null>(null);
+  const [consent, setConsent] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const args = { url: url.trim(), kind, name: name.trim(), cadenceS };
   const reset = (): void => {
     setPreview(null);
     setError(null);
+    setConsent(null);
   };
   const runPreview = async (): Promise<void> => {
     setBusy('preview');
     setAdded(null);
+    setConsent(null);
     const result = await clarity().invoke('sources.preview', args);
     setBusy(null);
     if (result.ok) {
       setPreview(result.value);
       setError(null);
+    } else if (result.error.code === 'private_host' && result.error.host) {
+      // Issue 47: an intranet address is fetched only after the analyst says yes to its host.
+      setPreview(null);
+      setError(null);
+      setConsent(result.error.host);
     } else {
       setPreview(null);
       setError({ message: result.error.message, noItems: result.error.status === 422 });
     }
   };
+  const allowHost = async (host: string): Promise<void> => {
+    setBusy('allow');
+    const allowed = await clarity().invoke('sources.allowHost', { host });
+    setBusy(null);
+    setConsent(null);
+    if (!allowed.ok) return setError({ message: allowed.error.message, noItems: false });
+    await runPreview();
+  };
   const add = async (): Promise<void> => {
     setBusy('add');
     const result = await clarity().invoke('sources.add', args);
     setBusy(null);
+    if (!result.ok && result.error.code === 'private_host' && result.error.host) return setConsent(result.error.host);
     if (!result.ok) return setError({ message: result.error.message, noItems: result.error.status === 422 });
     setAdded(`${result.value.source.name} was added: it is fetched now and then ${result.value.source.cadence || `every ${formatDuration(result.value.source.cadenceS)}`}.`);
     setUrl('');
@@ -411,6 +428,19 @@ function AddSource({ onAdded }: { onAdded(): void }) {
           {busy === 'preview' ? 'Reading…' : 'Preview'}
         </button>
       </div>
+      {consent ? (
+        <div className="source-confirm" role="alertdialog" aria-label={`Fetch ${consent}?`} data-testid="private-host-consent" data-host={consent}>
+          <span>
+            <strong>{consent}</strong> is on your private network. Fetch it from this computer? Only this host is allowed; you can withdraw it in Settings › Sources.
+          </span>
+          <button type="button" disabled={busy !== null} onClick={() => void allowHost(consent)} data-testid="private-host-yes">
+            {busy === 'allow' ? 'Allowing…' : 'Yes, fetch it'}
+          </button>
+          <button type="button" className="secondary" disabled={busy !== null} onClick={() => setConsent(null)} data-testid="private-host-no">
+            No
+          </button>
+        </div>
+      ) : null}
       {error ? (
         <p className="notice" role="alert" data-testid="add-source-error" data-no-items={error.noItems ? 'true' : 'false'}>
           {error.noItems ? <strong>No items found. </strong> : null}
