@@ -149,9 +149,10 @@ export class SourceAdmin {
    * A remote service keeps its own rules (inWords below).
    */
   private async askConsent(url: string): Promise<Result<never> | null> {
-    if (this.deps.service().mode !== 'local') return null;
+    // Only where the host keeps the analyst's answers (compose-services gives allowedHosts).
+    if (this.deps.service().mode !== 'local' || !this.deps.allowedHosts) return null;
     const host = await (this.deps.privateHost ?? privateHostOf)(url);
-    if (!host || (this.deps.allowedHosts?.() ?? []).includes(host)) return null;
+    if (!host || this.deps.allowedHosts().includes(host)) return null;
     return fail({ code: 'private_host', host, message: `${host} is on your private network. Fetch it from this computer?` });
   }
 
