@@ -4,6 +4,7 @@ import { SOURCE_KINDS, type FetchRecordView, type FetchedSource, type ProposalVi
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
+import { FirstSourcesIntro, StarterPackPanel, takeStarterPackWish } from './StarterPack';
 import './sources.css';
 
 /** How often the open view asks for fresh facts (a fetch may have happened since). */
@@ -50,6 +51,8 @@ export function SourcesView() {
   const [overview, setOverview] = useState<SourcesOverview | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
+  // Issue 47: the starter pack, open at once when the health view's first screen asked for it.
+  const [packOpen, setPackOpen] = useState(takeStarterPackWish);
   const serviceState = useAppStore((s) => s.serviceStatus?.state);
   const setView = useAppStore((s) => s.setView);
 
@@ -90,13 +93,21 @@ export function SourcesView() {
             {overview.accessReason}
           </p>
         ) : null}
+        {admin && overview.sources.length === 0 ? (
+          <FirstSourcesIntro
+            where="sources"
+            onAdd={() => document.querySelector<HTMLInputElement>('[data-testid="add-source-url"]')?.focus()}
+            onPack={() => setPackOpen(true)}
+          />
+        ) : null}
+        {admin && packOpen ? <StarterPackPanel onAdded={() => void refresh()} onClose={() => setPackOpen(false)} /> : null}
         {admin ? <AddSource onAdded={() => void refresh()} /> : null}
         {admin ? (
           <>
             <h2 className="sources-h2">Fetched sources</h2>
             {overview.sources.length === 0 ? (
               <p className="empty-state" data-testid="sources-empty">
-                No source is fetched yet. Paste the address of a feed you follow above: an exchange&apos;s announcements, a company newsroom, a business paper&apos;s retail section, a regulator&apos;s press releases, or a folder of your own documents.
+                None yet. Paste the address of a feed you follow above: an exchange&apos;s announcements, a company newsroom, a business paper&apos;s retail section, a regulator&apos;s press releases, or a folder of your own documents.
               </p>
             ) : (
               <ul className="source-cards" data-testid="sources-list">
@@ -107,7 +118,7 @@ export function SourcesView() {
             )}
             {overview.healthRule ? (
               <p className="hint" data-testid="sources-health-rule">
-                How health is decided: {overview.healthRule}
+                How health is decided, in the service&apos;s words: {overview.healthRule}
               </p>
             ) : null}
             <Proposals proposals={overview.proposals} error={overview.proposalsError} onChanged={refresh} />
