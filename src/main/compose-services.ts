@@ -92,6 +92,11 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     paceMs: options.paceMs,
     ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
+    // Shared pages' links stay valid across restarts: the same port when it is free (issue 47).
+    preferredPort: () => settings.get().localServicePort ?? null,
+    onPort: (port) => {
+      if (settings.get().localServicePort !== port) void settings.update({ localServicePort: port }).catch(() => undefined);
+    },
     launchExtras: () => {
       const composer = composerLaunch(settings.get().answers, modelKeys.current);
       // Issue 47: the intranet hosts the analyst allowed, and only those.

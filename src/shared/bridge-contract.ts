@@ -89,6 +89,8 @@ export interface Settings {
    * sources from (its `--allow-source-host`); listed and withdrawn in Settings › Sources.
    */
   sourceHosts?: string[];
+  /** Issue 47: the embedded service's last port, tried first at the next start (stable shared links). */
+  localServicePort?: number;
 }
 
 /** A host name or address as the service's `--allow-source-host` takes it (lower case, no port). */

@@ -28,6 +28,7 @@ const StoredSettings = z.object({
   answers: z.unknown().optional(),
   // Added with issue 47 (intranet sources with consent); each host read on its own.
   sourceHosts: z.array(z.unknown()).optional(),
+  localServicePort: z.unknown().optional(),
 });
 
 export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [], display: DEFAULT_DISPLAY };
@@ -77,6 +78,8 @@ export class SettingsStore {
         return read.success ? [read.data] : [];
       });
       if (hosts.length > 0) this.current.sourceHosts = [...new Set(hosts)];
+      const port = z.number().int().min(1024).max(65_535).safeParse(parsed.localServicePort);
+      if (port.success) this.current.localServicePort = port.data;
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

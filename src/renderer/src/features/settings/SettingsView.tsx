@@ -11,6 +11,7 @@ import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
 import { AnswerSettings } from './AnswerSettings';
 import { SourceHostsSettings } from './SourceHostsSettings';
+import { SharedPages } from './SharedPages';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
@@ -161,6 +162,7 @@ export function SettingsView() {
       <ThemeSettings />
       <DisplaySettings />
       <SourceHostsSettings />
+      <SharedPages />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
       {/* Issue 47: what only an integrator needs, apart from what an analyst sets. */}
       <section className="settings-developer" aria-labelledby="settings-developer-title" data-testid="settings-developer">
