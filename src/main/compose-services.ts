@@ -119,6 +119,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     notices.reportStartup({ settingsSetAside: null, conversationsSetAside: [], librarySkipped: [...skipped] });
   });
   host = await createBridgeHost({
+    privateSourcesAllowed: (options.serviceArgs ?? []).includes('--allow-private-sources'),
     settings,
     credentials,
     conversations,
@@ -158,6 +159,8 @@ export interface BridgeHostDeps {
   research?: { pollMinMs?: number; pollLimitMs?: number };
   /** What the host can do; default: the browser host's (tests). */
   capabilities?: HostCapabilities;
+  /** The embedded service was started with --allow-private-sources: no consent to ask (issue 47). */
+  privateSourcesAllowed?: boolean;
 }
 
 /**
@@ -228,7 +231,9 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     // The analyst's credential, else the owner token of the embedded service (issue 47).
     userCredential: () => connection.credential(),
     trustedOrigins: () => settings.get().trustedHosts,
-    allowedHosts: () => settings.get().sourceHosts ?? [],
+    // A service started with --allow-private-sources (tests, a developer's run) fetches every
+    // private address already: nothing to ask.
+    ...(deps.privateSourcesAllowed ? {} : { allowedHosts: () => settings.get().sourceHosts ?? [] }),
     fetch: capabilities.fetch,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
