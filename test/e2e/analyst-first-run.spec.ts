@@ -18,7 +18,12 @@ test.afterAll(async () => {
   await web?.close();
 });
 
-test('research and a follow with no credential typed; an example asks at once; nothing covers the page at start', async ({ page, app, chat, research, discover, statusBar }, testInfo) => {
+/** A cold start on a loaded machine can pass the supervisor's minute. */
+const START = { startTimeoutMs: 240_000 };
+
+test('research and a follow with no credential typed; an example asks at once; nothing covers the page at start', async ({ page, apps, chat, research, discover, statusBar }, testInfo) => {
+  test.setTimeout(480_000);
+  const app = await apps.start(START);
   await chat.open(app);
   // Nothing over the content at start: no notice, the question box and examples in view.
   await expect(page.locator('.notice-stack .notice-card')).toHaveCount(0);
@@ -42,7 +47,9 @@ test('research and a follow with no credential typed; an example asks at once; n
   await expect(statusBar.root).not.toContainText('Anonymous');
 });
 
-test('the empty health and Sources views say what they will show, offer add-a-source and the starter pack, and fetch nothing until picked', async ({ page, app, health }, testInfo) => {
+test('the empty health and Sources views say what they will show, offer add-a-source and the starter pack, and fetch nothing until picked', async ({ page, apps, health }, testInfo) => {
+  test.setTimeout(480_000);
+  const app = await apps.start(START);
   const sources = new SourcesPage(page);
   await health.open(app);
   await health.goTo('health');
@@ -102,7 +109,9 @@ test('a loopback feed is added after consent to its host only; another private h
   await expect(page.getByTestId('source-hosts-empty')).toBeVisible({ timeout: 120_000 });
 });
 
-test('share asks who can open the link first, then the shared page is listed and withdrawn', async ({ page, app, chat, settings }) => {
+test('share asks who can open the link first, then the shared page is listed and withdrawn', async ({ page, apps, chat, settings }) => {
+  test.setTimeout(480_000);
+  const app = await apps.start(START);
   await chat.open(app);
   await chat.ask('How fast is quick commerce growing in Bengaluru?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
@@ -127,7 +136,9 @@ test('share asks who can open the link first, then the shared page is listed and
   await expect(settings.sharedPages).toHaveCount(0);
 });
 
-test("the forecast's value axis has values and the metric's own label", async ({ page, app, chat, discover, citations }, testInfo) => {
+test("the forecast's value axis has values and the metric's own label", async ({ page, apps, chat, discover, citations }, testInfo) => {
+  test.setTimeout(480_000);
+  const app = await apps.start(START);
   await chat.open(app);
   await discover.goTo('discover');
   await discover.search({ entity: 'DMart', kind: 'results' });
@@ -135,7 +146,7 @@ test("the forecast's value axis has values and the metric's own label", async ({
   await discover.items.first().click();
   await citations.forecastButton('revenue_cr').click();
   await expect(citations.forecastPart('axis-name')).toHaveText('Revenue (₹ crore)');
-  const ticks = await citations.forecastPart('tick').allInnerTexts();
+  const ticks = await citations.forecastPart('tick').allTextContents();
   expect(ticks.length).toBeGreaterThanOrEqual(2);
   for (const tick of ticks) expect(tick).toMatch(/^−?[\d,]+(\.\d)?$/);
   await expect(citations.forecastPart('chart')).not.toContainText('revenue_cr');

@@ -59,7 +59,10 @@ export function SourcesView() {
   const refresh = useCallback(async () => {
     const result = await clarity().invoke('sources.overview');
     if (result.ok) {
-      setOverview(result.value);
+      // While the local service restarts (a host allowed or withdrawn) it is briefly unavailable:
+      // the view, and the address being added, stay as they were until it answers again.
+      const next = result.value;
+      setOverview((previous) => (next.access === 'unavailable' && previous?.access === 'admin' ? previous : next));
       setLoadError(null);
     } else setLoadError(result.error.message);
   }, []);
