@@ -87,7 +87,7 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
 /** Counts are whole (a store count is never 927.4); other units keep one decimal. */
 const formatIn = (unit: string, value: number): string => (unit === 'count' ? formatNumber(Math.round(value), { maxFractionDigits: 0 }) : formatNumber(value, { maxFractionDigits: 1 }));
 
-/** Up to five round values spanning [min, max], for the value axis. */
+/** Round values (about five) from at or below `min` to at or above `max`, for the value axis. */
 export function axisTicks(min: number, max: number, whole: boolean): number[] {
   const span = max - min || Math.abs(max) || 1;
   const raw = span / 4;
@@ -95,7 +95,9 @@ export function axisTicks(min: number, max: number, whole: boolean): number[] {
   let step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
   if (whole) step = Math.max(1, Math.round(step));
   const ticks: number[] = [];
-  for (let tick = Math.ceil(min / step) * step; tick <= max + step * 1e-9; tick += step) ticks.push(Number(tick.toFixed(10)));
+  // From the round value at or below the lowest point to the one at or above the highest.
+  const end = Math.ceil(max / step) * step;
+  for (let tick = Math.floor(min / step) * step; tick <= end + step * 1e-9; tick += step) ticks.push(Number(tick.toFixed(10)));
   return ticks;
 }
 
