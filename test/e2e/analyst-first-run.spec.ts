@@ -42,6 +42,9 @@ test('research and a follow with no credential typed; an example asks at once; n
 
   await discover.goTo('discover');
   await discover.search({ query: 'grocery prices', segment: 'grocery' });
+  await expect(discover.results).toHaveAttribute('data-shown-for', 'grocery prices grocery');
+  // The signal's panel offers to follow its segment.
+  await discover.items.first().click();
   await discover.followSegment.click();
   await expect(discover.followMessage).toHaveText('Following grocery.');
   await expect(statusBar.root).not.toContainText('Anonymous');
