@@ -26,6 +26,7 @@ import { ResearchService } from './services/research/research-service';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-client/service-notices';
 import { SettingsStore } from './services/settings/settings-store';
 import { SourceAdmin } from './services/sources/source-admin';
+import { sourceHostArgs } from './services/sources/private-hosts';
 import { Watchlist } from './services/watchlist/watchlist';
 import { loggerFor } from './logging/logger';
 import { browserHostCapabilities, type HostCapabilities } from './desktop/host-capabilities';
@@ -91,7 +92,16 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     paceMs: options.paceMs,
     ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
-    launchExtras: () => composerLaunch(settings.get().answers, modelKeys.current),
+    // Shared pages' links stay valid across restarts: the same port when it is free (issue 47).
+    preferredPort: () => settings.get().localServicePort ?? null,
+    onPort: (port) => {
+      if (settings.get().localServicePort !== port) void settings.update({ localServicePort: port }).catch(() => undefined);
+    },
+    launchExtras: () => {
+      const composer = composerLaunch(settings.get().answers, modelKeys.current);
+      // Issue 47: the intranet hosts the analyst allowed, and only those.
+      return { ...composer, args: [...composer.args, ...sourceHostArgs(settings.get().sourceHosts ?? [])] };
+    },
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
@@ -109,6 +119,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     notices.reportStartup({ settingsSetAside: null, conversationsSetAside: [], librarySkipped: [...skipped] });
   });
   host = await createBridgeHost({
+    privateSourcesAllowed: (options.serviceArgs ?? []).includes('--allow-private-sources'),
     settings,
     credentials,
     conversations,
@@ -148,6 +159,8 @@ export interface BridgeHostDeps {
   research?: { pollMinMs?: number; pollLimitMs?: number };
   /** What the host can do; default: the browser host's (tests). */
   capabilities?: HostCapabilities;
+  /** The embedded service was started with --allow-private-sources: no consent to ask (issue 47). */
+  privateSourcesAllowed?: boolean;
 }
 
 /**
@@ -178,6 +191,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
         watchingUrl = status.baseUrl;
         void watchlist?.start();
+        // A new service (or the local one restarted): whether the app calls it as its owner (issue 47).
+        void credentialStatus(credentials, connection).then((credentialState) => push('credentials.status', credentialState));
       }
     },
     trustedHosts: () => settings.get().trustedHosts,
@@ -213,8 +228,12 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     service: () => ({ mode: connection.status.mode, baseUrl: connection.client?.baseUrl ?? null }),
     // SECURITY: the embedded service's admin token stays in main (supervisor → this client's header).
     localAdminToken: () => deps.localService?.adminToken ?? null,
-    userCredential: () => credentials.credential(),
+    // The analyst's credential, else the owner token of the embedded service (issue 47).
+    userCredential: () => connection.credential(),
     trustedOrigins: () => settings.get().trustedHosts,
+    // A service started with --allow-private-sources (tests, a developer's run) fetches every
+    // private address already: nothing to ask.
+    ...(deps.privateSourcesAllowed ? {} : { allowedHosts: () => settings.get().sourceHosts ?? [] }),
     fetch: capabilities.fetch,
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });

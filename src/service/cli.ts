@@ -17,6 +17,8 @@
  *   --replay-sample (demos/tests: replay the sample as arrivals with simulated source health,
  *     labelled; by default the sample is a fixed snapshot that reports no health)
  *   --allow-private-sources (fetch sources on loopback/private addresses: tests, local feeds)
+ *   --allow-source-host HOST (repeatable: fetch sources on this one host even where its address is
+ *     private, loopback or link-local; the app passes the intranet hosts its analyst consented to)
  *   --contact-url URL (named in the feed's User-Agent; default: the project's page)
  *   --database postgres://user:pass@host:5432/db (keep state in PostgreSQL: a team server; default:
  *     the embedded database in <data dir>/database, backed up to <data dir>/database-backups)
@@ -70,6 +72,7 @@ const { values, positionals } = parseArgs({
     'no-sample': { type: 'boolean', default: false },
     'replay-sample': { type: 'boolean', default: false },
     'allow-private-sources': { type: 'boolean', default: false },
+    'allow-source-host': { type: 'string', multiple: true },
     'contact-url': { type: 'string' },
     role: { type: 'string' },
     database: { type: 'string' },
@@ -96,6 +99,8 @@ function price(name: string, value: string | undefined): number | undefined {
   return parsed;
 }
 
+const SOURCE_HOST = /^(?:[a-z0-9](?:[a-z0-9-]{0,62})?(?:\.[a-z0-9](?:[a-z0-9-]{0,62})?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
 function integer(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
@@ -104,6 +109,18 @@ function integer(name: string, value: string | undefined): number | undefined {
     process.exit(2);
   }
   return parsed;
+}
+
+/** --allow-source-host values: host names or addresses (an optional :port), lower-cased; a bad one stops the start. */
+function allowedSourceHosts(hosts: string[]): string[] {
+  return hosts.map((raw) => {
+    const host = raw.trim().toLowerCase();
+    if (!SOURCE_HOST.test(host)) {
+      console.error(`--allow-source-host takes a host name or address (e.g. intranet.example.com, 10.0.0.5, [fd00::1]), got "${raw}"`);
+      process.exit(2);
+    }
+    return host;
+  });
 }
 
 const dataDir = values['data-dir'] ?? defaultServiceDataDir();
@@ -252,7 +269,7 @@ const service = await startService({
   signalCount: sample === 'off' ? 0 : integer('signals', values.signals),
   liveFeed: sample === 'replay' && !values['no-live'],
   sample,
-  feed: { sources, allowPrivate: values['allow-private-sources'] ?? false, ...(values['contact-url'] ? { contactUrl: values['contact-url'] } : {}) },
+  feed: { sources, allowPrivate: values['allow-private-sources'] ?? false, allowedPrivateHosts: allowedSourceHosts(values['allow-source-host'] ?? []), ...(values['contact-url'] ? { contactUrl: values['contact-url'] } : {}) },
   dataDir,
   // The corpus and its index, kept beside the signing key for the next start; the key covers
   // this code's files (src/service, or the build in out/main).

@@ -84,7 +84,22 @@ export interface Settings {
   display: DisplayPreferences;
   /** Settings › Answers (issue 28): absent until chosen, meaning the extractive composer. */
   answers?: AnswerSetting;
+  /**
+   * Issue 47: hosts on the analyst's private network they allowed the embedded service to fetch
+   * sources from (its `--allow-source-host`); listed and withdrawn in Settings › Sources.
+   */
+  sourceHosts?: string[];
+  /** Issue 47: the embedded service's last port, tried first at the next start (stable shared links). */
+  localServicePort?: number;
 }
+
+/** A host name or address as the service's `--allow-source-host` takes it (lower case, no port). */
+export const SourceHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,62})?(?:\.[a-z0-9](?:[a-z0-9-]{0,62})?)*|\[[0-9a-f:.]+\])$/, 'Not a host name or address.');
 
 export interface ServiceStatus {
   mode: 'local' | 'remote';
@@ -124,6 +139,11 @@ export interface CredentialStatus {
    * health view carry on anonymously and the status bar and Settings ask the user to renew it.
    */
   rejected?: { at: string; message: string } | null;
+  /**
+   * Issue 47: no credential is set and the embedded service is in use, so the app calls it as
+   * its owner (a token its supervisor obtained at start): research and follows need nothing typed.
+   */
+  owner?: boolean;
 }
 
 // ── Invoke methods: name → argument schema (validated in main) and result type ───────────
@@ -369,6 +389,10 @@ export const BridgeMethods = {
   'sources.preview': defineMethod(NewSourceArgs).returns<SourcePreview>(),
   'sources.add': defineMethod(NewSourceArgs).returns<{ source: FetchedSource; preview: SourcePreview }>(),
   'sources.update': defineMethod(SourcePatchArgs).returns<FetchedSource>(),
+  /** Issue 47: the analyst said yes to fetching this private host; the embedded service restarts with it. */
+  'sources.allowHost': defineMethod(z.object({ host: SourceHost })).returns<Settings>(),
+  /** Withdraws that consent (Settings › Sources); the embedded service restarts without it. */
+  'sources.withdrawHost': defineMethod(z.object({ host: SourceHost })).returns<Settings>(),
   'sources.remove': defineMethod(SourceIdArgs).returns<{ removed: true }>(),
   'sources.acceptProposal': defineMethod(AcceptProposalArgs).returns<{ proposal: ProposalView; source: FetchedSource }>(),
   'sources.rejectProposal': defineMethod(RejectProposalArgs).returns<ProposalView>(),

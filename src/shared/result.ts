@@ -10,7 +10,9 @@ export type BridgeErrorCode =
   | 'bad_response'
   | 'invalid_argument'
   | 'unknown_method'
-  | 'keychain_unavailable';
+  | 'keychain_unavailable'
+  /** Issue 47: the source's host is on the analyst's private network; fetching it needs their yes. */
+  | 'private_host';
 
 export interface BridgeError {
   code: BridgeErrorCode;
@@ -19,6 +21,8 @@ export interface BridgeError {
   retryAfterS?: number;
   /** HTTP status, when the error came from the service. */
   status?: number;
+  /** `private_host`: the host the analyst is asked about. */
+  host?: string;
 }
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: BridgeError };

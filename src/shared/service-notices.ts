@@ -27,6 +27,11 @@ export interface ServiceNotice {
   firstSeenAt: string;
   /** The user has been told (dismissed the one-time notice or opened the list). */
   acknowledged: boolean;
+  /**
+   * Issue 47: the app handles this change itself (e.g. research moves to v2), so the analyst is
+   * not interrupted: it is listed under Settings › Developer › Service notices only.
+   */
+  handledByApp?: boolean;
 }
 
 export interface ChangelogEntryView {

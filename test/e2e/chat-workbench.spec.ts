@@ -149,6 +149,10 @@ test('share a session publicly and copy an answer as markdown and as text', asyn
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
   await chat.shareButton.click();
+  // Issue 47: it asks first, saying who can open the link; nothing is public until confirmed.
+  await expect(chat.shareConfirm).toContainText('Only this computer can open the link');
+  await expect(chat.publicUrl).toHaveCount(0);
+  await chat.shareConfirmYes.click();
   await expect(chat.publicUrl).toContainText('/ask/');
   const url = await chat.sharedUrl();
   const publicPage = await page.request.get(url);

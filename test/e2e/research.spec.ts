@@ -77,12 +77,18 @@ test.describe(() => {
 
   test('a failed run says why and can be retried; a chat suggestion starts a run in one click', async ({ app, chat, research, settings }) => {
     await chat.open(app);
+    // Issue 47: with no credential the app is the local service's owner and research runs; a
+    // credential the analyst sets wins, so a refused one makes a failed run that says why.
+    await settings.saveCredential('not-a-valid-token-1234');
+    await research.goTo('research');
     const failed = await research.start('DMart grocery stores in Pune');
     await expect(failed.root).toHaveAttribute('data-state', 'failed');
-    await expect(failed.error).toContainText('Research needs you to be signed in to the service');
+    await expect(failed.error).toContainText('The service refused your credential as invalid or expired');
     await expect(failed.root.getByTestId('run-error-settings')).toBeVisible();
 
-    await settings.saveCredential(await tokenFor(app, 'retry@example.com'));
+    await settings.goTo('settings');
+    await settings.credentialClear.click();
+    await expect(settings.credentialStatus).toContainText('Nothing to set');
     await research.goTo('research');
     await failed.retry.click();
     await expect(failed.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });

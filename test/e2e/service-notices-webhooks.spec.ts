@@ -45,7 +45,7 @@ test.describe('a service that deprecates v1 research', () => {
   });
   test.afterAll(() => fake.close());
 
-  test('tells once, plainly, keeps it under Service notices, switches research to v2 and shows the changelog', async ({ apps, page, research, settings }) => {
+  test('a deprecation the app handles itself stays out of the page: kept under Settings › Developer › Service notices; research switches to v2; the changelog', async ({ apps, page, research, settings }) => {
     const app = await apps.start();
     await research.open(app);
     await settings.useRemoteService(fake.url);
@@ -56,27 +56,22 @@ test.describe('a service that deprecates v1 research', () => {
     await settings.saveCredential('other-service-token-1234');
     await expect(research.serviceNotice).toHaveCount(0);
 
-    // A v1 run: its response carries the headers.
+    // A v1 run: its response carries the headers. Issue 47: the app handles this deprecation
+    // itself (research moves to v2), so the analyst's page is not interrupted by it.
     const first = await research.start('Quick commerce in Bengaluru');
     await expect(first.root).toHaveAttribute('data-state', 'completed');
-    await expect(research.serviceNotice).toHaveCount(1);
-    const told = research.serviceNotice;
-    await expect(told).toContainText(`The service at ${fake.url} has deprecated Research reports, version 1`);
-    await expect(told).toContainText('since 1 Nov 2026');
-    await expect(told).toContainText('It may stop working after 1 May 2027');
-    await expect(told).toContainText('The app now starts research on this service with version 2');
 
     // From now on the app prefers v2 on this service.
     const second = await research.start('Zudio fashion stores');
     await expect(second.root).toHaveAttribute('data-state', 'completed');
     await expect(second.root).toContainText('queued (v2)');
     expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual(['/api/v1/research', '/api/v2/research']);
-    // Still told once.
-    await expect(research.serviceNotice).toHaveCount(1);
+    await expect(research.serviceNotice).toHaveCount(0);
 
-    // The notice leads to Service notices, where it stays.
-    await told.getByRole('button', { name: 'Service notices' }).click();
+    // It is kept for integrators under Settings › Developer › Service notices, in plain words.
+    await settings.goTo('settings');
     await expect(settings.serviceNoticeRows).toHaveCount(1);
+    await expect(page.getByTestId('settings-developer')).toContainText('Service notices');
     await expect(settings.serviceNoticeRows.first()).toContainText('POST /api/v1/research');
     await expect(settings.serviceNoticeRows.first()).toContainText('1 May 2027');
     await expect(research.serviceNotice).toHaveCount(0);

@@ -5,6 +5,7 @@
  */
 import { fail, ok, type Result, type ServiceSetting, type ServiceStatus } from '../../shared/bridge-contract';
 import { RetailSignalClient, type RateLimitObservation } from '../services/service-client/api-client';
+import type { Credential } from '../services/service-client/api-client';
 import type { CredentialStore } from '../services/credentials/credential-store';
 import type { LocalServiceSupervisor } from '../services/local-service/local-service-supervisor';
 import type { ObservedDeprecation } from '../services/service-client/service-notices';
@@ -67,6 +68,29 @@ export class ServiceConnection {
   /** The service in use as the user knows it. */
   get serviceLabel(): string {
     return this.current.mode === 'local' ? 'the local service' : `the service at ${this.current.baseUrl ? new URL(this.current.baseUrl).origin : 'its address'}`;
+  }
+
+  /**
+   * The caller the app presents (issue 47): the credential the analyst set, else, on the
+   * embedded service, the owner token its supervisor obtained at start. Null: anonymous.
+   * SECURITY: for main's clients only; never crosses the bridge.
+   */
+  async credential(): Promise<Credential | null> {
+    const own = await this.deps.credentials.credential();
+    if (own) return own;
+    return this.ownerCredential();
+  }
+
+  /** The owner token as a credential while the embedded service is the one in use. */
+  private ownerCredential(): Credential | null {
+    if (this.current.mode !== 'local') return null;
+    const token = this.deps.localService?.ownerToken ?? null;
+    return token ? { secret: token, presentAs: 'bearer' } : null;
+  }
+
+  /** Whether calls go as the owner of the embedded service (no credential of the analyst's own). */
+  async actsAsOwner(): Promise<boolean> {
+    return !(await this.deps.credentials.credential()) && this.ownerCredential() !== null;
   }
 
   /** The client of the service in use; null while it starts or when it is unreachable. */
@@ -153,10 +177,10 @@ export class ServiceConnection {
    * it is the service in use. Conversations live in main and the service's sessions in its
    * database, so both carry on; an answer streaming at that moment ends incomplete, with retry.
    */
-  async restartLocalService(): Promise<void> {
+  async restartLocalService(detail = 'Restarting the local service with the new answer settings…'): Promise<void> {
     if (this.current.mode !== 'local' || !this.deps.localService || this.disposed) return;
     this.activeClient = null;
-    this.setStatus({ state: 'starting', detail: 'Restarting the local service with the new answer settings…' });
+    this.setStatus({ state: 'starting', detail });
     await this.deps.localService.stop();
     this.restarts = [];
     await this.apply({ mode: 'local' });
@@ -235,7 +259,7 @@ export class ServiceConnection {
       baseUrl,
       fetch: this.deps.fetch,
       stallTimeoutMs: this.deps.stallTimeoutMs,
-      credential: () => this.deps.credentials.credential(),
+      credential: () => this.credential(),
       trustedOrigins: () => this.deps.trustedHosts?.() ?? [],
       isCredentialRejected: () => this.rejection !== null,
       onCredentialRejected: ({ message }) => {

@@ -47,7 +47,7 @@ export interface FeedServiceOptions {
   now?: () => number;
   /** Fetch loopback and private addresses (`--allow-private-sources`; tests). */
   allowPrivate?: boolean;
-  /** Exact private `host:port` pairs fetched anyway (tests of the SSRF guard; see http-fetcher). */
+  /** Private hosts fetched anyway (`--allow-source-host`: `host` or `host:port`; see http-fetcher). */
   allowedPrivateHosts?: string[];
   /** Named in the User-Agent so a site's operator can reach whoever runs the service. */
   contactUrl?: string;

@@ -59,11 +59,20 @@ export interface FetchResponse {
   notModified: boolean;
 }
 
+/**
+ * A private host the operator allowed (`--allow-source-host`): named with its port (`host:port`,
+ * that port only) or without (any port of that host). Only that host: a redirect to another
+ * private one is checked again at its hop.
+ */
+function hostAllowed(url: URL, allowed: readonly string[]): boolean {
+  return allowed.includes(url.host.toLowerCase()) || allowed.includes(url.hostname.toLowerCase());
+}
+
 /** Why a URL may not be fetched, or null. Checked before each hop (the connect-time lookup checks the rest). */
 export function refusedTarget(url: URL, allowPrivate: boolean, allowedPrivateHosts: readonly string[] = []): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `only http and https URLs are fetched (got ${url.protocol})`;
   if (url.username || url.password) return 'credentials in a source URL are not accepted';
-  if (allowPrivate || allowedPrivateHosts.includes(url.host)) return null;
+  if (allowPrivate || hostAllowed(url, allowedPrivateHosts)) return null;
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (host === 'localhost' || host.endsWith('.localhost')) return `${host} is a loopback host (allowed only with --allow-private-sources)`;
   if (isIP(host) && isPrivateAddress(host)) return `${host} is a private, loopback or reserved address (allowed only with --allow-private-sources)`;
@@ -79,7 +88,7 @@ export async function fetchResource(request: FetchRequest): Promise<FetchRespons
     const refused = refusedTarget(url, request.allowPrivate, request.allowedPrivateHosts);
     if (refused) throw new FeedFailure(hop === 0 ? 'blocked_address' : 'redirect_blocked', hop === 0 ? `Not fetched: ${refused}.` : `A redirect led to a refused address: ${refused}.`);
     seen.add(url.href);
-    const response = await getOnce(url, { ...request, allowPrivate: request.allowPrivate || (request.allowedPrivateHosts ?? []).includes(url.host) }, limits, deadline, hop === 0);
+    const response = await getOnce(url, { ...request, allowPrivate: request.allowPrivate || hostAllowed(url, request.allowedPrivateHosts ?? []) }, limits, deadline, hop === 0);
     if ([301, 302, 303, 307, 308].includes(response.status)) {
       const location = response.headers.location;
       if (!location) throw new FeedFailure('http_error', `HTTP ${response.status} without a Location header.`);

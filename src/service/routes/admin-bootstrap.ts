@@ -1,7 +1,8 @@
 /**
  * How the app becomes the administrator of the embedded service it supervises: the supervisor
  * starts the service with a random one-time secret in its environment (CLARITY_ADMIN_SECRET) and
- * trades it here, once, for an admin JWT (claim role "admin") that it keeps in memory.
+ * trades it here, once, for an admin JWT (claim role "admin", tier "team") that it keeps in memory
+ * and presents as the analyst for every call that needs a caller (issue 47: the owner credential).
  *
  * SECURITY: POST /api/v1/dev/token never issues the admin role, so another local process cannot
  * become administrator through the loopback dev-token route. This route is registered only when
@@ -34,7 +35,9 @@ export function registerAdminBootstrapRoute(app: FastifyInstance, context: Servi
     if (used || !matches) throw new ServiceError('forbidden', 'Only the app that started this service, once, with the secret it was started with, gets the administrator token.');
     used = true;
     const issuedAt = context.now();
-    const token = await context.idp.issueToken(LOCAL_ADMINISTRATOR, ADMIN_TOKEN_TTL_S, issuedAt, { role: 'admin' });
+    // The owner of the embedded service (issue 47): the same token is the analyst's caller for
+    // research, follows, webhooks and keys, on the team tier (their own machine sets no quota of follows).
+    const token = await context.idp.issueToken(LOCAL_ADMINISTRATOR, ADMIN_TOKEN_TTL_S, issuedAt, { role: 'admin', tier: 'team' });
     return reply.status(201).send({
       token,
       token_type: 'Bearer',

@@ -35,6 +35,13 @@ export class ChatPage extends AppShell {
   get shareButton(): Locator {
     return this.page.getByTestId('share');
   }
+  /** Issue 47: the question asked before anything is shared, saying who can open the link. */
+  get shareConfirm(): Locator {
+    return this.page.getByTestId('share-confirm');
+  }
+  get shareConfirmYes(): Locator {
+    return this.page.getByTestId('share-confirm-yes');
+  }
   get unshareButton(): Locator {
     return this.page.getByTestId('unshare');
   }

@@ -56,7 +56,7 @@ export class CitationPanel {
     return this.page.getByTestId('forecast-panel');
   }
   /** A part of the forecast panel: its chart, band, value, interval, method or basis. */
-  forecastPart(part: 'chart' | 'band' | 'value' | 'interval' | 'method' | 'basis'): Locator {
+  forecastPart(part: 'chart' | 'band' | 'value' | 'interval' | 'method' | 'basis' | 'axis' | 'axis-name' | 'tick'): Locator {
     return this.forecast.getByTestId(`forecast-${part}`);
   }
 }

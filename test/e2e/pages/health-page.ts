@@ -10,6 +10,13 @@ export class HealthPage extends AppShell {
   stat(name: 'sources' | 'healthy' | 'degraded' | 'down' | 'items-per-hour' | 'signals-24h' | 'miss-rate'): Locator {
     return this.page.getByTestId(`stat-${name}`);
   }
+  /** Issue 47: the first screen while no source is fetched. */
+  get firstScreen(): Locator {
+    return this.page.getByTestId('health-first-screen');
+  }
+  get firstPack(): Locator {
+    return this.page.getByTestId('health-first-pack');
+  }
   get overview(): Locator {
     return this.page.getByTestId('health-overview');
   }

@@ -8,6 +8,17 @@ import { AppShell } from './app-shell';
 export class SettingsPage extends AppShell {
   // The credential.
   /** Which backend writes answers, and whether questions leave this machine for it. */
+  /** Issue 47: Settings › Sources, the private hosts allowed, each withdrawable. */
+  get sourceHosts(): Locator {
+    return this.page.getByTestId('source-host');
+  }
+  /** Issue 47: Settings › Shared pages. */
+  get sharedPages(): Locator {
+    return this.page.getByTestId('shared-page');
+  }
+  get developer(): Locator {
+    return this.page.getByTestId('settings-developer');
+  }
   get composerLine(): Locator {
     return this.page.getByTestId('settings-composer');
   }

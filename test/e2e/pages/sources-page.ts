@@ -40,6 +40,30 @@ export class SourcesPage extends AppShell {
     return this.cards.filter({ has: this.page.getByTestId('source-name').getByText(name, { exact: true }) });
   }
 
+  /** Issue 47: the question before an address on the analyst's private network is fetched. */
+  get privateHostConsent(): Locator {
+    return this.page.getByTestId('private-host-consent');
+  }
+  get privateHostYes(): Locator {
+    return this.page.getByTestId('private-host-yes');
+  }
+  /** The first screen while no source is fetched, and its two actions. */
+  get firstScreen(): Locator {
+    return this.page.getByTestId('sources-first-screen');
+  }
+  get firstAdd(): Locator {
+    return this.page.getByTestId('sources-first-add');
+  }
+  get firstPack(): Locator {
+    return this.page.getByTestId('sources-first-pack');
+  }
+  get starterPack(): Locator {
+    return this.page.getByTestId('starter-pack');
+  }
+  get starterSources(): Locator {
+    return this.page.getByTestId('starter-source');
+  }
+
   /** Opens the view and waits until the service has said whether the analyst is its administrator. */
   async openView(): Promise<void> {
     await this.goTo('sources');

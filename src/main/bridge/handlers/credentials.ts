@@ -6,11 +6,12 @@ import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 /** The store's status with whether the service in use refused the credential (#14). */
 export async function credentialStatus(credentials: CredentialStore, connection: ServiceConnection): Promise<CredentialStatus> {
-  return { ...(await credentials.status()), rejected: connection.credentialRejection };
+  return { ...(await credentials.status()), rejected: connection.credentialRejection, owner: await connection.actsAsOwner() };
 }
 
-function credentialVerdict(verdict: 'accepted' | 'refused' | 'forbidden' | 'none', said: string | null): string {
+function credentialVerdict(verdict: 'accepted' | 'refused' | 'forbidden' | 'none', said: string | null, owner = false): string {
   if (verdict === 'none') return 'No credential is set: you ask anonymously, and research needs one.';
+  if (verdict === 'accepted' && owner) return 'The local service knows you as its owner: research and follows work with nothing to type.';
   if (verdict === 'accepted') return 'The service accepts this credential: research and follows will work.';
   if (verdict === 'refused') return `The service refused this credential as invalid or expired${said ? ` (“${said}”)` : ''}. Paste a new one.`;
   return `The service knows this credential but does not allow research with it${said ? ` (“${said}”)` : ''}.`;
@@ -56,7 +57,7 @@ export function credentialHandlers({ settings, credentials, connection, push }: 
       if (!client.ok) return client;
       const checked = await client.value.checkCredential();
       if (!checked.ok) return fail({ ...checked.error, message: `Could not test the credential: ${checked.error.message}` });
-      return ok({ verdict: checked.value.verdict, message: credentialVerdict(checked.value.verdict, checked.value.message) });
+      return ok({ verdict: checked.value.verdict, message: credentialVerdict(checked.value.verdict, checked.value.message, await connection.actsAsOwner()) });
     },
     'credentials.clear': async () => {
       await credentials.clear();

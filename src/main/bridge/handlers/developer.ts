@@ -8,6 +8,7 @@ import { fail, ok, type ApiKeySummary, type Result } from '../../../shared/bridg
 import type { Delivery, Webhook } from '../../../shared/surface-schemas';
 import type { DeliveryView, WebhookView, WebhookWithSecret } from '../../../shared/webhooks';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
+import { credentialStatus } from './credentials';
 
 export function developerHandlers({ connection, credentials, push }: HandlerContext): HandlerMap<MethodsIn<'developer'>> {
   const list = async () => {
@@ -72,7 +73,7 @@ export function developerHandlers({ connection, credentials, push }: HandlerCont
         try {
           await credentials.set(issued.value.key);
           stored = true;
-          push('credentials.status', await credentials.status());
+          push('credentials.status', await credentialStatus(credentials, connection));
         } catch {
           return fail({ code: 'keychain_unavailable', message: `The key was issued (…${issued.value.last4}) but the keychain refused it: copy it now, it will not be shown again.` });
         }

@@ -212,7 +212,7 @@ export class HealthMonitor {
     this.view = {
       ...this.view,
       ...patch,
-      snapshot: this.snapshot ? { generated_at: this.snapshot.generated_at, stats: this.snapshot.stats, oracle: this.snapshot.oracle } : null,
+      snapshot: this.snapshot ? { generated_at: this.snapshot.generated_at, stats: this.snapshot.stats, oracle: this.snapshot.oracle, health_rule: this.snapshot.health_rule ?? null } : null,
       rows: this.rows(),
       statsHistory: this.history.stats,
       generatedAt: this.snapshot?.generated_at ?? null,

@@ -47,6 +47,12 @@ export interface SupervisorOptions {
   onExit?: (detail: string) => void;
   /** Flags and environment the app's settings add at each start (issue 28: the answer composer). */
   launchExtras?: () => LaunchExtras;
+  /**
+   * Issue 47: the port of the previous start, tried first so links the service gave out (shared
+   * pages) stay valid across restarts; a free one is taken when it is in use. `onPort` keeps it.
+   */
+  preferredPort?: () => number | null;
+  onPort?: (port: number) => void;
 }
 
 export class LocalServiceSupervisor {
@@ -77,10 +83,33 @@ export class LocalServiceSupervisor {
     return this.url ? this.admin : null;
   }
 
+  /**
+   * The analyst's credential as owner of this service (issue 47): the same token, which also
+   * carries the tier "team". The app presents it for every call that needs a caller (research,
+   * follows, webhooks, keys) when the analyst has set no credential of their own; each start
+   * brings a new one, and its subject (the local administrator) stays the same, so follows and
+   * research runs carry on across restarts.
+   */
+  get ownerToken(): string | null {
+    return this.adminToken;
+  }
+
   async start(): Promise<string> {
     if (this.url && this.child) return this.url;
+    const preferred = this.options.preferredPort?.() ?? null;
+    if (preferred) {
+      try {
+        return await this.startOn(preferred);
+      } catch {
+        // The port is taken (or the start failed for another reason): a free port, below, says which.
+      }
+    }
+    return this.startOn(0);
+  }
+
+  private async startOn(port: number): Promise<string> {
     this.stopping = false;
-    const args = [...this.launch.args, '--port', '0'];
+    const args = [...this.launch.args, '--port', String(port)];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
     // SECURITY: a fresh one-time secret per start, traded for the admin token once the service listens.
     const adminSecret = randomBytes(32).toString('base64url');
@@ -121,6 +150,8 @@ export class LocalServiceSupervisor {
     });
     this.admin = await exchangeAdminSecret(url, adminSecret);
     this.url = url;
+    const listening = Number(new URL(url).port);
+    if (listening) this.options.onPort?.(listening);
     child.once('exit', (code, signal) => {
       this.child = null;
       this.url = null;

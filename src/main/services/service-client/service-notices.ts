@@ -39,6 +39,14 @@ export interface ObservedDeprecation extends DeprecationObservation {
 /** Research v1 is the one deprecation the app acts on itself (it switches to v2). */
 export const RESEARCH_V1 = { method: ENDPOINTS.researchV1.method, path: ENDPOINTS.researchV1.path } as const;
 
+/**
+ * Issue 47: whether the app handles the change itself (nothing for the analyst to do): such a
+ * notice is for integrators and lives only under Settings › Developer › Service notices.
+ */
+function withHandling(notice: ServiceNotice): ServiceNotice {
+  return { ...notice, handledByApp: notice.method === RESEARCH_V1.method && notice.path === RESEARCH_V1.path };
+}
+
 /** What is going away, in the user's words. */
 function describe(method: string, path: string): { what: string; change: string } {
   if (method === RESEARCH_V1.method && path === RESEARCH_V1.path) {
@@ -71,7 +79,7 @@ export class ServiceNoticeStore {
   }
 
   list(service?: string): ServiceNotice[] {
-    return this.notices.filter((notice) => service === undefined || notice.service === service);
+    return this.notices.filter((notice) => service === undefined || notice.service === service).map(withHandling);
   }
 
   isDeprecated(service: string, method: string, path: string): boolean {
@@ -105,7 +113,7 @@ export class ServiceNoticeStore {
     this.notices.push(notice);
     if (this.notices.length > MAX_NOTICES) this.notices.splice(0, this.notices.length - MAX_NOTICES);
     this.persist();
-    return notice;
+    return withHandling(notice);
   }
 
   acknowledge(id: string): boolean {

@@ -208,7 +208,8 @@ export function readHealthSnapshot(body: unknown): Read<ReadHealthSnapshot> {
     window: asText(pick(rawOracle, ['window', 'period'])),
     updated_at: asText(pick(rawOracle, ['updated_at', 'updatedAt', 'as_of', 'at'])),
   };
-  return good({ generated_at: asText(pick(body, ['generated_at', 'generatedAt', 'as_of', 'updated_at', 'timestamp'])), stats, oracle, sources });
+  const rule = asText(body.health_rule);
+  return good({ generated_at: asText(pick(body, ['generated_at', 'generatedAt', 'as_of', 'updated_at', 'timestamp'])), stats, oracle, sources, ...(rule && rule.length <= 1_000 ? { health_rule: rule } : {}) });
 }
 
 // ── Research ──────────────────────────────────────────────────────────────────────────────

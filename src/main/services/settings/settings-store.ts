@@ -8,7 +8,7 @@ import { ensureDataFolder } from '../data-folder/data-notices';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
-import { CredentialPresentation, DisplaySetting, ServiceSetting, ThemeChoice, TrustedHost, type Settings } from '../../../shared/bridge-contract';
+import { CredentialPresentation, DisplaySetting, ServiceSetting, SourceHost, ThemeChoice, TrustedHost, type Settings } from '../../../shared/bridge-contract';
 import { DEFAULT_DISPLAY } from '../../../shared/format';
 import { AnswerSetting } from '../../../shared/answer-settings';
 
@@ -26,6 +26,9 @@ const StoredSettings = z.object({
   display: DisplaySetting.default(DEFAULT_DISPLAY),
   // Added with issue 28 (Settings › Answers); read on its own below, so a bad entry loses only itself.
   answers: z.unknown().optional(),
+  // Added with issue 47 (intranet sources with consent); each host read on its own.
+  sourceHosts: z.array(z.unknown()).optional(),
+  localServicePort: z.unknown().optional(),
 });
 
 export const DEFAULT_SETTINGS: Settings = { service: { mode: 'local' }, credentialPresentation: 'bearer', trustedHosts: [], display: DEFAULT_DISPLAY };
@@ -70,6 +73,13 @@ export class SettingsStore {
       }), display: parsed.display, ...(parsed.theme ? { theme: parsed.theme } : {}) };
       const answers = AnswerSetting.safeParse(parsed.answers);
       if (answers.success) this.current.answers = answers.data;
+      const hosts = (parsed.sourceHosts ?? []).flatMap((host) => {
+        const read = SourceHost.safeParse(host);
+        return read.success ? [read.data] : [];
+      });
+      if (hosts.length > 0) this.current.sourceHosts = [...new Set(hosts)];
+      const port = z.number().int().min(1024).max(65_535).safeParse(parsed.localServicePort);
+      if (port.success) this.current.localServicePort = port.data;
     } catch {
       const aside = `${this.file}.corrupt-${Date.now()}`;
       await rename(this.file, aside).catch(() => undefined);

@@ -16,6 +16,7 @@ import type { ResponseOf } from '../../../shared/endpoints/define';
 import { FeedSource, type FeedSourceDryRun, type FetchRecord, type QueuedProposal } from '../../../shared/feed-source-schemas';
 import type { FetchRecordView, FetchedSource, NewSourceArgs, ProposalView, SourceHealth, SourcePreview, SourcesOverview } from '../../../shared/sources';
 import { RetailSignalClient, type CallInput, type Credential } from '../service-client/api-client';
+import { privateHostOf, sourceHostOf } from './private-hosts';
 
 /** What the analyst typed in "Add a source", validated (defaults applied) by the bridge. */
 export type NewSource = z.output<typeof NewSourceArgs>;
@@ -31,6 +32,10 @@ export interface SourceAdminDeps {
   userCredential: () => Promise<Credential | null>;
   /** Origins besides the service's that the user trusts (Settings); the client's rule. */
   trustedOrigins?: () => readonly string[];
+  /** Private hosts the analyst allowed the embedded service to fetch (issue 47); none by default. */
+  allowedHosts?: () => readonly string[];
+  /** Whether an address is on a private network (tests give a resolver of their own). */
+  privateHost?: (url: string) => Promise<string | null>;
   fetch?: typeof fetch;
 }
 
@@ -95,15 +100,19 @@ export class SourceAdmin {
 
   /** Fetches the address once (`?dry_run=true`): the items it would give, nothing added. */
   async preview(args: NewSource): Promise<Result<SourcePreview>> {
+    const consent = await this.askConsent(args.url);
+    if (consent) return consent;
     const read = await this.call('addFeedSource', { query: new URLSearchParams({ dry_run: 'true' }), body: definitionBody(args) }, 'a preview');
-    if (!read.ok) return withWhyNoItems(read);
+    if (!read.ok) return this.inWords(withWhyNoItems(read), args.url);
     return ok(previewView(read.value));
   }
 
   async add(args: NewSource): Promise<Result<{ source: FetchedSource; preview: SourcePreview }>> {
+    const consent = await this.askConsent(args.url);
+    if (consent) return consent;
     const body = definitionBody(args);
     const read = await this.call('addFeedSource', { body }, 'the new source');
-    if (!read.ok) return withWhyNoItems(read);
+    if (!read.ok) return this.inWords(withWhyNoItems(read), args.url);
     // A 201 carries the stored source; a 200 is a dry run's answer, which this request did not ask for.
     const created = FeedSource.safeParse(read.value.source);
     if (!created.success) return fail({ code: 'bad_response', message: 'The service answered the new source with a preview only; nothing says it was added.' });
@@ -132,6 +141,28 @@ export class SourceAdmin {
   async reject(id: string, reason: string): Promise<Result<ProposalView>> {
     const read = await this.call('rejectSourceProposal', { params: { id }, body: { reason } }, 'the rejected proposal');
     return read.ok ? ok(proposalView(read.value.proposal)) : read;
+  }
+
+  /**
+   * Issue 47: on the embedded service, a source on the analyst's private network is fetched only
+   * after they say yes to its host (sources.allowHost); until then the view asks, by this error.
+   * A remote service keeps its own rules (inWords below).
+   */
+  private async askConsent(url: string): Promise<Result<never> | null> {
+    // Only where the host keeps the analyst's answers (compose-services gives allowedHosts).
+    if (this.deps.service().mode !== 'local' || !this.deps.allowedHosts) return null;
+    const host = await (this.deps.privateHost ?? privateHostOf)(url);
+    if (!host || this.deps.allowedHosts().includes(host)) return null;
+    return fail({ code: 'private_host', host, message: `${host} is on your private network. Fetch it from this computer?` });
+  }
+
+  /** A remote service's refusal of a private address, said as the analyst can act on it. */
+  private inWords<T>(result: Result<T>, url: string): Result<T> {
+    if (result.ok || this.deps.service().mode !== 'remote' || !/private|loopback|reserved address/i.test(result.error.message)) return result;
+    const host = sourceHostOf(url) ?? url;
+    const service = this.deps.service().baseUrl;
+    const where = service ? new URL(service).host : 'The service';
+    return fail({ ...result.error, message: `${where} does not fetch ${host}: it is on a private network, and that service fetches only public addresses. Ask its administrator, or add the source on the local service.` });
   }
 
   /** One call to a row of the endpoint table, on the admin client. */

@@ -47,7 +47,7 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
           Credential …{credential.last4} invalid or expired — renew it in Settings
         </span>
       ) : (
-        <span>{credential?.set ? `Credential …${credential.last4}` : 'Anonymous'}</span>
+        <span data-testid="caller">{credential?.set ? `Credential …${credential.last4}` : credential?.owner ? 'You (owner of the local service)' : 'Anonymous'}</span>
       )}
       <span>{clarity().host === 'browser' ? 'Browser host' : 'Desktop'}</span>
     </footer>

@@ -31,7 +31,8 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
   },
   connectServiceNotices() {
     const show = (notice: ServiceNotice): void => {
-      if (notice.acknowledged || get().notices.some((n) => n.id === notice.id)) return;
+      // Issue 47: what the app handles itself is for integrators (Settings › Developer), not the page.
+      if (notice.acknowledged || notice.handledByApp || get().notices.some((n) => n.id === notice.id)) return;
       set({ notices: [...get().notices, { id: notice.id, text: notice.what, sticky: true, service: notice }] });
     };
     const unsubscribe = clarity().onPush('service.notice', show);

@@ -9,7 +9,7 @@ import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
 import { SaveToLibrary } from '../library/SaveToLibrary';
 import { AnswerView } from './LazyAnswerView';
-import { Composer } from './Composer';
+import { canAsk, Composer } from './Composer';
 import { ConversationSidebar } from './ConversationSidebar';
 import { placeholderHeight, TurnPlaceholder, useShownTurn } from './TurnPlaceholder';
 
@@ -19,13 +19,29 @@ const EXAMPLES = [
   'Which fashion chains are opening stores in tier-2 cities?',
 ];
 
+/** Who can open a shared page, said before anything is shared (issue 47). */
+export function shareAudience(mode: 'local' | 'remote', baseUrl: string | null): string {
+  if (mode === 'local') return 'Only this computer can open the link: the local service answers on this computer alone. The link stays valid after the app restarts.';
+  let host = 'the service';
+  try {
+    if (baseUrl) host = new URL(baseUrl).host;
+  } catch {
+    // keep the generic name
+  }
+  return `Anyone who can reach ${host} and has the link can open it: your team, if it is your team's server; anyone on the internet, if the service is public. You can make it private again at any time.`;
+}
+
 function ShareButton() {
   const conversation = useAppStore((s) => s.activeConversation);
   const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
+  const serviceMode = useAppStore((s) => s.serviceStatus?.mode ?? 'local');
+  const serviceUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
   if (!conversation || !hasTurns) return null;
   const onShare = async (): Promise<void> => {
+    setAsking(false);
     const result = await share(true);
     if (!result.ok) {
       setMessage(result.message);
@@ -54,9 +70,21 @@ function ShareButton() {
           Public: {conversation.publicUrl}
         </span>
       ) : null}
-      <button type="button" className="secondary" onClick={() => void onShare()} data-testid="share">
-        {conversation.publicUrl ? 'Copy public link' : 'Share…'}
+      <button type="button" className="secondary" onClick={() => (conversation.publicUrl ? void onShare() : setAsking(true))} data-testid="share">
+        {conversation.publicUrl ? 'Copy link' : 'Share…'}
       </button>
+      {asking ? (
+        // Issue 47: nothing is made public until the analyst has read who can open the link.
+        <span className="share-confirm" role="dialog" aria-label="Share this conversation?" data-testid="share-confirm">
+          <span data-testid="share-audience">{shareAudience(serviceMode, serviceUrl)}</span>
+          <button type="button" onClick={() => void onShare()} data-testid="share-confirm-yes">
+            Share and copy the link
+          </button>
+          <button type="button" className="ghost" onClick={() => setAsking(false)} data-testid="share-confirm-no">
+            Cancel
+          </button>
+        </span>
+      ) : null}
       {conversation.publicUrl ? (
         <button type="button" className="ghost" onClick={() => void share(false).then(() => setMessage('No longer public.'))} data-testid="unshare">
           Make private
@@ -161,7 +189,16 @@ function ConversationTurns() {
         <ul>
           {EXAMPLES.map((example) => (
             <li key={example}>
-              <button type="button" className="link" onClick={() => setDraft(example)}>
+              <button
+                type="button"
+                className="link"
+                data-testid="example-question"
+                onClick={() => {
+                  // Issue 47: an example asks at once (once the service can answer, as the Ask button).
+                  setDraft(example);
+                  if (canAsk(useAppStore.getState())) void useAppStore.getState().ask();
+                }}
+              >
                 {example}
               </button>
             </li>

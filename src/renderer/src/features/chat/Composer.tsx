@@ -3,7 +3,7 @@ import { takeBootDraft } from '../../app/boot-shell';
 import { useAppStore } from '../../store/app-store';
 import type { AppState } from '../../store/types';
 
-const canAsk = (s: AppState): boolean => s.serviceStatus !== null && s.serviceStatus.state !== 'starting';
+export const canAsk = (s: AppState): boolean => s.serviceStatus !== null && s.serviceStatus.state !== 'starting';
 
 export function Composer({ retryInS }: { retryInS: number }) {
   const draft = useAppStore((s) => s.draft);

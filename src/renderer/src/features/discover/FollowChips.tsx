@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FollowTargetArgs } from '../../../../shared/watchlist';
-import { metricLabel } from '../../../../shared/metric-labels';
+import { FORECAST_METRICS, metricLabel } from '../../../../shared/metric-labels';
 import { useAppStore } from '../../store/app-store';
 import { ForecastPanel } from './ForecastPanel';
 
@@ -62,12 +62,14 @@ export function followChoicesOf(entities: { retailers: string[]; segments: strin
 /** One button per metric of a signal; the chosen one opens its forecast below. */
 export function ForecastChips({ entity, metrics }: { entity: string | null; metrics: string[] }) {
   const [metric, setMetric] = useState<string | null>(null);
-  if (!entity || metrics.length === 0) return null;
+  // Issue 47: only metrics with a history a forecast can extend.
+  const forecastable = metrics.filter((key) => FORECAST_METRICS.has(key));
+  if (!entity || forecastable.length === 0) return null;
   return (
     <>
       <div className="sf-follow-row">
         <span className="hint">Forecast {entity}:</span>
-        {metrics.map((key) => (
+        {forecastable.map((key) => (
           <button key={key} type="button" className="sf-chip" onClick={() => setMetric(key)} data-testid={`forecast-${key}`}>
             {metricLabel(key)}
           </button>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Forecast } from '../../../../shared/surface-schemas';
 import { formatNumber } from '../../../../shared/format';
-import { metricLabel } from '../../../../shared/metric-labels';
+import { metricLabel, unitWords } from '../../../../shared/metric-labels';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { ForecastSave } from './ForecastSave';
@@ -54,13 +54,13 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
       ) : null}
       {forecast ? (
         <>
-          <ForecastChart forecast={forecast} />
+          <ForecastChart forecast={forecast} label={metricLabel(metric)} />
           <p data-testid="forecast-value">
             <strong>
-              {forecast.forecast.period}: {format(forecast.forecast.value)} {forecast.forecast.unit}
+              {forecast.forecast.period}: {formatIn(forecast.forecast.unit, forecast.forecast.value)} {unitWords(forecast.forecast.unit)}
             </strong>{' '}
             <span data-testid="forecast-interval">
-              ({Math.round(forecast.forecast.interval.level * 100)}% interval {format(forecast.forecast.interval.low)} to {format(forecast.forecast.interval.high)})
+              ({Math.round(forecast.forecast.interval.level * 100)}% interval {formatIn(forecast.forecast.unit, forecast.forecast.interval.low)} to {formatIn(forecast.forecast.unit, forecast.forecast.interval.high)})
             </span>
           </p>
           <p className="hint">
@@ -84,34 +84,78 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
   );
 }
 
-const format = (value: number): string => formatNumber(value, { maxFractionDigits: 1 });
+/** Counts are whole (a store count is never 927.4); other units keep one decimal. */
+const formatIn = (unit: string, value: number): string => (unit === 'count' ? formatNumber(Math.round(value), { maxFractionDigits: 0 }) : formatNumber(value, { maxFractionDigits: 1 }));
 
-/** History as a line, the forecast as a point with its interval as a band. */
-function ForecastChart({ forecast }: { forecast: Forecast }) {
-  const width = 420;
-  const height = 160;
-  const pad = 28;
+/** Round values (about five) from at or below `min` to at or above `max`, for the value axis. */
+export function axisTicks(min: number, max: number, whole: boolean): number[] {
+  const span = max - min || Math.abs(max) || 1;
+  const raw = span / 4;
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  let step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
+  if (whole) step = Math.max(1, Math.round(step));
+  const ticks: number[] = [];
+  // From the round value at or below the lowest point to the one at or above the highest.
+  const end = Math.ceil(max / step) * step;
+  for (let tick = Math.floor(min / step) * step; tick <= end + step * 1e-9; tick += step) ticks.push(Number(tick.toFixed(10)));
+  return ticks;
+}
+
+/**
+ * History as a line, the forecast as a point with its interval as a band; issue 47: a value axis
+ * with round ticks (whole numbers for counts) named by the metric's own label, and the quarters
+ * under a "Fiscal quarter" axis.
+ */
+function ForecastChart({ forecast, label }: { forecast: Forecast; label: string }) {
+  const width = 460;
+  const height = 200;
+  const left = 64;
+  const right = 16;
+  const top = 22;
+  const bottom = 42;
+  const unit = forecast.forecast.unit;
   const points = [...forecast.history.map((h) => ({ label: h.period, value: h.value })), { label: forecast.forecast.period, value: forecast.forecast.value }];
   const values = [...points.map((p) => p.value), forecast.forecast.interval.low, forecast.forecast.interval.high];
-  const min = Math.min(...values);
-  const max = Math.max(...values);
-  const x = (i: number) => pad + (i * (width - 2 * pad)) / Math.max(1, points.length - 1);
-  const y = (v: number) => height - pad - ((v - min) / (max - min || 1)) * (height - 2 * pad);
+  const ticks = axisTicks(Math.min(...values), Math.max(...values), unit === 'count');
+  const min = Math.min(ticks[0]!, ...values);
+  const max = Math.max(ticks[ticks.length - 1]!, ...values);
+  const x = (i: number) => left + 10 + (i * (width - left - right - 20)) / Math.max(1, points.length - 1);
+  const y = (v: number) => height - bottom - ((v - min) / (max - min || 1)) * (height - top - bottom);
   const last = points.length - 1;
   const history = forecast.history.map((h, i) => `${x(i)},${y(h.value)}`).join(' ');
+  const axisName = unitWords(unit) && !label.includes('(') ? `${label} (${unitWords(unit)})` : label;
   return (
-    <svg className="sf-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`History and forecast of ${forecast.forecast.unit}`} data-testid="forecast-chart">
+    <svg className="sf-chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${axisName}: history and forecast`} data-testid="forecast-chart">
+      <text x={4} y={12} className="sf-axis sf-axis-name" data-testid="forecast-axis-name">
+        {axisName}
+      </text>
+      <g data-testid="forecast-axis">
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={left} x2={width - right} y1={y(tick)} y2={y(tick)} className="sf-grid" />
+            <text x={left - 6} y={y(tick) + 4} textAnchor="end" className="sf-axis" data-testid="forecast-tick">
+              {formatIn(unit, tick)}
+            </text>
+          </g>
+        ))}
+      </g>
+      <line x1={left} x2={left} y1={top} y2={height - bottom} className="sf-grid" />
       <rect x={x(last) - 8} y={y(forecast.forecast.interval.high)} width={16} height={Math.max(1, y(forecast.forecast.interval.low) - y(forecast.forecast.interval.high))} className="sf-band" data-testid="forecast-band" />
       <polyline points={history} className="sf-line" fill="none" />
       <line x1={x(last - 1)} y1={y(points[last - 1]!.value)} x2={x(last)} y2={y(forecast.forecast.value)} className="sf-dash" />
       {points.map((p, i) => (
         <g key={p.label}>
-          <circle cx={x(i)} cy={y(p.value)} r={i === last ? 4 : 2.5} className={i === last ? 'sf-forecast-dot' : 'sf-dot'} />
-          <text x={x(i)} y={height - 8} textAnchor="middle" className="sf-axis">
+          <circle cx={x(i)} cy={y(p.value)} r={i === last ? 4 : 2.5} className={i === last ? 'sf-forecast-dot' : 'sf-dot'}>
+            <title>{`${p.label}: ${formatIn(unit, p.value)} ${unitWords(unit)}${i === last ? ' (forecast)' : ''}`}</title>
+          </circle>
+          <text x={x(i)} y={height - bottom + 16} textAnchor="middle" className="sf-axis">
             {p.label}
           </text>
         </g>
       ))}
+      <text x={(left + width - right) / 2} y={height - 6} textAnchor="middle" className="sf-axis sf-axis-name">
+        Fiscal quarter (April–March years); the last is the forecast
+      </text>
     </svg>
   );
 }

@@ -5,7 +5,8 @@ import { SOURCE_TEXT_COLLATOR, sourceFiguresNote, type HealthView as HealthViewD
 import { clarity } from '../../bridge/clarity';
 import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
-import { HealthFiguresExplained } from './health-figures';
+import { HealthFiguresExplained, oracleMeasured } from './health-figures';
+import { FirstSourcesIntro, wishStarterPack } from '../sources/StarterPack';
 import { Sparkline } from './Sparkline';
 import { FollowChips } from '../discover/FollowChips';
 
@@ -72,7 +73,7 @@ function StatCard({ label, value, series, testId }: { label: string; value: stri
   );
 }
 
-function Overview({ history, stats, missRate }: { history: StatsPoint[]; stats: NonNullable<HealthViewData['snapshot']>['stats']; missRate: number }) {
+function Overview({ history, stats, missRate, measured }: { history: StatsPoint[]; stats: NonNullable<HealthViewData['snapshot']>['stats']; missRate: number; measured: boolean }) {
   return (
     <div className="overview" data-testid="health-overview">
       <StatCard testId="stat-sources" label="Sources" value={formatNumber(stats.sources_total)} series={history.map((p) => p.healthy + p.degraded + p.down)} />
@@ -81,7 +82,7 @@ function Overview({ history, stats, missRate }: { history: StatsPoint[]; stats: 
       <StatCard testId="stat-down" label="Down" value={formatNumber(stats.down)} series={history.map((p) => p.down)} />
       <StatCard testId="stat-items-per-hour" label="Items per hour" value={formatNumber(stats.items_per_hour, { maxFractionDigits: 1 })} series={history.map((p) => p.itemsPerHour)} />
       <StatCard testId="stat-signals-24h" label="Signals, 24 h" value={formatCount(stats.signals_24h)} series={history.map((p) => p.signals24h)} />
-      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={formatPercent(missRate)} series={history.map((p) => p.missRate)} />
+      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={measured ? formatPercent(missRate) : 'not measured — no reference feed'} series={measured ? history.map((p) => p.missRate) : []} />
     </div>
   );
 }
@@ -189,6 +190,10 @@ export function HealthView() {
   useEffect(() => watch(), [watch]);
 
   const rows = view?.rows ?? NO_ROWS;
+  const setView = useAppStore((s) => s.setView);
+  // Issue 47: an honest miss-rate, and a first screen while no source is fetched.
+  const measured = view?.snapshot ? oracleMeasured(view.snapshot.oracle, rows.some((row) => row.role === 'oracle')) : false;
+  const firstScreen = !!view?.snapshot && rows.length === 0 && view.snapshot.stats.sources_total === 0;
   const { keys: sortKeys, kinds } = useMemo(() => sortKeysOf(rows), [rows]);
   // Each column's order is sorted once per snapshot and kept: a click then filters a list
   // already in order (5,000 integer checks) instead of sorting again. The other columns are
@@ -254,8 +259,18 @@ export function HealthView() {
         ) : null}
         {view?.snapshot ? (
           <>
-            <Overview history={view.statsHistory} stats={view.snapshot.stats} missRate={view.snapshot.oracle.miss_rate} />
-            <HealthFiguresExplained oracleWindow={view.snapshot.oracle.window} missRate={view.snapshot.oracle.miss_rate} />
+            <Overview history={view.statsHistory} stats={view.snapshot.stats} missRate={view.snapshot.oracle.miss_rate} measured={measured} />
+            <HealthFiguresExplained oracleWindow={view.snapshot.oracle.window} missRate={view.snapshot.oracle.miss_rate} measured={measured} healthRule={view.snapshot.health_rule ?? null} />
+            {firstScreen ? (
+              <FirstSourcesIntro
+                where="health"
+                onAdd={() => setView('sources')}
+                onPack={() => {
+                  wishStarterPack();
+                  setView('sources');
+                }}
+              />
+            ) : null}
           </>
         ) : view?.error ? (
           <p className="notice" role="alert" data-testid="health-error">
@@ -269,7 +284,7 @@ export function HealthView() {
             Loading the health snapshot…
           </p>
         )}
-        <div className="health-filters">
+        <div className="health-filters" hidden={firstScreen}>
           <input type="search" placeholder="Search sources by name" value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search sources" data-testid="health-search" />
           <select value={healthFilter} onChange={(event) => setHealthFilter(event.target.value as typeof healthFilter)} aria-label="Filter by health" data-testid="health-filter-health">
             <option value="all">All health</option>
@@ -290,7 +305,7 @@ export function HealthView() {
             {formatNumber(visible.length)} of {formatNumber(rows.length)} sources{changed > 0 ? ` · ${changed} changed since the last snapshot` : ''}
           </span>
         </div>
-        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table" hidden={rows.length > 0 ? visible.length === 0 : !!view?.error}>
+        <div className="source-table" role="table" aria-label="Sources" data-testid="health-table" hidden={firstScreen || (rows.length > 0 ? visible.length === 0 : !!view?.error)}>
           <div className="source-row head" role="row">
             {header('name', 'Source')}
             {header('kind', 'Kind')}

@@ -30,6 +30,14 @@ function stateText(run: ResearchRunSummary): string {
   return run.remoteState === 'running' ? 'Running at the service' : `At the service: ${run.remoteState}`;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
 export function ResearchView() {
   const runs = useAppStore((s) => s.runs);
   const openReportId = useAppStore((s) => s.openReportId);
@@ -46,7 +54,12 @@ export function ResearchView() {
   const display = useDisplay();
   const setView = useAppStore((s) => s.setView);
   const credentialSet = useAppStore((s) => s.credentialStatus?.set);
+  const owner = useAppStore((s) => s.credentialStatus?.owner === true);
   const local = useAppStore((s) => s.serviceStatus?.mode !== 'remote');
+  const serviceUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
+  // Issue 47: on the embedded service the app is its owner; only a remote service asks for sign-in,
+  // here at the action, and the run is not started to fail.
+  const needsSignIn = credentialSet === false && !owner;
 
   useEffect(() => {
     void loadRuns();
@@ -95,17 +108,16 @@ export function ResearchView() {
           <option value="wait">{local ? 'Wait for the report (v1, a few seconds on the local service)' : 'Wait for the report (v1, usually 30–90 s)'}</option>
           <option value="queue">Queue it and notify me (v2)</option>
         </select>
-        <button type="submit" disabled={topic.trim().length < 3} data-testid="research-start">
+        <button type="submit" disabled={topic.trim().length < 3 || needsSignIn} data-testid="research-start">
           Start research
         </button>
       </form>
-      {credentialSet === false ? (
+      {needsSignIn ? (
         <p className="hint empty-state" data-testid="research-needs-credential">
-          Research runs for signed-in users: the service needs a credential, and none is set.{' '}
-          <button type="button" className="link" onClick={() => setView('settings')}>
-            Add one in Settings
+          {local ? 'Research on the local service needs you to sign in, and the service did not make this app its owner — ' : `Research on ${serviceUrl ? hostOf(serviceUrl) : 'this service'} needs you to sign in — `}
+          <button type="button" className="link" onClick={() => setView('settings')} data-testid="research-sign-in">
+            Sign in
           </button>
-          {local ? ' (with the local service, “Get a development token” there makes one).' : '.'}
         </p>
       ) : null}
       {error ? (

@@ -34,9 +34,12 @@ export function ServiceState() {
       ) : (
         <span>Connected to {where}{status.lastSuccessAt ? `; it last answered at ${display.time(status.lastSuccessAt)}` : ''}.</span>
       )}{' '}
-      <button type="button" className="secondary" onClick={() => void test()} disabled={testing} data-testid="service-test">
-        {down ? 'Retry' : 'Test connection'}
-      </button>
+      {/* Issue 47: one connection test (Settings › Network); here only Retry, for a service that is down. */}
+      {down || testing ? (
+        <button type="button" className="secondary" onClick={() => void test()} disabled={testing} data-testid="service-test">
+          Retry
+        </button>
+      ) : null}
     </div>
   );
 }

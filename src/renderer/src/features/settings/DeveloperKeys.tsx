@@ -11,7 +11,8 @@ export function DeveloperKeys() {
   const [issued, setIssued] = useState<IssuedApiKey | null>(null);
   const [store, setStore] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const canManage = credential?.set === true && credential.kind === 'jwt';
+  // Issue 47: the owner of the local service manages its keys with nothing typed (its token is a JWT).
+  const canManage = (credential?.set === true && credential.kind === 'jwt') || (credential?.set === false && credential.owner === true);
 
   const refresh = useCallback(async () => {
     const result = await clarity().invoke('developer.listKeys');

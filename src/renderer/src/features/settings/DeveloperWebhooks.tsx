@@ -27,7 +27,8 @@ export function DeveloperWebhooks() {
   const [open, setOpen] = useState<string | null>(null);
   const [deliveries, setDeliveries] = useState<DeliveryView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const canManage = credential?.set === true;
+  // Issue 47: the owner of the local service manages its webhooks with nothing typed.
+  const canManage = credential?.set === true || credential?.owner === true;
 
   const refresh = useCallback(async () => {
     const result = await clarity().invoke('developer.listWebhooks');

@@ -10,6 +10,8 @@ import { ThemeSettings } from './ThemeSettings';
 import { DisplaySettings } from './DisplaySettings';
 import { NetworkSettings } from './NetworkSettings';
 import { AnswerSettings } from './AnswerSettings';
+import { SourceHostsSettings } from './SourceHostsSettings';
+import { SharedPages } from './SharedPages';
 
 const CREDENTIAL_NAMES = { 'api-key': 'An API key', jwt: 'A JWT', token: 'A token' } as const;
 
@@ -157,91 +159,102 @@ export function SettingsView() {
         <ComposerLine />
       </fieldset>
       <AnswerSettings />
-      <fieldset>
-        <legend>Credential</legend>
-        <p className="hint" data-testid="credential-status">
-          {credential?.set ? `${CREDENTIAL_NAMES[credential.kind ?? 'token']} ending in …${credential.last4} is set.` : 'No credential set: you ask anonymously.'}
-        </p>
-        {credential?.set && credential.rejected ? (
-          <p className="notice" role="alert" data-testid="credential-rejected-notice">
-            {credential.rejected.message}
-          </p>
-        ) : null}
-        <p className={`hint backend backend-${credential?.backend ?? 'unknown'}`} data-testid="credential-backend">
-          {credential ? `${credential.backend === 'keychain' ? 'Stored in the OS keychain.' : 'Not stored: session only.'} ${credential.backendDetail}` : ''}
-        </p>
-        <input
-          type="password"
-          autoComplete="off"
-          placeholder="Paste a JWT or an API key (ck_…)"
-          value={secret}
-          onChange={(event) => setSecret(event.target.value)}
-          aria-label="Credential"
-          data-testid="credential-input"
-        />
-        <label>
-          Send it as{' '}
-          <select value={presentAs} onChange={(event) => setPresentAs(event.target.value as CredentialPresentation)} data-testid="credential-present-as">
-            <option value="bearer">Authorization: Bearer</option>
-            <option value="x-api-key">X-API-Key</option>
-          </select>
-        </label>
-        <div className="row">
-          <button type="button" onClick={() => void saveCredential()} disabled={secret.trim().length === 0} data-testid="credential-save">
-            Save credential
-          </button>
-          <button type="button" className="secondary" onClick={() => void clearCredential()} disabled={!credential?.set} data-testid="credential-clear">
-            Clear
-          </button>
-          <button type="button" className="secondary" onClick={() => void credentialCheck.run()} disabled={!credential?.set || credentialCheck.checking} data-testid="credential-test">
-            Test credential
-          </button>
-          {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
-        </div>
-        <CredentialCheckLine check={credentialCheck.check} checking={credentialCheck.checking} />
-        {status?.mode === 'local' ? (
-          <div className="row">
-            <input
-              type="email"
-              placeholder="you@example.com"
-              value={devEmail}
-              onChange={(event) => setDevEmail(event.target.value)}
-              aria-label="Email for a development token"
-              data-testid="dev-token-email"
-            />
-            <button type="button" className="secondary" onClick={() => void getDevelopmentToken()} disabled={devEmail.trim().length === 0} data-testid="dev-token-get">
-              Get a development token
-            </button>
-          </div>
-        ) : null}
-      </fieldset>
-      <fieldset>
-        <legend>Trusted hosts</legend>
-        <p className="hint">
-          Some services put research reports or status pages on another host. The app follows such links only to the hosts listed here (one per line,
-          https), and sends them your credential; every other host is refused.
-        </p>
-        <textarea
-          rows={3}
-          placeholder="https://reports.retail-signal.example.com"
-          value={trustedHosts}
-          onChange={(event) => setTrustedHosts(event.target.value)}
-          aria-label="Trusted hosts"
-          data-testid="trusted-hosts"
-        />
-        <div className="row">
-          <button type="button" onClick={() => void saveTrustedHosts()} data-testid="trusted-hosts-save">
-            Save trusted hosts
-          </button>
-          {trustedMessage ? <span className="hint" role="status" data-testid="trusted-hosts-message">{trustedMessage}</span> : null}
-        </div>
-      </fieldset>
       <ThemeSettings />
       <DisplaySettings />
-      <DeveloperKeys />
-      <DeveloperWebhooks />
-      <ServiceNotices />
+      <SourceHostsSettings />
+      <SharedPages />
       <NetworkSettings serviceUrl={status?.baseUrl ?? null} />
+      {/* Issue 47: what only an integrator needs, apart from what an analyst sets. */}
+      <section className="settings-developer" aria-labelledby="settings-developer-title" data-testid="settings-developer">
+        <h2 id="settings-developer-title">Developer</h2>
+        <p className="hint">For connecting other tools and other services: credentials, trusted hosts, API keys, webhooks and the service&apos;s notices to integrators.</p>
+        <fieldset>
+          <legend>Credential</legend>
+          <p className="hint" data-testid="credential-status">
+            {credential?.set
+              ? `${CREDENTIAL_NAMES[credential.kind ?? 'token']} ending in …${credential.last4} is set.`
+              : credential?.owner
+                ? 'Nothing to set: the local service knows this app as its owner, so research, follows, webhooks and API keys work as you. A credential is needed only for a remote service.'
+                : 'No credential set: you ask anonymously.'}
+          </p>
+          {credential?.set && credential.rejected ? (
+            <p className="notice" role="alert" data-testid="credential-rejected-notice">
+              {credential.rejected.message}
+            </p>
+          ) : null}
+          <p className={`hint backend backend-${credential?.backend ?? 'unknown'}`} data-testid="credential-backend">
+            {credential ? `${credential.backend === 'keychain' ? 'Stored in the OS keychain.' : 'Not stored: session only.'} ${credential.backendDetail}` : ''}
+          </p>
+          <input
+            type="password"
+            autoComplete="off"
+            placeholder="Paste a JWT or an API key (ck_…)"
+            value={secret}
+            onChange={(event) => setSecret(event.target.value)}
+            aria-label="Credential"
+            data-testid="credential-input"
+          />
+          <label>
+            Send it as{' '}
+            <select value={presentAs} onChange={(event) => setPresentAs(event.target.value as CredentialPresentation)} data-testid="credential-present-as">
+              <option value="bearer">Authorization: Bearer</option>
+              <option value="x-api-key">X-API-Key</option>
+            </select>
+          </label>
+          <div className="row">
+            <button type="button" onClick={() => void saveCredential()} disabled={secret.trim().length === 0} data-testid="credential-save">
+              Save credential
+            </button>
+            <button type="button" className="secondary" onClick={() => void clearCredential()} disabled={!credential?.set} data-testid="credential-clear">
+              Clear
+            </button>
+            <button type="button" className="secondary" onClick={() => void credentialCheck.run()} disabled={!credential?.set || credentialCheck.checking} data-testid="credential-test">
+              Test credential
+            </button>
+            {credentialMessage ? <span className="hint" role="status">{credentialMessage}</span> : null}
+          </div>
+          <CredentialCheckLine check={credentialCheck.check} checking={credentialCheck.checking} />
+          {status?.mode === 'local' ? (
+            <div className="row">
+              <input
+                type="email"
+                placeholder="you@example.com"
+                value={devEmail}
+                onChange={(event) => setDevEmail(event.target.value)}
+                aria-label="Email for a development token"
+                data-testid="dev-token-email"
+              />
+              <button type="button" className="secondary" onClick={() => void getDevelopmentToken()} disabled={devEmail.trim().length === 0} data-testid="dev-token-get">
+                Get a development token
+              </button>
+            </div>
+          ) : null}
+        </fieldset>
+        <fieldset>
+          <legend>Trusted hosts</legend>
+          <p className="hint">
+            Some services put research reports or status pages on another host. The app follows such links only to the hosts listed here (one per line,
+            https), and sends them your credential; every other host is refused.
+          </p>
+          <textarea
+            rows={3}
+            placeholder="https://reports.retail-signal.example.com"
+            value={trustedHosts}
+            onChange={(event) => setTrustedHosts(event.target.value)}
+            aria-label="Trusted hosts"
+            data-testid="trusted-hosts"
+          />
+          <div className="row">
+            <button type="button" onClick={() => void saveTrustedHosts()} data-testid="trusted-hosts-save">
+              Save trusted hosts
+            </button>
+            {trustedMessage ? <span className="hint" role="status" data-testid="trusted-hosts-message">{trustedMessage}</span> : null}
+          </div>
+        </fieldset>
+        <DeveloperKeys />
+        <DeveloperWebhooks />
+        <ServiceNotices />
+      </section>
       {about ? <p className="hint" data-testid="app-version">{about}</p> : null}
     </section>
   );

@@ -4,6 +4,7 @@ import { SOURCE_KINDS, type FetchRecordView, type FetchedSource, type ProposalVi
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
+import { FirstSourcesIntro, StarterPackPanel, takeStarterPackWish } from './StarterPack';
 import './sources.css';
 
 /** How often the open view asks for fresh facts (a fetch may have happened since). */
@@ -50,13 +51,18 @@ export function SourcesView() {
   const [overview, setOverview] = useState<SourcesOverview | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
+  // Issue 47: the starter pack, open at once when the health view's first screen asked for it.
+  const [packOpen, setPackOpen] = useState(takeStarterPackWish);
   const serviceState = useAppStore((s) => s.serviceStatus?.state);
   const setView = useAppStore((s) => s.setView);
 
   const refresh = useCallback(async () => {
     const result = await clarity().invoke('sources.overview');
     if (result.ok) {
-      setOverview(result.value);
+      // While the local service restarts (a host allowed or withdrawn) it is briefly unavailable:
+      // the view, and the address being added, stay as they were until it answers again.
+      const next = result.value;
+      setOverview((previous) => (next.access === 'unavailable' && previous?.access === 'admin' ? previous : next));
       setLoadError(null);
     } else setLoadError(result.error.message);
   }, []);
@@ -90,13 +96,21 @@ export function SourcesView() {
             {overview.accessReason}
           </p>
         ) : null}
+        {admin && overview.sources.length === 0 ? (
+          <FirstSourcesIntro
+            where="sources"
+            onAdd={() => document.querySelector<HTMLInputElement>('[data-testid="add-source-url"]')?.focus()}
+            onPack={() => setPackOpen(true)}
+          />
+        ) : null}
+        {admin && packOpen ? <StarterPackPanel onAdded={() => void refresh()} onClose={() => setPackOpen(false)} /> : null}
         {admin ? <AddSource onAdded={() => void refresh()} /> : null}
         {admin ? (
           <>
             <h2 className="sources-h2">Fetched sources</h2>
             {overview.sources.length === 0 ? (
               <p className="empty-state" data-testid="sources-empty">
-                No source is fetched yet. Paste the address of a feed you follow above: an exchange&apos;s announcements, a company newsroom, a business paper&apos;s retail section, a regulator&apos;s press releases, or a folder of your own documents.
+                None yet. Paste the address of a feed you follow above: an exchange&apos;s announcements, a company newsroom, a business paper&apos;s retail section, a regulator&apos;s press releases, or a folder of your own documents.
               </p>
             ) : (
               <ul className="source-cards" data-testid="sources-list">
@@ -107,7 +121,7 @@ export function SourcesView() {
             )}
             {overview.healthRule ? (
               <p className="hint" data-testid="sources-health-rule">
-                How health is decided: {overview.healthRule}
+                How health is decided, in the service&apos;s words: {overview.healthRule}
               </p>
             ) : null}
             <Proposals proposals={overview.proposals} error={overview.proposalsError} onChanged={refresh} />
@@ -325,30 +339,47 @@ function AddSource({ onAdded }: { onAdded(): void }) {
   const [cadenceS, setCadenceS] = useState(900);
   const [preview, setPreview] = useState<SourcePreview | null>(null);
   const [error, setError] = useState<{ message: string; noItems: boolean } | null>(null);
-  const [busy, setBusy] = useState<'preview' | 'add' | null>(null);
+  const [busy, setBusy] = useState<'preview' | 'add' | 'allow' | null>(null);
+  const [consent, setConsent] = useState<string | null>(null);
   const [added, setAdded] = useState<string | null>(null);
   const args = { url: url.trim(), kind, name: name.trim(), cadenceS };
   const reset = (): void => {
     setPreview(null);
     setError(null);
+    setConsent(null);
   };
   const runPreview = async (): Promise<void> => {
     setBusy('preview');
     setAdded(null);
+    setConsent(null);
     const result = await clarity().invoke('sources.preview', args);
     setBusy(null);
     if (result.ok) {
       setPreview(result.value);
       setError(null);
+    } else if (result.error.code === 'private_host' && result.error.host) {
+      // Issue 47: an intranet address is fetched only after the analyst says yes to its host.
+      setPreview(null);
+      setError(null);
+      setConsent(result.error.host);
     } else {
       setPreview(null);
       setError({ message: result.error.message, noItems: result.error.status === 422 });
     }
   };
+  const allowHost = async (host: string): Promise<void> => {
+    setBusy('allow');
+    const allowed = await clarity().invoke('sources.allowHost', { host });
+    setBusy(null);
+    setConsent(null);
+    if (!allowed.ok) return setError({ message: allowed.error.message, noItems: false });
+    await runPreview();
+  };
   const add = async (): Promise<void> => {
     setBusy('add');
     const result = await clarity().invoke('sources.add', args);
     setBusy(null);
+    if (!result.ok && result.error.code === 'private_host' && result.error.host) return setConsent(result.error.host);
     if (!result.ok) return setError({ message: result.error.message, noItems: result.error.status === 422 });
     setAdded(`${result.value.source.name} was added: it is fetched now and then ${result.value.source.cadence || `every ${formatDuration(result.value.source.cadenceS)}`}.`);
     setUrl('');
@@ -411,6 +442,19 @@ function AddSource({ onAdded }: { onAdded(): void }) {
           {busy === 'preview' ? 'Reading…' : 'Preview'}
         </button>
       </div>
+      {consent ? (
+        <div className="source-confirm" role="alertdialog" aria-label={`Fetch ${consent}?`} data-testid="private-host-consent" data-host={consent}>
+          <span>
+            <strong>{consent}</strong> is on your private network. Fetch it from this computer? Only this host is allowed; you can withdraw it in Settings › Sources.
+          </span>
+          <button type="button" disabled={busy !== null} onClick={() => void allowHost(consent)} data-testid="private-host-yes">
+            {busy === 'allow' ? 'Allowing…' : 'Yes, fetch it'}
+          </button>
+          <button type="button" className="secondary" disabled={busy !== null} onClick={() => setConsent(null)} data-testid="private-host-no">
+            No
+          </button>
+        </div>
+      ) : null}
       {error ? (
         <p className="notice" role="alert" data-testid="add-source-error" data-no-items={error.noItems ? 'true' : 'false'}>
           {error.noItems ? <strong>No items found. </strong> : null}
