@@ -15,23 +15,23 @@
  * - A figure computed as the difference of two figures of the same unit in the cited signals
  *   ("a net addition of 45 stores") is supported.
  */
-import type { CorpusSignal } from '../corpus/generator';
-import { INVESTORS } from '../corpus/ground-truth';
-import { PARTNERS } from '../corpus/filler';
+import type { CorpusSignal } from '../world/signal-types';
 import {
   APP_RANK_TRACKERS,
   CITIES,
   CITY_ALIASES,
   EXCHANGES,
   INDUSTRY_BODIES,
+  INVESTORS,
   JOB_BOARDS,
+  PARTNERS,
   PRESS,
   PRICE_TRACKERS,
   REGULATORS,
   RETAILER_ALIASES,
   RETAILERS,
   SEGMENTS,
-} from '../corpus/vocabulary';
+} from '../world/gazetteer';
 
 /** What the verifier needs of a signal: its text and where it came from. */
 export interface EvidenceSignal {

@@ -5,8 +5,8 @@
  * the signals do not cover. Every figure carries an inline `[sig_…]` marker (docs/decisions/design.md §3) of a
  * signal that states it. No model: the text is assembled from the signals themselves.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { RETAILERS, SEGMENTS } from '../corpus/vocabulary';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
+import { RETAILERS, SEGMENTS } from '../world/gazetteer';
 import type { SearchHit } from '../retrieval/search-index';
 import {
   appRankAnswer,

@@ -4,9 +4,9 @@
  * each figure is followed by the citation of a signal that states it. Figures computed here
  * (sums, counts of cities) come after the citations they are computed from.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { fiscalQuarter, formatDate } from '../corpus/periods';
-import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
+import { fiscalQuarter, formatDate } from '../world/periods';
+import { RETAILERS, type Segment } from '../world/gazetteer';
 import { withMinusSigns } from '../../shared/format';
 import type { Period, QuestionFrame } from './question';
 import { firstReported, readFigure, type FactGroup, type ReadFigure, type SignalFacts } from './signal-facts';

@@ -3,8 +3,8 @@
  * (intent and measure), where and over which period, and, for a follow-up ("there", "they",
  * "the same period"), what it borrows from the conversation's previous turn.
  */
-import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuarter } from '../corpus/periods';
-import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuarter } from '../world/periods';
+import { RETAILERS, type Segment } from '../world/gazetteer';
 import { resolveEntities } from '../retrieval/entity-resolver';
 
 export type Measure = 'store_count' | 'openings' | 'revenue' | 'gov_growth' | 'share' | 'festive' | 'funding' | 'app_rank' | 'general';

@@ -5,23 +5,8 @@
  * beat fuzzy ones; a name the service knows nothing about is reported as unknown instead of
  * being swapped for a look-alike.
  */
-import { PARTNERS } from '../corpus/filler';
-import { INVESTORS } from '../corpus/ground-truth';
-import {
-  APP_RANK_TRACKERS,
-  CITIES,
-  CITY_ALIASES,
-  EXCHANGES,
-  INDUSTRY_BODIES,
-  JOB_BOARDS,
-  PRESS,
-  PRICE_TRACKERS,
-  REGULATORS,
-  RETAILER_ALIASES,
-  RETAILERS,
-  SEGMENT_ALIASES,
-  type Segment,
-} from '../corpus/vocabulary';
+import { CITIES, CITY_ALIASES, ORGANISATION_NAMES, RETAILER_ALIASES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../world/gazetteer';
+import { squash, worldEntities, type EntityRegistry } from '../world/entity-registry';
 
 export interface ResolvedEntities {
   retailers: string[];
@@ -38,32 +23,51 @@ export interface ResolvedEntities {
 
 type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string } | { kind: 'organisation' };
 
-/** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
-export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
+export { squash };
 
-const EXACT = new Map<string, Target>();
-function addExact(key: string, target: Target): void {
-  const squashed = squash(key);
-  if (squashed.length >= 2 && !EXACT.has(squashed)) EXACT.set(squashed, target);
+interface ResolverLookups {
+  exact: Map<string, Target>;
+  /** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
+  fuzzyKeys: Array<[string, Target]>;
+  /** Organisations signals name that are not retailers (regulators, press, investors…): never unknown. */
+  organisations: string[];
 }
-for (const retailer of RETAILERS) addExact(retailer.name, { kind: 'retailer', names: [retailer.name] });
-for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'retailer', names: [name] });
-const children = new Map<string, string[]>();
-for (const retailer of RETAILERS) if (retailer.parent) children.set(retailer.parent, [...(children.get(retailer.parent) ?? []), retailer.name]);
-for (const [parent, names] of children) addExact(parent, { kind: 'retailer', names });
-addExact('reliance', { kind: 'retailer', names: children.get('Reliance Retail') ?? [] });
-for (const city of CITIES) addExact(city.city, { kind: 'city', name: city.city });
-for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'city', name: city });
-for (const state of new Set(CITIES.map((city) => city.state))) if (!EXACT.has(squash(state))) addExact(state, { kind: 'state', name: state });
 
-/** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
-const FUZZY_KEYS = [...EXACT.entries()].filter(([key, target]) => key.length >= 4 && (target.kind === 'retailer' || target.kind === 'city'));
+/** The resolver's lookups over a registry: the gazetteer's names first, then the learned ones. */
+function buildLookups(registry: EntityRegistry): ResolverLookups {
+  const exact = new Map<string, Target>();
+  const addExact = (key: string, target: Target): void => {
+    const squashed = squash(key);
+    if (squashed.length >= 2 && !exact.has(squashed)) exact.set(squashed, target);
+  };
+  for (const retailer of RETAILERS) addExact(retailer.name, { kind: 'retailer', names: [retailer.name] });
+  for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'retailer', names: [name] });
+  const children = new Map<string, string[]>();
+  for (const retailer of RETAILERS) if (retailer.parent) children.set(retailer.parent, [...(children.get(retailer.parent) ?? []), retailer.name]);
+  for (const [parent, names] of children) addExact(parent, { kind: 'retailer', names });
+  addExact('reliance', { kind: 'retailer', names: children.get('Reliance Retail') ?? [] });
+  for (const city of CITIES) addExact(city.city, { kind: 'city', name: city.city });
+  for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'city', name: city });
+  for (const state of new Set(CITIES.map((city) => city.state))) if (!exact.has(squash(state))) addExact(state, { kind: 'state', name: state });
 
-/** Organisations the corpus names that are not retailers (regulators, press, investors…): never unknown. */
-const ORGANISATIONS = [...REGULATORS.map((regulator) => regulator.name), ...INDUSTRY_BODIES, ...PRESS, ...JOB_BOARDS, ...APP_RANK_TRACKERS, ...PRICE_TRACKERS, ...EXCHANGES, ...INVESTORS, ...PARTNERS].map(squash);
-const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
-// Multi-word organisation names are read before places, so their words are not taken as a state.
-for (const name of ORGANISATIONS) if (!EXACT.has(name)) EXACT.set(name, { kind: 'organisation' });
+  const fuzzyKeys = [...exact.entries()].filter(([key, target]) => key.length >= 4 && (target.kind === 'retailer' || target.kind === 'city'));
+  const organisations = ORGANISATION_NAMES.map(squash);
+  // Multi-word organisation names are read before places, so their words are not taken as a state.
+  for (const name of organisations) if (!exact.has(name)) exact.set(name, { kind: 'organisation' });
+
+  // Learned entities: companies and brands are asked about like retailers; a person is a name, never unknown.
+  for (const entity of registry.learned()) {
+    const target: Target = entity.kind === 'person' ? { kind: 'organisation' } : { kind: 'retailer', names: [entity.name] };
+    for (const written of [entity.name, ...entity.aliases]) {
+      const key = squash(written);
+      if (key.length < 2 || exact.has(key)) continue;
+      exact.set(key, target);
+      if (target.kind === 'retailer' && key.length >= 4) fuzzyKeys.push([key, target]);
+      if (entity.kind === 'person') organisations.push(key);
+    }
+  }
+  return { exact, fuzzyKeys, organisations };
+}
 
 /** Words that start questions or name periods and units: never an unknown entity. */
 const COMMON = new Set(
@@ -105,7 +109,9 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
  * Resolves a question's entities. `isKnownWord` (a corpus vocabulary lookup) lets typos and
  * unknown names be told apart from ordinary words; without it only exact matches count.
  */
-export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean): ResolvedEntities {
+export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean, registry: EntityRegistry = worldEntities): ResolvedEntities {
+  const { exact: EXACT, fuzzyKeys: FUZZY_KEYS, organisations: ORGANISATIONS } = registry.derived('entity-resolver', buildLookups);
+  const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
   const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
   const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false }));
   const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [], rest: '' };

@@ -11,7 +11,7 @@ import { isLoopback, type ChatMessage } from '../answers/model-composer';
 import type { SearchHit } from '../retrieval/search-index';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session, SessionTurn } from '../session-store';
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
