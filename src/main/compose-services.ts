@@ -29,6 +29,7 @@ import { SourceAdmin } from './services/sources/source-admin';
 import { Watchlist } from './services/watchlist/watchlist';
 import { loggerFor } from './logging/logger';
 import { browserHostCapabilities, type HostCapabilities } from './desktop/host-capabilities';
+import { resolveZone } from '../shared/format';
 
 const log = loggerFor('startup');
 
@@ -92,6 +93,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
     launchExtras: () => composerLaunch(settings.get().answers, modelKeys.current),
+    // Started in the zone the app shows dates in; each ask also names it (decision 0036).
+    timeZone: () => resolveZone(settings.get().display.timeZone),
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
@@ -181,6 +184,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       }
     },
     trustedHosts: () => settings.get().trustedHosts,
+    // The analyst's day (decision 0036): the zone the app shows dates in, sent with each ask and report.
+    timeZone: () => resolveZone(settings.get().display.timeZone),
     onCredentialRejected: () => void credentialStatus(credentials, connection).then((status) => push('credentials.status', status)),
     // Told once (the renderer shows it until dismissed), kept under Settings › Service notices.
     onDeprecation: (observed) => {

@@ -34,6 +34,7 @@ import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
 import { StoredSignals, type LoadedSignals } from './stored-signals';
+import { DEFAULT_TIME_ZONE } from './world/time-zone';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -50,6 +51,8 @@ export interface ServiceOptions {
   port?: number;
   /** Delay between SSE deltas; 0 streams as fast as the socket allows (tests). */
   paceMs?: number;
+  /** The analyst's time zone when a request names none (an IANA name; default Asia/Kolkata, world/time-zone.ts). */
+  timeZone?: string;
   seed?: number;
   signalCount?: number;
   /** Newest corpus date; defaults to the start of today (UTC). */
@@ -228,7 +231,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     store,
     sessions: new SessionStore(db),
     limiter,
-    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db),
+    research: new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, options.timeZone ?? DEFAULT_TIME_ZONE),
     idp,
     keys,
     faults: options.faults ?? { enabled: false },
@@ -238,6 +241,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     devTokens: !options.companyIdentity && (options.devTokens ?? false),
     developerSignIn: !options.companyIdentity,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
+    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
     composer: options.composer ?? { unsupportedClaims: 'remove' },
     now,
     identify,

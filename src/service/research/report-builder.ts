@@ -13,12 +13,15 @@ import { parseQuestion } from '../answers/question';
 import type { SignalFacts } from '../answers/signal-facts';
 import type { SearchHit } from '../retrieval/search-index';
 import type { SourceHealth } from '../../shared/service-schemas';
+import { DEFAULT_TIME_ZONE } from '../world/time-zone';
 
 /** What lets a report lead with the computed answer, as ask answers do. */
 export interface ReportFacts {
   facts: SignalFacts;
   now: number;
   isKnownWord?: (word: string) => boolean;
+  /** The analyst's time zone: the report's dates are its calendar's (default Asia/Kolkata, world/time-zone.ts). */
+  timeZone?: string;
   /** The health a report may state for a source (SignalStore.healthOf); by default the source's own. */
   healthOf?: (sourceId: string) => SourceHealth | null | undefined;
 }
@@ -42,12 +45,13 @@ export function estimateCostUsd(inputChars: number, outputChars: number, signals
 }
 
 export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<string, CorpusSource>, context?: ReportFacts): BuiltReport | null {
-  const frame = context ? parseQuestion(topic, context.now, context.isKnownWord) : null;
+  const zone = context?.timeZone ?? DEFAULT_TIME_ZONE;
+  const frame = context ? parseQuestion(topic, context.now, context.isKnownWord, zone) : null;
   // The report is about what the topic names: signals about other retailers or places stay out.
   const onTopic = frame ? hits.filter((hit) => matchesFrame(hit.signal, { ...frame, period: null })) : hits;
   const chosen = diversify(onTopic.length >= 2 ? onTopic : hits, MAX_REPORT_SIGNALS).map((hit) => hit.signal);
   if (chosen.length < 2) return null;
-  const direct = frame && context && frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now }) : null;
+  const direct = frame && context && frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now, timeZone: zone }) : null;
   const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
   const sourceName = (signal: CorpusSignal): string => sourcesById.get(signal.source_id)?.name ?? signal.source_id;
   const byDate = [...chosen].sort((a, b) => b.published_at.localeCompare(a.published_at));
@@ -66,7 +70,7 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   }
   lines.push('## Overview', '');
   lines.push(
-    `This report draws on ${chosen.length} signals from ${new Set(chosen.map(sourceName)).size} sources published between ${formatDay(oldest.published_at)} and ${formatDay(newest.published_at)}. ` +
+    `This report draws on ${chosen.length} signals from ${new Set(chosen.map(sourceName)).size} sources published between ${formatDay(oldest.published_at, zone)} and ${formatDay(newest.published_at, zone)}. ` +
       `The most recent development: ${newest.summary} ${cite(newest)}`,
     '',
   );
@@ -77,7 +81,7 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   );
 
   lines.push('## Key developments', '');
-  for (const signal of byDate) lines.push(`- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`);
+  for (const signal of byDate) lines.push(`- **${formatDay(signal.published_at, zone)}** — ${signal.summary} ${cite(signal)}`);
   lines.push('');
 
   const players = new Map<string, CorpusSignal[]>();
@@ -92,7 +96,7 @@ export function buildReport(topic: string, hits: SearchHit[], sourcesById: Map<s
   lines.push('## Key figures', '', '| Signal | Date | Measure | Value |', '|---|---|---|---:|');
   for (const signal of chosen) {
     for (const [key, value] of Object.entries(signal.metrics).slice(0, 2)) {
-      lines.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at)} | ${metricLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
+      lines.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, zone)} | ${metricLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
     }
   }
   lines.push('');

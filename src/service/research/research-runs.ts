@@ -13,6 +13,7 @@ import type { CorpusSignal } from '../world/signal-types';
 import type { SignalStore } from '../signal-store';
 import type { Database } from '../store/database';
 import { buildReport } from './report-builder';
+import { DEFAULT_TIME_ZONE } from '../world/time-zone';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -75,12 +76,20 @@ export class ResearchRuns {
   private polling = false;
   private closed = false;
   private readonly running = new Set<Promise<unknown>>();
+  /**
+   * The time zone each run was asked in (the request's `time_zone`), for its report's dates. Held
+   * by the process that took the request: a run another process or a restart picks up is written
+   * in the service's own zone (decision 0036).
+   */
+  private readonly timeZones = new Map<string, string>();
 
   constructor(
     private readonly store: SignalStore,
     private readonly timing: ResearchTiming,
     private readonly now: () => number,
     private readonly db: Database,
+    /** The analyst's zone when a request names none (`--time-zone`). */
+    private readonly timeZone: string = DEFAULT_TIME_ZONE,
   ) {}
 
   /**
@@ -116,7 +125,7 @@ export class ResearchRuns {
    * Stores a new run: `queued` for the workers (v2), or `running`, held by this process, for a
    * caller that waits for it (v1: then call `execute`).
    */
-  async create(owner: string, topic: string, preset: string, options: { queued: boolean }): Promise<ResearchRunRecord> {
+  async create(owner: string, topic: string, preset: string, options: { queued: boolean; timeZone?: string }): Promise<ResearchRunRecord> {
     const run: ResearchRunRecord = {
       id: `rsr_${randomBytes(8).toString('hex')}`,
       owner,
@@ -130,6 +139,7 @@ export class ResearchRuns {
       costUsd: 0,
       error: null,
     };
+    if (options.timeZone) this.timeZones.set(run.id, options.timeZone);
     const wall = Date.now();
     await this.db.query(
       `INSERT INTO research_runs (id, owner, topic, preset, status, created_at, run_after_ms, claimed_by, lease_until_ms)
@@ -148,7 +158,14 @@ export class ResearchRuns {
       run.error = 'The request was cancelled before the report was ready.';
     } else {
       const hits = this.store.index.search(run.topic, { now: this.now(), limit: 200 });
-      const report = buildReport(run.topic, hits, this.store.sourcesById, { facts: this.store.facts, now: this.now(), isKnownWord: (word) => this.store.index.hasTerm(word), healthOf: this.store.healthOf });
+      const report = buildReport(run.topic, hits, this.store.sourcesById, {
+        facts: this.store.facts,
+        now: this.now(),
+        isKnownWord: (word) => this.store.index.hasTerm(word),
+        healthOf: this.store.healthOf,
+        timeZone: this.timeZones.get(run.id) ?? this.timeZone,
+      });
+      this.timeZones.delete(run.id);
       if (!report) {
         run.status = 'failed';
         run.error = 'Too few signals match this topic to write a report. Name a retailer, a segment or a city.';

@@ -38,7 +38,7 @@ export function registerPageRoutes(app: FastifyInstance, context: ServiceContext
     return page(
       signal.title,
       `<h1>${escapeHtml(signal.title)}</h1>
-<p class="meta">${escapeHtml(source?.name ?? signal.source_id)} · ${escapeHtml(formatDay(signal.published_at))} · ${escapeHtml(signal.type.replace(/_/g, ' '))} · source health: ${escapeHtml(source?.health ?? 'unknown')}</p>
+<p class="meta">${escapeHtml(source?.name ?? signal.source_id)} · ${escapeHtml(formatDay(signal.published_at, context.timeZone))} · ${escapeHtml(signal.type.replace(/_/g, ' '))} · source health: ${escapeHtml(source?.health ?? 'unknown')}</p>
 <p>${escapeHtml(signal.body)}</p><p>${entities}</p><table>${metrics}</table>
 <p class="meta">${escapeHtml(signal.id)}</p>`,
     );

@@ -47,6 +47,8 @@ export interface SupervisorOptions {
   onExit?: (detail: string) => void;
   /** Flags and environment the app's settings add at each start (issue 28: the answer composer). */
   launchExtras?: () => LaunchExtras;
+  /** The analyst's IANA time zone, passed as `--time-zone` at each start (decision 0036). */
+  timeZone?: () => string;
 }
 
 export class LocalServiceSupervisor {
@@ -82,6 +84,8 @@ export class LocalServiceSupervisor {
     this.stopping = false;
     const args = [...this.launch.args, '--port', '0'];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
+    const zone = this.options.timeZone?.();
+    if (zone) args.push('--time-zone', zone);
     // SECURITY: a fresh one-time secret per start, traded for the admin token once the service listens.
     const adminSecret = randomBytes(32).toString('base64url');
     this.admin = null;
