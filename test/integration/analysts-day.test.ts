@@ -6,6 +6,8 @@
  * day; a zone that is not one is refused with a clear 400; a research report dates it the same
  * way. The real service over HTTP, fetching a real feed from the fixture web.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDate } from '../../src/shared/format';
 import { createSignalStore, startService, type RunningService } from '../../src/service/server';
@@ -143,5 +145,12 @@ describe("an answer's dates are the analyst's day", () => {
     expect(india).toContain('published between 10 Nov 2026 and 14 Nov 2026');
     const utc = await report({ time_zone: 'UTC' });
     expect(utc).toMatch(/- \*\*12 Nov 2026\*\* — Zepto listed its shares/);
+  });
+
+  it('the service refuses --time-zone that is not a zone, saying what it wants, and starts nothing', { timeout: 60_000 }, async () => {
+    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--time-zone', 'Mars/Olympus']);
+    const failed = (await run.then(() => null, (error: unknown) => error)) as { code: number; stderr: string } | null;
+    expect(failed?.code).toBe(2);
+    expect(failed?.stderr).toContain('--time-zone: "Mars/Olympus" is not a time zone: give an IANA zone name such as Asia/Kolkata');
   });
 });
