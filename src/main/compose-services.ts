@@ -30,6 +30,7 @@ import { sourceHostArgs } from './services/sources/private-hosts';
 import { Watchlist } from './services/watchlist/watchlist';
 import { loggerFor } from './logging/logger';
 import { browserHostCapabilities, type HostCapabilities } from './desktop/host-capabilities';
+import { resolveZone } from '../shared/format';
 
 const log = loggerFor('startup');
 
@@ -102,6 +103,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
       // Issue 47: the intranet hosts the analyst allowed, and only those.
       return { ...composer, args: [...composer.args, ...sourceHostArgs(settings.get().sourceHosts ?? [])] };
     },
+    // Started in the zone the app shows dates in; each ask also names it (decision 0036).
+    timeZone: () => resolveZone(settings.get().display.timeZone),
   });
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
@@ -196,6 +199,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       }
     },
     trustedHosts: () => settings.get().trustedHosts,
+    // The analyst's day (decision 0036): the zone the app shows dates in, sent with each ask and report.
+    timeZone: () => resolveZone(settings.get().display.timeZone),
     onCredentialRejected: () => void credentialStatus(credentials, connection).then((status) => push('credentials.status', status)),
     // Told once (the renderer shows it until dismissed), kept under Settings › Service notices.
     onDeprecation: (observed) => {

@@ -1,6 +1,8 @@
 /**
  * `npm run service` — runs the local Retail Signal service alone.
  *   --port N (default 4318; 0 = a free port)   --pace-ms N (delay per SSE delta; 0 for tests)
+ *   --time-zone ZONE (the analyst's IANA time zone: dates in answers and reports are its calendar's;
+ *     default Asia/Kolkata; a request's `time_zone` wins for that answer)
  *   --research-ms N (tests: a research run's least duration)    --seed N  --signals N  --no-live
  *   --data-dir DIR (keeps the identity provider's signing key)   --enable-faults (tests only)
  *   --ask-limit N (benchmarks only: asks per 60 s instead of the table's 30)
@@ -41,12 +43,14 @@ import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 import { DatabaseStartError } from './store/database';
 import { defaultServiceDataDir } from './data-dir';
+import { DEFAULT_TIME_ZONE, timeZoneError, timeZoneOrNull } from './world/time-zone';
 
 const { values, positionals } = parseArgs({
   options: {
     port: { type: 'string', default: '4318' },
     host: { type: 'string', default: '127.0.0.1' },
     'pace-ms': { type: 'string', default: String(DEFAULT_PACE_MS) },
+    'time-zone': { type: 'string' },
     'research-ms': { type: 'string' },
     seed: { type: 'string' },
     signals: { type: 'string' },
@@ -124,6 +128,12 @@ function allowedSourceHosts(hosts: string[]): string[] {
 }
 
 const dataDir = values['data-dir'] ?? defaultServiceDataDir();
+
+const timeZone = values['time-zone'] === undefined ? DEFAULT_TIME_ZONE : timeZoneOrNull(values['time-zone']);
+if (!timeZone) {
+  console.error(`--time-zone: ${timeZoneError(values['time-zone']!)}`);
+  process.exit(2);
+}
 
 const jwtSettings = [values['jwt-issuer'], values['jwt-audience'], values['jwks-url']];
 if (jwtSettings.some((value) => value !== undefined) && !jwtSettings.every((value) => value)) {
@@ -264,6 +274,7 @@ const service = await startService({
   ...(trustProxy?.length ? { trustProxy } : {}),
   port: integer('port', values.port),
   paceMs: integer('pace-ms', values['pace-ms']),
+  timeZone,
   seed: integer('seed', values.seed),
   // --no-sample: no synthetic signals (the sample's roster stays, unlisted, for lookups).
   signalCount: sample === 'off' ? 0 : integer('signals', values.signals),

@@ -36,6 +36,7 @@ import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
 import { StoredSignals, type LoadedSignals } from './stored-signals';
+import { DEFAULT_TIME_ZONE } from './world/time-zone';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 export const DEFAULT_PACE_MS = 28;
@@ -52,6 +53,8 @@ export interface ServiceOptions {
   port?: number;
   /** Delay between SSE deltas; 0 streams as fast as the socket allows (tests). */
   paceMs?: number;
+  /** The analyst's time zone when a request names none (an IANA name; default Asia/Kolkata, world/time-zone.ts). */
+  timeZone?: string;
   seed?: number;
   signalCount?: number;
   /** Newest corpus date; defaults to the start of today (UTC). */
@@ -227,7 +230,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   // Answers and reports state a sample source's health only when the sample reports one (replayed,
   // simulated); the fixed snapshot's sources were never fetched and have none (as /sources/health says).
   store.sampleReportsHealth = (options.sample ?? 'replay') === 'replay';
-  const research: ResearchRuns = new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, () => context.composer);
+  const research: ResearchRuns = new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, () => context.composer, options.timeZone ?? DEFAULT_TIME_ZONE);
   const context: ServiceContext = {
     store,
     sessions: new SessionStore(db),
@@ -244,6 +247,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     devTokens: !options.companyIdentity && (options.devTokens ?? false),
     developerSignIn: !options.companyIdentity,
     paceMs: options.paceMs ?? DEFAULT_PACE_MS,
+    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
     composer: options.composer ?? { unsupportedClaims: 'remove' },
     now,
     identify,

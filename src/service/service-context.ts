@@ -42,6 +42,8 @@ export interface ServiceContext {
    */
   developerSignIn: boolean;
   paceMs: number;
+  /** The analyst's time zone when a request names none (`--time-zone`; Asia/Kolkata): dates in answers are its calendar's. */
+  timeZone: string;
   /** The answer's composer (extractive, or a model) and the verification setting. */
   composer: ComposerSettings;
   now: () => number;

@@ -107,6 +107,21 @@ export function formatCost(usd: number | null | undefined, prefs: Pick<DisplayPr
   return `${formatRupees(inr, { maxFractionDigits: digits })} (${formatUsd(usd)})`;
 }
 
+/**
+ * `name` when it is an IANA time zone this runtime knows ("Asia/Kolkata", "Europe/London", "UTC"),
+ * kept as written (ICU would rename Asia/Kolkata to its old alias), or null for anything else (an
+ * offset such as "+05:30" is not a zone).
+ */
+export function canonicalTimeZone(name: unknown): string | null {
+  if (typeof name !== 'string' || name.length === 0 || name.length > 64 || !/^[A-Za-z][A-Za-z0-9_+\-/]*$/.test(name)) return null;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+    return name;
+  } catch {
+    return null;
+  }
+}
+
 /** This computer's time zone (an IANA name). */
 export function systemZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

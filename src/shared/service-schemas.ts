@@ -6,6 +6,7 @@
  * fields and keep working against any valid variant of the service.
  */
 import { z } from 'zod';
+import { canonicalTimeZone } from './format';
 
 export const SIGNAL_ID_PATTERN = /^sig_[0-9a-f]{16}$/;
 export const SignalId = z.string().regex(SIGNAL_ID_PATTERN).meta({ id: 'SignalId', description: '`sig_` + 16 hex.' });
@@ -53,6 +54,18 @@ export const AskMessage = z
   })
   .meta({ id: 'AskMessage' });
 
+/**
+ * Extension (issue 43, decision 0036): the analyst's IANA time zone. Dates the service writes
+ * (answer text, period labels, conflicts, reports) are calendar dates in it; absent, the
+ * service's own (`--time-zone`, default Asia/Kolkata).
+ */
+const TimeZoneField = z
+  .string()
+  .max(64)
+  .refine((value) => canonicalTimeZone(value) !== null, { message: 'not a time zone: give an IANA zone name such as Asia/Kolkata, Europe/London or UTC' })
+  .optional()
+  .meta({ description: 'Extension: the analyst\'s IANA time zone (e.g. `Asia/Kolkata`). Every date the answer writes is the calendar date in this zone; absent, the service\'s own (default Asia/Kolkata).', example: 'Asia/Kolkata' });
+
 export const AskRequest = z
   .object({
     messages: z
@@ -74,6 +87,7 @@ export const AskRequest = z
       .max(64)
       .optional()
       .meta({ description: 'Extension: continue this session.' }),
+    time_zone: TimeZoneField,
   })
   .meta({ id: 'AskRequest' });
 export type AskRequest = z.input<typeof AskRequest>;
@@ -286,6 +300,7 @@ export const ResearchRequest = z
   .object({
     topic: z.string().min(3).max(500),
     preset: z.string().min(1).max(40).default('standard'),
+    time_zone: TimeZoneField,
   })
   .meta({ id: 'ResearchRequest' });
 

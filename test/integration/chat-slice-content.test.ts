@@ -4,11 +4,13 @@
  * so once its answers share what they repeat (store/turn-content.ts, issue 31's soak heap); the
  * next conversation opened starts a table of its own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Conversation, ConversationTurn } from '../../src/shared/conversation';
 import { openConversationBridge, type ConversationBridge } from '../support/conversation-bridge';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
+import { TurnContent } from '../../src/renderer/src/store/turn-content';
 import { citationSnapshot } from '../support/citation-snapshot';
+import { waitFor } from '../support/wait-for';
 
 let bridge: ConversationBridge;
 
@@ -60,9 +62,17 @@ const settled = async (): Promise<void> => {
   for (const release of releases) release();
   const turns = useAppStore.getState().turns;
   releases = [turns[0], turns.at(-1)].flatMap((turn) => (turn ? [useAppStore.getState().showTurn(turn.rowKey ?? turn.id)] : []));
-  for (let i = 0; i < 200 && useAppStore.getState().turns.some((turn) => turn.answer === null); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await waitFor(() => useAppStore.getState().turns.every((turn) => turn.answer !== null), { timeout: 2_000, interval: 10, what: 'every answer read back' });
+  // The sharing after the open runs in slices: done when each answer handed to it has been shared.
+  await waitFor(() => {
+    const handed = sharingLater.mock.calls.at(-1)?.[0] ?? [];
+    const shared = new Set(sharing.mock.calls.map((call) => call[0]));
+    return handed.every((answer) => shared.has(answer));
+  }, { what: 'the sharing after the open' });
 };
+/** Spies that call through: what the slice handed to the sharing, and each answer it shared. */
+const sharingLater = vi.spyOn(TurnContent.prototype, 'later');
+const sharing = vi.spyOn(TurnContent.prototype, 'answer');
 
 describe('chat slice: answers that repeat signals', () => {
   it('opens a conversation with every turn as stored, before and after its answers share strings', async () => {

@@ -8,14 +8,16 @@
  * conversation deleted in main meanwhile) leaves the turn with its question and a retryable
  * error, never a blank answer, and the retry after a restore reads it back.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Conversation, ConversationTurn } from '../../src/shared/conversation';
 import type { BridgeHost } from '../../src/main/bridge/bridge-host';
 import type { ConversationStore } from '../../src/main/services/conversations/conversation-store';
 import { openConversationBridge, type ConversationBridge } from '../support/conversation-bridge';
 import { WINDOW_PAD } from '../../src/renderer/src/store/chat-slice';
 import { useAppStore } from '../../src/renderer/src/store/app-store';
+import { TurnContent } from '../../src/renderer/src/store/turn-content';
 import { citationSnapshot } from '../support/citation-snapshot';
+import { nextTurn, waitFor } from '../support/wait-for';
 
 let bridge: ConversationBridge;
 let host: BridgeHost;
@@ -27,6 +29,10 @@ beforeAll(async () => {
   conversations = bridge.conversations;
 });
 afterAll(() => bridge.close());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 const stored = (title: string, turns: ConversationTurn[]): Promise<Conversation> => bridge.stored(title, turns);
 
 /** A turn with an answer of its own (no two alike), citing two signals of 50. */
@@ -53,10 +59,7 @@ function turn(n: number): ConversationTurn {
 const state = () => useAppStore.getState();
 const heldCount = (): number => state().turns.filter((t) => t.answer !== null).length;
 /** Waits until `done` holds (the slice reads ranges asynchronously), at most 5 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(done()).toBe(true);
-}
+const until = async (done: () => boolean): Promise<void> => void (await waitFor(done, { timeout: 5_000, interval: 10, what: 'the window\'s reads' }));
 const json = (value: unknown): string => JSON.stringify(value);
 
 describe('chat slice: a window over turn content', () => {
@@ -78,7 +81,7 @@ describe('chat slice: a window over turn content', () => {
       releases = next;
       const rows = state().turns.slice(start, start + ROWS);
       await until(() => rows.every((row) => state().turns.find((t) => t.id === row.id)!.answer !== null));
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTurn(); // the reconcile queued by the read's end has run
       expect(heldCount()).toBeLessThanOrEqual(ROWS + 2 * WINDOW_PAD);
       for (const t of state().turns) if (t.answer) readBack.set(t.id, json(t.answer));
     }
@@ -96,20 +99,28 @@ describe('chat slice: a window over turn content', () => {
       for (const t of state().turns) if (t.answer) expect(json(t.answer), t.id).toBe(byId.get(t.id));
     };
     // Jumps of 60 rows: each drops answers, and the rebuild (250 ms after the last drop) runs.
+    const rebuilds = vi.spyOn(TurnContent.prototype, 'retain'); // counts the rebuilds; each runs as written
     for (const start of [0, 60, 120, 180, 240]) {
+      const ran = rebuilds.mock.calls.length;
       const releases = state().turns.slice(start, start + 8).map((t) => state().showTurn(t.rowKey ?? t.id));
       await until(() => state().turns.slice(start, start + 8).every((t) => t.answer !== null));
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await waitFor(() => rebuilds.mock.calls.length > ran, { what: 'the rebuild after the drop' });
       heldAsStored();
       for (const release of releases) release();
     }
     // A drop, then another conversation opened before its rebuild runs: the new one reads as stored.
+    // Time is the subject here (the rebuild waits 250 ms): from the drop on, timers are fake, and
+    // every timer the switch left is run at once.
+    const other = Array.from({ length: 30 }, (_, n) => turn(n + 7_000));
+    const switchedTo = await stored('Switched to', other);
     const releases = state().turns.slice(100, 108).map((t) => state().showTurn(t.rowKey ?? t.id));
     await until(() => state().turns.slice(100, 108).every((t) => t.answer !== null));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     for (const release of releases) release();
-    const other = Array.from({ length: 30 }, (_, n) => turn(n + 7_000));
-    await state().openConversation((await stored('Switched to', other)).id);
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await nextTurn(); // the drop's reconcile has run and queued its rebuild
+    await state().openConversation(switchedTo.id);
+    await vi.runAllTimersAsync();
+    vi.useRealTimers();
     expect(state().turns.map((t) => t.id)).toEqual(other.map((t) => t.id));
     for (const t of state().turns) expect(json(t.answer), t.id).toBe(json(other.find((x) => x.id === t.id)!.answer));
   });
@@ -147,10 +158,14 @@ describe('chat slice: a window over turn content', () => {
     const first = await stored('Left', Array.from({ length: 100 }, (_, n) => turn(n + 4_000)));
     const second = await stored('Opened', Array.from({ length: 3 }, (_, n) => turn(n + 5_000)));
     await state().openConversation(first.id);
+    const reads = vi.spyOn(host, 'invoke'); // sees each read main answers; each runs as written
     const release = state().showTurn(state().turns[0]!.id); // starts a read of the first rows
     await state().openConversation(second.id);
     release();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The read for the first conversation has come back (and was handled) before looking.
+    const turnReads = (): string[] => reads.mock.calls.flatMap((call, i) => (call[0] === 'conversations.turns' ? [reads.mock.settledResults[i]?.type ?? 'incomplete'] : []));
+    await waitFor(() => turnReads().length > 0 && turnReads().every((settled) => settled !== 'incomplete'), { what: 'the read for the conversation left' });
+    await nextTurn();
     expect(state().activeConversation?.id).toBe(second.id);
     expect(state().turns.map((t) => t.id)).toEqual([5_000, 5_001, 5_002].map((n) => turn(n).id));
     expect(state().turns.every((t) => t.answer !== null && !t.readError)).toBe(true);

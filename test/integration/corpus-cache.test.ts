@@ -12,6 +12,7 @@ import { generateCorpus } from '../../src/service/corpus/generator';
 import type { CorpusOptions } from '../../src/service/corpus/generator';
 import { openCachedSignalStore, SignalStore } from '../../src/service/signal-store';
 import { startService } from '../../src/service/server';
+import { pollUntil } from '../support/wait-for';
 
 const OPTIONS: CorpusOptions & { anchor: Date } = { signalCount: 1_500, anchor: new Date('2026-11-01T00:00:00Z') };
 const QUESTIONS = ['quick commerce growth in Bengaluru', 'Tanishq store count', 'DMart revenue last quarter', 'fashion stores Pune'];
@@ -179,7 +180,7 @@ describe('corpus cache', () => {
     };
     const first = await startOnce();
     // Let the background write land before the second start.
-    for (let i = 0; i < 100 && (await cacheFiles()).length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    await pollUntil(cacheFiles, (files) => files.length > 0, { timeout: 5_000, interval: 50 });
     expect(await startOnce()).toEqual(first);
     expect(first.citations.length).toBeGreaterThan(0);
   });

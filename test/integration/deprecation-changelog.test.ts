@@ -132,6 +132,18 @@ describe('the changelog, machine-readable beside its page', () => {
     expect(page).toContain('changelog.atom');
     expect(xml).toContain('Link: &lt;/developer/changelog&gt;; rel=&quot;deprecation&quot;');
   });
+
+  it('the page links its JSON Feed and Atom versions in its head, as feed readers look for them', async () => {
+    const response = await fetch(`${service.url}/developer/changelog`);
+    const { document: html } = new JSDOM(await response.text(), { url: response.url }).window;
+    const alternates = [...html.head.querySelectorAll('link[rel="alternate"]')].map((link) => [link.getAttribute('type'), (link as HTMLLinkElement).href]);
+    expect(alternates).toEqual([
+      ['application/feed+json', `${service.url}/developer/changelog.json`],
+      ['application/atom+xml', `${service.url}/developer/changelog.atom`],
+    ]);
+    // Each link leads to the feed of the type it names.
+    for (const [type, href] of alternates) expect((await fetch(href!)).headers.get('content-type')).toContain(type!);
+  });
 });
 
 describe('405 and the headers every response sends are documented', () => {

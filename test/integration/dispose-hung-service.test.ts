@@ -147,8 +147,13 @@ describe('dispose against a service that never answers', () => {
     expect(saved.turns[0]!.answer).toMatchObject({ status: 'done', text: ANSWER });
 
     // And nothing is written after dispose resolved.
+    // A write the host still had coming would follow one of those aborts, all seen above; a
+    // round trip to the service made now comes after them (and after any poll the research
+    // service, polling every 10 ms, would wrongly still send).
     const before = await fileSnapshot(dir);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const requestsBefore = hung.taken.length;
+    expect((await fetch(`${service.url}/api/v1/follow`)).status).toBe(200);
+    expect(hung.taken.length).toBe(requestsBefore);
     expect(await fileSnapshot(dir)).toEqual(before);
   });
 });

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBridgeHost } from '../../src/main/compose-services';
 import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
 import { CredentialStore } from '../../src/main/services/credentials/credential-store';
@@ -20,6 +20,7 @@ import { SettingsStore } from '../../src/main/services/settings/settings-store';
 import { Watchlist } from '../../src/main/services/watchlist/watchlist';
 import type { WatchlistItem } from '../../src/shared/watchlist';
 import { fileSnapshot } from '../support/data-files';
+import { waitFor } from '../support/wait-for';
 
 const dirs: string[] = [];
 const servers: Server[] = [];
@@ -30,18 +31,21 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** A service that takes requests and never answers them (until the test ends). */
-async function silentService(): Promise<{ url: string; requests: () => number }> {
+/** A service that takes requests and never answers them (until the test ends); it counts the requests a client gave up on. */
+async function silentService(): Promise<{ url: string; requests: () => number; abandoned: () => number }> {
   let requests = 0;
-  const server = createServer((_request: IncomingMessage, _response: ServerResponse) => {
+  let abandoned = 0;
+  const server = createServer((request: IncomingMessage, _response: ServerResponse) => {
     requests += 1;
+    request.socket.once('close', () => (abandoned += 1));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => requests, abandoned: () => abandoned };
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   for (const server of servers.splice(0)) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -64,7 +68,9 @@ describe('writes finish before dispose resolves', () => {
     const stored = JSON.parse(await readFile(join(dataDir, 'research', 'runs.json'), 'utf8')) as Array<{ id: string; state: string; error: string | null }>;
     expect(stored).toEqual([expect.objectContaining({ id: run.id, state: 'failed', error: expect.stringContaining('The app stopped before the report arrived') })]);
     const before = await fileSnapshot(dataDir);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The late write came from the aborted request: wait until the abort has reached the
+    // service's end of the connection (after the client's rejection ran), then look again.
+    await waitFor(() => service.abandoned() === 1, { what: 'the aborted request\'s connection to close at the service' });
     expect(await fileSnapshot(dataDir)).toEqual(before);
   });
 
@@ -87,6 +93,9 @@ describe('writes finish before dispose resolves', () => {
   });
 
   it('host: dispose closes the library (its index cache is written) and writes nothing after it resolves', async () => {
+    // Time is the subject (the cache is written a few seconds after a change): every timer the
+    // host sets is a fake one, so after dispose every timer left can be run at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
     const dataDir = await tempDir();
     const library = await LibraryStore.open(dataDir);
     const saved = await library.save({ kind: 'answer', title: 'Zudio in Pune', markdown: 'Stores opened', citations: [], createdAt: '2026-11-01T00:00:00Z', meta: {} });
@@ -106,7 +115,8 @@ describe('writes finish before dispose resolves', () => {
     const cached = await readFile(join(dataDir, 'library-cache', 'personal.entries.json'), 'utf8');
     expect(cached).toContain(saved.id);
     const before = await fileSnapshot(dataDir);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Whatever a timer left behind would write, it writes now.
+    await vi.runAllTimersAsync();
     expect(await fileSnapshot(dataDir)).toEqual(before);
   });
 });

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { pollUntil } from '../support/wait-for';
 
 let web: FixtureWeb;
 let dir: string;
@@ -31,11 +32,8 @@ describe('npm run service with a sources file', () => {
       const listening = JSON.parse(line) as { url: string; signals: number; sample: string; feed_sources: number };
       expect(listening).toMatchObject({ signals: 0, sample: 'off', feed_sources: 1 });
       // The fetched items become answerable; the health snapshot lists only the fetched source.
-      let page: { items: Array<{ source: { id: string } }> } = { items: [] };
-      for (let i = 0; i < 200 && page.items.length === 0; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        page = (await (await fetch(`${listening.url}/api/v1/discover?q=Avenue%20Supermarts&limit=3`)).json()) as typeof page;
-      }
+      type Page = { items: Array<{ source: { id: string } }> };
+      const page = await pollUntil(async () => (await (await fetch(`${listening.url}/api/v1/discover?q=Avenue%20Supermarts&limit=3`)).json()) as Page, (read) => read.items.length > 0, { timeout: 20_000, interval: 100 });
       expect(page.items[0]!.source.id).toBe('desk');
       const health = (await (await fetch(`${listening.url}/api/v1/sources/health`)).json()) as { sources: Array<{ id: string }> };
       expect(health.sources.map((source) => source.id)).toEqual(['desk']);

@@ -12,6 +12,7 @@ import { fetchResource } from '../../src/service/feed/http-fetcher';
 import { createSignalStore } from '../../src/service/server';
 import type { SignalStore } from '../../src/service/signal-store';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
 let store: SignalStore;
@@ -26,13 +27,7 @@ const SOURCES = {
 } as const;
 const KIND: Record<string, 'rss' | 'atom' | 'jsonfeed' | 'html'> = { atom: 'atom', json: 'jsonfeed', news: 'html' };
 
-async function until(check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = async (check: () => boolean, ms = 60_000): Promise<void> => void (await waitFor(check, { timeout: ms, interval: 50 }));
 
 beforeAll(async () => {
   web = await startFixtureWeb();

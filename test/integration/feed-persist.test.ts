@@ -18,6 +18,7 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
 let cluster: PostgresCluster;
@@ -58,15 +59,8 @@ async function stop(service: ServiceProcess): Promise<void> {
   running.delete(service);
 }
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> =>
+  waitFor(check, { what, timeout: ms, interval: 100 }) as Promise<T>;
 
 const json = async <T>(response: Response): Promise<T> => (await response.json()) as T;
 const send = (url: string, method: string, body: unknown, token?: string): Promise<Response> =>
@@ -186,8 +180,12 @@ describe('a restart keeps the feed', () => {
       expect(lookup).toMatchObject({ signal: { origin: 'sample' }, source: { origin: 'sample' } });
       // No arrivals are made up: the sample's newest signal stays the newest across a few seconds.
       const newest = async () => (await json<DiscoverPage>(await get(`${listening.url}/api/v1/discover?limit=1`))).items[0]!.id;
+      // A replayed sample adds arrivals every 4 s of the service's clock: wait until the service's
+      // own clock (its responses' Date header, to the second) is 6 s past the first look, then look again.
+      const serviceNow = async (): Promise<number> => Date.parse((await get(`${listening.url}/api/v1/discover?limit=1`)).headers.get('date') ?? '');
       const first = await newest();
-      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      const looked = await serviceNow();
+      await until(async () => (await serviceNow()) >= looked + 7_000, 'six seconds of the service\'s clock', 30_000);
       expect(await newest()).toBe(first);
     } finally {
       child.kill('SIGTERM');

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignalStore, startService, type RunningService } from '../../src/service/server';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { postJson } from '../support/local-service';
+import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
 let service: RunningService;
@@ -18,15 +19,8 @@ const received: Array<{ event: string; body: string }> = [];
 let adminToken: string;
 let userToken: string;
 
-async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = <T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, ms = 30_000): Promise<T> =>
+  waitFor(check, { what, timeout: ms, interval: 50 }) as Promise<T>;
 
 interface Entry { id: string; health: string; health_reason: string | null; last_error: { kind: string; message: string } | null; items_total: number; last_fetch_at: string | null }
 interface Snapshot { stats: { sources_total: number; healthy: number; degraded: number; down: number; signals_24h: number }; oracle: { miss_rate: number; counted: number; matched: number; missed: number; latest_misses: Array<{ title: string }> }; health_rule: string; sources: Entry[] }

@@ -26,11 +26,16 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
 async function runAndKill(): Promise<void> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/library-writer.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Killed after a random number of finished writes (0–20): the next one is under way then.
+  const writes = Math.floor(Math.random() * 21);
   await new Promise<void>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', () => resolve());
+    let seen = -1; // 'ready' first, then one 'wrote' per write
+    createInterface({ input: child.stdout! }).on('line', () => {
+      seen += 1;
+      if (seen === writes) resolve();
+    });
     child.once('exit', (code) => reject(new Error(`writer exited early (${code})`)));
   });
-  await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 120));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;

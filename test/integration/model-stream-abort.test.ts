@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { ask, parseSseText, postJson, startTestService } from '../support/local-service';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { pollUntil } from '../support/wait-for';
 
 const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 let model: ScriptedModel;
@@ -25,11 +26,7 @@ afterAll(async () => {
   await model.close();
 });
 
-async function waitFor(check: () => boolean, ms: number): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-  return check();
-}
+const settles = (check: () => boolean, ms: number): Promise<boolean> => pollUntil(check, (held) => held, { timeout: ms });
 
 describe('a stream cut short by the service closes the model request at once', () => {
   it('an error mid-answer: the client gets the error event, and the model request is closed long before its timers', async () => {
@@ -40,6 +37,6 @@ describe('a stream cut short by the service closes the model request at once', (
     expect(frames.at(-1)?.event).toBe('error');
     // The model's answer was still streaming when the error went out; closed within seconds, not
     // after the 30 s silence or 60 s total limits, which an unaborted request waits for.
-    expect(await waitFor(() => model.cutShort > before, 5_000)).toBe(true);
+    expect(await settles(() => model.cutShort > before, 5_000)).toBe(true);
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { devToken, failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { pollUntil, waitFor } from '../support/wait-for';
 
 let cluster: PostgresCluster;
 const dirs: string[] = [];
@@ -69,11 +70,11 @@ async function writeState(url: string): Promise<Written> {
   const page = await (await fetch(`${url}/ask/${asked.session_slug}/1`)).text();
   expect(page).toContain('How fast is quick commerce growing in Bengaluru?');
   const queued = (await (await fetch(`${url}/api/v2/research`, json({ topic: 'quick commerce in Bengaluru' }, bearer))).json()) as { id: string };
-  let status = 'queued';
-  for (let i = 0; i < 200 && (status === 'queued' || status === 'running'); i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    status = ((await (await fetch(`${url}/api/v1/research/${queued.id}`, { headers: bearer })).json()) as { status: string }).status;
-  }
+  const status = await pollUntil(
+    async () => ((await (await fetch(`${url}/api/v1/research/${queued.id}`, { headers: bearer })).json()) as { status: string }).status,
+    (now) => now !== 'queued' && now !== 'running',
+    { timeout: 20_000, interval: 100 },
+  );
   expect(['completed', 'failed']).toContain(status);
   const report = status === 'completed' ? ((await (await fetch(`${url}/api/v1/research/${queued.id}/report`, { headers: bearer })).json()) as { markdown: string }).markdown : null;
   const follow = await fetch(`${url}/api/v1/follow`, json({ target: { type: 'query', value: 'quick commerce' } }, bearer));
@@ -122,7 +123,7 @@ async function writeUntilKilled(service: ServiceProcess): Promise<{ keys: string
     }
   };
   const writers = [...Array.from({ length: 6 }, () => writer('key')), writer('ask')];
-  while (acknowledged.keys.length < 25) await new Promise((resolve) => setTimeout(resolve, 20));
+  await waitFor(() => acknowledged.keys.length >= 25, { timeout: 60_000, what: '25 acknowledged keys' });
   await kill9(service);
   stop = true;
   await Promise.all(writers);

@@ -12,6 +12,7 @@ import { LocalServiceSupervisor } from '../../src/main/services/local-service/lo
 import { SourceAdmin } from '../../src/main/services/sources/source-admin';
 import type { Credential } from '../../src/main/services/service-client/api-client';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { pollUntil } from '../support/wait-for';
 
 let dir: string;
 let supervisor: LocalServiceSupervisor;
@@ -37,14 +38,7 @@ const localAdmin = (): SourceAdmin =>
 const remoteAs = (credential: Credential | null): SourceAdmin =>
   new SourceAdmin({ service: () => ({ mode: 'remote', baseUrl: url }), localAdminToken: () => null, userCredential: async () => credential });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> => pollUntil(read, done, { timeout: timeoutMs, interval: 200 });
 
 describe('the administrator right on the embedded service', () => {
   it('the supervisor holds an admin token the service accepts on its sources surface', async () => {

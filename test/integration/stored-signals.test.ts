@@ -19,6 +19,7 @@ import { SIGNAL_SNAPSHOT_FILE } from '../../src/service/stored-signals';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
 
 const dirs: string[] = [];
 let web: FixtureWeb;
@@ -197,18 +198,9 @@ describe('stored signals at start', () => {
     running.add(before);
     expect((await fetch(`${before.url}/api/v1/sources`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 3_600 }) })).status).toBe(201);
     // Acknowledged: the source's fetch is recorded as done (its signals were stored before that record).
-    const end = Date.now() + 60_000;
-    let ids: string[] = [];
-    for (;;) {
-      const detail = (await (await fetch(`${before.url}/api/v1/sources/desk`, { headers: auth })).json()) as { source: { last_success_at: string | null } };
-      if (detail.source.last_success_at) {
-        const page = (await (await fetch(`${before.url}/api/v1/discover?limit=50&source=desk`)).json()) as DiscoverPage;
-        ids = page.items.map((item) => item.id).sort();
-        break;
-      }
-      if (Date.now() > end) throw new Error('the first fetch did not finish');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitFor(async () => ((await (await fetch(`${before.url}/api/v1/sources/desk`, { headers: auth })).json()) as { source: { last_success_at: string | null } }).source.last_success_at, { timeout: 60_000, interval: 100, what: 'the first fetch' });
+    const page = (await (await fetch(`${before.url}/api/v1/discover?limit=50&source=desk`)).json()) as DiscoverPage;
+    const ids = page.items.map((item) => item.id).sort();
     expect(ids).toHaveLength(4);
     await before.kill9();
     running.delete(before);

@@ -14,6 +14,7 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { devToken, failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { pollUntil, waitFor } from '../support/wait-for';
 
 const ISSUER = 'https://id.example.test';
 const AUDIENCE = 'retail-signal-team';
@@ -160,19 +161,16 @@ describe('two service processes on one PostgreSQL', () => {
       const response = await post(`${i % 2 === 0 ? a.url : b.url}/api/v2/research`, { topic: `quick commerce in Bengaluru ${i}` }, owner);
       runs.push(((await response.json()) as { id: string }).id);
     }
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && new Set(received.filter((event) => event.type === 'research.completed').map((event) => event.run)).size < runs.length) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const began = Date.now();
+    await pollUntil(() => new Set(received.filter((event) => event.type === 'research.completed').map((event) => event.run)).size, (count) => count >= runs.length, { timeout: 60_000, interval: 100 });
     // Every delivery recorded as delivered (a final state no process claims again), each after
     // one attempt: only then can no duplicate still be on its way.
     type Deliveries = { deliveries: Array<{ event: string; state: string; attempts: unknown[] }> };
-    let deliveries: Deliveries['deliveries'] = [];
-    while (Date.now() < deadline) {
-      deliveries = ((await (await fetch(`${b.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${owner}` } })).json()) as Deliveries).deliveries;
-      if (deliveries.length >= runs.length && deliveries.every((delivery) => delivery.state !== 'pending')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const deliveries = await pollUntil(
+      async () => ((await (await fetch(`${b.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${owner}` } })).json()) as Deliveries).deliveries,
+      (now) => now.length >= runs.length && now.every((delivery) => delivery.state !== 'pending'),
+      { timeout: Math.max(0, began + 60_000 - Date.now()), interval: 100 },
+    );
     expect(deliveries.map((delivery) => [delivery.event, delivery.state, delivery.attempts.length])).toEqual(runs.map(() => ['research.completed', 'delivered', 1]));
     const completed = received.filter((event) => event.type === 'research.completed');
     expect(completed.map((event) => event.run).sort()).toEqual([...runs].sort());
@@ -207,12 +205,7 @@ describe('two service processes on one PostgreSQL', () => {
     const token2 = await sign(second.privateKey, 'key-2', 'rotated@example.com');
     expect((await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status).toBe(401);
     published.push(second.jwk);
-    const deadline = Date.now() + 60_000;
-    let status = 401;
-    while (Date.now() < deadline && status !== 200) {
-      status = (await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
+    const status = await pollUntil(async () => (await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status, (now) => now === 200, { timeout: 60_000, interval: 1_000 });
     expect(status).toBe(200);
   }, 90_000);
 
@@ -227,11 +220,7 @@ describe('two service processes on one PostgreSQL', () => {
     } finally {
       await cluster.start();
     }
-    let status = 0;
-    for (let i = 0; i < 50 && status !== 200; i += 1) {
-      status = (await fetch(`${b.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` } })).status;
-      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const status = await pollUntil(async () => (await fetch(`${b.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token}` } })).status, (now) => now === 200, { timeout: 10_000, interval: 200 });
     expect(status).toBe(200);
   }, 120_000);
 });
@@ -312,12 +301,8 @@ describe('feed arrivals on two processes', () => {
 
     // A source added through A, fetched from the fixture web.
     expect((await post(`${a.url}/api/v1/sources`, { id: 'team-desk', name: 'Team Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 3_600 }, admin)).status).toBe(201);
-    const deadline = Date.now() + 60_000;
-    let listed: Array<{ id: string; title: string }> = [];
-    while (Date.now() < deadline && listed.length < 4) {
-      listed = await newestOfSource(b.url, 'team-desk');
-      if (listed.length < 4) await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    const began = Date.now();
+    const listed = await pollUntil(() => newestOfSource(b.url, 'team-desk'), (now) => now.length >= 4, { timeout: 60_000, interval: 500 });
     const zepto = listed.find((item) => item.title.startsWith('Zepto raises'));
     expect(zepto).toBeDefined();
     expect((await newestOfSource(a.url, 'team-desk')).map((item) => item.id)).toEqual(listed.map((item) => item.id));
@@ -331,15 +316,16 @@ describe('feed arrivals on two processes', () => {
 
     // One delivery for the match, sent once, though both processes hold the signal.
     type Deliveries = { deliveries: Array<{ event: string; state: string; attempts: unknown[] }> };
-    let deliveries: Deliveries['deliveries'] = [];
-    while (Date.now() < deadline) {
-      deliveries = ((await (await fetch(`${a.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries;
-      if (deliveries.length > 0 && deliveries.every((delivery) => delivery.state !== 'pending')) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const readDeliveries = async (): Promise<Deliveries['deliveries']> => ((await (await fetch(`${a.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries;
+    await pollUntil(readDeliveries, (now) => now.length > 0 && now.every((delivery) => delivery.state !== 'pending'), { timeout: Math.max(0, began + 60_000 - Date.now()), interval: 100 });
+    // Both processes have read each other's changes more than once since: a rename made through
+    // one is waited for in the other's source list (its sync), twice each way.
+    for (const [round, [writer, reader]] of ([[a, b], [b, a], [a, b], [b, a]] as Array<[typeof a, typeof a]>).entries()) {
+      const name = `Team Desk ${round + 1}`;
+      expect((await fetch(`${writer.url}/api/v1/sources/team-desk`, { method: 'PATCH', headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` }, body: JSON.stringify({ name }) })).status).toBe(200);
+      await waitFor(async () => ((await (await fetch(`${reader.url}/api/v1/sources`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { sources: Array<{ id: string; name: string }> }).sources.some((source) => source.id === 'team-desk' && source.name === name), { timeout: 30_000, interval: 100, what: `${name} read by the other process` });
     }
-    // Both processes have read each other's changes more than once since (they sync every second).
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    deliveries = ((await (await fetch(`${a.url}/api/v1/webhooks/${hook.id}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries;
+    const deliveries = await readDeliveries();
     expect(deliveries.map((delivery) => [delivery.event, delivery.state, delivery.attempts.length])).toEqual([['follow.matched', 'delivered', 1]]);
     expect(received.filter((event) => event.type === 'follow.matched' && event.signal === zepto!.id)).toHaveLength(1);
   }, 300_000);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { DeliveryList, Follow, WebhookList } from '../../src/shared/surface-schemas';
 import { ask, postJson, startTestService } from '../support/local-service';
+import { pollUntil, waitFor as waitForCondition } from '../support/wait-for';
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -55,15 +56,7 @@ afterAll(async () => {
 const bearer = () => ({ authorization: `Bearer ${jwt}` });
 
 /** Polls until the condition holds (deliveries arrive on their own schedule). */
-async function waitFor<T>(read: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const waitFor = <T>(read: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> => waitForCondition(read, { what, timeout: timeoutMs }) as Promise<T>;
 
 /** What a receiver does: HMAC-SHA256 over "t.body" with the secret, compared in constant time, fresh t. */
 function receiverAccepts(secret: string, delivery: Received): boolean {
@@ -162,12 +155,11 @@ describe('webhooks', () => {
     // The same event: the body, and the event id in it, are the first delivery's.
     expect(JSON.parse(again.body)).toMatchObject({ id: original.id, type: 'research.completed' });
     // The receiver has it; the log records the attempt once the answer is back.
-    let after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
-    const deadline = Date.now() + 10_000;
-    while (after.deliveries[0]?.state === 'pending' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      after = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json());
-    }
+    const after = await pollUntil(
+      async () => DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: bearer() })).json()),
+      (list) => list.deliveries[0]?.state !== 'pending',
+      { timeout: 10_000, interval: 50 },
+    );
     expect(after.deliveries[0]).toMatchObject({ id: pending.id, redelivery_of: original.id, state: 'delivered', attempts: [expect.objectContaining({ status: 204, ok: true })] });
     expect((await postJson(`${service.url}/api/v1/webhooks/${hookId}/deliveries/dlv_0000000000000000/redeliver`, {}, bearer())).status).toBe(404);
     expect((await postJson(`${service.url}/api/v1/webhooks/whk_0000000000000000/rotate-secret`, {}, bearer())).status).toBe(404);
@@ -185,15 +177,11 @@ describe('webhooks', () => {
     // Wait on the receiver (no API calls) until the sixth attempt has arrived…
     await waitFor(() => received.filter((r) => r.body.includes(runId)).length >= 6, 'six attempts at the receiver');
     // …then read the log until the service has recorded it as failed.
-    const failed = await (async () => {
-      // A deadline, not a count of polls: on a busy machine the log is written later.
-      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
-        const list = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${id}/deliveries`, { headers: own })).json());
-        if (list.deliveries[0]?.state === 'failed') return list.deliveries[0];
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error('the delivery was not recorded as failed');
-    })();
+    // A deadline, not a count of polls: on a busy machine the log is written later.
+    const failed = await waitForCondition(async () => {
+      const list = DeliveryList.parse(await (await fetch(`${service.url}/api/v1/webhooks/${id}/deliveries`, { headers: own })).json());
+      return list.deliveries[0]?.state === 'failed' && list.deliveries[0];
+    }, { timeout: 10_000, interval: 100, what: 'the delivery recorded as failed' });
     expect(failed.attempts).toHaveLength(6);
     expect(received.filter((r) => r.body.includes(runId))).toHaveLength(6);
     failNext = 0;

@@ -1,6 +1,7 @@
 /**
  * A process that writes to the library as fast as it can, for the crash test: it renames and
- * re-tags existing items and saves new ones, forever, until it is killed.
+ * re-tags existing items and saves new ones, forever, until it is killed. It prints `ready`,
+ * then `wrote` after each write, so the test can kill it after a chosen number of writes.
  *   tsx test/support/library-writer.ts <dataDir>
  */
 import { LibraryStore } from '../../src/main/services/library/library-store';
@@ -14,6 +15,7 @@ for (;;) {
   const { items } = store.search({ sort: 'date' }, 1_000);
   for (const summary of items.slice(0, 5)) {
     await store.update(summary.id, { title: `${summary.title.split(' #')[0]} #${round}`, tags: [`round-${round}`] });
+    process.stdout.write('wrote\n');
   }
   await store.save({
     kind: 'answer',
@@ -23,4 +25,5 @@ for (;;) {
     createdAt: new Date().toISOString(),
     meta: {},
   });
+  process.stdout.write('wrote\n');
 }

@@ -16,6 +16,8 @@ export interface ServiceConnectionDeps {
   credentials: CredentialStore;
   /** Starts the embedded local service; null where the host runs remote-only. */
   localService: LocalServiceSupervisor | null;
+  /** The IANA zone the app shows dates in (Settings › Display): asks and reports send it as `time_zone`. */
+  timeZone?: () => string;
   onStatus: (status: ServiceStatus) => void;
   /** Origins besides the service's that report and status URLs may name (Settings). */
   trustedHosts?: () => readonly string[];
@@ -261,6 +263,7 @@ export class ServiceConnection {
       stallTimeoutMs: this.deps.stallTimeoutMs,
       credential: () => this.credential(),
       trustedOrigins: () => this.deps.trustedHosts?.() ?? [],
+      ...(this.deps.timeZone ? { timeZone: this.deps.timeZone } : {}),
       isCredentialRejected: () => this.rejection !== null,
       onCredentialRejected: ({ message }) => {
         if (this.activeClient !== client || this.rejection) return;

@@ -78,6 +78,8 @@ export interface WriteOptions {
   /** The service's sources, for ranking the figures of a conflict. */
   sourcesById?: Map<string, CorpusSource>;
   now: number;
+  /** The analyst's time zone: a conflict's day and the dates a claim may state are its calendar's (default Asia/Kolkata). */
+  timeZone?: string;
   abort?: AbortSignal;
   /** SSE: what was verified has been sent and stays. JSON: a failed model's text is dropped whole. */
   streaming: boolean;
@@ -125,7 +127,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const mode = settings.unsupportedClaims;
   const dates = contextDates(answer, options.now);
   const extractiveVerifier = (): StreamingVerifier =>
-    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates }), mode);
+    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates, timeZone: options.timeZone }), mode);
   const parts: StreamingVerifier[] = [];
   const support: SupportSpan[] = [];
   const events = function* (pieces: VerifiedPiece[]): Generator<AnswerEvent> {
@@ -154,7 +156,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     const model = settings.model;
     composer = { backend: 'model', model: model.model, local: isLoopback(model.url) };
     const evidence = evidenceFrom(evidenceFor(answer, options.hits), options.sourceName);
-    const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates }), mode);
+    const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates, timeZone: options.timeZone }), mode);
     parts.push(verifier);
     let wrote = false;
     let failure: ModelFailure | null = null;

@@ -32,6 +32,7 @@ import {
   RETAILERS,
   SEGMENTS,
 } from '../world/gazetteer';
+import { DEFAULT_TIME_ZONE, isoDayIn } from '../world/time-zone';
 
 /** What the verifier needs of a signal: its text and where it came from. */
 export interface EvidenceSignal {
@@ -322,10 +323,13 @@ interface EvidenceFacts {
   bodyClaims: Extracted;
 }
 
-const evidenceCache = new WeakMap<EvidenceSignal, EvidenceFacts>();
+/** Facts per signal, per time zone (a signal's own day depends on it). */
+const evidenceCache = new Map<string, WeakMap<EvidenceSignal, EvidenceFacts>>();
 
-function factsOf(signal: EvidenceSignal): EvidenceFacts {
-  const cached = evidenceCache.get(signal);
+function factsOf(signal: EvidenceSignal, zone: string): EvidenceFacts {
+  let byZone = evidenceCache.get(zone);
+  if (!byZone) evidenceCache.set(zone, (byZone = new WeakMap()));
+  const cached = byZone.get(signal);
   if (cached) return cached;
   // SECURITY: text in a signal that addresses the model is data, never support for a claim.
   const body = withoutInstructions(signal.body);
@@ -335,9 +339,9 @@ function factsOf(signal: EvidenceSignal): EvidenceFacts {
   const dateKeys = new Set<string>([...bodyClaims.dates, ...titleClaims.dates].map((date) => date.key));
   const published = new Date(signal.published_at);
   if (!Number.isNaN(published.getTime())) {
-    // The day it was published, in UTC and in India (IST), and the month and year.
-    for (const offset of [0, 5.5 * 3_600_000]) {
-      const day = new Date(published.getTime() + offset).toISOString().slice(0, 10);
+    // The day it was published, as the source stamped it (UTC) and in the analyst's time zone
+    // (the date the answer and the app show), and the month and year.
+    for (const day of new Set([published.toISOString().slice(0, 10), isoDayIn(published.getTime(), zone)])) {
       dateKeys.add(`day:${day}`);
       dateKeys.add(`dayofyear:${day.slice(5)}`);
       dateKeys.add(`month:${day.slice(0, 7)}`);
@@ -386,7 +390,7 @@ function factsOf(signal: EvidenceSignal): EvidenceFacts {
     bodySentences,
     bodyClaims,
   };
-  evidenceCache.set(signal, facts);
+  byZone.set(signal, facts);
   return facts;
 }
 
@@ -471,14 +475,18 @@ export class ClaimVerifier {
   /** Dates the question itself set (the period asked, today): stating them claims nothing. */
   private readonly contextDates: Set<string>;
 
-  constructor(evidence: Iterable<EvidenceSignal>, options: { contextDates?: Iterable<string | number | Date>; question?: string } = {}) {
+  /** The analyst's time zone (default Asia/Kolkata): the calendar the answer's dates are in. */
+  private readonly zone: string;
+
+  constructor(evidence: Iterable<EvidenceSignal>, options: { contextDates?: Iterable<string | number | Date>; question?: string; timeZone?: string } = {}) {
+    this.zone = options.timeZone ?? DEFAULT_TIME_ZONE;
     this.evidence = new Map([...evidence].map((signal) => [signal.id, signal]));
     // The periods the question names ("Q4 FY27", "Diwali 2026") are the question's, not claims.
     this.contextDates = new Set(options.question ? extractClaims(options.question).dates.map((date) => date.key) : []);
     for (const value of options.contextDates ?? []) {
       const date = new Date(value);
       if (Number.isNaN(date.getTime())) continue;
-      const day = date.toISOString().slice(0, 10);
+      const day = isoDayIn(date.getTime(), this.zone);
       this.contextDates.add(`day:${day}`);
       this.contextDates.add(`dayofyear:${day.slice(5)}`);
     }
@@ -536,7 +544,7 @@ export class ClaimVerifier {
     if (citations.length === 0) {
       return verdict(false, false, dropped.length > 0 ? `cites ${dropped.join(', ')}, which ${dropped.length === 1 ? 'is' : 'are'} not among the signals retrieved for this question` : 'makes a claim without citing a signal');
     }
-    const evidence = citations.map((id) => factsOf(this.evidence.get(id)!));
+    const evidence = citations.map((id) => factsOf(this.evidence.get(id)!, this.zone));
     const used = new Set<EvidenceFacts>();
     const missing: string[] = [];
     for (const figure of claimsOf.figures) {
@@ -568,7 +576,7 @@ export class ClaimVerifier {
   private spans(citations: string[], claims: Extracted, used: Set<EvidenceFacts>): SentenceVerdict['support'] {
     const support: SentenceVerdict['support'] = [];
     for (const id of citations) {
-      const facts = factsOf(this.evidence.get(id)!);
+      const facts = factsOf(this.evidence.get(id)!, this.zone);
       if (used.size > 0 && !used.has(facts)) continue;
       let best = facts.bodySentences[0];
       let bestScore = -1;

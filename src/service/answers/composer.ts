@@ -23,7 +23,8 @@ import {
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { framePlaces, inFramePlace, parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
-import { formatDate, withMinusSigns } from '../../shared/format';
+import { withMinusSigns } from '../../shared/format';
+import { DEFAULT_TIME_ZONE, formatDayIn } from '../world/time-zone';
 import type { SourceHealth } from '../../shared/service-schemas';
 
 export interface ComposedAnswer {
@@ -42,6 +43,8 @@ export interface ComposedAnswer {
 export interface ComposeOptions {
   /** The understood question, follow-ups already resolved; parsed from `question` when absent. */
   frame?: QuestionFrame;
+  /** The analyst's time zone (world/time-zone.ts): dates written are its calendar's. Default Asia/Kolkata. */
+  timeZone?: string;
   /** Signals grouped by fact; without them only supporting developments are listed. */
   facts?: SignalFacts;
   /**
@@ -54,8 +57,11 @@ export interface ComposeOptions {
 const MAX_CITED = 6;
 const MAX_PER_TYPE = 2;
 
-/** "18 Nov 2026" (src/shared/format.ts; "Sep", not ICU's "Sept"), by the corpus's UTC day. */
-export const formatDay = (iso: string): string => formatDate(iso, 'UTC');
+/**
+ * "18 Nov 2026" (src/shared/format.ts; "Sep", not ICU's "Sept"): the day in the analyst's time
+ * zone, the date the app shows for the same signal (decision 0036).
+ */
+export const formatDay = (iso: string, zone: string = DEFAULT_TIME_ZONE): string => formatDayIn(iso, zone);
 
 /** Keeps the best hits but no more than two of one signal type, so answers cover several angles. */
 export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {
@@ -111,12 +117,13 @@ export function composeAnswer(
   now: number,
   options: ComposeOptions = {},
 ): ComposedAnswer {
-  const frame = options.frame ?? parseQuestion(question, now);
+  const zone = options.timeZone ?? DEFAULT_TIME_ZONE;
+  const frame = options.frame ?? parseQuestion(question, now, undefined, zone);
   // A name the service does not know, and no retailer it does: say so rather than answer about
   // the segment or city the question also names.
   if (frame.unknown.length > 0 && frame.retailers.length === 0) return unknownEntityAnswer(frame);
 
-  const direct = options.facts ? directAnswer(frame, { facts: options.facts, sourcesById, now }) : null;
+  const direct = options.facts ? directAnswer(frame, { facts: options.facts, sourcesById, now, timeZone: zone }) : null;
   const hasDirect = direct !== null && direct.lines.length > 0;
   const cited = new Set(direct?.cited.map((signal) => signal.id) ?? []);
   const supporting = diversify(
@@ -149,7 +156,7 @@ export function composeAnswer(
   if (developments.length > 0) {
     lines.push(hasDirect ? '### Supporting developments' : '### Key developments', '');
     const byDate = [...developments].sort((a, b) => b.signal.published_at.localeCompare(a.signal.published_at));
-    for (const { signal } of byDate) lines.push(`- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`);
+    for (const { signal } of byDate) lines.push(`- **${formatDay(signal.published_at, zone)}** — ${signal.summary} ${cite(signal)}`);
     lines.push('');
   }
   const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];

@@ -6,7 +6,7 @@
  * verified answer and the machine-readable `conflicts` field all read the same rule.
  */
 import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../world/signal-types';
-import { formatDate } from '../world/periods';
+import { formatCalendarDay } from '../world/time-zone';
 
 /** Extension field `conflicts[]` of an answer (JSON body and the `clarity.conflicts_flagged` frame). */
 export interface FigureConflict {
@@ -137,7 +137,9 @@ export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, 
       source_name: sourcesById.get(signal.source_id)?.name ?? signal.source_id,
       published_at: signal.published_at,
     }));
-    const when = asOf.includes('-') ? `on ${formatDate(Date.parse(`${asOf}T00:00:00Z`))}` : `for ${asOf}`;
+    // The day the sources stamped the figures with (UTC): the sample's conflicting reports are
+    // made on one UTC day (corpus/app-rank-conflicts.ts). Decision 0036 leaves this grouping as it was.
+    const when = asOf.includes('-') ? `on ${formatCalendarDay(asOf)}` : `for ${asOf}`;
     const stated = figures.map((figure) => `${figure.source_name} reports ${measure.format(figure.value)} [${figure.signal_id}]`);
     const note =
       `${capitalise(measure.describe(group.entity))} in ${group.place} ${when} differs between sources: ${stated.slice(0, -1).join(', ')}${stated.length > 2 ? ',' : ''} while ${stated.at(-1)}. ` +

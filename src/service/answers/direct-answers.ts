@@ -5,7 +5,8 @@
  * (sums, counts of cities) come after the citations they are computed from.
  */
 import type { CorpusSignal, CorpusSource } from '../world/signal-types';
-import { fiscalQuarter, formatDate } from '../world/periods';
+import { fiscalQuarter } from '../world/periods';
+import { calendarDayIn, DEFAULT_TIME_ZONE, formatDayIn, startOfDayIn } from '../world/time-zone';
 import { RETAILERS, type Segment } from '../world/gazetteer';
 import { withMinusSigns } from '../../shared/format';
 import { framePlaces, inFramePlace, type Period, type QuestionFrame } from './question';
@@ -25,10 +26,13 @@ export interface AnswerContext {
   facts: SignalFacts;
   sourcesById: Map<string, CorpusSource>;
   now: number;
+  /** The analyst's time zone: the dates written are its calendar's (default Asia/Kolkata). */
+  timeZone?: string;
 }
 
 const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
-const day = (iso: string): string => formatDate(Date.parse(iso));
+const zoneOf = (context: AnswerContext): string => context.timeZone ?? DEFAULT_TIME_ZONE;
+const day = (context: AnswerContext, iso: string | number): string => formatDayIn(iso, zoneOf(context));
 const num = (value: number): string => value.toLocaleString('en-IN');
 // Figures as displayed: a negative one with the true minus sign (U+2212), never a hyphen.
 const pct = (value: number): string => withMinusSigns(`${value.toFixed(1)}%`);
@@ -38,10 +42,11 @@ const unitOf = (name: string): string => (retailerOf(name)?.segment === 'quick c
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Whether a fiscal quarter ("Q3 FY26") overlaps the period asked about ("this year"); any quarter when none was asked. */
-function quarterOverlaps(label: string, period: QuestionFrame['period']): boolean {
+function quarterOverlaps(label: string, period: QuestionFrame['period'], zone: string): boolean {
   const match = /^Q([1-4]) FY(\d{2})$/.exec(label);
   if (!period || period.kind !== 'range' || !match) return true;
-  const quarter = fiscalQuarter(Number(match[2]), Number(match[1]));
+  // In the zone the period was read in: both start at that zone's midnight.
+  const quarter = fiscalQuarter(Number(match[2]), Number(match[1]), zone);
   return quarter.startMs < period.endMs && quarter.endMs > period.startMs;
 }
 
@@ -95,11 +100,11 @@ export function storeCountAnswer(frame: QuestionFrame, context: AnswerContext): 
     const yearBefore = Date.parse(firstReported(latest)) - 365 * 86_400_000;
     const earlier = [...events].reverse().find((group) => Date.parse(firstReported(group)) <= yearBefore) ?? (events.length > 1 ? events[0] : undefined);
     const earlierFigure = earlier && earlier !== latest ? readFigure(earlier, 'store_count_national', context.sourcesById) : null;
-    let line = `**${name} operates ${num(figure.value)} ${unit}** nationwide, per its latest count (${day(figure.signal.published_at)}) ${cite(figure.signal)}`;
+    let line = `**${name} operates ${num(figure.value)} ${unit}** nationwide, per its latest count (${day(context, figure.signal.published_at)}) ${cite(figure.signal)}`;
     if (earlierFigure) {
       use(answer, earlierFigure.signal);
       const change = figure.value - earlierFigure.value;
-      line += `, against ${num(earlierFigure.value)} on ${day(earlierFigure.signal.published_at)} ${cite(earlierFigure.signal)}: ${change >= 0 ? 'a net addition of' : 'a net reduction of'} ${num(Math.abs(change))} ${unit}.`;
+      line += `, against ${num(earlierFigure.value)} on ${day(context, earlierFigure.signal.published_at)} ${cite(earlierFigure.signal)}: ${change >= 0 ? 'a net addition of' : 'a net reduction of'} ${num(Math.abs(change))} ${unit}.`;
     } else line += '.';
     answer.lines.push(line);
     noteDisagreement(answer, `${name}'s ${unit === 'dark stores' ? 'dark-store' : 'store'} count`, figure, (value) => `${num(value)} ${unit}`, context);
@@ -110,7 +115,7 @@ export function storeCountAnswer(frame: QuestionFrame, context: AnswerContext): 
         const signal = bestOf(group, context, group[0]!.metrics.stores_opened !== undefined ? 'stores_opened' : 'stores_closed');
         const opened = signal.metrics.stores_opened;
         use(answer, signal);
-        answer.lines.push(`- ${day(signal.published_at)}: ${opened !== undefined ? `opened ${num(opened)}` : `closed ${num(signal.metrics.stores_closed ?? 0)}`} in ${signal.entities.cities[0]} ${cite(signal)}`);
+        answer.lines.push(`- ${day(context, signal.published_at)}: ${opened !== undefined ? `opened ${num(opened)}` : `closed ${num(signal.metrics.stores_closed ?? 0)}`} in ${signal.entities.cities[0]} ${cite(signal)}`);
       }
     }
     if (frame.cities.length > 0) answer.gaps.push(`Store counts are reported for the whole network, not per city; openings by city are listed when you ask how many ${name} opened and where.`);
@@ -124,8 +129,8 @@ function bestOf(group: FactGroup, context: AnswerContext, metric: string): Corpu
 }
 
 export function openingsAnswer(frame: QuestionFrame, context: AnswerContext): DirectAnswer {
-  const year = new Date(context.now).getUTCFullYear();
-  const period: Period = frame.period ?? { kind: 'range', label: `${year} so far (1 Jan – ${formatDate(context.now)})`, startMs: Date.UTC(year, 0, 1), endMs: context.now + 1 };
+  const { year } = calendarDayIn(context.now, zoneOf(context));
+  const period: Period = frame.period ?? { kind: 'range', label: `${year} so far (1 Jan – ${day(context, context.now)})`, startMs: startOfDayIn(year, 0, 1, zoneOf(context)), endMs: context.now + 1 };
   const answer = newAnswer(`${frame.retailers.join(', ')}: store openings, ${period.label}`);
   for (const name of frame.retailers.slice(0, 4)) {
     const unit = unitOf(name);
@@ -152,12 +157,12 @@ export function openingsAnswer(frame: QuestionFrame, context: AnswerContext): Di
     const cities = [...byCity.entries()].sort((a, b) => sum(b[1]) - sum(a[1]) || a[0].localeCompare(b[0]));
     for (const [city, signals] of cities) {
       use(answer, ...signals);
-      const parts = signals.map((signal) => `${num(signal.metrics.stores_opened!)} on ${day(signal.published_at)} ${cite(signal)}`);
+      const parts = signals.map((signal) => `${num(signal.metrics.stores_opened!)} on ${day(context, signal.published_at)} ${cite(signal)}`);
       answer.lines.push(`- **${city}** — ${parts.join('; ')}${signals.length > 1 ? ` (${num(sum(signals))} in all)` : ''}`);
     }
     for (const signal of closures) {
       use(answer, signal);
-      answer.lines.push(`- Closed: ${num(signal.metrics.stores_closed!)} ${unit} in ${signal.entities.cities[0]} on ${day(signal.published_at)} ${cite(signal)}`);
+      answer.lines.push(`- Closed: ${num(signal.metrics.stores_closed!)} ${unit} in ${signal.entities.cities[0]} on ${day(context, signal.published_at)} ${cite(signal)}`);
     }
     const latest = storeEvents(context, name).filter((group) => Date.parse(firstReported(group)) < period.endMs).at(-1);
     const figure = latest && readFigure(latest, 'store_count_national', context.sourcesById);
@@ -189,10 +194,10 @@ export function revenueAnswer(frame: QuestionFrame, context: AnswerContext): Dir
       else {
         answer.periodMatched = false;
         const [q, fy] = [Number(wanted[1]), Number(wanted.slice(-2))];
-        const ends = fiscalQuarter(fy, q).endMs;
+        const ends = fiscalQuarter(fy, q, zoneOf(context)).endMs;
         answer.lines.push(
           ends > context.now
-            ? `**${name} has no ${wanted} results yet: the quarter runs to ${formatDate(ends - 1)}**, and results come out weeks after a quarter ends. The latest reported quarter is ${chosen[0]}:`
+            ? `**${name} has no ${wanted} results yet: the quarter runs to ${day(context, ends - 1)}**, and results come out weeks after a quarter ends. The latest reported quarter is ${chosen[0]}:`
             : `**No signal reports ${name}'s ${wanted} results.** The latest reported quarter is ${chosen[0]}:`,
         );
       }
@@ -206,7 +211,7 @@ export function revenueAnswer(frame: QuestionFrame, context: AnswerContext): Dir
       const margin = figure.signal.metrics.ebitda_margin_pct;
       answer.lines.push(
         `${shown.length > 1 ? '- ' : ''}**${name}'s revenue was ₹${num(figure.value)} crore in ${label}**` +
-          `${growth !== undefined ? `, ${growth >= 0 ? 'up' : 'down'} ${Math.abs(growth)}% year on year` : ''}${margin !== undefined ? `, with an EBITDA margin of ${margin}%` : ''} (reported ${day(figure.signal.published_at)}) ${cite(figure.signal)}`,
+          `${growth !== undefined ? `, ${growth >= 0 ? 'up' : 'down'} ${Math.abs(growth)}% year on year` : ''}${margin !== undefined ? `, with an EBITDA margin of ${margin}%` : ''} (reported ${day(context, figure.signal.published_at)}) ${cite(figure.signal)}`,
       );
       noteDisagreement(answer, `${name}'s ${label} revenue`, figure, (value) => `₹${num(value)} crore`, context);
     }
@@ -277,7 +282,7 @@ export function govGrowthAnswer(frame: QuestionFrame, context: AnswerContext): D
     const series = [...(context.facts.markets.get(`${segment}|${city}`)?.entries() ?? [])]
       .sort((a, b) => firstReported(a[1]).localeCompare(firstReported(b[1])))
       .filter(([, group]) => firstReported(group) <= firstReported(market.group))
-      .filter(([label]) => quarterOverlaps(label, frame.period))
+      .filter(([label]) => quarterOverlaps(label, frame.period, zoneOf(context)))
       .slice(-4)
       .reverse();
     if (series.length > 1) {
@@ -361,7 +366,7 @@ export function shareAnswer(frame: QuestionFrame, context: AnswerContext): Direc
 }
 
 export function festiveAnswer(frame: QuestionFrame, context: AnswerContext): DirectAnswer {
-  const year = frame.period?.festiveYear ?? new Date(context.now).getUTCFullYear();
+  const year = frame.period?.festiveYear ?? calendarDayIn(context.now, zoneOf(context)).year;
   const answer = newAnswer(`Diwali ${year}: festive-season demand by category`);
   let shownYear = year;
   let group = context.facts.festive.get(year);
@@ -404,7 +409,7 @@ export function fundingAnswer(frame: QuestionFrame, context: AnswerContext): Dir
       const figure = readFigure(group, 'amount_cr', context.sourcesById)!;
       use(answer, figure.signal);
       const valuation = figure.signal.metrics.valuation_cr;
-      answer.lines.push(`${inPeriod.length > 1 ? '- ' : ''}**${name} raised ₹${num(figure.value)} crore** on ${day(figure.signal.published_at)}${valuation ? `, at a valuation of about ₹${num(valuation)} crore` : ''} ${cite(figure.signal)}.`);
+      answer.lines.push(`${inPeriod.length > 1 ? '- ' : ''}**${name} raised ₹${num(figure.value)} crore** on ${day(context, figure.signal.published_at)}${valuation ? `, at a valuation of about ₹${num(valuation)} crore` : ''} ${cite(figure.signal)}.`);
     }
   }
   return answer;
@@ -437,7 +442,7 @@ export function appRankAnswer(frame: QuestionFrame, context: AnswerContext): Dir
     use(answer, lead!, ...others);
     const differing = others.filter((signal) => signal.metrics.rank !== lead!.metrics.rank);
     answer.lines.push(
-      `**${possessiveName(name)} app ranked #${lead!.metrics.rank}** among shopping apps in India on ${day(lead!.published_at)}, per ${source(lead!)} ${cite(lead!)}` +
+      `**${possessiveName(name)} app ranked #${lead!.metrics.rank}** among shopping apps in India on ${day(context, lead!.published_at)}, per ${source(lead!)} ${cite(lead!)}` +
         (differing.length > 0 ? `; ${differing.length === 1 ? 'another tracker ranks' : 'other trackers rank'} it differently that day (see "Sources disagree").` : '.'),
     );
     const agreeing = others.filter((signal) => signal.metrics.rank === lead!.metrics.rank);

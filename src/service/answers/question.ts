@@ -3,7 +3,8 @@
  * (intent and measure), where and over which period, and, for a follow-up ("there", "they",
  * "the same period"), what it borrows from the conversation's previous turn.
  */
-import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuarter } from '../world/periods';
+import { festiveWindow, fiscalQuarter, fiscalQuarterOf, previousQuarter } from '../world/periods';
+import { calendarDayIn, DEFAULT_TIME_ZONE, formatDayIn, startOfDayIn } from '../world/time-zone';
 import { RETAILERS, type Segment } from '../world/gazetteer';
 import { resolveEntities } from '../retrieval/entity-resolver';
 import { cityTier, cityTierIn, describeCityTier, type CityTier } from '../world/city-tiers';
@@ -67,7 +68,8 @@ const APP_RANK = /\bapp (rank|ranking|chart)s?\b|\bapp'?s? (rank|ranking|positio
 const FUNDING = /\bfund(ing|ed|raise|raising)?\b|\braised?\b|\bvaluation\b|\binvest(or|ors|ment)\b/;
 
 /** Reads one question on its own (no conversation). `now` is the service clock. */
-export function parseQuestion(question: string, now: number, isKnownWord?: (word: string) => boolean): QuestionFrame {
+/** `zone`: the analyst's time zone; the periods asked about are its calendar's (time-zone.ts). */
+export function parseQuestion(question: string, now: number, isKnownWord?: (word: string) => boolean, zone: string = DEFAULT_TIME_ZONE): QuestionFrame {
   const entities = resolveEntities(question, isKnownWord);
   // Intent and measure read the question without its names ("Vijay Sales", "Smart Bazaar").
   const text = entities.rest.toLowerCase().replace(/[’]/g, "'");
@@ -95,12 +97,14 @@ export function parseQuestion(question: string, now: number, isKnownWord?: (word
 
   const { rest: _rest, ...named } = entities;
   const tier = cityTierIn(question);
-  return { question, ...named, intents, measure, period: parsePeriod(question.toLowerCase(), now, measure), borrowed: [], ...(tier ? { cityTier: tier } : {}) };
+  return { question, ...named, intents, measure, period: parsePeriod(question.toLowerCase(), now, measure, zone), borrowed: [], ...(tier ? { cityTier: tier } : {}) };
 }
 
 /** "this year", "last quarter", "Q2 FY27", "FY2026-27", "Diwali 2026", "in 2025". */
-export function parsePeriod(text: string, now: number, measure: Measure): Period | null {
-  const year = new Date(now).getUTCFullYear();
+export function parsePeriod(text: string, now: number, measure: Measure, zone: string = DEFAULT_TIME_ZONE): Period | null {
+  const { year } = calendarDayIn(now, zone);
+  const formatDate = (ms: number): string => formatDayIn(ms, zone);
+  const yearStart = (y: number): number => startOfDayIn(y, 0, 1, zone);
   const quarterMatch =
     /\bq([1-4])\s*(?:of\s*)?fy\s*'?(?:20)?(\d{2})(?:\s*[-–/]\s*(?:20)?(\d{2}))?\b/.exec(text) ??
     /\bfy\s*'?(?:20)?(\d{2})(?:\s*[-–/]\s*(?:20)?(\d{2}))?\s*q([1-4])\b/.exec(text);
@@ -108,31 +112,31 @@ export function parsePeriod(text: string, now: number, measure: Measure): Period
     const [q, a, b] = quarterMatch[0].startsWith('q') ? [quarterMatch[1], quarterMatch[2], quarterMatch[3]] : [quarterMatch[3], quarterMatch[1], quarterMatch[2]];
     // "FY2026-27" names the year it ends in second.
     const fy = Number(b ?? a);
-    return quarterPeriod(fiscalQuarter(fy, Number(q)));
+    return quarterPeriod(fiscalQuarter(fy, Number(q), zone));
   }
-  if (/\blast quarter\b|\bprevious quarter\b|\bpichl[ie] (timahi|quarter)\b|\blatest quarter\b/.test(text)) return quarterPeriod(previousQuarter(fiscalQuarterOf(now)));
-  if (/\bthis quarter\b|\bcurrent quarter\b|\bis quarter\b/.test(text)) return quarterPeriod(fiscalQuarterOf(now));
+  if (/\blast quarter\b|\bprevious quarter\b|\bpichl[ie] (timahi|quarter)\b|\blatest quarter\b/.test(text)) return quarterPeriod(previousQuarter(fiscalQuarterOf(now, zone), 1, zone));
+  if (/\bthis quarter\b|\bcurrent quarter\b|\bis quarter\b/.test(text)) return quarterPeriod(fiscalQuarterOf(now, zone));
   const festiveYear = /\b(?:diwali|deepavali|festive season|festival season|dhanteras)\s*(?:of\s*)?(20\d{2})\b/.exec(text) ?? /\b(20\d{2})\s*(?:diwali|festive)/.exec(text);
   if (festiveYear || measure === 'festive') {
     let festive = festiveYear ? Number(festiveYear[1]) : /\blast (diwali|year)\b|\bpichl[ie] diwali\b/.test(text) ? year - 1 : year;
-    const window = festiveWindow(festive);
+    const window = festiveWindow(festive, zone);
     if (!window) festive = year;
-    const range = festiveWindow(festive);
+    const range = festiveWindow(festive, zone);
     if (range) return { kind: 'festive', label: `Diwali ${festive}`, startMs: range.startMs, endMs: range.endMs, festiveYear: festive };
   }
   const fyMatch = /\bfy\s*'?(?:20)?(\d{2})(?:\s*[-–/]\s*(?:20)?(\d{2}))?\b/.exec(text);
   if (fyMatch) {
     const fy = Number(fyMatch[2] ?? fyMatch[1]);
-    const start = fiscalQuarter(fy, 1).startMs;
-    const end = fiscalQuarter(fy, 4).endMs;
+    const start = fiscalQuarter(fy, 1, zone).startMs;
+    const end = fiscalQuarter(fy, 4, zone).endMs;
     return { kind: 'range', label: `FY${fy} (${formatDate(start)} – ${formatDate(end - 1)})`, startMs: start, endMs: Math.min(end, now + 1) };
   }
   if (/\bthis year\b|\bso far this year\b|\byear to date\b|\bytd\b|\biss? saal\b|\bin (the )?current year\b/.test(text)) {
-    const start = Date.UTC(year, 0, 1);
+    const start = yearStart(year);
     return { kind: 'range', label: `${year} so far (1 Jan – ${formatDate(now)})`, startMs: start, endMs: now + 1 };
   }
   if (/\blast year\b|\bpichl[ie] saal\b|\bprevious year\b/.test(text)) {
-    return { kind: 'range', label: String(year - 1), startMs: Date.UTC(year - 1, 0, 1), endMs: Date.UTC(year, 0, 1) };
+    return { kind: 'range', label: String(year - 1), startMs: yearStart(year - 1), endMs: yearStart(year) };
   }
   const months = /\b(?:last|past|pichle)\s+(\d{1,2})\s+(?:months|mahine)\b/.exec(text);
   if (months) {
@@ -142,7 +146,7 @@ export function parsePeriod(text: string, now: number, measure: Measure): Period
   const calendarYear = /\bin (20\d{2})\b/.exec(text);
   if (calendarYear) {
     const y = Number(calendarYear[1]);
-    return { kind: 'range', label: String(y), startMs: Date.UTC(y, 0, 1), endMs: Math.min(Date.UTC(y + 1, 0, 1), now + 1) };
+    return { kind: 'range', label: String(y), startMs: yearStart(y), endMs: Math.min(yearStart(y + 1), now + 1) };
   }
   return null;
 }

@@ -19,6 +19,8 @@ import type { SectionKey, SectionPlan, TopicFrame } from './research-plan';
 export interface ReportFacts {
   facts: SignalFacts;
   now: number;
+  /** The analyst's time zone: the report's dates are its calendar's (default Asia/Kolkata, world/time-zone.ts). */
+  timeZone?: string;
   /** The health a report may state for a source (SignalStore.healthOf); by default the source's own. */
   healthOf?: (sourceId: string) => SourceHealth | null | undefined;
 }
@@ -139,7 +141,7 @@ export function draftReport(
   // Overview: the computed answer when the topic asks for one, then the newest developments.
   const overview = byDate(pick('overview', 4));
   const lines: string[] = [];
-  const direct = frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now }) : null;
+  const direct = frame.unknown.length === 0 ? directAnswer(frame, { facts: context.facts, sourcesById, now: context.now, ...(context.timeZone ? { timeZone: context.timeZone } : {}) }) : null;
   const overviewEvidence = [...overview];
   if (direct && direct.lines.length > 0) {
     // One block, as answers write it: a lead-in ending in ':' takes its citations from the list under it.
@@ -154,7 +156,7 @@ export function draftReport(
   const rows = ['| Signal | Date | Measure | Value |', '|---|---|---|---:|'];
   for (const signal of figureSignals) {
     for (const [key, value] of Object.entries(signal.metrics).slice(0, 2)) {
-      rows.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
+      rows.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, context.timeZone)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
     }
   }
   sections.push({
@@ -170,7 +172,7 @@ export function draftReport(
     key: 'timeline',
     title: 'Key developments',
     question: question('timeline'),
-    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at)}** — ${signal.summary} ${cite(signal)}`).join('\n'),
+    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at, context.timeZone)}** — ${signal.summary} ${cite(signal)}`).join('\n'),
     evidence: timeline,
   });
 

@@ -77,7 +77,7 @@ export function changesSince(previous: { id: string; createdAt: string; snapshot
 }
 
 /** The section's markdown (without its heading), and the signals it cites. */
-export function changesSection(changes: ReportChanges, signalOf: (id: string) => CorpusSignal | undefined, label: (metric: string) => string): { markdown: string; evidence: CorpusSignal[] } {
+export function changesSection(changes: ReportChanges, signalOf: (id: string) => CorpusSignal | undefined, label: (metric: string) => string, timeZone?: string): { markdown: string; evidence: CorpusSignal[] } {
   const evidence = new Map<string, CorpusSignal>();
   const use = (id: string): string => {
     const signal = signalOf(id);
@@ -87,7 +87,7 @@ export function changesSection(changes: ReportChanges, signalOf: (id: string) =>
   const lines: string[] = [];
   for (const entry of changes.new_signals) {
     const signal = signalOf(entry.id);
-    lines.push(`- New, ${formatDay(entry.published_at)}: ${signal?.summary ?? entry.title} ${use(entry.id)}`);
+    lines.push(`- New, ${formatDay(entry.published_at, timeZone)}: ${signal?.summary ?? entry.title} ${use(entry.id)}`);
   }
   for (const figure of changes.changed_figures) {
     const [was, now] = figure.citations;

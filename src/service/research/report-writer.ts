@@ -45,6 +45,8 @@ export interface WriteReportInput {
   store: SignalStore;
   settings: ComposerSettings;
   now: number;
+  /** The analyst's time zone: the report's dates are its calendar's (decision 0036). */
+  timeZone?: string;
   previous: { id: string; createdAt: string; snapshot: RunSnapshot } | null;
   progress: (progress: Progress) => Promise<void>;
   abort?: AbortSignal;
@@ -77,14 +79,14 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
     const hits = retrieveSection(plan, frame, (query, limit) => store.index.search(query, { now, limit }), preset);
     retrieved.set(plan.key, named ? hits : hits.filter((hit) => topicIds.has(hit.signal.id)));
   }
-  const drafts = draftReport(input.topic, frame, plans, retrieved, store.sourcesById, { facts: store.facts, now, healthOf: store.healthOf }, preset.maxSignals);
+  const drafts = draftReport(input.topic, frame, plans, retrieved, store.sourcesById, { facts: store.facts, now, healthOf: store.healthOf, ...(input.timeZone ? { timeZone: input.timeZone } : {}) }, preset.maxSignals);
   if (!drafts) return null;
 
   const changes = input.previous ? changesSince(input.previous, drafts) : null;
   const all: SectionDraft[] = [...drafts.sections];
   if (changes) {
-    const section = changesSection(changes, (id) => store.getSignal(id), metricLabel);
-    all.unshift({ key: 'overview', title: `What changed since ${formatDay(changes.since)}`, question: `What changed about ${input.topic}?`, markdown: section.markdown, evidence: section.evidence });
+    const section = changesSection(changes, (id) => store.getSignal(id), metricLabel, input.timeZone);
+    all.unshift({ key: 'overview', title: `What changed since ${formatDay(changes.since, input.timeZone)}`, question: `What changed about ${input.topic}?`, markdown: section.markdown, evidence: section.evidence });
   }
 
   const model = input.settings.model;
@@ -124,12 +126,12 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
   const dates = [now, ...(frame.period ? [frame.period.startMs, frame.period.endMs, frame.period.endMs - 1] : [])];
   for (const [index, section] of written.entries()) {
     await input.progress({ stage: 'verifying', done: index, total: written.length });
-    let checked = verifySection(section.text, section.evidence, store, dates, input.settings.unsupportedClaims);
+    let checked = verifySection(section.text, section.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone);
     const keptClaims = checked.keptClaims;
     if (section.text !== section.draft.markdown && !keptClaims) {
       // The model's section made no claim a signal supports: the extractive draft stands in, as for asks.
       failures.push(`${section.draft.title}: unsupported: none of the model's claims was supported by the signals it cited`);
-      checked = verifySection(section.draft.markdown, section.draft.evidence, store, dates, input.settings.unsupportedClaims);
+      checked = verifySection(section.draft.markdown, section.draft.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone);
     }
     verification.sentences += checked.verification.sentences;
     verification.supported += checked.verification.supported;
@@ -178,8 +180,9 @@ function verifySection(
   store: SignalStore,
   dates: number[],
   mode: UnsupportedClaims,
+  timeZone: string | undefined,
 ): { content: string; verification: Verification; support: SupportSpan[]; keptClaims: boolean } {
-  const verifier = new StreamingVerifier(new ClaimVerifier(evidenceFrom(evidence, (id) => store.sourcesById.get(id)?.name), { contextDates: dates }), mode);
+  const verifier = new StreamingVerifier(new ClaimVerifier(evidenceFrom(evidence, (id) => store.sourcesById.get(id)?.name), { contextDates: dates, ...(timeZone ? { timeZone } : {}) }), mode);
   verifier.push(text);
   verifier.end();
   const support: SupportSpan[] = [];

@@ -20,6 +20,7 @@ import type { ModelUsage } from '../answers/model-composer';
 import type { FigureSeries } from './report-builder';
 import { topicKey, type ReportChanges, type RunSnapshot } from './report-changes';
 import { writeReport, type Progress } from './report-writer';
+import { DEFAULT_TIME_ZONE } from '../world/time-zone';
 
 export type RunStatus = 'queued' | 'running' | 'completed' | 'failed';
 
@@ -107,12 +108,21 @@ export class ResearchRuns {
   private closed = false;
   private readonly running = new Set<Promise<unknown>>();
 
+  /**
+   * The time zone each run was asked in (the request's `time_zone`), for its report's dates. Held
+   * by the process that took the request: a run another process or a restart picks up is written
+   * in the service's own zone (decision 0036).
+   */
+  private readonly timeZones = new Map<string, string>();
+
   constructor(
     private readonly store: SignalStore,
     private readonly timing: ResearchTiming,
     private readonly now: () => number,
     private readonly db: Database,
     private readonly settings: () => ComposerSettings,
+    /** The analyst's zone when a request names none (`--time-zone`). */
+    private readonly timeZone: string = DEFAULT_TIME_ZONE,
   ) {}
 
   /**
@@ -149,7 +159,7 @@ export class ResearchRuns {
    * Stores a new run: `queued` for the workers (v2), or `running`, held by this process, for a
    * caller that waits for it (v1: then call `execute`).
    */
-  async create(owner: string, topic: string, preset: string, options: { queued: boolean; scheduleId?: string }): Promise<ResearchRunRecord> {
+  async create(owner: string, topic: string, preset: string, options: { queued: boolean; scheduleId?: string; timeZone?: string }): Promise<ResearchRunRecord> {
     const run: ResearchRunRecord = {
       id: `rsr_${randomBytes(8).toString('hex')}`,
       owner,
@@ -166,6 +176,7 @@ export class ResearchRuns {
       details: null,
       scheduleId: options.scheduleId ?? null,
     };
+    if (options.timeZone) this.timeZones.set(run.id, options.timeZone);
     const wall = Date.now();
     await this.db.query(
       `INSERT INTO research_runs (id, owner, topic, preset, status, created_at, run_after_ms, claimed_by, lease_until_ms, topic_key, schedule_id)
@@ -207,10 +218,12 @@ export class ResearchRuns {
         store: this.store,
         settings: this.settings(),
         now: this.now(),
+        timeZone: this.timeZones.get(run.id) ?? this.timeZone,
         previous: await this.previousOf(run),
         progress,
         ...(options.signal ? { abort: options.signal } : {}),
       });
+      this.timeZones.delete(run.id);
       if (options.signal?.aborted) {
         run.status = 'failed';
         run.error = 'The request was cancelled before the report was ready.';

@@ -19,6 +19,7 @@ import { invalidRequest, type ServiceContext } from '../service-context';
 import { randomHex } from '../random-ids';
 import { AnswerTurns } from '../answer-turns';
 import { knownCitiesOfTier } from '../world/city-tiers';
+import { timeZoneOrNull } from '../world/time-zone';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   route(app, 'ask', async (request, reply) => {
@@ -27,6 +28,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
     const parsed = AskRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
     const { messages, stream, session_id: sessionId } = parsed.data;
+    // The analyst's day (decision 0036): the zone the request names, else the service's own.
+    const timeZone = timeZoneOrNull(parsed.data.time_zone) ?? context.timeZone;
     const rawQuestion = messages[messages.length - 1]!.content;
     const fault = faultFor(rawQuestion, context.faults);
     if (fault?.kind === 'status') {
@@ -47,13 +50,13 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
       const retrieve = (): Retrieved => {
         const now = context.now();
-        const frame = understand(question, earlier, session, context, now);
+        const frame = understand(question, earlier, session, context, now, timeZone);
         // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
         hits = context.store.index.search(retrievalQuery(frame), { now, limit: 150 });
         return { now, frame };
       };
       const compose = ({ now, frame }: Retrieved): ComposedAnswer => {
-        const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf });
+        const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf, timeZone });
         turn = {
           question,
           answer: answer.content,
@@ -80,6 +83,7 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
           sourceName: (id) => context.store.sourcesById.get(id)?.name,
           sourcesById: context.store.sourcesById,
           now: context.now(),
+          timeZone,
           abort,
           between,
         });
@@ -132,11 +136,11 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
  * period") borrows from the session's previous turn, or, for a client that sends earlier
  * turns in `messages` without a session, from those turns read in order.
  */
-function understand(question: string, earlier: string[], session: Session, context: ServiceContext, now: number): QuestionFrame {
+function understand(question: string, earlier: string[], session: Session, context: ServiceContext, now: number, timeZone: string): QuestionFrame {
   const isKnownWord = (word: string): boolean => context.store.index.hasTerm(word);
   let previous = session.turns.at(-1)?.frame;
-  if (!previous) for (const content of earlier) previous = resolveFollowUp(parseQuestion(content, now, isKnownWord), previous);
-  return resolveFollowUp(parseQuestion(question, now, isKnownWord), previous);
+  if (!previous) for (const content of earlier) previous = resolveFollowUp(parseQuestion(content, now, isKnownWord, timeZone), previous);
+  return resolveFollowUp(parseQuestion(question, now, isKnownWord, timeZone), previous);
 }
 
 /** Retrieval reads canonical names (so "D-Mart" and typos find DMart's signals) plus the words asked. */

@@ -104,6 +104,9 @@ export function registerDeveloperRoutes(app: FastifyInstance, context: ServiceCo
     return page(
       'Changelog',
       `<h1>Changelog</h1><p class="meta">Also as <a href="${CHANGELOG_JSON_PATH}">JSON Feed</a> and <a href="${CHANGELOG_ATOM_PATH}">Atom</a>.</p><h2 id="deprecations">Deprecated</h2><ul>${deprecations}</ul>${CHANGELOG.map((entry) => `<h2 id="v${escapeHtml(entry.version)}">${escapeHtml(entry.version)} <span class="meta">${escapeHtml(entry.date)}</span></h2><ul>${entry.notes.map((note) => `<li>${escapeHtml(note)}</li>`).join('')}</ul>`).join('')}`,
+      // Feed readers find the machine-readable versions from the page itself.
+      `\n<link rel="alternate" type="application/feed+json" title="Retail Signal changelog (JSON Feed)" href="${CHANGELOG_JSON_PATH}">` +
+        `\n<link rel="alternate" type="application/atom+xml" title="Retail Signal changelog (Atom)" href="${CHANGELOG_ATOM_PATH}">`,
     );
   });
 

@@ -15,9 +15,10 @@ export function escapeHtml(value: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
-export function page(title: string, body: string): string {
+/** `head`: extra markup for the head (links to alternate versions), already escaped by the caller. */
+export function page(title: string, body: string, head = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)} · Retail Signal</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1">${head}
 <style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
 .meta{color:#5b6475}.badge{display:inline-block;padding:0 .5rem;border-radius:1rem;background:#eef1f6}
 table{border-collapse:collapse}td,th{border:1px solid #d5dae3;padding:.25rem .5rem}</style></head>
@@ -37,7 +38,7 @@ export function registerPageRoutes(app: FastifyInstance, context: ServiceContext
     return page(
       signal.title,
       `<h1>${escapeHtml(signal.title)}</h1>
-<p class="meta">${escapeHtml(source?.name ?? signal.source_id)} · ${escapeHtml(formatDay(signal.published_at))} · ${escapeHtml(signal.type.replace(/_/g, ' '))} · source health: ${escapeHtml(source?.health ?? 'unknown')}</p>
+<p class="meta">${escapeHtml(source?.name ?? signal.source_id)} · ${escapeHtml(formatDay(signal.published_at, context.timeZone))} · ${escapeHtml(signal.type.replace(/_/g, ' '))} · source health: ${escapeHtml(source?.health ?? 'unknown')}</p>
 <p>${escapeHtml(signal.body)}</p><p>${entities}</p><table>${metrics}</table>
 <p class="meta">${escapeHtml(signal.id)}</p>`,
     );

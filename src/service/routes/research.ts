@@ -22,7 +22,7 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
     await context.enforceLimit('research', `user:${user.id}`, reply);
     const parsed = ResearchRequest.safeParse(request.body);
     if (!parsed.success) throw invalidRequest(parsed.error);
-    return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset, { queued });
+    return context.research.create(user.id, parsed.data.topic.trim(), parsed.data.preset, { queued, timeZone: parsed.data.time_zone });
   };
 
   // v1 is deprecated now that v2 is announced: every response says so (developer/deprecations.ts).

@@ -41,7 +41,7 @@ export function registerSessionRoutes(app: FastifyInstance, context: ServiceCont
     const citations = turn.citations
       .map((id) => context.store.getSignal(id))
       .filter((signal) => signal !== undefined)
-      .map((signal) => `<li><a href="/signal/${encodeURIComponent(signal.slug)}">${escapeHtml(signal.title)}</a> — ${escapeHtml(context.store.sourcesById.get(signal.source_id)?.name ?? signal.source_id)}, ${escapeHtml(formatDay(signal.published_at))} <span class="meta">${escapeHtml(signal.id)}</span></li>`)
+      .map((signal) => `<li><a href="/signal/${encodeURIComponent(signal.slug)}">${escapeHtml(signal.title)}</a> — ${escapeHtml(context.store.sourcesById.get(signal.source_id)?.name ?? signal.source_id)}, ${escapeHtml(formatDay(signal.published_at, context.timeZone))} <span class="meta">${escapeHtml(signal.id)}</span></li>`)
       .join('');
     reply.type('text/html; charset=utf-8');
     return page(

@@ -1,7 +1,9 @@
 /**
  * Indian fiscal periods and the festive calendar. FY27 runs 1 Apr 2026 – 31 Mar 2027;
- * Q1 = Apr–Jun, Q2 = Jul–Sep, Q3 = Oct–Dec, Q4 = Jan–Mar. All dates are UTC. Answers and the sample generator both use them.
+ * Q1 = Apr–Jun, Q2 = Jul–Sep, Q3 = Oct–Dec, Q4 = Jan–Mar. A period starts at midnight in the
+ * zone given: answers pass the analyst's (time-zone.ts); the sample generator keeps UTC.
  */
+import { calendarDayIn, startOfDayIn } from './time-zone';
 
 export interface FiscalQuarter {
   /** Two-digit fiscal year: 27 for FY27 (Apr 2026 – Mar 2027). */
@@ -13,23 +15,23 @@ export interface FiscalQuarter {
   endMs: number;
 }
 
-export function fiscalQuarter(fy: number, q: number): FiscalQuarter {
+export function fiscalQuarter(fy: number, q: number, zone = 'UTC'): FiscalQuarter {
   const startYear = 2000 + fy - 1;
   const startMonth = 3 + (q - 1) * 3;
-  const startMs = Date.UTC(startYear, startMonth, 1);
-  const endMs = Date.UTC(startYear, startMonth + 3, 1);
+  const startMs = startOfDayIn(startYear, startMonth, 1, zone);
+  const endMs = startOfDayIn(startYear, startMonth + 3, 1, zone);
   return { fy, q: q as FiscalQuarter['q'], label: `Q${q} FY${fy}`, startMs, endMs };
 }
 
-export function fiscalQuarterOf(ms: number): FiscalQuarter {
-  const date = new Date(ms);
-  const month = date.getUTCMonth();
-  const fyStartYear = month >= 3 ? date.getUTCFullYear() : date.getUTCFullYear() - 1;
+export function fiscalQuarterOf(ms: number, zone = 'UTC'): FiscalQuarter {
+  const { year, month } = calendarDayIn(ms, zone);
+  const fyStartYear = month >= 3 ? year : year - 1;
   const q = Math.floor(((month - 3 + 12) % 12) / 3) + 1;
-  return fiscalQuarter((fyStartYear + 1) % 100, q);
+  return fiscalQuarter((fyStartYear + 1) % 100, q, zone);
 }
 
-export function previousQuarter(quarter: FiscalQuarter, steps = 1): FiscalQuarter {
+/** The quarter before (the zone kept from `quarter`'s start: pass it again for a zone other than UTC). */
+export function previousQuarter(quarter: FiscalQuarter, steps = 1, zone = 'UTC'): FiscalQuarter {
   let { fy, q } = quarter as { fy: number; q: number };
   for (let i = 0; i < steps; i += 1) {
     q -= 1;
@@ -38,7 +40,7 @@ export function previousQuarter(quarter: FiscalQuarter, steps = 1): FiscalQuarte
       fy -= 1;
     }
   }
-  return fiscalQuarter(fy, q);
+  return fiscalQuarter(fy, q, zone);
 }
 
 export function nextQuarter(quarter: FiscalQuarter): FiscalQuarter {
@@ -53,12 +55,10 @@ export const DIWALI: Record<number, string> = {
   2027: '2027-10-29',
 };
 
-export function festiveWindow(year: number): { startMs: number; endMs: number; diwaliMs: number } | null {
+export function festiveWindow(year: number, zone = 'UTC'): { startMs: number; endMs: number; diwaliMs: number } | null {
   const day = DIWALI[year];
   if (!day) return null;
-  const diwaliMs = Date.parse(`${day}T00:00:00Z`);
-  return { diwaliMs, startMs: diwaliMs - 21 * 86_400_000, endMs: diwaliMs + 7 * 86_400_000 };
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const diwaliMs = startOfDayIn(y, m - 1, d, zone);
+  return { diwaliMs, startMs: startOfDayIn(y, m - 1, d - 21, zone), endMs: startOfDayIn(y, m - 1, d + 7, zone) };
 }
-
-const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-export const formatDate = (ms: number): string => dayFormat.format(new Date(ms));

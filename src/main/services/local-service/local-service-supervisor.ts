@@ -53,6 +53,8 @@ export interface SupervisorOptions {
    */
   preferredPort?: () => number | null;
   onPort?: (port: number) => void;
+  /** The analyst's IANA time zone, passed as `--time-zone` at each start (decision 0036). */
+  timeZone?: () => string;
 }
 
 export class LocalServiceSupervisor {
@@ -111,6 +113,8 @@ export class LocalServiceSupervisor {
     this.stopping = false;
     const args = [...this.launch.args, '--port', String(port)];
     if (this.options.paceMs !== undefined) args.push('--pace-ms', String(this.options.paceMs));
+    const zone = this.options.timeZone?.();
+    if (zone) args.push('--time-zone', zone);
     // SECURITY: a fresh one-time secret per start, traded for the admin token once the service listens.
     const adminSecret = randomBytes(32).toString('base64url');
     this.admin = null;

@@ -66,6 +66,11 @@ export interface ApiClientOptions {
    */
   trustedOrigins?: () => readonly string[];
   /**
+   * The zone the app shows dates in: sent as `time_zone` (an extension) with each ask and research
+   * request, so the dates the service writes are the ones the app shows (decision 0036).
+   */
+  timeZone?: () => string;
+  /**
    * A surface open to anonymous callers (ask, health) answered 401 to the credential: the
    * caller flags it as invalid or expired; the request is repeated once without it.
    */
@@ -205,7 +210,9 @@ export class RetailSignalClient {
    */
   private assistantTurnsRefused = false;
 
-  private async postAsk(request: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
+  private async postAsk(withoutZone: AskRequest, stream: boolean, signal?: AbortSignal): Promise<Result<Response>> {
+    const zone = withoutZone.time_zone ?? this.options.timeZone?.();
+    const request: AskRequest = zone ? { ...withoutZone, time_zone: zone } : withoutZone;
     if (!request.messages.some((message) => message.role === 'assistant')) return this.postAskSession(request, stream, signal);
     const questionsOnly: AskRequest = { ...request, messages: request.messages.filter((message) => message.role === 'user') };
     if (this.assistantTurnsRefused) return this.postAskSession(questionsOnly, stream, signal);
@@ -297,7 +304,8 @@ export class RetailSignalClient {
   ): Promise<Result<ResearchStart>> {
     const path = options.queue ? ENDPOINTS.researchV2.path : ENDPOINTS.researchV1.path;
     // v1 holds the request for the whole run (30–90 s for the standard preset).
-    const response = await this.request('POST', path, { topic, preset }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
+    const zone = this.options.timeZone?.();
+    const response = await this.request('POST', path, { topic, preset, ...(zone ? { time_zone: zone } : {}) }, 'application/json', options.signal, { timeoutMs: options.queue ? DEFAULT_TIMEOUT_MS : RESEARCH_TIMEOUT_MS });
     if (!response.ok) return response;
     const read = await readWith(response.value, readResearchStatus, (problem) => problem);
     if (!read.ok) return read;
