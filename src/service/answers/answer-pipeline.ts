@@ -6,7 +6,7 @@
  */
 import type { CorpusSignal, CorpusSource } from '../corpus/generator';
 import type { SearchHit } from '../retrieval/search-index';
-import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
+import { ClaimVerifier, evidenceFrom, modelConfidence, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { withMinusSigns } from '../../shared/format';
@@ -40,7 +40,8 @@ export type AnswerEvent =
   | { type: 'text'; text: string }
   | { type: 'supported'; span: SupportSpan }
   | { type: 'removed'; text: string; reason: string }
-  | { type: 'fallback'; reason: FallbackReason; message: string };
+  /** The model failed; with `replaces`, the model's text already sent is replaced by the extractive answer that follows. */
+  | { type: 'fallback'; reason: FallbackReason; message: string; replaces: boolean };
 
 export interface FinalAnswer {
   content: string;
@@ -124,9 +125,13 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const { settings, answer } = options;
   const mode = settings.unsupportedClaims;
   const dates = contextDates(answer, options.now);
+  // The extractive composer's own text: its lead-ins rest on their run, its structure is marked by role.
   const extractiveVerifier = (): StreamingVerifier =>
-    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates }), mode);
+    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates }), mode, { runs: true, structure: answer.structure });
   const parts: StreamingVerifier[] = [];
+  /** A failed model's removed sentences: listed in the answer's verification over both transports. */
+  let modelRemoved: Verification['removed'] = [];
+  let modelKept: Parameters<typeof modelConfidence>[1] | null = null;
   const support: SupportSpan[] = [];
   const events = function* (pieces: VerifiedPiece[]): Generator<AnswerEvent> {
     for (const piece of pieces) {
@@ -154,7 +159,8 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     const model = settings.model;
     composer = { backend: 'model', model: model.model, local: isLoopback(model.url) };
     const evidence = evidenceFrom(evidenceFor(answer, options.hits), options.sourceName);
-    const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates }), mode);
+    const claimVerifier = new ClaimVerifier(evidence, { contextDates: dates });
+    const verifier = new StreamingVerifier(claimVerifier, mode);
     parts.push(verifier);
     let wrote = false;
     let failure: ModelFailure | null = null;
@@ -171,19 +177,23 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
       }
       const summary = verifier.summary();
       // Every claim removed, or nothing checkable kept: the analyst gets the extractive answer.
-      const keptClaims = verifier.all.some((piece) => piece.kind === 'kept' && !piece.verdict.exempt);
-      if (!keptClaims) failure = new ModelFailure('unsupported', summary.removed.length > 0 ? `none of the model's claims was supported by the signals it cited (${summary.removed.length} removed)` : "the model's answer made no claim a signal supports");
+      const kept = verifier.all.filter((piece) => piece.kind === 'kept' && !piece.verdict.exempt);
+      if (kept.length === 0) failure = new ModelFailure('unsupported', summary.removed.length > 0 ? `none of the model's claims was supported by the signals it cited (${summary.removed.length} removed)` : "the model's answer made no claim a signal supports");
+      const signals = new Set(kept.flatMap((piece) => piece.verdict.citations));
+      modelKept = { supported: kept.length, removed: summary.removed.length, signals: signals.size, sources: new Set([...signals].map((id) => claimVerifier.sourceOf(id) ?? id)).size };
     } catch (error) {
       if (!(error instanceof ModelFailure)) throw error;
       failure = error;
     }
     if (failure) {
       composer = { backend: 'extractive', model: model.model, local: isLoopback(model.url), fallback_reason: `${failure.reason}: ${failure.message}` };
-      yield { type: 'fallback', reason: failure.reason, message: failure.message };
-      if (!options.streaming) {
-        parts.length = 0;
-        support.length = 0;
-      } else if (wrote) yield { type: 'text', text: '\n\n---\n\n' };
+      // Both transports end with the same answer: the extractive one alone. A stream that sent
+      // the model's text says that it is replaced; the removed sentences stay listed.
+      yield { type: 'fallback', reason: failure.reason, message: failure.message, replaces: options.streaming && wrote };
+      modelRemoved = verifier.summary().removed;
+      modelKept = null;
+      parts.length = 0;
+      support.length = 0;
       useExtractive = true;
     }
   }
@@ -198,7 +208,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     yield* events(verifier.end());
   }
 
-  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(''));
   // Two cited figures that conflict are never left side by side without a word: a model's
   // answer (or text the verifier trimmed) that cites both gets the note the extractive one has.
   const known = new Map<string, CorpusSignal>([...options.hits.map((hit) => [hit.signal.id, hit.signal] as const), ...answer.citations.map((signal) => [signal.id, signal] as const)]);
@@ -211,11 +221,14 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     yield { type: 'text', text: note };
     content = tidy(`${content}${note}`);
   }
-  const verification = parts.map((part) => part.summary()).reduce(
+  const written = parts.map((part) => part.summary()).reduce(
     (sum, part) => ({ sentences: sum.sentences + part.sentences, supported: sum.supported + part.supported, removed: [...sum.removed, ...part.removed] }),
     { sentences: 0, supported: 0, removed: [] } as Verification,
   );
+  const verification: Verification = { sentences: written.sentences + modelRemoved.length, supported: written.supported, removed: [...modelRemoved, ...written.removed] };
+  // A model's answer is as sure as what it kept; the extractive composer's, as its evidence less what was removed.
+  const confidence = modelKept ? modelConfidence(answer.confidence, modelKept) : verifiedConfidence(answer.confidence, written);
   const citations: string[] = [];
   for (const [, id] of content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) if (id && !citations.includes(id)) citations.push(id);
-  return { content, citations, confidence: verifiedConfidence(answer.confidence, verification), verification, support, composer, conflicts };
+  return { content, citations, confidence, verification, support, composer, conflicts };
 }
