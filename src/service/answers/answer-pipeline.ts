@@ -111,6 +111,30 @@ export function paragraphs(content: string): string[] {
   return parts;
 }
 
+/**
+ * The stream's text tidied as `tidy` tidies the JSON answer (no run of more than two newlines,
+ * across pieces too), so both transports end with the same content.
+ */
+class StreamTidy {
+  private newlines = 0;
+
+  tidy(text: string): string {
+    let out = '';
+    for (const char of text) {
+      if (char === '\n') {
+        if (this.newlines >= 2) continue;
+        this.newlines += 1;
+      } else this.newlines = 0;
+      out += char;
+    }
+    return out;
+  }
+
+  reset(): void {
+    this.newlines = 0;
+  }
+}
+
 /** Dates the question set: its period's bounds and today. */
 function contextDates(answer: ComposedAnswer, now: number): number[] {
   const period = answer.frame.period;
@@ -129,6 +153,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const extractiveVerifier = (): StreamingVerifier =>
     new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates }), mode, { runs: true, structure: answer.structure });
   const parts: StreamingVerifier[] = [];
+  const sent = new StreamTidy();
   /** A failed model's removed sentences: listed in the answer's verification over both transports. */
   let modelRemoved: Verification['removed'] = [];
   let modelKept: Parameters<typeof modelConfidence>[1] | null = null;
@@ -137,7 +162,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     for (const piece of pieces) {
       if (piece.kind === 'removed') {
         yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
-        if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
+        if (piece.text) yield { type: 'text', text: sent.tidy(withMinusSigns(piece.text)) };
         continue;
       }
       if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
@@ -149,7 +174,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
         support.push(entry);
         yield { type: 'supported', span: entry };
       }
-      if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
+      if (piece.text) yield { type: 'text', text: sent.tidy(withMinusSigns(piece.text)) };
     }
   };
 
@@ -191,6 +216,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
       // the model's text says that it is replaced; the removed sentences stay listed.
       yield { type: 'fallback', reason: failure.reason, message: failure.message, replaces: options.streaming && wrote };
       modelRemoved = verifier.summary().removed;
+      sent.reset();
       modelKept = null;
       parts.length = 0;
       support.length = 0;
@@ -218,7 +244,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const unflagged = conflicts.filter((conflict) => !isFlagged(conflict, flaggedText));
   if (unflagged.length > 0) {
     const note = `\n\n### Sources disagree\n\n${unflagged.map((conflict) => `- ${conflict.note}`).join('\n')}\n`;
-    yield { type: 'text', text: note };
+    yield { type: 'text', text: sent.tidy(note) };
     content = tidy(`${content}${note}`);
   }
   const written = parts.map((part) => part.summary()).reduce(
