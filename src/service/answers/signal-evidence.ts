@@ -39,9 +39,10 @@ export interface StatedFigure {
 
 const PARENTS = new Map<string, string>(RETAILERS.flatMap((retailer) => (retailer.parent ? [[`retailer:${retailer.name}`, `parent:${retailer.parent}`] as const] : [])));
 
-/** Whether a claim's subject is a stated subject: the same player, its parent, or the same name however it was read. */
+/** Whether a claim's subject is a stated subject: the same player, the stated player's parent, or the same name however it was read. */
 export function sameSubject(claimed: string, stated: string): boolean {
-  if (claimed === stated || PARENTS.get(stated) === claimed || PARENTS.get(claimed) === stated) return true;
+  // A parent's name covers its brand's figure ("Titan" for Tanishq's); a brand never covers its sibling's.
+  if (claimed === stated || PARENTS.get(stated) === claimed) return true;
   const bare = (key: string): string => key.slice(key.indexOf(':') + 1).toLowerCase();
   return (claimed.startsWith('name:') || stated.startsWith('name:')) && bare(claimed) === bare(stated);
 }
@@ -108,7 +109,6 @@ export function factsOf(signal: EvidenceSignal): EvidenceFacts {
     for (const [figure, binding] of bindFigures(body, sentence.start, sentence.end, bodyClaims, 'stated', signalSubjects)) stated.push({ figure, binding, in: 'body' });
   }
   for (const [figure, binding] of bindFigures(title, 0, title.length, titleClaims, 'stated', signalSubjects)) stated.push({ figure, binding, in: 'title' });
-  for (const entry of stated) entry.binding.subjects = [...new Set(entry.binding.subjects.flatMap((key) => [key, ...(PARENTS.has(key) ? [PARENTS.get(key)!] : [])]))];
   const facts: EvidenceFacts = {
     stated,
     signal,
