@@ -8,6 +8,9 @@ import tseslint from 'typescript-eslint';
 /** src/main/services/, one folder per capability (docs/architecture.md, "Main's services"). */
 const mainServiceFolders = ['conversations', 'credentials', 'data-folder', 'export', 'health', 'library', 'links', 'local-service', 'research', 'service-client', 'settings', 'sources', 'watchlist'];
 
+/** src/service/'s folders (docs/architecture.md, "The local service"). */
+const serviceFolders = ['answers', 'corpus', 'developer', 'feed', 'follows', 'forecast', 'research', 'retrieval', 'routes', 'store', 'webhooks', 'world'];
+
 /**
  * The process boundaries (docs/architecture.md), enforced: each folder may import only from
  * the folders listed, and nothing may import in a circle.
@@ -18,6 +21,20 @@ const layerZones = [
   { target: './src/shared', from: ['./src/main', './src/preload', './src/renderer', './src/service'], message: 'src/shared imports nothing outside itself.' },
   { target: './src/service', from: ['./src/main', './src/preload', './src/renderer'], message: 'The local service never imports main or the renderer (it runs in its own process).' },
   { target: './src/main', from: ['./src/renderer', './src/preload'], message: 'Main does not import renderer or preload code; shared code goes in src/shared.' },
+  // The local service's world (src/service/world: signal and source types, the gazetteer and the
+  // entity registry, the fiscal calendar) is what answers, retrieval, follows, feed and routes know;
+  // the generated sample (src/service/corpus) is one producer of signals, loaded only at start-up.
+  {
+    target: serviceFolders.filter((folder) => folder !== 'corpus').map((folder) => `./src/service/${folder}`),
+    from: './src/service/corpus',
+    message: 'Only start-up code at src/service/\'s top level (signal-store, server, cli) loads the sample: import types, names and dates from src/service/world.',
+  },
+  {
+    target: './src/service/world',
+    from: './src/service',
+    except: ['./world'],
+    message: 'src/service/world is the service\'s ground floor: it imports only itself and src/shared.',
+  },
   // Inside main: the services (one folder per capability) sit below the bridge and the hosts.
   {
     target: './src/main/services',

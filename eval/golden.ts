@@ -4,7 +4,7 @@
  * topic switches, unknown entities and the planted conflicts. Deterministic for a corpus.
  */
 import type { GroundTruth } from '../src/service/corpus/ground-truth';
-import { fiscalQuarterOf, previousQuarter } from '../src/service/corpus/periods';
+import { fiscalQuarterOf, previousQuarter } from '../src/service/world/periods';
 import { RETAILERS, type Segment } from '../src/service/corpus/vocabulary';
 
 export type Category = 'figure' | 'alias' | 'typo' | 'hinglish' | 'followup' | 'topic_switch' | 'unknown' | 'conflict';

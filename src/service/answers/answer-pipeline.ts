@@ -4,7 +4,7 @@
  * what comes out is a sequence of events the ask route turns into JSON or SSE frames:
  * verified text, supported spans, removed claims and, when the model fails, the fallback.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
 import type { SearchHit } from '../retrieval/search-index';
 import { ClaimVerifier, evidenceFrom, modelConfidence, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';

@@ -31,6 +31,7 @@ const METRICS: Array<[string, RegExp]> = [
   ['cost', /\bcosts?\b|\bexpenses?\b/gi],
 ];
 
+const SHARE_OF = /^\s*(?:of|of the) (?:[a-z-]+ )?(?:(?:gross )?order value|GMV|GOV|sales|market|downloads|the national total)\b/i;
 const UP = /\b(?:grew|grow|grows|growing|growth|up|rose|rise|rises|risen|rising|increased?|increases|increasing|gained?|gains|climbed?|climbs|jumped?|jumps|added|adds|opened|opens|opening|raised?|raises|higher|expanded|surged?|improved?|hikes?|hiked)\b/gi;
 const DOWN = /\b(?:fell|fall|falls|fallen|falling|down|dropped|drops?|declined?|declines|declining|decreased?|decreases|shrank|shrink|shrinks|shrunk|shrinking|lost|loses|lower|lowered|cut|cuts|slipped|slips?|slid|closed|closes|closing|shut|shuts|contracted|contracts|reduced|reduces|slumped|plunged|plunges)\b/gi;
 const UP_WORD = new RegExp(UP.source, 'i');
@@ -142,15 +143,17 @@ export function bindFigures(
     }
     const clauseMetrics = within(sentenceMetrics, clause.start, clause.end);
     let metrics: string[];
+    // "24.0% of order value" is a share of it, whichever side writes it.
+    const shareOf = figure.unit === '%' && SHARE_OF.test(words.slice(figure.at + figure.text.length, figure.at + figure.text.length + 40));
     if (side === 'claim') {
       // The measure word nearest before the figure in its clause, else after it, else earlier in the sentence.
       const before = clauseMetrics.filter((word) => word.end <= figure.at).sort((a, b) => b.end - a.end)[0];
       const after = clauseMetrics.filter((word) => word.at > figure.at).sort((a, b) => a.at - b.at)[0];
-      const near = (before ?? after)?.metric;
+      const near = shareOf ? 'share' : (before ?? after)?.metric;
       // None in its clause: the list's header says what its items measure ("by share of order value: A 44.7%, B 39.3%").
       metrics = near ? [near] : [...new Set(within(sentenceMetrics, from, clause.start).map((entry) => entry.metric))];
     } else {
-      metrics = clauseMetrics.length > 0 ? [...new Set(clauseMetrics.map((entry) => entry.metric))] : within(sentenceMetrics, from, clause.start).sort((a, b) => b.end - a.end).slice(0, 1).map((entry) => entry.metric);
+      metrics = shareOf ? ['share'] : clauseMetrics.length > 0 ? [...new Set(clauseMetrics.map((entry) => entry.metric))] : within(sentenceMetrics, from, clause.start).sort((a, b) => b.end - a.end).slice(0, 1).map((entry) => entry.metric);
     }
     bindings.set(figure, {
       subjects: bound,

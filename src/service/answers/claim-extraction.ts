@@ -1,39 +1,58 @@
 // Claim extraction: the figures, dates, names and links a piece of text states, each with its position.
-import { INVESTORS } from '../corpus/ground-truth';
-import { PARTNERS } from '../corpus/filler';
 import {
   APP_RANK_TRACKERS,
   CITIES,
   CITY_ALIASES,
   EXCHANGES,
   INDUSTRY_BODIES,
+  INVESTORS,
   JOB_BOARDS,
+  PARTNERS,
   PRESS,
   PRICE_TRACKERS,
   REGULATORS,
   RETAILER_ALIASES,
   RETAILERS,
   SEGMENTS,
-} from '../corpus/vocabulary';
+} from '../world/gazetteer';
+import { worldEntities, type EntityRegistry } from '../world/entity-registry';
 import { ANY_MARKER } from './citation-markers';
 
 interface Gazetteer {
   pattern: RegExp;
   canonical: Map<string, string>;
+  /** A player's key → its parent's key ("retailer:Zudio" → "parent:Trent"). */
+  parents: Map<string, string>;
 }
 
 let gazetteer: Gazetteer | null = null;
 
-/** Every name the corpus knows, each mapped to one canonical key (aliases to their retailer). */
+/**
+ * Every name the world knows, each mapped to one canonical key (aliases to their retailer):
+ * the gazetteer's and the entities learned since (world/entity-registry.ts), rebuilt when the
+ * registry changes, so a learned retailer binds its figures like a built-in one.
+ */
 function names(): Gazetteer {
-  if (gazetteer) return gazetteer;
+  const built = worldEntities.derived('claim-verifier-names', buildNames);
+  if (built !== gazetteer) {
+    gazetteer = built;
+    extractCache.clear();
+  }
+  return gazetteer;
+}
+
+function buildNames(registry: EntityRegistry): Gazetteer {
   const canonical = new Map<string, string>();
+  const parents = new Map<string, string>();
   const add = (name: string, key: string): void => {
     if (name.length >= 2 && !canonical.has(name.toLowerCase())) canonical.set(name.toLowerCase(), key);
   };
   for (const retailer of RETAILERS) {
     add(retailer.name, `retailer:${retailer.name}`);
-    if (retailer.parent) add(retailer.parent, `parent:${retailer.parent}`);
+    if (retailer.parent) {
+      add(retailer.parent, `parent:${retailer.parent}`);
+      parents.set(`retailer:${retailer.name}`, `parent:${retailer.parent}`);
+    }
   }
   for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) if (/[a-z]/.test(alias) && alias.length > 3) add(alias, `retailer:${name}`);
   for (const { city, state } of CITIES) {
@@ -44,9 +63,26 @@ function names(): Gazetteer {
   for (const segment of SEGMENTS) add(segment, `segment:${segment}`);
   const orgs = [...PRESS, ...REGULATORS.map((r) => r.name), ...INDUSTRY_BODIES, ...JOB_BOARDS, ...APP_RANK_TRACKERS, ...PRICE_TRACKERS, ...EXCHANGES, ...PARTNERS, ...INVESTORS.filter((i) => /^[A-Z]/.test(i))];
   for (const org of orgs) add(org, `org:${org}`);
+  for (const entity of registry.learned()) {
+    const key = entity.kind === 'organisation' ? `org:${entity.name}` : entity.kind === 'person' ? `name:${entity.name.toLowerCase()}` : `retailer:${entity.name}`;
+    for (const written of [entity.name, ...entity.aliases]) if (written.length > 2) add(written, key);
+    if (entity.parent && key.startsWith('retailer:')) {
+      add(entity.parent, `parent:${entity.parent}`);
+      parents.set(key, `parent:${entity.parent}`);
+    }
+  }
   const escaped = [...canonical.keys()].sort((a, b) => b.length - a.length).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  gazetteer = { pattern: new RegExp(`(?<![\\p{L}\\d])(?:${escaped.join('|')})(?![\\p{L}\\d])`, 'giu'), canonical };
-  return gazetteer;
+  return { pattern: new RegExp(`(?<![\\p{L}\\d])(?:${escaped.join('|')})(?![\\p{L}\\d])`, 'giu'), canonical, parents };
+}
+
+/** Changes whenever the names change (a learned entity): what was read with the old ones is read again. */
+export function namesVersion(): object {
+  return names();
+}
+
+/** The parent's key of a player's key, when it has one. */
+export function parentKeyOf(key: string): string | undefined {
+  return names().parents.get(key);
 }
 
 /** Adds a source name (a feed's, say) the vocabulary does not list. */
@@ -118,6 +154,7 @@ const extractCache = new Map<string, Extracted>();
 
 /** The claims a piece of text makes: figures, dates and names, each with its position. */
 export function extractClaims(raw: string): Extracted {
+  const { pattern, canonical } = names();
   const cached = extractCache.get(raw);
   if (cached) return cached;
   // Offsets stay those of `raw`: what is removed is blanked, not cut.
@@ -131,7 +168,6 @@ export function extractClaims(raw: string): Extracted {
     text = text.slice(0, at) + ' '.repeat(match[0].length) + text.slice(at + match[0].length);
   }
   text = text.replace(/[*_`]/g, ' ');
-  const { pattern, canonical } = names();
   for (const match of text.matchAll(pattern)) {
     const at = match.index ?? 0;
     const key = canonical.get(match[0].toLowerCase());

@@ -5,8 +5,8 @@
  * the signals do not cover. Every figure carries an inline `[sig_…]` marker (docs/decisions/design.md §3) of a
  * signal that states it. No model: the text is assembled from the signals themselves.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { RETAILERS, SEGMENTS } from '../corpus/vocabulary';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
+import { RETAILERS, SEGMENTS } from '../world/gazetteer';
 import type { SearchHit } from '../retrieval/search-index';
 import {
   appRankAnswer,
@@ -21,7 +21,7 @@ import {
   type DirectAnswer,
 } from './direct-answers';
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
-import { parseQuestion, type QuestionFrame } from './question';
+import { framePlaces, inFramePlace, parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
 import { formatDate, withMinusSigns } from '../../shared/format';
 import type { SourceHealth } from '../../shared/service-schemas';
@@ -104,7 +104,7 @@ export function directAnswer(frame: QuestionFrame, context: AnswerContext): Dire
         const online = frame.retailers.some((name) => RETAILERS.find((retailer) => retailer.name === name)?.online);
         return online ? revenueAnswer(frame, context) : storeCountAnswer(frame, context);
       }
-      if (!retailers && intents.has('how_fast') && frame.segments.length + frame.cities.length > 0) return govGrowthAnswer(frame, context);
+      if (!retailers && intents.has('how_fast') && (frame.segments.length + frame.cities.length > 0 || frame.cityTier)) return govGrowthAnswer(frame, context);
       return null;
   }
 }
@@ -215,7 +215,7 @@ function headingsOf(content: string): string[] {
 export function matchesFrame(signal: CorpusSignal, frame: QuestionFrame): boolean {
   const { retailers, cities, segments, states } = signal.entities;
   if (frame.retailers.length > 0 && !frame.retailers.some((name) => retailers.includes(name))) return false;
-  if (frame.cities.length > 0 && !frame.cities.some((city) => cities.includes(city))) return false;
+  if ((frame.cities.length > 0 || frame.cityTier) && !cities.some((city) => inFramePlace(frame, city))) return false;
   if (frame.states.length > 0 && !frame.states.some((state) => states.includes(state))) return false;
   if (frame.retailers.length === 0 && frame.segments.length > 0 && !frame.segments.some((segment) => segments.includes(segment))) return false;
   if (frame.period) {
@@ -227,7 +227,7 @@ export function matchesFrame(signal: CorpusSignal, frame: QuestionFrame): boolea
 
 function describeSubject(frame: QuestionFrame): string {
   const what = [...frame.retailers, ...(frame.retailers.length === 0 ? frame.segments.map((segment) => segment.charAt(0).toUpperCase() + segment.slice(1)) : [])];
-  const where = [...frame.cities, ...frame.states];
+  const where = framePlaces(frame);
   if (frame.measure === 'festive') return `Festive-season demand${frame.period ? `, ${frame.period.label}` : ''}`;
   if (what.length === 0 && where.length === 0) {
     const trimmed = frame.question.trim().replace(/[?.!]+$/, '');
@@ -251,7 +251,7 @@ function confidenceTrace(
   now: number,
   conflicting = false,
 ): number[] {
-  const named = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0;
+  const named = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0 || frame.cityTier !== undefined;
   let value = hasDirect ? 0.97 : named ? 0.7 : 0.45;
   if (frame.fuzzy.length > 0) value *= 0.97;
   if (frame.unknown.length > 0) value *= 0.5;

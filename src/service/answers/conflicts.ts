@@ -5,8 +5,8 @@
  * so; `findConflicts` finds them among any signals, so the extractive composer, a model's
  * verified answer and the machine-readable `conflicts` field all read the same rule.
  */
-import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../corpus/generator';
-import { formatDate } from '../corpus/periods';
+import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../world/signal-types';
+import { formatDate } from '../world/periods';
 
 /** Extension field `conflicts[]` of an answer (JSON body and the `clarity.conflicts_flagged` frame). */
 export interface FigureConflict {

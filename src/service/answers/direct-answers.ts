@@ -4,11 +4,11 @@
  * each figure is followed by the citation of a signal that states it. Figures computed here
  * (sums, counts of cities) come after the citations they are computed from.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
-import { fiscalQuarter, formatDate } from '../corpus/periods';
-import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
+import { fiscalQuarter, formatDate } from '../world/periods';
+import { RETAILERS, type Segment } from '../world/gazetteer';
 import { withMinusSigns } from '../../shared/format';
-import type { Period, QuestionFrame } from './question';
+import { framePlaces, inFramePlace, type Period, type QuestionFrame } from './question';
 import { firstReported, readFigure, type FactGroup, type ReadFigure, type SignalFacts } from './signal-facts';
 
 export interface DirectAnswer {
@@ -135,10 +135,10 @@ export function openingsAnswer(frame: QuestionFrame, context: AnswerContext): Di
     }
     const events = storeEvents(context, name).filter((group) => within(firstReported(group), period));
     const inPlace = (signal: CorpusSignal): boolean =>
-      (frame.cities.length === 0 || frame.cities.includes(signal.entities.cities[0] ?? '')) && (frame.states.length === 0 || frame.states.includes(signal.entities.states[0] ?? ''));
+      inFramePlace(frame, signal.entities.cities[0]) && (frame.states.length === 0 || frame.states.includes(signal.entities.states[0] ?? ''));
     const openings = events.map((group) => bestOf(group, context, 'stores_opened')).filter((signal) => signal.metrics.stores_opened !== undefined && inPlace(signal));
     const closures = events.map((group) => bestOf(group, context, 'stores_closed')).filter((signal) => signal.metrics.stores_closed !== undefined && inPlace(signal));
-    const where = frame.cities.length + frame.states.length > 0 ? ` in ${[...frame.cities, ...frame.states].join(', ')}` : '';
+    const where = framePlaces(frame).length > 0 ? ` in ${framePlaces(frame).join(', ')}` : '';
     if (openings.length === 0) {
       answer.lines.push(`**${name} opened no ${unit}${where} in ${period.label}**, according to the signals.`);
       continue;
@@ -234,14 +234,14 @@ export function govGrowthAnswer(frame: QuestionFrame, context: AnswerContext): D
   const cities = frame.cities.length > 0 ? frame.cities : [];
   if (cities.length === 0) {
     const rows = [...context.facts.markets.keys()]
-      .filter((key) => key.startsWith(`${segment}|`))
+      .filter((key) => key.startsWith(`${segment}|`) && inFramePlace(frame, key.split('|')[1]))
       .map((key) => marketGroup(context, segment, key.split('|')[1]!, frame.period?.quarter))
       .filter((row): row is NonNullable<typeof row> => row !== null)
       .map((row) => ({ row, figure: readFigure(row.group, 'gov_growth_yoy_pct', context.sourcesById)! }))
       .filter((entry) => entry.figure)
       .sort((a, b) => b.figure.value - a.figure.value);
     if (rows.length === 0) return answer;
-    answer.lines.push(`${capitalise(segment)} gross order value growth, year on year, in the latest reported quarter (${rows[0]!.row.label}), fastest cities first:`);
+    answer.lines.push(`${capitalise(segment)} gross order value growth, year on year, in the latest reported quarter (${rows[0]!.row.label}), fastest ${frame.cityTier ? framePlaces(frame).join(', ') : 'cities'} first:`);
     for (const { figure } of rows.slice(0, 5)) {
       use(answer, figure.signal);
       answer.lines.push(`- **${figure.signal.entities.cities[0]}**: ${pct(figure.value)} ${cite(figure.signal)}`);
@@ -331,7 +331,7 @@ export function shareAnswer(frame: QuestionFrame, context: AnswerContext): Direc
   }
   // No city: how many of the tracked cities each player gained share in.
   const latest = [...context.facts.markets.keys()]
-    .filter((key) => key.startsWith(`${segment}|`))
+    .filter((key) => key.startsWith(`${segment}|`) && inFramePlace(frame, key.split('|')[1]))
     .map((key) => marketGroup(context, segment, key.split('|')[1]!, frame.period?.quarter))
     .filter((row): row is NonNullable<typeof row> => row !== null)
     .map((row) => row.group.find((candidate) => candidate.entities.retailers.length > 0))
@@ -386,7 +386,7 @@ export function festiveAnswer(frame: QuestionFrame, context: AnswerContext): Dir
   answer.lines.push(`Strongest: ${top.segment}; weakest: ${rows.at(-1)!.segment} (ranked by the figures above).`);
   // The festive figures are national and by category: a retailer or a place the question names
   // is not covered by them, and the answer says so rather than answering as if it were.
-  const narrower = [...frame.retailers, ...frame.cities, ...frame.states];
+  const narrower = [...frame.retailers, ...framePlaces(frame)];
   if (narrower.length > 0) answer.gaps.push(`No signal gives festive-season figures for ${narrower.join(' or ')}; the figures above are national, by category.`);
   return answer;
 }

@@ -3,9 +3,10 @@
  * (intent and measure), where and over which period, and, for a follow-up ("there", "they",
  * "the same period"), what it borrows from the conversation's previous turn.
  */
-import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuarter } from '../corpus/periods';
-import { RETAILERS, type Segment } from '../corpus/vocabulary';
+import { festiveWindow, fiscalQuarter, fiscalQuarterOf, formatDate, previousQuarter } from '../world/periods';
+import { RETAILERS, type Segment } from '../world/gazetteer';
 import { resolveEntities } from '../retrieval/entity-resolver';
+import { cityTier, cityTierIn, describeCityTier, type CityTier } from '../world/city-tiers';
 
 export type Measure = 'store_count' | 'openings' | 'revenue' | 'gov_growth' | 'share' | 'festive' | 'funding' | 'app_rank' | 'general';
 export type Intent = 'how_many' | 'where' | 'how_fast' | 'gaining' | 'compare' | 'trend' | 'why' | 'general';
@@ -33,6 +34,19 @@ export interface QuestionFrame {
   period: Period | null;
   /** Slots borrowed from the previous turn, for the answer to say so. */
   borrowed: string[];
+  /** "Tier-2 cities": only signals about cities of this HRA tier (world/city-tiers.ts) answer. */
+  cityTier?: CityTier;
+}
+
+/** Whether a city is in the place the question asks about: its named cities, its city tier. */
+export function inFramePlace(frame: QuestionFrame, city: string | undefined): boolean {
+  if (frame.cities.length > 0 && !frame.cities.includes(city ?? '')) return false;
+  return !frame.cityTier || (city !== undefined && cityTier(city) === frame.cityTier);
+}
+
+/** How an answer names the place asked about ("Jaipur, Lucknow", "tier-2 cities (HRA class Y)"). */
+export function framePlaces(frame: QuestionFrame): string[] {
+  return [...frame.cities, ...frame.states, ...(frame.cityTier && frame.cities.length === 0 ? [describeCityTier(frame.cityTier)] : [])];
 }
 
 const has = (text: string, pattern: RegExp): boolean => pattern.test(text);
@@ -80,7 +94,8 @@ export function parseQuestion(question: string, now: number, isKnownWord?: (word
   else if (intents.includes('how_many') && /\boperate|\bnow\b|\bcurrently\b|\babhi\b|\bhave\b|\bhain\b/.test(text)) measure = 'store_count';
 
   const { rest: _rest, ...named } = entities;
-  return { question, ...named, intents, measure, period: parsePeriod(question.toLowerCase(), now, measure), borrowed: [] };
+  const tier = cityTierIn(question);
+  return { question, ...named, intents, measure, period: parsePeriod(question.toLowerCase(), now, measure), borrowed: [], ...(tier ? { cityTier: tier } : {}) };
 }
 
 /** "this year", "last quarter", "Q2 FY27", "FY2026-27", "Diwali 2026", "in 2025". */
@@ -152,7 +167,7 @@ export function resolveFollowUp(frame: QuestionFrame, previous: QuestionFrame | 
   const actorRef = ACTOR_REF.test(text);
   const periodRef = PERIOD_REF.test(text);
   const continuation = CONTINUATION.test(text);
-  const namesSubject = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0 || frame.unknown.length > 0;
+  const namesSubject = frame.retailers.length + frame.segments.length + frame.cities.length + frame.states.length > 0 || frame.unknown.length > 0 || frame.cityTier !== undefined;
   const refersBack = placeRef || actorRef || periodRef || continuation;
   // A question that names its own subject and refers back to nothing starts a new topic.
   if (!refersBack && (namesSubject || frame.measure === 'festive')) return frame;
@@ -178,9 +193,10 @@ export function resolveFollowUp(frame: QuestionFrame, previous: QuestionFrame | 
       next.borrowed.push('market');
     }
   }
-  if (frame.cities.length + frame.states.length === 0 && previous.cities.length + previous.states.length > 0) {
+  if (frame.cities.length + frame.states.length === 0 && !frame.cityTier && (previous.cities.length + previous.states.length > 0 || previous.cityTier)) {
     next.cities = previous.cities;
     next.states = previous.states;
+    if (previous.cityTier) next.cityTier = previous.cityTier;
     next.borrowed.push('place');
   }
   if (!next.period && previous.period && (periodRef || continuation || actorRef || placeRef || !namesSubject)) {

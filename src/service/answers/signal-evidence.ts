@@ -1,8 +1,8 @@
 // Signals as evidence: what each cited signal states (figures with their bindings, dates, names), and which of them supports a claim.
-import type { CorpusSignal } from '../corpus/generator';
-import { RETAILERS } from '../corpus/vocabulary';
+import type { CorpusSignal } from '../world/signal-types';
+import { RETAILERS } from '../world/gazetteer';
 import { bindFigures, type FigureBinding } from './claim-binding';
-import { extractClaims, knownNameKey, type Extracted, type Figure } from './claim-extraction';
+import { extractClaims, knownNameKey, namesVersion, parentKeyOf, type Extracted, type Figure } from './claim-extraction';
 import { segment } from './sentences';
 
 /** What the verifier needs of a signal: its text and where it came from. */
@@ -29,6 +29,8 @@ export interface EvidenceFacts {
   bodyClaims: Extracted;
   /** Each figure the signal states, with what it is about; body positions, or the title's. */
   stated: StatedFigure[];
+  /** The names it was read with (a learned entity changes them). */
+  names: object;
 }
 
 export interface StatedFigure {
@@ -37,12 +39,11 @@ export interface StatedFigure {
   in: 'title' | 'body';
 }
 
-const PARENTS = new Map<string, string>(RETAILERS.flatMap((retailer) => (retailer.parent ? [[`retailer:${retailer.name}`, `parent:${retailer.parent}`] as const] : [])));
 
 /** Whether a claim's subject is a stated subject: the same player, the stated player's parent, or the same name however it was read. */
 export function sameSubject(claimed: string, stated: string): boolean {
   // A parent's name covers its brand's figure ("Titan" for Tanishq's); a brand never covers its sibling's.
-  if (claimed === stated || PARENTS.get(stated) === claimed) return true;
+  if (claimed === stated || parentKeyOf(stated) === claimed) return true;
   const bare = (key: string): string => key.slice(key.indexOf(':') + 1).toLowerCase();
   return (claimed.startsWith('name:') || stated.startsWith('name:')) && bare(claimed) === bare(stated);
 }
@@ -51,7 +52,7 @@ const evidenceCache = new WeakMap<EvidenceSignal, EvidenceFacts>();
 
 export function factsOf(signal: EvidenceSignal): EvidenceFacts {
   const cached = evidenceCache.get(signal);
-  if (cached) return cached;
+  if (cached && cached.names === namesVersion()) return cached;
   // SECURITY: text in a signal that addresses the model is data, never support for a claim.
   const body = withoutInstructions(signal.body);
   const title = withoutInstructions(signal.title);
@@ -110,6 +111,7 @@ export function factsOf(signal: EvidenceSignal): EvidenceFacts {
   }
   for (const [figure, binding] of bindFigures(title, 0, title.length, titleClaims, 'stated', signalSubjects)) stated.push({ figure, binding, in: 'title' });
   const facts: EvidenceFacts = {
+    names: namesVersion(),
     stated,
     signal,
     figures: [...bodyClaims.figures, ...titleClaims.figures.map((figure) => ({ ...figure, at: -1 }))],

@@ -3,7 +3,7 @@
  * festive seasons, funding rounds), so an answer can compute a count or read the latest
  * figure and see when two sources covering the same fact disagree.
  */
-import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../corpus/generator';
+import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../world/signal-types';
 
 export type FactGroup = CorpusSignal[];
 

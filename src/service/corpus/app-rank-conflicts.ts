@@ -5,7 +5,7 @@
  * flag it, never list both ranks side by side without a word. The second report replaces a
  * one-off filler signal, so the corpus keeps its size, and is recorded in `truth.conflicts`.
  */
-import type { CorpusSignal, CorpusSource } from './corpus-types';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
 import type { Conflict } from './ground-truth';
 import { SeededRandom, slugify, stableHex16 } from './random';
 import { possessive } from './filler';

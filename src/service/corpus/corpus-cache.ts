@@ -50,14 +50,14 @@ interface CacheMeta {
   truth: GroundTruth;
 }
 
-/** Hash of every script under `dir` (relative path and content), read once per process. */
+/** Hash of every script and data file under `dir` (relative path and content), read once per process: the gazetteer is JSON. */
 const codeHashes = new Map<string, string>();
 export function codeHash(dir: string): string {
   let known = codeHashes.get(dir);
   if (known) return known;
   const hash = createHash('sha256');
   const files = (readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
-    .filter((entry) => entry.isFile() && /\.(ts|js|mjs|cjs)$/.test(entry.name))
+    .filter((entry) => entry.isFile() && /\.(ts|js|mjs|cjs|json)$/.test(entry.name))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
   for (const file of files) hash.update(`${relative(dir, file)}\0`).update(readFileSync(file)).update('\0');

@@ -4,9 +4,8 @@
  * signal, so they never contradict the ground truth. The live feed writes these too.
  */
 import type { SeededRandom } from './random';
+import { PARTNERS } from '../world/gazetteer';
 import { CITIES, REGULATORS, RETAILERS, type Retailer, type Segment } from './vocabulary';
-
-export const PARTNERS = ['ONDC', 'PhonePe', 'Paytm', 'HDFC Bank', 'Shiprocket', 'Delhivery', 'Google Cloud', 'Meesho', 'Uber'];
 
 export type FillerType = 'pricing' | 'hiring' | 'partnership' | 'app_rank' | 'regulation' | 'expansion';
 

@@ -3,7 +3,7 @@
  * over 18 months. Same seed and anchor → byte-identical output. Figures are synthetic.
  */
 import type { SourceHealth } from '../../shared/service-schemas';
-import type { CorpusSignal, CorpusSource, SignalType, SourceKind } from './corpus-types';
+import { sourceAuthority, type CorpusSignal, type CorpusSource, type SignalType, type SourceKind } from '../world/signal-types';
 import { SeededRandom, slugify, stableHex16 } from './random';
 import { plantAppRankConflicts } from './app-rank-conflicts';
 import { draftFactSignals } from './fact-signals';
@@ -25,7 +25,7 @@ import {
 
 export type { GroundTruth } from './ground-truth';
 
-export type { CorpusSignal, CorpusSource, SignalType, SourceKind } from './corpus-types';
+export { sourceAuthority, type CorpusSignal, type CorpusSource, type SignalType, type SourceKind } from '../world/signal-types';
 
 export interface Corpus {
   sources: CorpusSource[];
@@ -98,14 +98,6 @@ export function generateSources(random: SeededRandom): CorpusSource[] {
   for (const tracker of PRICE_TRACKERS) sources.push(makeSource(random, 'price_tracker', tracker, slugify(tracker)));
   for (const body of INDUSTRY_BODIES) sources.push(makeSource(random, 'industry_body', body, slugify(body)));
   return sources;
-}
-
-const SOURCE_PRIORITY: SourceKind[] = ['exchange_filing', 'company_newsroom', 'store_locator', 'industry_body', 'government_release', 'price_tracker', 'app_store_rank', 'job_board', 'business_press'];
-
-/** How authoritative a kind of source is for a figure it reports (lower is better). */
-export function sourceAuthority(kind: SourceKind | undefined): number {
-  const at = kind ? SOURCE_PRIORITY.indexOf(kind) : -1;
-  return at < 0 ? SOURCE_PRIORITY.length : at;
 }
 
 const INDUSTRY_VOICES: Record<Segment, string[]> = {

@@ -5,7 +5,8 @@
  * so the evaluation (`npm run eval`) can check answers against it.
  */
 import type { SeededRandom } from './random';
-import { fiscalQuarterOf, festiveWindow, nextQuarter, previousQuarter, type FiscalQuarter } from './periods';
+import { fiscalQuarterOf, festiveWindow, nextQuarter, previousQuarter, type FiscalQuarter } from '../world/periods';
+import { INVESTORS } from '../world/gazetteer';
 import { CITIES, RETAILERS, SEGMENTS, type Retailer, type Segment } from './vocabulary';
 
 export interface StoreEvent {
@@ -103,7 +104,6 @@ export const storeUnit = (retailer: Retailer): 'stores' | 'dark stores' => (reta
 
 const DAY_MS = 86_400_000;
 
-export const INVESTORS = ['Temasek', 'GIC', 'Peak XV', 'Accel', 'Lightspeed', 'Motilal Oswal', 'ADIA', 'General Catalyst', 'Nexus Venture Partners', 'a family office'];
 
 /** A fact and the drafts of the signals that report it. */
 export interface FactDraft {

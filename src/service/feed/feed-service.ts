@@ -10,7 +10,7 @@ import { hostname } from 'node:os';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CorpusSource, SourceKind } from '../corpus/generator';
+import type { CorpusSource, SourceKind } from '../world/signal-types';
 import type { SignalStore } from '../signal-store';
 import type { SourceEntry } from '../../shared/service-schemas';
 import { canonicalUrl } from './canonical-url';

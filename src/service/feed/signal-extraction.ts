@@ -3,7 +3,7 @@
  * readable text, dates (with where they came from), entities from the gazetteer, a type from the
  * existing list, and metrics with their units.
  */
-import type { CorpusSignal, SignalType } from '../corpus/generator';
+import type { CorpusSignal, SignalType } from '../world/signal-types';
 import { canonicalUrl, signalIdFor } from './canonical-url';
 import { collapse } from './plain-text';
 import { findEntities } from './gazetteer';

@@ -15,7 +15,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DiscoverItem, FeedItem, FollowTarget } from '../../shared/surface-schemas';
-import type { CorpusSignal, SignalType } from '../corpus/generator';
+import type { CorpusSignal, SignalType } from '../world/signal-types';
 import type { SignalStore } from '../signal-store';
 import type { Database, Queryable } from '../store/database';
 import { discoverItem, lazyWords, targetMatcher } from './signal-query';

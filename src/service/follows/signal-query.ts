@@ -3,8 +3,8 @@
  * shape of a signal, filters, and which follows a signal matches.
  */
 import type { DiscoverItem, FollowTarget } from '../../shared/surface-schemas';
-import type { CorpusSignal } from '../corpus/generator';
-import { CITIES, RETAILERS, SEGMENTS } from '../corpus/vocabulary';
+import type { CorpusSignal } from '../world/signal-types';
+import { CITIES, RETAILERS, SEGMENTS } from '../world/gazetteer';
 import { tokenize } from '../retrieval/search-index';
 import type { SignalStore } from '../signal-store';
 

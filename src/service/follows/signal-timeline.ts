@@ -5,8 +5,8 @@
  * a filtered page walks the shortest list that can hold its matches, so a rare type or entity
  * costs a page, not a walk over most of the corpus (profiled: bench/notes.md).
  */
-import type { CorpusSignal } from '../corpus/generator';
-import { RETAILERS } from '../corpus/vocabulary';
+import type { CorpusSignal } from '../world/signal-types';
+import { RETAILERS } from '../world/gazetteer';
 import type { SignalStore } from '../signal-store';
 import { newestFirst, type SignalFilter } from './signal-query';
 

@@ -3,7 +3,7 @@
  * history, hide the last observed quarters one at a time, forecast them from what came
  * before, and count how often the 80% interval holds the outcome (it should: 75–85%).
  */
-import { CITIES, RETAILERS, SEGMENTS } from '../corpus/vocabulary';
+import { CITIES, RETAILERS, SEGMENTS } from '../world/gazetteer';
 import { matchesTarget } from '../follows/signal-query';
 import type { SignalStore } from '../signal-store';
 import { forecastSeries, INTERVAL_LEVEL, MIN_PERIODS, quarterlySeries } from './forecaster';

@@ -4,7 +4,7 @@
  * values its signals reported, forecast with a damped trend (see damped-trend.ts).
  */
 import type { Forecast } from '../../shared/surface-schemas';
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { matchesTarget } from '../follows/signal-query';
 import { ServiceError } from '../http-errors';
 import type { SignalStore } from '../signal-store';

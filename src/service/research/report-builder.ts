@@ -5,7 +5,7 @@
  * cost_usd is an estimate: tokens ≈ characters / 4, priced with PRICE_TABLE below
  * (per million tokens), as a hosted model-backed service would bill the same work.
  */
-import type { CorpusSignal, CorpusSource } from '../corpus/generator';
+import type { CorpusSignal, CorpusSource } from '../world/signal-types';
 import { metricLabel } from '../../shared/metric-labels';
 import { formatNumber } from '../../shared/format';
 import { directAnswer, diversify, formatDay, matchesFrame } from '../answers/composer';

@@ -9,7 +9,7 @@
  * on an embedded database, which only this process can open).
  */
 import { randomBytes } from 'node:crypto';
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import type { SignalStore } from '../signal-store';
 import type { Database } from '../store/database';
 import { buildReport } from './report-builder';

@@ -5,23 +5,9 @@
  * beat fuzzy ones; a name the service knows nothing about is reported as unknown instead of
  * being swapped for a look-alike.
  */
-import { PARTNERS } from '../corpus/filler';
-import { INVESTORS } from '../corpus/ground-truth';
-import {
-  APP_RANK_TRACKERS,
-  CITIES,
-  CITY_ALIASES,
-  EXCHANGES,
-  INDUSTRY_BODIES,
-  JOB_BOARDS,
-  PRESS,
-  PRICE_TRACKERS,
-  REGULATORS,
-  RETAILER_ALIASES,
-  RETAILERS,
-  SEGMENT_ALIASES,
-  type Segment,
-} from '../corpus/vocabulary';
+import { CITIES, CITY_ALIASES, ORGANISATION_NAMES, RETAILER_ALIASES, RETAILERS, SEGMENT_ALIASES, type Segment } from '../world/gazetteer';
+import { squash, worldEntities, type EntityRegistry } from '../world/entity-registry';
+import { isNeverName, OBJECT_STARTERS } from './question-words';
 
 export interface ResolvedEntities {
   retailers: string[];
@@ -38,32 +24,51 @@ export interface ResolvedEntities {
 
 type Target = { kind: 'retailer'; names: string[] } | { kind: 'city'; name: string } | { kind: 'state'; name: string } | { kind: 'organisation' };
 
-/** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
-export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
+export { squash };
 
-const EXACT = new Map<string, Target>();
-function addExact(key: string, target: Target): void {
-  const squashed = squash(key);
-  if (squashed.length >= 2 && !EXACT.has(squashed)) EXACT.set(squashed, target);
+interface ResolverLookups {
+  exact: Map<string, Target>;
+  /** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
+  fuzzyKeys: Array<[string, Target]>;
+  /** Organisations signals name that are not retailers (regulators, press, investors…): never unknown. */
+  organisations: string[];
 }
-for (const retailer of RETAILERS) addExact(retailer.name, { kind: 'retailer', names: [retailer.name] });
-for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'retailer', names: [name] });
-const children = new Map<string, string[]>();
-for (const retailer of RETAILERS) if (retailer.parent) children.set(retailer.parent, [...(children.get(retailer.parent) ?? []), retailer.name]);
-for (const [parent, names] of children) addExact(parent, { kind: 'retailer', names });
-addExact('reliance', { kind: 'retailer', names: children.get('Reliance Retail') ?? [] });
-for (const city of CITIES) addExact(city.city, { kind: 'city', name: city.city });
-for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'city', name: city });
-for (const state of new Set(CITIES.map((city) => city.state))) if (!EXACT.has(squash(state))) addExact(state, { kind: 'state', name: state });
 
-/** Single-word names a typo may aim at (retailers and cities), for the fuzzy pass. */
-const FUZZY_KEYS = [...EXACT.entries()].filter(([key, target]) => key.length >= 4 && (target.kind === 'retailer' || target.kind === 'city'));
+/** The resolver's lookups over a registry: the gazetteer's names first, then the learned ones. */
+function buildLookups(registry: EntityRegistry): ResolverLookups {
+  const exact = new Map<string, Target>();
+  const addExact = (key: string, target: Target): void => {
+    const squashed = squash(key);
+    if (squashed.length >= 2 && !exact.has(squashed)) exact.set(squashed, target);
+  };
+  for (const retailer of RETAILERS) addExact(retailer.name, { kind: 'retailer', names: [retailer.name] });
+  for (const [name, aliases] of Object.entries(RETAILER_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'retailer', names: [name] });
+  const children = new Map<string, string[]>();
+  for (const retailer of RETAILERS) if (retailer.parent) children.set(retailer.parent, [...(children.get(retailer.parent) ?? []), retailer.name]);
+  for (const [parent, names] of children) addExact(parent, { kind: 'retailer', names });
+  addExact('reliance', { kind: 'retailer', names: children.get('Reliance Retail') ?? [] });
+  for (const city of CITIES) addExact(city.city, { kind: 'city', name: city.city });
+  for (const [city, aliases] of Object.entries(CITY_ALIASES)) for (const alias of aliases) addExact(alias, { kind: 'city', name: city });
+  for (const state of new Set(CITIES.map((city) => city.state))) if (!exact.has(squash(state))) addExact(state, { kind: 'state', name: state });
 
-/** Organisations the corpus names that are not retailers (regulators, press, investors…): never unknown. */
-const ORGANISATIONS = [...REGULATORS.map((regulator) => regulator.name), ...INDUSTRY_BODIES, ...PRESS, ...JOB_BOARDS, ...APP_RANK_TRACKERS, ...PRICE_TRACKERS, ...EXCHANGES, ...INVESTORS, ...PARTNERS].map(squash);
-const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
-// Multi-word organisation names are read before places, so their words are not taken as a state.
-for (const name of ORGANISATIONS) if (!EXACT.has(name)) EXACT.set(name, { kind: 'organisation' });
+  const fuzzyKeys = [...exact.entries()].filter(([key, target]) => key.length >= 4 && (target.kind === 'retailer' || target.kind === 'city'));
+  const organisations = ORGANISATION_NAMES.map(squash);
+  // Multi-word organisation names are read before places, so their words are not taken as a state.
+  for (const name of organisations) if (!exact.has(name)) exact.set(name, { kind: 'organisation' });
+
+  // Learned entities: companies and brands are asked about like retailers; a person is a name, never unknown.
+  for (const entity of registry.learned()) {
+    const target: Target = entity.kind === 'person' ? { kind: 'organisation' } : { kind: 'retailer', names: [entity.name] };
+    for (const written of [entity.name, ...entity.aliases]) {
+      const key = squash(written);
+      if (key.length < 2 || exact.has(key)) continue;
+      exact.set(key, target);
+      if (target.kind === 'retailer' && key.length >= 4) fuzzyKeys.push([key, target]);
+      if (entity.kind === 'person') organisations.push(key);
+    }
+  }
+  return { exact, fuzzyKeys, organisations };
+}
 
 /** Words that start questions or name periods and units: never an unknown entity. */
 const COMMON = new Set(
@@ -75,8 +80,8 @@ const COMMON = new Set(
   dont doesnt didnt isnt arent wasnt werent wont cant couldnt shouldnt havent hasnt`.split(/\s+/),
 );
 
-/** A common word, also when contracted ("What's", "Where're", "don't"). */
-const isCommon = (token: { key: string; base: string }): boolean => COMMON.has(token.key) || COMMON.has(token.base);
+/** A common word, also when contracted ("What's", "Where're", "don't"), or a word that is never a name ("Summarise", "CEO's"). */
+const isCommon = (token: { key: string; base: string }): boolean => COMMON.has(token.key) || COMMON.has(token.base) || isNeverName(token.key) || isNeverName(token.base);
 
 /** Words after which a lower-case unknown word is probably a name ("does lenskart", "about firstcry"). */
 const SUBJECT_CUES = new Set(['has', 'have', 'does', 'did', 'is', 'about', 'of', 'for', 'at', 'by', 'and', 'vs', 'versus']);
@@ -105,9 +110,17 @@ const allowedDistance = (length: number): number => (length >= 8 ? 2 : length >=
  * Resolves a question's entities. `isKnownWord` (a corpus vocabulary lookup) lets typos and
  * unknown names be told apart from ordinary words; without it only exact matches count.
  */
-export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean): ResolvedEntities {
-  const words = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)].map((match) => match[0]);
-  const tokens = words.map((word) => ({ raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false }));
+export function resolveEntities(question: string, isKnownWord?: (word: string) => boolean, registry: EntityRegistry = worldEntities): ResolvedEntities {
+  const { exact: EXACT, fuzzyKeys: FUZZY_KEYS, organisations: ORGANISATIONS } = registry.derived('entity-resolver', buildLookups);
+  const isOrganisationPart = (run: string): boolean => ORGANISATIONS.some((name) => name.includes(squash(run)));
+  const matches = [...question.matchAll(/[A-Za-z0-9&]+(?:[-'’][A-Za-z0-9&]+)*/g)];
+  const words = matches.map((match) => match[0]);
+  const tokens = matches.map((match) => {
+    const word = match[0];
+    // A sentence's first word is capitalised by grammar, not because it is a name.
+    const before = question.slice(0, match.index).replace(/[\s"'“”‘’([*_>#-]+$/u, '');
+    return { raw: word, key: squash(word), base: squash(word.replace(/['’](s|re|ve|ll|d|m)$/i, '')), lower: word.toLowerCase(), used: false, sentenceStart: before === '' || /[.?!:;\n]$/.test(before) };
+  });
   const result: ResolvedEntities = { retailers: [], segments: [], cities: [], states: [], unknown: [], fuzzy: [], rest: '' };
   const take = (target: Target): void => {
     if (target.kind === 'retailer') for (const name of target.names) pushUnique(result.retailers, name);
@@ -170,7 +183,7 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     isKnownWord = (word: string): boolean => knownWord(word) || (word.includes('-') && word.split('-').every((part) => COMMON.has(part) || knownWord(part)));
     for (let i = 0; i < tokens.length; i += 1) {
       const token = tokens[i]!;
-      if (token.used || token.key.length < 4 || COMMON.has(token.key) || /^\d/.test(token.key) || isKnownWord(token.key) || isKnownWord(token.lower)) continue;
+      if (token.used || token.key.length < 4 || isCommon(token) || /^\d/.test(token.key) || isKnownWord(token.key) || isKnownWord(token.lower)) continue;
       const candidates = [token.key, ...(tokens[i + 1] && !tokens[i + 1]!.used ? [token.key + tokens[i + 1]!.key] : [])];
       let best: { distance: number; key: string; target: Target; joined: boolean } | null = null;
       let tie = false;
@@ -194,11 +207,13 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     }
 
     // Unknown names: capitalised runs (not the question word that opens a sentence), or a
-    // word the corpus never uses sitting where a name goes.
+    // word the corpus never uses sitting where a name goes. Instructions, question words,
+    // roles and possessives of ordinary words are never names (question-words.ts).
     let run: Array<{ raw: string; unknownWord: boolean }> = [];
     const flush = (): void => {
       // One ordinary capitalised word is emphasis; an unknown word or two capitalised words make a name.
-      const name = run.map((item) => item.raw).join(' ');
+      // "Lenskart's": the name is Lenskart.
+      const name = run.map((item) => item.raw).join(' ').replace(/['’]s$/i, '');
       if ((run.length >= 2 || run.some((item) => item.unknownWord)) && !isOrganisationPart(name)) pushUnique(result.unknown, name);
       run = [];
     };
@@ -207,13 +222,15 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
       // Verb and adverb forms ("Gaining", "opened") are words, not names.
       const unknownWord = !token.used && token.key.length >= 3 && !isCommon(token) && !/\d/.test(token.key) && !/(ing|ed|ly|tion|ment)$/.test(token.key) && !isKnownWord(token.key) && !isKnownWord(token.lower);
       const capitalised = /^[A-Z]/.test(token.raw) && !isCommon(token) && !/^\d/.test(token.key);
-      if (!token.used && capitalised && (i > 0 || unknownWord)) {
+      // A sentence that opens with a word and then "the", "me", "why"… opens with a verb ("Summarise the…").
+      const opensWithVerb = token.sentenceStart && (OBJECT_STARTERS.has(tokens[i + 1]?.key ?? '') || tokens[i + 1]?.used === true);
+      if (!token.used && capitalised && !opensWithVerb && (!token.sentenceStart || unknownWord)) {
         run.push({ raw: token.raw, unknownWord });
         continue;
       }
       flush();
       const inNameSlot = SUBJECT_CUES.has(tokens[i - 1]?.key ?? '') || POSTPOSITIONS.has(tokens[i + 1]?.key ?? '');
-      if (unknownWord && inNameSlot) pushUnique(result.unknown, token.raw);
+      if (unknownWord && inNameSlot && !opensWithVerb) pushUnique(result.unknown, token.raw.replace(/['’]s$/i, ''));
     }
     flush();
   }

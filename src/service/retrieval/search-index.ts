@@ -3,8 +3,8 @@
  * boosted by recency and by entities the question names (docs/decisions/design.md §2). Indexing is
  * incremental so live signals are retrievable the moment they arrive.
  */
-import type { CorpusSignal } from '../corpus/generator';
-import type { Segment } from '../corpus/vocabulary';
+import type { CorpusSignal } from '../world/signal-types';
+import type { Segment } from '../world/gazetteer';
 import { resolveEntities } from './entity-resolver';
 
 const STOPWORDS = new Set(

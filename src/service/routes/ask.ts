@@ -11,13 +11,14 @@ import { isLoopback, type ChatMessage } from '../answers/model-composer';
 import type { SearchHit } from '../retrieval/search-index';
 import { parseQuestion, resolveFollowUp, type QuestionFrame } from '../answers/question';
 import type { Session, SessionTurn } from '../session-store';
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { CITATION_MARKER } from '../../shared/cite-format';
 import { faultFor, stripFaultMarkers, type Fault } from '../faults';
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import { randomHex } from '../random-ids';
 import { AnswerTurns } from '../answer-turns';
+import { knownCitiesOfTier } from '../world/city-tiers';
 
 export function registerAskRoute(app: FastifyInstance, context: ServiceContext): void {
   route(app, 'ask', async (request, reply) => {
@@ -140,7 +141,9 @@ function understand(question: string, earlier: string[], session: Session, conte
 
 /** Retrieval reads canonical names (so "D-Mart" and typos find DMart's signals) plus the words asked. */
 function retrievalQuery(frame: QuestionFrame): string {
-  return [...frame.retailers, ...frame.segments, ...frame.cities, ...frame.states, frame.question].join(' ');
+  // "Tier-2 cities": the tier's cities are what the signals name (also when borrowed by a follow-up).
+  const tierCities = frame.cityTier && frame.cities.length === 0 ? knownCitiesOfTier(frame.cityTier) : [];
+  return [...frame.retailers, ...frame.segments, ...frame.cities, ...tierCities, ...frame.states, frame.question].join(' ');
 }
 
 /** Splits markdown into deltas of a few words, never splitting a citation marker. */

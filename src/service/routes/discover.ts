@@ -9,7 +9,7 @@ import { route } from '../endpoint-routes';
 import { z } from 'zod';
 import { SIGNAL_ID_PATTERN } from '../../shared/service-schemas';
 import { DISCOVER_MAX_LIMIT, type DiscoverPage } from '../../shared/surface-schemas';
-import type { CorpusSignal } from '../corpus/generator';
+import type { CorpusSignal } from '../world/signal-types';
 import { discoverItem, signalPredicate } from '../follows/signal-query';
 import type { SignalTimeline } from '../follows/signal-timeline';
 import { ServiceError } from '../http-errors';

@@ -3,7 +3,7 @@
  * batches, read by id or slug, listed newest first with Discover's filters (keyset pages), and
  * searched with PostgreSQL full-text search. The same SQL runs embedded (PGlite) and on a server.
  */
-import type { CorpusSignal, SignalType } from '../corpus/generator';
+import type { CorpusSignal, SignalType } from '../world/signal-types';
 import type { Database, Queryable } from './database';
 
 /** A signal as stored: the corpus shape, where it came from, and the feed's extra fields. */

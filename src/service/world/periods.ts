@@ -1,6 +1,6 @@
 /**
  * Indian fiscal periods and the festive calendar. FY27 runs 1 Apr 2026 – 31 Mar 2027;
- * Q1 = Apr–Jun, Q2 = Jul–Sep, Q3 = Oct–Dec, Q4 = Jan–Mar. All dates are UTC.
+ * Q1 = Apr–Jun, Q2 = Jul–Sep, Q3 = Oct–Dec, Q4 = Jan–Mar. All dates are UTC. Answers and the sample generator both use them.
  */
 
 export interface FiscalQuarter {

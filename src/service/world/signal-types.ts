@@ -1,6 +1,7 @@
 /**
- * The shapes of the corpus: its sources and its signals. Apart from the generator so the modules
- * it calls (app-rank conflicts, fact signals) can name them without importing it back.
+ * The shapes of the service's world: its sources and the signals they publish. Every producer
+ * of signals (the live feed, the generated sample in corpus/) writes these; answers, retrieval,
+ * follows and the store read them. (The names keep their first producer's prefix, "Corpus".)
  */
 import type { SourceHealth } from '../../shared/service-schemas';
 
@@ -57,3 +58,11 @@ export type SignalType =
   | 'partnership'
   | 'app_rank'
   | 'market_update';
+
+const SOURCE_PRIORITY: SourceKind[] = ['exchange_filing', 'company_newsroom', 'store_locator', 'industry_body', 'government_release', 'price_tracker', 'app_store_rank', 'job_board', 'business_press'];
+
+/** How authoritative a kind of source is for a figure it reports (lower is better). */
+export function sourceAuthority(kind: SourceKind | undefined): number {
+  const at = kind ? SOURCE_PRIORITY.indexOf(kind) : -1;
+  return at < 0 ? SOURCE_PRIORITY.length : at;
+}
