@@ -52,7 +52,7 @@ describe('a sentence is kept only when its cited signals state its claims', () =
   });
   it('judges a sentence only on its own markers (no borrowing from the next one), and keeps statements of what the signals do not cover', () => {
     const result = judge('Zepto opened 12 stores in Pune. Its network reached 540 dark stores [sig_00000000000000a1].\n\nNo signal reports Zepto’s Q4 FY27 results.');
-    expect(result.verification.removed).toEqual([{ text: 'Zepto opened 12 stores in Pune.', reason: 'makes a claim without citing a signal of its own' }]);
+    expect(result.verification.removed).toEqual([{ text: 'Zepto opened 12 stores in Pune.', reason: 'makes a claim without citing a signal' }]);
     expect(result.verification.sentences).toBe(3);
     expect(result.content).toBe('Its network reached 540 dark stores [sig_00000000000000a1].\n\nNo signal reports Zepto’s Q4 FY27 results.');
   });

@@ -131,7 +131,9 @@ export class ClaimVerifier {
       support,
       exempt,
     });
-    if (structure || kind === 'blank' || claims.length === 0) return verdict(true, true);
+    if (structure || kind === 'blank') return verdict(true, true);
+    // Nothing to check; the signals it cites (or its run's) still show where it comes from.
+    if (claims.length === 0) return verdict(true, true, undefined, dropped.length === 0 && citations.length > 0 ? this.spans(citations, claimsOf, new Map()) : []);
     const hasLink = claimsOf.entities.some((entity) => entity.key.startsWith('link:'));
     // A heading is structure: it cites nothing, and what it names or states must be in the evidence.
     if (kind === 'heading' && own.length === 0 && dropped.length === 0) return this.judgeHeading(claimsOf, verdict);
@@ -143,7 +145,7 @@ export class ClaimVerifier {
     const exemptCoverage = coverage !== null && !hasLink && extractClaims(plain(trimmed).slice(coverage[0].length)).figures.length === 0;
     if ((exemptStructure || exemptCoverage) && dropped.length === 0) return verdict(true, true, undefined, citations.length > 0 ? this.spans(citations, claimsOf, new Map()) : []);
     if (citations.length === 0) {
-      return verdict(false, false, dropped.length > 0 ? `cites ${dropped.join(', ')}, which ${dropped.length === 1 ? 'is' : 'are'} not among the signals retrieved for this question` : 'makes a claim without citing a signal of its own');
+      return verdict(false, false, dropped.length > 0 ? `cites ${dropped.join(', ')}, which ${dropped.length === 1 ? 'is' : 'are'} not among the signals retrieved for this question` : 'makes a claim without citing a signal');
     }
     const evidence = citations.map((id) => factsOf(this.evidence.get(id)!));
     const bound = new Map<EvidenceFacts, StatedFigure[]>();
