@@ -68,10 +68,23 @@ export function differBeyondRounding(a: number, b: number): boolean {
 const day = (iso: string): string => iso.slice(0, 10);
 
 /**
+ * Whether one source's second figure for the same subject and day can be an update of its first:
+ * a chart moves a few places between its runs, a count or a rate moves by a little. #21 and #1
+ * from one tracker on one day cannot both describe that day; shown together they are a
+ * disagreement like any other.
+ */
+export function plausibleUpdate(measure: string, a: number, b: number): boolean {
+  if (measure === 'app_rank') return Math.abs(a - b) <= 5;
+  return Math.abs(a - b) <= 0.02 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/**
  * The conflicts among `signals`: grouped by measure, entity, place and the fact they report
  * (the signals' shared event or period, else the UTC day), each group with figures from at
  * least two sources that differ beyond rounding. One source's updates within a day are not a
- * conflict. Figures are ordered as an answer leads: the more authoritative, then the earlier.
+ * conflict when they are plausible updates (`plausibleUpdate`); two figures from one source that
+ * cannot both be right are. Figures are ordered as an answer leads: the more authoritative, then
+ * the earlier.
  */
 export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, CorpusSource>): FigureConflict[] {
   const groups = new Map<string, { measure: Measure; entity: string; place: string; asOf: string; signals: CorpusSignal[] }>();
@@ -104,7 +117,16 @@ export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, 
     for (const signal of ranked) if (!bySource.has(signal.source_id)) bySource.set(signal.source_id, signal);
     const lead = ranked[0]!;
     const leadValue = lead.metrics[measure.metric]!;
-    const differing = [...bySource.values()].filter((signal) => signal !== lead && differBeyondRounding(signal.metrics[measure.metric]!, leadValue));
+    const valueOf = (signal: CorpusSignal): number => signal.metrics[measure.metric]!;
+    const differing = [...bySource.values()].filter((signal) => signal !== lead && differBeyondRounding(valueOf(signal), leadValue));
+    // A source's own later figure that no update explains ("#1" then "#21" on one chart, one day).
+    const firsts = new Set(bySource.values());
+    for (const signal of ranked) {
+      if (firsts.has(signal)) continue;
+      const first = bySource.get(signal.source_id)!;
+      const shown = [lead, ...differing].some((other) => !differBeyondRounding(valueOf(other), valueOf(signal)));
+      if (!shown && differBeyondRounding(valueOf(first), valueOf(signal)) && !plausibleUpdate(measure.name, valueOf(first), valueOf(signal))) differing.push(signal);
+    }
     if (differing.length === 0) continue;
     // An event's figures were reported over a few days: the day they are for is the first report's.
     const asOf = group.asOf.includes('-') ? day(ranked.reduce((min, signal) => (signal.published_at < min ? signal.published_at : min), lead.published_at)) : group.asOf;

@@ -10,6 +10,7 @@ import type { Conflict } from './ground-truth';
 import { SeededRandom, slugify, stableHex16 } from './random';
 import { possessive } from './filler';
 import { APP_RANK_TRACKERS, RETAILERS } from './vocabulary';
+import { MAX_RANK, maxRankStep, MIN_RANK } from './app-rank-series';
 
 /** The apps whose latest chart position two trackers report differently. */
 export const APP_RANK_CONFLICT_APPS = ['Zepto', 'Blinkit', 'Swiggy Instamart', 'Nykaa', 'Myntra', 'DMart'];
@@ -44,15 +45,31 @@ export function plantAppRankConflicts(signals: CorpusSignal[], sources: CorpusSo
     const tracker = random.pick(other);
     const original = latest.metrics.rank!;
     const taken = new Set(sameDay.map((signal) => signal.metrics.rank));
-    let step = random.int(3, 8) * (random.chance(0.5) ? 1 : -1);
-    const fits = (value: number): boolean => value >= 1 && value <= 60 && !taken.has(value);
-    while (!fits(original + step) && !fits(original - step)) step += Math.sign(step);
-    const rank = fits(original + step) ? original + step : original - step;
     // Same UTC day: a few hours after the first report, or before it when the day is ending.
     const at = Date.parse(latest.published_at);
     const dayStart = Math.floor(at / DAY_MS) * DAY_MS;
     const later = at + random.int(2, 6) * 3_600_000;
     const published = new Date(later < dayStart + DAY_MS ? later : Math.max(dayStart, at - random.int(2, 6) * 3_600_000));
+    // The second tracker's own chart stays continuous: its rank is a step from its previous
+    // observation of the app, and at least 3 places from the first tracker's (a real disagreement).
+    const before = published.toISOString();
+    let previous: CorpusSignal | undefined;
+    for (const signal of signals) {
+      if (signal.type !== 'app_rank' || signal.source_id !== tracker.id || signal.entities.retailers[0] !== app || signal.metrics.rank === undefined || signal.published_at >= before) continue;
+      if (!previous || signal.published_at > previous.published_at) previous = signal;
+    }
+    const fits = (value: number): boolean => value >= MIN_RANK && value <= MAX_RANK && !taken.has(value) && Math.abs(value - original) >= 3;
+    let candidates: number[] = [];
+    if (previous) {
+      const reach = maxRankStep(published.getTime() - Date.parse(previous.published_at));
+      for (let value = previous.metrics.rank! - reach; value <= previous.metrics.rank! + reach; value += 1) if (fits(value)) candidates.push(value);
+    }
+    if (candidates.length === 0) {
+      let step = random.int(3, 8) * (random.chance(0.5) ? 1 : -1);
+      while (!fits(original + step) && !fits(original - step)) step += Math.sign(step);
+      candidates = [fits(original + step) ? original + step : original - step];
+    }
+    const rank = random.pick(candidates);
     const retailer = RETAILERS.find((entry) => entry.name === app)!;
     const title = `${app} app at #${rank} in shopping on ${tracker.name}`;
     const id = `sig_${stableHex16(`${seed}:app-rank-conflict:${app}:${title}`)}`;

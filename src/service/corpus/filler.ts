@@ -18,6 +18,8 @@ export interface TextDraft {
   segments: Segment[];
   cities: Array<(typeof CITIES)[number]>;
   sourceKinds: string[];
+  /** The one source that can publish it as its own release (a regulator's notice); others only report it. */
+  publisher?: string;
 }
 
 const WEIGHTS: Array<[FillerType, number]> = [
@@ -121,17 +123,22 @@ export function draftFiller(random: SeededRandom, type: FillerType): TextDraft {
     case 'regulation': {
       const regulator = random.pick(REGULATORS);
       const seg = random.pick(regulator.segments);
+      // A state body acts in its own state: its notice is about a city there, never elsewhere.
+      const where = regulator.jurisdiction ? random.pick(CITIES.filter((candidate) => candidate.state === regulator.jurisdiction)) : city;
       const rule = random.pick(['draft guidelines', 'a compliance advisory', 'new labelling rules', 'an inquiry', 'revised licensing norms', 'a consultation paper']);
       const days = random.int(30, 180);
       return {
         retailers: [],
         segments: [seg],
-        cities: [city],
+        cities: [where],
         title: `${regulator.name} issues ${rule} for ${seg}`,
-        summary: `${regulator.name} issued ${rule} affecting ${seg} operators, with ${city.state} among the first states to implement.`,
+        summary: regulator.jurisdiction
+          ? `${regulator.name} issued ${rule} affecting ${seg} operators in ${regulator.jurisdiction}, starting with ${where.city}.`
+          : `${regulator.name} issued ${rule} affecting ${seg} operators, with ${where.state} among the first states to implement.`,
         detail: `Operators have ${days} days to comply. Industry bodies expect costs to rise ${random.float(0.5, 4)}% of sales for smaller players.`,
         metrics: { compliance_days: days },
         sourceKinds: ['government_release', 'business_press'],
+        publisher: regulator.name,
       };
     }
     case 'expansion': {

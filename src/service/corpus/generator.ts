@@ -6,6 +6,7 @@ import type { SourceHealth } from '../../shared/service-schemas';
 import { sourceAuthority, type CorpusSignal, type CorpusSource, type SignalType, type SourceKind } from '../world/signal-types';
 import { SeededRandom, slugify, stableHex16 } from './random';
 import { plantAppRankConflicts } from './app-rank-conflicts';
+import { continueRankSeries } from './app-rank-series';
 import { draftFactSignals } from './fact-signals';
 import { draftFiller, pickFillerType, type TextDraft } from './filler';
 import { generateFacts, type Conflict, type FactDraft, type GroundTruth } from './ground-truth';
@@ -121,6 +122,8 @@ function chooseSource(random: SeededRandom, draft: TextDraft, byKind: Map<Source
       pool = pool.filter((source) => voices.has(source.name));
     }
     if (kind === 'company_newsroom' || kind === 'store_locator') pool = pool.filter((source) => source.retailer && draft.retailers.includes(source.retailer));
+    // A release is published by the body that issued it; press reports anyone's.
+    if (kind === 'government_release' && draft.publisher) pool = pool.filter((source) => source.name === draft.publisher);
     if (pool.length > 0) return random.pick(pool);
   }
   return random.pick(byKind.get('business_press') ?? []);
@@ -221,6 +224,8 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
     const publishedAt = new Date(Math.floor((anchorMs - ageDays * DAY_MS) / 1000) * 1000);
     signals.push(makeSignal(random, index, seed, publishedAt, byKind));
   }
+  // Each tracker's chart of an app moves by plausible steps; the planted disagreements follow it.
+  continueRankSeries(signals, seed, Math.min(factSignals.length, count));
   const appRankConflicts = plantAppRankConflicts(signals, sources, seed, Math.min(factSignals.length, count));
   signals.sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
   uniqueSlugs(signals);

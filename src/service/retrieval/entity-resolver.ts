@@ -175,6 +175,15 @@ export function resolveEntities(question: string, isKnownWord?: (word: string) =
     }
   }
 
+  // A group named with a segment means its brands in that segment: "Reliance's grocery stores"
+  // is Reliance Smart, not Reliance Trends. A group with no brand in the segment keeps them all.
+  if (result.segments.length > 0) {
+    for (const group of groups) {
+      const inSegment = group.filter((name) => result.segments.some((segment) => segment === registry.find(name)?.segment));
+      if (inSegment.length === 0 || inSegment.length === group.length) continue;
+      result.retailers = result.retailers.filter((name) => !group.includes(name) || inSegment.includes(name) || named.has(name) || groups.some((other) => other !== group && other.includes(name)));
+    }
+  }
 
   // Typos: only words the corpus does not use, close to exactly one name.
   if (isKnownWord) {

@@ -52,6 +52,8 @@ export const CASE_SENSITIVE_NAMES: ReadonlySet<string> = new Set(data.caseSensit
 export interface Regulator {
   name: string;
   segments: Segment[];
+  /** The state a state body acts for ("Karnataka Labour Department" → Karnataka); national bodies have none. */
+  jurisdiction?: string;
 }
 const organisations = data.organisations;
 export const REGULATORS: Regulator[] = organisations.regulators.map((regulator) => ({ ...regulator, segments: regulator.segments.map((name) => segment(name, regulator.name)) }));
