@@ -47,8 +47,10 @@ export function applyAskEvent(answer: TurnAnswerState, event: AskEvent): TurnAns
       return { ...answer, support: [...(answer.support ?? []), { sentence: event.sentence, citation: event.citation, start: event.start, end: event.end }] };
     case 'composer': {
       // A fallback keeps the model's name: the answer says which model failed.
-      const { type: _type, ...composer } = event;
-      return { ...answer, composer: { ...answer.composer, ...composer } };
+      const { type: _type, replacesText, ...composer } = event;
+      const merged = { ...answer, composer: { ...answer.composer, ...composer } };
+      // The model's partial text (and its chips and spans) give way to the extractive answer that follows.
+      return replacesText ? { ...merged, text: '', citations: [], support: [] } : merged;
     }
     case 'conflicts':
       return { ...answer, conflicts: event.conflicts };

@@ -13,8 +13,11 @@ export type AskEvent =
   /** Claim verification (issue 28): a sentence removed (or marked) and why; where a cited signal supports one. */
   | { type: 'claim_removed'; text: string; reason: string }
   | { type: 'claim_supported'; sentence: string; citation: string; start: number; end: number }
-  /** Who writes the answer; `fallbackReason` when a model failed and the extractive composer answered. */
-  | { type: 'composer'; backend: 'extractive' | 'model'; model?: string; fallbackReason?: string }
+  /**
+   * Who writes the answer; `fallbackReason` when a model failed and the extractive composer answered;
+   * `replacesText`: the model's text shown so far is replaced by the answer that follows.
+   */
+  | { type: 'composer'; backend: 'extractive' | 'model'; model?: string; fallbackReason?: string; replacesText?: boolean }
   /** Conflicting figures the answer flags (issue 30): the same measure, entity, place and day from sources that disagree. */
   | { type: 'conflicts'; conflicts: AnswerConflict[] };
 

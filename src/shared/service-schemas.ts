@@ -205,7 +205,12 @@ export const SseResearchPromotion = z.looseObject({
 export const SseClaimRemoved = RemovedClaim.meta({ id: 'SseEvent_clarity_claim_removed' });
 export const SseClaimSupported = ClaimSupport.meta({ id: 'SseEvent_clarity_claim_supported' });
 export const SseComposerFallback = z
-  .looseObject({ reason: z.string(), code: z.string().optional() })
+  .looseObject({
+    reason: z.string(),
+    code: z.string().optional(),
+    /** The model's text already sent is replaced by the extractive answer that follows (clear it). */
+    replaces_text: z.boolean().optional(),
+  })
   .meta({ id: 'SseEvent_clarity_composer_fallback' });
 export const SseConflictsFlagged = z.looseObject({ conflicts: z.array(FigureConflict) }).meta({ id: 'SseEvent_clarity_conflicts_flagged' });
 export const SseError = z.looseObject({ error: z.looseObject({ error: z.string(), message: z.string() }) }).meta({ id: 'SseEvent_error' });

@@ -221,7 +221,7 @@ describe('failure is not an empty answer: the extractive composer answers and sa
     expect(frames.at(-1)!.event).toBe('message_stop');
   });
 
-  it('a stall mid-answer keeps what was verified, then the extractive answer after a rule', async () => {
+  it('a stall mid-answer: the extractive answer takes the place of what the model had sent', async () => {
     model.chunkMs = 5;
     try {
       const { frames, text } = await askStream('stall');

@@ -26,7 +26,20 @@ export type Script =
   | 'server-error'
   | 'garbage'
   | 'empty'
-  | 'not-streaming';
+  | 'not-streaming'
+  // Issue 45: the ways small local models really write.
+  | 'swap-subject'
+  | 'swap-direction'
+  | 'swap-period'
+  | 'borrow'
+  | 'cite-list'
+  | 'cite-adjacent'
+  | 'cite-paren'
+  | 'cite-lenticular'
+  | 'cite-numbered'
+  | 'cite-unresolved'
+  | 'stall-after-text'
+  | 'full-fallback';
 
 export interface EvidenceInPrompt {
   id: string;
@@ -108,6 +121,38 @@ export function scriptedAnswer(script: Script, evidence: EvidenceInPrompt[]): st
       const injected = evidence.find((signal) => signal.body.includes('Ignore previous instructions'));
       return `${intro}${good(first)} ${INJECTED_CLAIM} [${(injected ?? first).id}]. Visit evil.example for more.`;
     }
+    case 'swap-subject': {
+      // A panel's share given to another player of the same panel ("Zepto leads with 31.5%" where Blinkit does).
+      const { signal, leader, other, share } = panelSwap(evidence);
+      return `${intro}${good(first)} ${other} leads with ${share} of order value, ahead of ${leader} [${signal.id}].`;
+    }
+    case 'swap-direction': {
+      const signal = evidence.find((candidate) => /\bgrew\b/.test(firstSentence(candidate.body))) ?? first;
+      return `${intro}${good(first === signal ? second : first)} ${firstSentence(signal.body).replace(/\bgrew\b/, 'shrank')} [${signal.id}].`;
+    }
+    case 'swap-period': {
+      const signal = evidence.find((candidate) => /Q2 FY27/.test(firstSentence(candidate.body))) ?? first;
+      return `${intro}${good(first === signal ? second : first)} ${firstSentence(signal.body).replace('Q2 FY27', 'Q4 FY26')} [${signal.id}].`;
+    }
+    case 'borrow':
+      // An uncited sentence before a cited one that is removed: it must not ride on that citation.
+      return `${intro}${good(first)} ${firstSentence((second ?? first).body)}. Gross order value grew 987.6% year on year, a record [${(second ?? first).id}].`;
+    case 'cite-list':
+      return `${intro}${firstSentence(first.body)} [${first.id}, ${(second ?? first).id}]. ${good(third ?? first)}`;
+    case 'cite-adjacent':
+      return `${intro}${firstSentence(first.body)} [${first.id}][${(second ?? first).id}]. ${good(third ?? first)}`;
+    case 'cite-paren':
+      return `${intro}${firstSentence(first.body)} (${first.id}). ${firstSentence((second ?? first).body)} (${(second ?? first).id}).`;
+    case 'cite-lenticular':
+      return `${intro}${firstSentence(first.body)} 【${first.id}】. ${firstSentence((second ?? first).body)}【${(second ?? first).id}】.`;
+    case 'cite-numbered':
+      return `${intro}${firstSentence(first.body)} [1]. ${firstSentence((second ?? first).body)} [${second ? 2 : 1}].`;
+    case 'cite-unresolved':
+      return `${intro}${good(first)} ${firstSentence((second ?? first).body)} [${second ? 2 : 1}][${evidence.length + 7}].`;
+    case 'stall-after-text':
+      return `${intro}${good(first)} ${good(second ?? first)}`;
+    case 'full-fallback':
+      return `${intro}Gross order value grew 987.6% year on year, a record [${first.id}]. Zepto opened 4,321 dark stores in Pune on 2 Feb 2026 [${(second ?? first).id}].`;
     default:
       return `${intro}${good(first)}`;
   }
@@ -117,6 +162,15 @@ export function scriptedAnswer(script: Script, evidence: EvidenceInPrompt[]): st
 export function usageOf(prompt: string, completionPieces: number): { prompt_tokens: number; completion_tokens: number; total_tokens: number } {
   const promptTokens = Math.ceil(prompt.length / 4);
   return { prompt_tokens: promptTokens, completion_tokens: completionPieces, total_tokens: promptTokens + completionPieces };
+}
+
+/** A share panel in the evidence: its leader, another player of it, and the leader's share. */
+export function panelSwap(evidence: EvidenceInPrompt[]): { signal: EvidenceInPrompt; leader: string; other: string; share: string } {
+  for (const signal of evidence) {
+    const players = [...signal.body.matchAll(/(?:: |, )([A-Z][A-Za-z0-9&' -]+?) (\d+\.\d%) \(/g)];
+    if (players.length >= 2) return { signal, leader: players[0]![1]!, other: players[1]![1]!, share: players[0]![2]! };
+  }
+  throw new Error('no share panel in the evidence');
 }
 
 /** The text cut into token-sized pieces, as real models stream it. */
@@ -207,6 +261,8 @@ export async function startScriptedModel(options: { script?: Script; chunkMs?: n
         return;
       }
       if (script === 'stall' && sent === 12) return; // silent from here on, connection left open
+      // After the first cited sentence has gone out whole (and the next one started): silent.
+      if (script === 'stall-after-text' && pieces.slice(0, sent).join('').includes('].') && /\]\.\s+\S/.test(pieces.slice(0, sent).join(''))) return;
       response.write(chunk({ content: piece }));
       sent += 1;
       if (model.chunkMs > 0) await new Promise((resolve) => setTimeout(resolve, model.chunkMs));

@@ -6,7 +6,7 @@
  */
 import type { CorpusSignal, CorpusSource } from '../world/signal-types';
 import type { SearchHit } from '../retrieval/search-index';
-import { ClaimVerifier, evidenceFrom, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
+import { ClaimVerifier, evidenceFrom, modelConfidence, StreamingVerifier, tidy, verifiedConfidence, type UnsupportedClaims, type Verification, type VerifiedPiece } from './claim-verifier';
 import { matchesFrame, type ComposedAnswer } from './composer';
 import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { withMinusSigns } from '../../shared/format';
@@ -40,7 +40,8 @@ export type AnswerEvent =
   | { type: 'text'; text: string }
   | { type: 'supported'; span: SupportSpan }
   | { type: 'removed'; text: string; reason: string }
-  | { type: 'fallback'; reason: FallbackReason; message: string };
+  /** The model failed; with `replaces`, the model's text already sent is replaced by the extractive answer that follows. */
+  | { type: 'fallback'; reason: FallbackReason; message: string; replaces: boolean };
 
 export interface FinalAnswer {
   content: string;
@@ -112,6 +113,30 @@ export function paragraphs(content: string): string[] {
   return parts;
 }
 
+/**
+ * The stream's text tidied as `tidy` tidies the JSON answer (no run of more than two newlines,
+ * across pieces too), so both transports end with the same content.
+ */
+class StreamTidy {
+  private newlines = 0;
+
+  tidy(text: string): string {
+    let out = '';
+    for (const char of text) {
+      if (char === '\n') {
+        if (this.newlines >= 2) continue;
+        this.newlines += 1;
+      } else this.newlines = 0;
+      out += char;
+    }
+    return out;
+  }
+
+  reset(): void {
+    this.newlines = 0;
+  }
+}
+
 /** Dates the question set: its period's bounds and today. */
 function contextDates(answer: ComposedAnswer, now: number): number[] {
   const period = answer.frame.period;
@@ -126,15 +151,20 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const { settings, answer } = options;
   const mode = settings.unsupportedClaims;
   const dates = contextDates(answer, options.now);
+  // The extractive composer's own text: its lead-ins rest on their run, its structure is marked by role.
   const extractiveVerifier = (): StreamingVerifier =>
-    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates, timeZone: options.timeZone }), mode);
+    new StreamingVerifier(new ClaimVerifier(evidenceFrom(answer.citations, options.sourceName), { contextDates: dates, timeZone: options.timeZone }), mode, { runs: true, structure: answer.structure });
   const parts: StreamingVerifier[] = [];
+  const sent = new StreamTidy();
+  /** A failed model's removed sentences: listed in the answer's verification over both transports. */
+  let modelRemoved: Verification['removed'] = [];
+  let modelKept: Parameters<typeof modelConfidence>[1] | null = null;
   const support: SupportSpan[] = [];
   const events = function* (pieces: VerifiedPiece[]): Generator<AnswerEvent> {
     for (const piece of pieces) {
       if (piece.kind === 'removed') {
         yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
-        if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
+        if (piece.text) yield { type: 'text', text: sent.tidy(withMinusSigns(piece.text)) };
         continue;
       }
       if (piece.kind === 'marked') yield { type: 'removed', text: piece.verdict.text, reason: piece.verdict.reason ?? 'not supported by the cited signals' };
@@ -146,7 +176,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
         support.push(entry);
         yield { type: 'supported', span: entry };
       }
-      if (piece.text) yield { type: 'text', text: withMinusSigns(piece.text) };
+      if (piece.text) yield { type: 'text', text: sent.tidy(withMinusSigns(piece.text)) };
     }
   };
 
@@ -156,7 +186,8 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     const model = settings.model;
     composer = { backend: 'model', model: model.model, local: isLoopback(model.url) };
     const evidence = evidenceFrom(evidenceFor(answer, options.hits), options.sourceName);
-    const verifier = new StreamingVerifier(new ClaimVerifier(evidence, { contextDates: dates, timeZone: options.timeZone }), mode);
+    const claimVerifier = new ClaimVerifier(evidence, { contextDates: dates, timeZone: options.timeZone });
+    const verifier = new StreamingVerifier(claimVerifier, mode);
     parts.push(verifier);
     let wrote = false;
     let failure: ModelFailure | null = null;
@@ -173,19 +204,24 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
       }
       const summary = verifier.summary();
       // Every claim removed, or nothing checkable kept: the analyst gets the extractive answer.
-      const keptClaims = verifier.all.some((piece) => piece.kind === 'kept' && !piece.verdict.exempt);
-      if (!keptClaims) failure = new ModelFailure('unsupported', summary.removed.length > 0 ? `none of the model's claims was supported by the signals it cited (${summary.removed.length} removed)` : "the model's answer made no claim a signal supports");
+      const kept = verifier.all.filter((piece) => piece.kind === 'kept' && !piece.verdict.exempt);
+      if (kept.length === 0) failure = new ModelFailure('unsupported', summary.removed.length > 0 ? `none of the model's claims was supported by the signals it cited (${summary.removed.length} removed)` : "the model's answer made no claim a signal supports");
+      const signals = new Set(kept.flatMap((piece) => piece.verdict.citations));
+      modelKept = { supported: kept.length, removed: summary.removed.length, signals: signals.size, sources: new Set([...signals].map((id) => claimVerifier.sourceOf(id) ?? id)).size };
     } catch (error) {
       if (!(error instanceof ModelFailure)) throw error;
       failure = error;
     }
     if (failure) {
       composer = { backend: 'extractive', model: model.model, local: isLoopback(model.url), fallback_reason: `${failure.reason}: ${failure.message}` };
-      yield { type: 'fallback', reason: failure.reason, message: failure.message };
-      if (!options.streaming) {
-        parts.length = 0;
-        support.length = 0;
-      } else if (wrote) yield { type: 'text', text: '\n\n---\n\n' };
+      // Both transports end with the same answer: the extractive one alone. A stream that sent
+      // the model's text says that it is replaced; the removed sentences stay listed.
+      yield { type: 'fallback', reason: failure.reason, message: failure.message, replaces: options.streaming && wrote };
+      modelRemoved = verifier.summary().removed;
+      sent.reset();
+      modelKept = null;
+      parts.length = 0;
+      support.length = 0;
       useExtractive = true;
     }
   }
@@ -200,7 +236,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
     yield* events(verifier.end());
   }
 
-  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(composer.fallback_reason && parts.length > 1 && parts[0]!.content().trim() ? '\n\n---\n\n' : ''));
+  let content = tidy(parts.map((part) => withMinusSigns(part.content())).join(''));
   // Two cited figures that conflict are never left side by side without a word: a model's
   // answer (or text the verifier trimmed) that cites both gets the note the extractive one has.
   const known = new Map<string, CorpusSignal>([...options.hits.map((hit) => [hit.signal.id, hit.signal] as const), ...answer.citations.map((signal) => [signal.id, signal] as const)]);
@@ -210,14 +246,17 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   const unflagged = conflicts.filter((conflict) => !isFlagged(conflict, flaggedText));
   if (unflagged.length > 0) {
     const note = `\n\n### Sources disagree\n\n${unflagged.map((conflict) => `- ${conflict.note}`).join('\n')}\n`;
-    yield { type: 'text', text: note };
+    yield { type: 'text', text: sent.tidy(note) };
     content = tidy(`${content}${note}`);
   }
-  const verification = parts.map((part) => part.summary()).reduce(
+  const written = parts.map((part) => part.summary()).reduce(
     (sum, part) => ({ sentences: sum.sentences + part.sentences, supported: sum.supported + part.supported, removed: [...sum.removed, ...part.removed] }),
     { sentences: 0, supported: 0, removed: [] } as Verification,
   );
+  const verification: Verification = { sentences: written.sentences + modelRemoved.length, supported: written.supported, removed: [...modelRemoved, ...written.removed] };
+  // A model's answer is as sure as what it kept; the extractive composer's, as its evidence less what was removed.
+  const confidence = modelKept ? modelConfidence(answer.confidence, modelKept) : verifiedConfidence(answer.confidence, written);
   const citations: string[] = [];
   for (const [, id] of content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)) if (id && !citations.includes(id)) citations.push(id);
-  return { content, citations, confidence: verifiedConfidence(answer.confidence, verification), verification, support, composer, conflicts };
+  return { content, citations, confidence, verification, support, composer, conflicts };
 }

@@ -38,6 +38,11 @@ export interface ComposedAnswer {
   frame: QuestionFrame;
   /** Conflicting figures among the citations, each said in the "Sources disagree" section. */
   conflicts: FigureConflict[];
+  /**
+   * Text the composer wrote as structure, by role: headings, connectives ("Following on from your
+   * previous question…") and help ("Try naming a retailer…"). The verifier takes none as a claim.
+   */
+  structure: string[];
 }
 
 export interface ComposeOptions {
@@ -131,10 +136,10 @@ export function composeAnswer(
     MAX_CITED,
   );
   if (!hasDirect && supporting.length === 0) {
+    const help = 'I could not find signals that match this question. Try naming a retailer, a segment (for example quick commerce or jewellery) or a city.';
     return {
-      content:
-        'I could not find signals that match this question. Try naming a retailer, a segment (for example quick commerce or jewellery) or a city.' +
-        (direct && direct.gaps.length > 0 ? `\n\n${direct.gaps.map((gap) => `- ${gap}`).join('\n')}` : ''),
+      content: help + (direct && direct.gaps.length > 0 ? `\n\n${direct.gaps.map((gap) => `- ${gap}`).join('\n')}` : ''),
+      structure: [help],
       citations: [],
       confidence: 0.05,
       confidenceTrace: [0.05],
@@ -145,8 +150,11 @@ export function composeAnswer(
   }
   const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
   const lines: string[] = [`## ${describeSubject(frame)}`, ''];
-  if (frame.borrowed.length > 0) lines.push(`_Following on from your previous question (same ${frame.borrowed.filter((slot) => slot !== 'measure').join(', ') || 'topic'})._`, '');
-  for (const { written, retailer } of frame.fuzzy) lines.push(`_Reading "${written}" as ${retailer}._`, '');
+  // Connectives: how the question was read, not what a signal says.
+  const connectives: string[] = [];
+  if (frame.borrowed.length > 0) connectives.push(`_Following on from your previous question (same ${frame.borrowed.filter((slot) => slot !== 'measure').join(', ') || 'topic'})._`);
+  for (const { written, retailer } of frame.fuzzy) connectives.push(`_Reading "${written}" as ${retailer}._`);
+  for (const connective of connectives) lines.push(connective, '');
   if (hasDirect) lines.push(...direct.lines, '');
   else {
     const lead = supporting[0]!.signal;
@@ -186,7 +194,8 @@ export function composeAnswer(
   const promotion =
     citations.length >= 3 ? { topic: describeSubject(frame), preset: 'standard', reason: `${hits.length}+ signals match; a research report covers them in depth.` } : null;
   // Quoted signal text writes "-6.4%"; the answer displays a true minus sign (the verifier reads both as one sign).
-  return { content: withMinusSigns(lines.join('\n')), citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame, conflicts };
+  const content = withMinusSigns(lines.join('\n'));
+  return { content, citations, confidence: trace.at(-1) ?? 0.1, confidenceTrace: trace, promotion, frame, conflicts, structure: [...headingsOf(content), ...connectives] };
 }
 
 function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
@@ -201,7 +210,12 @@ function unknownEntityAnswer(frame: QuestionFrame): ComposedAnswer {
     '',
     `- ${frame.unknown.join(', ')}: no signal names ${frame.unknown.length === 1 ? 'it' : 'them'}. Check the spelling, or ask about a retailer, segment or city the service follows.`,
   ].join('\n');
-  return { content, citations: [], confidence: 0.05, confidenceTrace: [0.05], promotion: null, frame, conflicts: [] };
+  return { content, citations: [], confidence: 0.05, confidenceTrace: [0.05], promotion: null, frame, conflicts: [], structure: headingsOf(content) };
+}
+
+/** The composer's headings: they title what follows, they state nothing. */
+function headingsOf(content: string): string[] {
+  return content.split('\n').filter((line) => /^#{1,6}\s/.test(line));
 }
 
 /** Supporting signals must be about what was asked: the retailer, the place, the segment. */

@@ -304,7 +304,12 @@ async function streamAnswer(
       const event = next.value;
       if (event.type === 'removed') send('clarity.claim_removed', { type: 'clarity.claim_removed', text: event.text, reason: event.reason });
       else if (event.type === 'supported') send('clarity.claim_supported', { type: 'clarity.claim_supported', ...event.span });
-      else if (event.type === 'fallback') send('clarity.composer_fallback', { type: 'clarity.composer_fallback', reason: `${event.reason}: ${event.message}`, code: event.reason });
+      else if (event.type === 'fallback') {
+        // The model's text sent so far is replaced (`replaces_text`), not followed by a second answer:
+        // the client clears it, and the extractive answer's citations are announced afresh.
+        send('clarity.composer_fallback', { type: 'clarity.composer_fallback', reason: `${event.reason}: ${event.message}`, code: event.reason, ...(event.replaces ? { replaces_text: true } : {}) });
+        if (event.replaces) emitted.clear();
+      }
       else {
         // A verified sentence goes out a few words per delta, at the configured pace.
         for (const delta of splitIntoDeltas(event.text)) {

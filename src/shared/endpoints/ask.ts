@@ -67,7 +67,9 @@ const SSE_DESCRIPTION =
   'ends. Lines starting with `:` are keep-alive comments. Extensions (claim verification): every sentence is checked ' +
   'against the signals it cites before it is sent; `clarity.claim_supported` gives the span of the cited signal\'s body ' +
   'that supports a sentence, `clarity.claim_removed` names a sentence that was removed (none of its text is ever sent) ' +
-  'and why, `clarity.composer_fallback` says a model failed and the extractive composer answered; ' +
+  'and why, `clarity.composer_fallback` says a model failed and the extractive composer answered (with ' +
+  '`replaces_text: true` when the model\'s text was already sent: the client clears it, and the extractive answer ' +
+  'follows in its place, its citations announced again); ' +
   '`message_start.message.composer` names the composer. Extension (conflicting figures): when the answer cites two ' +
   'sources that state different figures for the same measure, entity, place and day (app ranks, store counts, revenue, ' +
   'order-value growth), the text says so under "Sources disagree" and `clarity.conflicts_flagged` (after ' +

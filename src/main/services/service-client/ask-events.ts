@@ -122,7 +122,7 @@ export function interpretAskMessage(message: EventSourceMessage): AskSseOutcome 
       return { kind: 'event', event: { type: 'claim_supported', sentence, citation, start, end } };
     }
     case 'clarity.composer_fallback':
-      return { kind: 'event', event: { type: 'composer', backend: 'extractive', fallbackReason: asText(data.reason) ?? 'the model failed' } };
+      return { kind: 'event', event: { type: 'composer', backend: 'extractive', fallbackReason: asText(data.reason) ?? 'the model failed', ...(data.replaces_text === true ? { replacesText: true } : {}) } };
     case 'clarity.conflicts_flagged': {
       const conflicts = readConflicts(data.conflicts);
       return conflicts.length > 0 ? { kind: 'event', event: { type: 'conflicts', conflicts } } : malformed;
