@@ -64,7 +64,7 @@ const TimeZoneField = z
   .max(64)
   .refine((value) => canonicalTimeZone(value) !== null, { message: 'not a time zone: give an IANA zone name such as Asia/Kolkata, Europe/London or UTC' })
   .optional()
-  .meta({ description: 'Extension: the analyst\'s IANA time zone (e.g. `Asia/Kolkata`). Every date the answer writes is the calendar date in this zone; absent, the service\'s own (default Asia/Kolkata).', example: 'Asia/Kolkata' });
+  .meta({ description: 'Extension: the analyst\'s IANA time zone (e.g. `Asia/Kolkata`). Every date the answer writes is the calendar date in this zone; absent, the service\'s own (default Asia/Kolkata).', examples: ['Asia/Kolkata'] });
 
 export const AskRequest = z
   .object({

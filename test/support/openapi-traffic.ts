@@ -106,6 +106,14 @@ export async function runTraffic(proxyUrl: string, service: RunningService, admi
   for (const accept of ['application/json', 'text/markdown', 'text/html']) {
     await send('GET /api/v1/research/{id}/report', completed.report_url, { headers: { ...bearer(jwt), accept } });
   }
+  await send('GET /api/v2/research/{id}', `/api/v2/research/${completed.id}`, { headers: bearer(jwt) });
+  // Schedules: created, listed, run now (a normal v2 run), deleted.
+  const schedule = await body<{ id: string }>(
+    await send('POST /api/v2/research/schedules', '/api/v2/research/schedules', { method: 'POST', json: { topic: 'Quick commerce in tier-2 cities', preset: 'standard', every: 'weekly' }, headers: bearer(jwt) }),
+  );
+  await send('GET /api/v2/research/schedules', '/api/v2/research/schedules', { headers: bearer(jwt) });
+  await send('POST /api/v2/research/schedules/{id}/run', `/api/v2/research/schedules/${schedule.id}/run`, { method: 'POST', json: {}, headers: bearer(jwt) });
+  await send('DELETE /api/v2/research/schedules/{id}', `/api/v2/research/schedules/${schedule.id}`, { method: 'DELETE', headers: bearer(jwt) });
 
   // API keys and the identity provider.
   const issued = await body<{ key: string; id: string }>(await send('POST /api/v1/keys', '/api/v1/keys', { method: 'POST', json: {}, headers: bearer(jwt) }));

@@ -156,7 +156,8 @@ export function draftReport(
   const rows = ['| Signal | Date | Measure | Value |', '|---|---|---|---:|'];
   for (const signal of figureSignals) {
     for (const [key, value] of Object.entries(signal.metrics).slice(0, 2)) {
-      rows.push(`| ${signal.title.replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, context.timeZone)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
+      // The row names its subject, not the signal's title: a title's other figures ("Blinkit leads with 30.2%") would sit beside this row's value.
+      rows.push(`| ${(subjectOf(signal) ?? sourcesById.get(signal.source_id)?.name ?? signal.source_id).replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, context.timeZone)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
     }
   }
   sections.push({
@@ -182,7 +183,8 @@ export function draftReport(
   const playerLines = [...players.entries()]
     .sort((a, b) => b[1].length - a[1].length)
     .slice(0, 6)
-    .map(([retailer, signals]) => `- **${retailer}**: ${byDate(signals)[0]!.title} ${byDate(signals).map(cite).join(' ')}`);
+    // A player's line names when it was last reported, not a title: a title's figures may be another player's or the market's.
+    .map(([retailer, signals]) => `- **${retailer}**: latest report ${formatDay(byDate(signals)[0]!.published_at, context.timeZone)} ${byDate(signals).map(cite).join(' ')}`);
   sections.push({
     key: 'players',
     title: 'Players involved',

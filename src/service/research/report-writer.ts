@@ -126,12 +126,12 @@ export async function writeReport(input: WriteReportInput): Promise<WrittenRepor
   const dates = [now, ...(frame.period ? [frame.period.startMs, frame.period.endMs, frame.period.endMs - 1] : [])];
   for (const [index, section] of written.entries()) {
     await input.progress({ stage: 'verifying', done: index, total: written.length });
-    let checked = verifySection(section.text, section.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone);
+    let checked = verifySection(section.text, section.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone, section.text === section.draft.markdown);
     const keptClaims = checked.keptClaims;
     if (section.text !== section.draft.markdown && !keptClaims) {
       // The model's section made no claim a signal supports: the extractive draft stands in, as for asks.
       failures.push(`${section.draft.title}: unsupported: none of the model's claims was supported by the signals it cited`);
-      checked = verifySection(section.draft.markdown, section.draft.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone);
+      checked = verifySection(section.draft.markdown, section.draft.evidence, store, dates, input.settings.unsupportedClaims, input.timeZone, true);
     }
     verification.sentences += checked.verification.sentences;
     verification.supported += checked.verification.supported;
@@ -181,8 +181,10 @@ function verifySection(
   dates: number[],
   mode: UnsupportedClaims,
   timeZone: string | undefined,
+  /** The extractive draft's own text: its lead-ins rest on the run they introduce, as for asks (decision 38). */
+  extractive: boolean,
 ): { content: string; verification: Verification; support: SupportSpan[]; keptClaims: boolean } {
-  const verifier = new StreamingVerifier(new ClaimVerifier(evidenceFrom(evidence, (id) => store.sourcesById.get(id)?.name), { contextDates: dates, ...(timeZone ? { timeZone } : {}) }), mode);
+  const verifier = new StreamingVerifier(new ClaimVerifier(evidenceFrom(evidence, (id) => store.sourcesById.get(id)?.name), { contextDates: dates, ...(timeZone ? { timeZone } : {}) }), mode, { runs: extractive });
   verifier.push(text);
   verifier.end();
   const support: SupportSpan[] = [];

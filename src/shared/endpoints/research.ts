@@ -195,6 +195,7 @@ export const researchArea = area({
       access: 'signed-in',
       limit: 'research',
       parameters: [scheduleParameter],
+      requestBody: { schema: { type: 'object' }, example: {}, required: false, description: 'Empty JSON object.' },
       responses: { '202': jsonResponse('Queued.', ResearchQueuedResponse, { status: 'queued', id: RUN, status_url: `/api/v2/research/${RUN}` }) },
       errors: { 404: '`not_found`: no schedule of yours with this id.' },
     }),
