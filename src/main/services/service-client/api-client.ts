@@ -164,6 +164,11 @@ interface RequestOptions {
   headers?: Record<string, string>;
   /** Statuses handed back as responses rather than errors (304 for the health ETag). */
   passStatuses?: number[];
+  /**
+   * The route counts another bucket (follows, research, discover…): its `x-rate-limit-remaining`
+   * is not the ask quota the status bar shows, so it is not reported there.
+   */
+  otherBucket?: boolean;
   /** GET retries on 500/503/network; 0 for callers that pace themselves (health monitor). */
   retries?: number;
 }
@@ -424,7 +429,8 @@ export class RetailSignalClient {
   async call<Id extends EndpointId>(id: Id, input: CallInput<Endpoints[Id]>, what: string): Promise<Result<ResponseOf<Endpoints[Id]>>> {
     const row: EndpointSpec = ENDPOINTS[id];
     const path = `${fillPath(row.path, input.params)}${input.query ? `?${input.query.toString()}` : ''}`;
-    const response = await this.request(row.method, path, input.body, 'application/json', input.signal, input.options);
+    const otherBucket = row.limit !== undefined && row.limit !== 'ask';
+    const response = await this.request(row.method, path, input.body, 'application/json', input.signal, otherBucket ? { ...input.options, otherBucket } : input.options);
     if (!response.ok) return response;
     const schema = responseSchema(row, response.value.status);
     const read = schema ? bySchema(schema) : (json: unknown): Read<unknown> => ({ ok: true, value: json });
@@ -605,7 +611,7 @@ export class RetailSignalClient {
       clearTimeout(timer);
       return fail(redirected);
     }
-    this.reportRateLimit(response);
+    if (!options.otherBucket) this.reportRateLimit(response);
     this.reportDeprecation(method, target, response);
     if (response.ok || options.passStatuses?.includes(response.status)) return ok(response);
     return fail(await this.errorFrom(response));
