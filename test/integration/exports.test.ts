@@ -228,14 +228,16 @@ describe('a research report exports professionally', () => {
       expect(sameRow.some((w) => w.x > column('Measure') && /^[\d,.−]+$/.test(w.word))).toBe(true);
     }
     // The page image (pdftoppm, 72 dpi grey) shows the grid: ruled lines across the table's width
-    // at least once per row, and a vertical rule at each column's left edge.
+    // (from its first column to its last: a table is as wide as its cells need, as browsers lay it
+    // out) at least once per row, and a vertical rule at each column's left edge.
     await promisify(execFile)('pdftoppm', ['-r', '72', '-gray', '-f', String(headerY.page), '-l', String(headerY.page), path, join(dir, 'grid')]);
     const pgm = await readFile(join(dir, `grid-${String(headerY.page).padStart(String(pages).length, '0')}.pgm`));
     const [, width, height] = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!.map(Number);
     const pixels = pgm.subarray(pgm.length - width! * height!);
     const dark = (x: number, y: number): boolean => pixels[Math.round(y) * width! + Math.round(x)]! < 235;
     const tableTop = headerY.y - 6;
-    const ruled = Array.from({ length: height! }, (_, y) => y).filter((y) => y > tableTop && [0.2, 0.4, 0.6, 0.8].every((f) => dark(60 + f * (width! - 120), y)));
+    const [tableLeft, tableRight] = [column('Signal'), column('Value')];
+    const ruled = Array.from({ length: height! }, (_, y) => y).filter((y) => y > tableTop && [0.2, 0.4, 0.6, 0.8].every((f) => dark(tableLeft + f * (tableRight - tableLeft), y)));
     const rowLines = ruled.filter((y, i) => i === 0 || y - ruled[i - 1]! > 2);
     expect(rowLines.length).toBeGreaterThanOrEqual(dates.length + 1);
     for (const word of ['Date', 'Measure']) expect(dark(column(word) - 4.5, headerY.y + 20)).toBe(true);
