@@ -4,7 +4,7 @@
  * X is tier 1, Y tier 2, every other city or town Z, tier 3. "Tier-2 cities" in a question or a
  * research topic means the Y cities: Pune and Ahmedabad are X, Gurugram and Noida are Y.
  */
-import data from './city-tiers.json';
+import data from './city-tiers.json' with { type: 'json' };
 import { CITIES, CITY_ALIASES } from './gazetteer';
 
 export type CityTier = 1 | 2 | 3;

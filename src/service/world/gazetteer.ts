@@ -5,7 +5,7 @@
  * seeds itself from it, and the sample generator (corpus/) draws its names from it. Read once,
  * checked on load: a segment the service does not know is an error here, not a silent miss later.
  */
-import data from './gazetteer.json';
+import data from './gazetteer.json' with { type: 'json' };
 
 export const SEGMENTS = ['grocery', 'quick commerce', 'fashion', 'electronics', 'beauty', 'jewellery', 'pharmacy'] as const;
 export type Segment = (typeof SEGMENTS)[number];

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SOURCE_KINDS } from '../sources';
-import pack from './india-retail-sources.json';
+import pack from './india-retail-sources.json' with { type: 'json' };
 
 export const StarterSource = z.object({
   name: z.string().min(1).max(200),
