@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:net';
 import { startService, type RunningService } from '../../src/service/server';
-import { ChatPage, expect, saveCredential, serviceUrlOf, startApp, stopApp, test, tokenFor } from './fixtures';
+import { ChatPage, expect, saveCredential, startApp, stopApp, test, tokenFor } from './fixtures';
 
 /** A loopback port where nothing listens (yet). */
 async function freePort(): Promise<number> {
@@ -76,23 +76,40 @@ test('a credential is checked when saved, and Test credential says whether the s
   await expect(check).toContainText('The service accepts this credential');
 });
 
-test('research without a credential says so in plain words and links to Settings', async ({ page, app, chat }) => {
+test('research on a remote service without a credential asks for sign-in at the action, never as a failed run', async ({ page, app, chat }) => {
+  // Issue 47: the embedded service makes the app its owner; only another service asks for sign-in.
   await chat.open(app);
-  await page.getByTestId('nav-research').click();
-  await page.getByTestId('research-topic').fill('Zudio store openings in Tier 2 cities');
-  await page.getByTestId('research-start').click();
-  const failed = page.getByTestId('research-run').first();
-  await expect(failed).toHaveAttribute('data-state', 'failed');
-  await expect(failed.getByTestId('run-error')).toContainText('Research needs you to be signed in to the service');
-  await expect(failed.getByTestId('run-error')).not.toContainText('X-API-Key');
-  await failed.getByTestId('run-error-settings').click();
-  await expect(page.getByTestId('credential-input')).toBeVisible();
+  const port = await freePort();
+  const service = await startService({ port, liveFeed: false });
+  try {
+    await page.getByTestId('nav-settings').click();
+    await page.getByTestId('service-remote').check();
+    await page.getByTestId('service-url').fill(`http://127.0.0.1:${port}`);
+    await page.getByTestId('service-save').click();
+    await expect(page.getByTestId('service-state')).toHaveText(/^ready/);
+    await page.getByTestId('nav-research').click();
+    await page.getByTestId('research-topic').fill('Zudio store openings in Tier 2 cities');
+    await expect(page.getByTestId('research-needs-credential')).toContainText(`Research on 127.0.0.1:${port} needs you to sign in`);
+    await expect(page.getByTestId('research-start')).toBeDisabled();
+    await expect(page.getByTestId('research-run')).toHaveCount(0);
+    await page.getByTestId('research-sign-in').click();
+    await expect(page.getByTestId('credential-input')).toBeVisible();
+  } finally {
+    await service.close();
+  }
 });
 
-test('on 429 the answer counts down and its Retry waits until the service allows it', async ({ page, app, chat }) => {
+test.describe('the ask quota', () => {
+  // The app asks as the embedded service's owner (issue 47): the owner's quota is spent through the
+  // app, on a service started with 2 asks per 60 s.
+  test.use({ serviceArgs: ['--replay-sample', '--ask-limit', '2'] });
+
+test('on 429 the answer counts down and its Retry waits until the service allows it', async ({ app, chat }) => {
   await chat.open(app);
-  const serviceUrl = await serviceUrlOf(page);
-  for (let i = 0; i < 30; i += 1) await page.request.post(`${serviceUrl}/api/v1/ask`, { data: { messages: [{ role: 'user', content: 'Zudio' }] } });
+  for (const question of ['Zudio stores in Pune', 'Nykaa in Delhi']) {
+    await chat.ask(question);
+    await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
+  }
   await chat.ask('How fast is quick commerce growing in Bengaluru?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'failed');
   const error = chat.lastAnswer().getByTestId('answer-error');
@@ -107,6 +124,7 @@ test('on 429 the answer counts down and its Retry waits until the service allows
   await expect(retry).toBeDisabled();
   await expect(retry).toHaveText(/^Retry in \d+ s$/);
   await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(first);
+});
 });
 
 test('the old tab says when the host has gone and reconnects by itself when it is back', async ({ page }, testInfo) => {
