@@ -42,7 +42,7 @@ import { ConfigurationError, DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
 import { DatabaseStartError } from './store/database';
-import { defaultServiceDataDir } from './data-dir';
+import { defaultServiceDataDir, namesNoFolder } from './data-dir';
 import { DEFAULT_TIME_ZONE, timeZoneError, timeZoneOrNull } from './world/time-zone';
 
 const { values, positionals } = parseArgs({
@@ -127,6 +127,10 @@ function allowedSourceHosts(hosts: string[]): string[] {
   });
 }
 
+if (values['data-dir'] !== undefined && namesNoFolder(values['data-dir'])) {
+  console.error(`--data-dir names no folder ("${values['data-dir']}": an unset variable?). Give a folder, or leave --data-dir out for the default, ${defaultServiceDataDir()}.`);
+  process.exit(2);
+}
 const dataDir = values['data-dir'] ?? defaultServiceDataDir();
 
 const timeZone = values['time-zone'] === undefined ? DEFAULT_TIME_ZONE : timeZoneOrNull(values['time-zone']);

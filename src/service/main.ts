@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultServiceDataDir } from './data-dir';
+import { defaultServiceDataDir, namesNoFolder } from './data-dir';
 import { startEarlyReads } from './retrieval/early-reads';
 import { DATABASE_FOLDER, openEmbeddedDatabaseEarly } from './store/embedded';
 
@@ -65,9 +65,11 @@ const embedded = argument('database') === undefined;
 // The CLI opens the embedded database in the same directory (its --data-dir, else the default).
 // Only a database already made: a first start creates it after the CLI has checked its arguments,
 // so a start it refuses (and exits) never leaves a half-made database folder behind.
-const dataDir = argument('data-dir') ?? defaultServiceDataDir();
-if (serving && embedded && existsSync(join(dataDir, DATABASE_FOLDER, 'PG_VERSION'))) openEmbeddedDatabaseEarly(dataDir);
-if (serving) readPackedFilesEarly(dataDir, embedded);
+// A --data-dir that names no folder ("undefined") is the CLI's to refuse: nothing is read early.
+const named = argument('data-dir');
+const dataDir = named !== undefined && namesNoFolder(named) ? null : (named ?? defaultServiceDataDir());
+if (serving && embedded && dataDir && existsSync(join(dataDir, DATABASE_FOLDER, 'PG_VERSION'))) openEmbeddedDatabaseEarly(dataDir);
+if (serving && dataDir) readPackedFilesEarly(dataDir, embedded);
 await import('./cli');
 // Written now rather than at exit: the app's utility process may be ended without a normal exit.
 module.flushCompileCache?.();

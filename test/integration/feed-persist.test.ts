@@ -154,6 +154,8 @@ describe('a restart keeps the feed', () => {
   });
 
   it('supervised by the app: the sample is a fixed snapshot beside the analyst\'s own sources, each signal labelled', { timeout: 300_000 }, async () => {
+    // This test reopens the data folder of the one before it; run alone (-t), it says so.
+    expect(embeddedDir, 'the data folder of the test before this one (run the describe, not this test alone)').toBeTypeOf('string');
     // As the app starts its embedded service (CLARITY_SUPERVISED=1, its stdin a pipe it holds open).
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--pace-ms', '0', '--signals', '3000', '--health-max-age', '0', '--data-dir', embeddedDir], {
       stdio: ['pipe', 'pipe', 'pipe'],

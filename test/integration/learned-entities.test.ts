@@ -137,6 +137,8 @@ describe('entities learned from the feed, embedded database', () => {
   }, 60_000);
 
   it('keeps them across a restart', async () => {
+    // This test restarts the service of the tests before it; run alone (-t), it says so.
+    expect(dataDir, 'the data folder of the first test (run the describe, not this test alone)').toBeTypeOf('string');
     await stop(service);
     service = await start(['--data-dir', dataDir]);
     // Asked at once, before any fetch of the restarted service could have learned them again.

@@ -1,6 +1,8 @@
 /** The service CLI as its own process (so a test can kill -9 it), started on a free port. */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export interface ServiceProcess {
   url: string;
@@ -22,6 +24,7 @@ export const SOURCE_SERVICE_ENTRY: readonly string[] = ['--import', 'tsx', 'src/
 
 /** Starts the service (`entry`: Node's arguments before the CLI's, the source by default; `env`: added to this process's). */
 export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+  refuseUnsetArguments(args);
   const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -56,10 +59,25 @@ export async function startServiceProcess(args: string[], timeoutMs = 120_000, e
   };
 }
 
+/**
+ * A variable a test had not set yet (a `let dir` assigned in an earlier test, run alone with -t)
+ * would reach the CLI as the word "undefined", and the service would make a folder of that name
+ * in the working folder: refused here, naming the option.
+ */
+function refuseUnsetArguments(args: readonly unknown[]): void {
+  const at = args.findIndex((arg) => typeof arg !== 'string');
+  if (at >= 0) throw new Error(`The service's argument ${at}${at > 0 ? ` (after ${String(args[at - 1])})` : ''} is ${String(args[at])}: a test variable not set yet?`);
+}
+
+/** The CLI by absolute paths, so a refused start can run in a folder of its own (`cwd`). */
+const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CLI = fileURLToPath(new URL('../../src/service/cli.ts', import.meta.url));
+
 /** Runs the CLI expecting it to refuse to start; resolves with its exit code, stderr and how long it took. */
-export async function failedStart(args: string[]): Promise<{ code: number | null; stderr: string; ms: number }> {
+export async function failedStart(args: string[], cwd?: string): Promise<{ code: number | null; stderr: string; ms: number }> {
+  refuseUnsetArguments(args);
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
