@@ -1,6 +1,8 @@
 /**
  * One library folder: the personal library (`<dataDir>/library/`) or a team library (a folder
  * in a synced drive or on a share), in the open format of docs/library-format.md.
+ * Over 450 lines on purpose: one class whose cache, scan, watch and revision-checked writes share
+ * one in-memory state; what is not that state already lives beside it (library-files, -scan, -index).
  *
  * - Opening never blocks: entries come from a cache at once, then the folder is compared with
  *   it and only what changed is read again (`ready` resolves then). With no cache yet, the

@@ -11,69 +11,17 @@
  *   field boosts given, summed over fields, matched terms and query terms.
  *
  * Items added or removed after loading go to small side lists (removed ones are skipped by a flag);
- * `compact()` (done before saving) folds them into fresh arrays.
+ * `compact()` (done before saving) folds them into fresh arrays. Around it: library-text-terms.ts
+ * (tokens and term matching), library-index-file.ts (the file's layout).
  */
-import { crc32 } from 'node:zlib';
+import { decodeIndexFile, encodeIndexFile } from './library-index-file';
+import { fuzzyFor, GrowableU32, lowerBound, oneEditApart, queryTermsOf, tokensOf } from './library-text-terms';
 
-/** MiniSearch's default tokenizer: any run of Unicode spaces, newlines or punctuation splits. */
-const SPACE_OR_PUNCTUATION = /[\n\r\p{Z}\p{P}]+/u;
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
-const MAGIC = 0x5854_4c43; // "CLTX", little-endian
-/** Bumped when the file layout or the scoring inputs change: an older file is then rebuilt. */
-const FORMAT_VERSION = 1;
-const HEADER_BYTES = 16;
 
-export const tokensOf = (text: string): string[] => text.split(SPACE_OR_PUNCTUATION);
-/** The query's terms, as MiniSearch processes them (lower-cased, empty ones dropped). */
-export const queryTermsOf = (text: string): string[] => tokensOf(text).map((token) => token.toLowerCase()).filter(Boolean);
-/** Typos are forgiven (one edit) in the last, longer term only: fuzzy matching of every term is what made searches over 10,000 items slow. */
-export const fuzzyFor = (term: string, i: number, terms: string[]): number => (i === terms.length - 1 && term.length > 5 ? 1 : 0);
-
-/** Whether `a` and `b` are exactly one insertion, deletion or substitution apart. */
-function oneEditApart(a: string, b: string): boolean {
-  const la = a.length;
-  const lb = b.length;
-  if (la === lb) {
-    let diff = 0;
-    for (let i = 0; i < la; i += 1) if (a.charCodeAt(i) !== b.charCodeAt(i) && ++diff > 1) return false;
-    return diff === 1;
-  }
-  const [short, long] = la < lb ? [a, b] : [b, a];
-  if (long.length - short.length !== 1) return false;
-  let i = 0;
-  while (i < short.length && short.charCodeAt(i) === long.charCodeAt(i)) i += 1;
-  for (let j = i; j < short.length; j += 1) if (short.charCodeAt(j) !== long.charCodeAt(j + 1)) return false;
-  return true;
-}
-
-/** First index in sorted `terms` whose term is ≥ `term` (JavaScript's string order). */
-function lowerBound(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (terms[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-const align4 = (n: number): number => (n + 3) & ~3;
-
-class GrowableU32 {
-  data: Uint32Array<ArrayBufferLike>;
-  constructor(capacity = 1024) {
-    this.data = new Uint32Array(capacity);
-  }
-  ensure(length: number): void {
-    if (length <= this.data.length) return;
-    const next = new Uint32Array(Math.max(length, this.data.length * 2));
-    next.set(this.data);
-    this.data = next;
-  }
-}
+export { fuzzyFor, queryTermsOf, tokensOf } from './library-text-terms';
 
 /** A matched index term and its weight (1 exact, less for prefix and fuzzy matches). */
 interface Expansion {
@@ -412,42 +360,7 @@ export class LibraryTextIndex {
    */
   serialize(key: string): Buffer {
     this.compact();
-    const text = (s: string): Buffer => Buffer.from(s, 'utf8');
-    const keyBytes = text(key);
-    const idBytes = text(JSON.stringify(this.ids));
-    const termBytes = text(this.baseTerms.join('\n'));
-    const lengths = this.fieldLength.data.subarray(0, this.ids.length * this.fields);
-    const size = align4(4 + keyBytes.length) + 8 + align4(idBytes.length) + 8 + align4(termBytes.length) + 4 * (lengths.length + this.baseOffsets.length + this.basePostings.length);
-    const out = Buffer.alloc(HEADER_BYTES + size);
-    let at = HEADER_BYTES;
-    const u32 = (n: number): void => {
-      out.writeUInt32LE(n, at);
-      at += 4;
-    };
-    const bytes = (b: Uint8Array): void => {
-      out.set(b, at);
-      at = align4(at + b.length);
-    };
-    const words = (a: Uint32Array): void => {
-      new Uint32Array(out.buffer, out.byteOffset + at, a.length).set(a);
-      at += 4 * a.length;
-    };
-    u32(keyBytes.length);
-    bytes(keyBytes);
-    u32(this.fields);
-    u32(idBytes.length);
-    bytes(idBytes);
-    u32(this.baseTerms.length);
-    u32(termBytes.length);
-    bytes(termBytes);
-    words(lengths);
-    words(this.baseOffsets);
-    words(this.basePostings);
-    out.writeUInt32LE(MAGIC, 0);
-    out.writeUInt32LE(FORMAT_VERSION, 4);
-    out.writeUInt32LE(crc32(out.subarray(HEADER_BYTES)), 8);
-    out.writeUInt32LE(size, 12);
-    return out;
+    return encodeIndexFile(key, { fields: this.fields, ids: this.ids, terms: this.baseTerms, lengths: this.fieldLength.data.subarray(0, this.ids.length * this.fields), offsets: this.baseOffsets, postings: this.basePostings });
   }
 
   /**
@@ -455,51 +368,10 @@ export class LibraryTextIndex {
    * format, another key, torn, or inconsistent): the caller then rebuilds from the library files.
    */
   static deserialize(file: Buffer, key: string, boosts: readonly number[]): LibraryTextIndex | null {
-    try {
-      if (file.length < HEADER_BYTES || file.readUInt32LE(0) !== MAGIC || file.readUInt32LE(4) !== FORMAT_VERSION) return null;
-      if (file.readUInt32LE(12) !== file.length - HEADER_BYTES || crc32(file.subarray(HEADER_BYTES)) !== file.readUInt32LE(8)) return null;
-      // Typed arrays need 4-byte alignment in the underlying memory.
-      const buf = file.byteOffset % 4 === 0 ? file : Buffer.from(file);
-      let at = HEADER_BYTES;
-      const u32 = (): number => {
-        const n = buf.readUInt32LE(at);
-        at += 4;
-        return n;
-      };
-      const utf8 = (length: number): string => {
-        if (at + length > buf.length) throw new RangeError('past the end');
-        const s = buf.toString('utf8', at, at + length);
-        at = align4(at + length);
-        return s;
-      };
-      const words = (count: number): Uint32Array => {
-        if (at + 4 * count > buf.length) throw new RangeError('past the end');
-        const a = new Uint32Array(buf.buffer, buf.byteOffset + at, count);
-        at += 4 * count;
-        return a;
-      };
-      if (utf8(u32()) !== key) return null;
-      const fields = u32();
-      if (fields !== boosts.length) return null;
-      const ids = JSON.parse(utf8(u32())) as unknown;
-      if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string') || new Set(ids).size !== ids.length) return null;
-      const termCount = u32();
-      const termText = utf8(u32());
-      const terms = termCount === 0 ? [] : termText.split('\n');
-      if (terms.length !== termCount) return null;
-      for (let i = 1; i < terms.length; i += 1) if (!(terms[i - 1]! < terms[i]!)) return null;
-      if (terms.some((term) => term === '')) return null;
-      const lengths = words(ids.length * fields);
-      const offsets = words(termCount * fields + 1);
-      const postings = words((buf.length - at) / 4);
-      if (offsets[0] !== 0 || offsets[offsets.length - 1] !== postings.length || postings.length % 2 !== 0) return null;
-      for (let i = 1; i < offsets.length; i += 1) if (offsets[i]! < offsets[i - 1]! || offsets[i]! % 2 !== 0) return null;
-      for (let p = 0; p < postings.length; p += 2) if (postings[p]! >= ids.length || postings[p + 1] === 0) return null;
-      const index = new LibraryTextIndex(boosts);
-      index.adopt(ids as string[], lengths, terms, offsets, postings);
-      return index;
-    } catch {
-      return null;
-    }
+    const read = decodeIndexFile(file, key, boosts.length);
+    if (!read) return null;
+    const index = new LibraryTextIndex(boosts);
+    index.adopt(read.ids, read.lengths, read.terms, read.offsets, read.postings);
+    return index;
   }
 }
