@@ -41,6 +41,7 @@ import { openPostgresDatabase } from '../../src/service/store/postgres';
 import { SignalRepository, type NewestFilter, type StoredSignal } from '../../src/service/store/signal-repository';
 import { startPostgresCluster } from '../support/postgres-cluster';
 import { ARRIVAL_GOAL_MS, benchArrivalOnly, measureArrivalVisibility, type ArrivalFigures } from './arrival-bench';
+import { benchRankingOnly } from './ranking-bench';
 import { BUILT_SERVICE, buildService, SOURCE_SERVICE, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const GOALS = { load_1m_s: 120, discover_p95_ms: 50, ask_first_byte_p95_ms: 150, team_ask_errors: 0, restart_ms: 2_000, arrival_visible_other_process_p95_ms: ARRIVAL_GOAL_MS } as const;
@@ -418,6 +419,10 @@ if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY 
 } else if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY === 'arrival') {
   await mkdir('bench/results', { recursive: true });
   await benchArrivalOnly(startPostgresCluster, () => round(loadavg()[0]!));
+  process.exit(0);
+} else if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY === 'ranking') {
+  await mkdir('bench/results', { recursive: true });
+  await benchRankingOnly(() => round(loadavg()[0]!));
   process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const { table, result } = await benchStorage();
