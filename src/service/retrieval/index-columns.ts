@@ -1,4 +1,5 @@
 /** Reading a packed snapshot's columns into the search index (search-index.ts): entity lists and the id order, checked before use. */
+import type { CorpusSignal } from '../world/signal-types';
 import { ENTITY_KINDS, type EntityKind, type PackedColumns, type Postings } from './search-types';
 
 /** Where `id` is in an id order (its document), by binary search; `idOf` reads a document's id. */
@@ -47,4 +48,22 @@ export function entityListsOf(columns: PackedColumns, size: number): Record<Enti
   }
   if (name !== counts.length || at !== docs.length) throw new Error('index snapshot has a malformed entity list');
   return lists;
+}
+
+/**
+ * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
+ * none of their ids is one of `held` (the ids the index holds); nothing changes.
+ */
+export function checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array, held: Iterable<string>): void {
+  if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
+  let previous: string | null = null;
+  for (let at = 0; at < order.length; at += 1) {
+    const doc = order[at]!;
+    const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
+    if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
+    if (previous !== null && !(previous < id)) throw new Error(previous === id ? `index snapshot repeats signal ${id}` : 'index snapshot has a malformed id order');
+    previous = id;
+  }
+  // Strictly ascending ids, each a document number below the count: every document exactly once.
+  for (const id of held) if (findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined) throw new Error(`index snapshot repeats signal ${id}`);
 }

@@ -6,33 +6,24 @@
  * the shapes search-types.ts's, a packed snapshot's columns are read by index-columns.ts.
  */
 import type { CorpusSignal } from '../world/signal-types';
-import { resolveEntities } from './entity-resolver';
-import { entityListsOf, findInOrder, joined } from './index-columns';
+import { checkIdOrder, entityListsOf, findInOrder, joined } from './index-columns';
 import { boundsOfPairs, ChainCursor, PairsCursor, PostingList, type PostingCursor } from './postings';
-import { STOPWORDS, tokenize } from './search-tokens';
+import { extractEntities, STOPWORDS, termCounts, tokenize } from './search-tokens';
 import {
   ENTITY_KINDS,
-  TITLE_WEIGHT,
   type EntityKind,
   type IndexSnapshot,
-  type PackedColumns,
   type PackedIndex,
   type Postings,
-  type QueryEntities,
   type SearchHit,
   type SearchOptions,
 } from './search-types';
+import { packedSnapshotOfDocs, snapshotOfDocs, type IndexContents } from './index-snapshots';
 import { rankTopK, type RankedTerm } from './top-k';
 
-export { tokenize } from './search-tokens';
+export { extractEntities, tokenize } from './search-tokens';
 export { ENTITY_KINDS } from './search-types';
 export type { IndexSnapshot, PackedColumns, PackedIndex, QueryEntities, SearchHit, SearchOptions } from './search-types';
-
-/** Finds the retailers, segments, cities and states a question names (aliases and parents included). */
-export function extractEntities(question: string): QueryEntities {
-  const { retailers, segments, cities, states } = resolveEntities(question);
-  return { retailers, segments, cities, states };
-}
 
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
@@ -132,7 +123,7 @@ export class SignalSearchIndex {
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
     const columns = packed.columns;
     const entityLists = columns ? entityListsOf(columns, signals.length) : null;
-    if (columns) this.checkIdOrder(signals, columns.byId);
+    if (columns) checkIdOrder(signals, columns.byId, this.heldIds());
     // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
     for (let doc = 0; !columns && doc < signals.length; doc += 1) {
       const id = signals[doc]!.id;
@@ -168,29 +159,10 @@ export class SignalSearchIndex {
     if (lists.size > 0) this.appended.push({ base: offset, lists });
   }
 
-  /**
-   * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
-   * none of their ids is one the index holds; nothing changes here.
-   */
-  private checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array): void {
-    if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
-    let previous: string | null = null;
-    for (let at = 0; at < order.length; at += 1) {
-      const doc = order[at]!;
-      const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
-      if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
-      if (previous !== null && !(previous < id)) throw new Error(previous === id ? `index snapshot repeats signal ${id}` : 'index snapshot has a malformed id order');
-      previous = id;
-    }
-    // Strictly ascending ids, each a document number below the count: every document exactly once.
-    const held = (id: string): boolean => findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined;
-    for (const id of this.byId.keys()) if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
-    for (const { base, order: before } of this.idSegments) {
-      for (let at = 0; at < before.length; at += 1) {
-        const id = this.docs[base + before[at]!]!.id;
-        if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
-      }
-    }
+  /** Every id the index holds. */
+  private *heldIds(): IterableIterator<string> {
+    yield* this.byId.keys();
+    for (const { base, order } of this.idSegments) for (let at = 0; at < order.length; at += 1) yield this.docs[base + order[at]!]!.id;
   }
 
   /** The document of an id, if the index holds it. */
@@ -327,59 +299,7 @@ export class SignalSearchIndex {
 
   /** The packed form of snapshotOf (the stored signals' binary snapshot). */
   packedSnapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; packed: PackedIndex } {
-    const docs = this.docsOf(ids);
-    const { signals, snapshot } = this.snapshotOfDocs(docs);
-    const terms = Object.keys(snapshot.postings);
-    const counts = new Uint32Array(terms.length);
-    let total = 0;
-    for (const [i, term] of terms.entries()) {
-      counts[i] = snapshot.postings[term]!.length / 2;
-      total += snapshot.postings[term]!.length;
-    }
-    const pairs = new Int32Array(total);
-    let at = 0;
-    for (const term of terms) {
-      for (const value of snapshot.postings[term]!) {
-        // Documents and weighted term counts are whole numbers; anything else cannot be packed.
-        if (!Number.isInteger(value)) throw new Error(`term ${term} has a posting that is not a whole number`);
-        pairs[at++] = value;
-      }
-    }
-    return { signals, packed: { lengths: Float64Array.from(snapshot.lengths), terms, counts, pairs, columns: this.columnsOf(docs) } };
-  }
-
-  /** The columns over these documents (ascending), numbered as in their snapshot. */
-  private columnsOf(docs: number[]): PackedColumns {
-    const renumbered = new Int32Array(this.docs.length).fill(-1);
-    for (const [at, doc] of docs.entries()) renumbered[doc] = at;
-    const names: string[][] = [];
-    const counts: number[] = [];
-    const kept: number[] = [];
-    for (const kind of ENTITY_KINDS) {
-      const kindNames: string[] = [];
-      for (const [name, list] of this.allEntities(kind)) {
-        const from = kept.length;
-        for (let at = 0; at < list.length; at += 1) {
-          const doc = renumbered[list[at]!] ?? -1;
-          if (doc >= 0) kept.push(doc);
-        }
-        if (kept.length === from) continue;
-        kindNames.push(name);
-        counts.push(kept.length - from);
-      }
-      names.push(kindNames);
-    }
-    const byId = Int32Array.from(docs.keys()).sort((a, b) => {
-      const left = this.docs[docs[a]!]!.id;
-      const right = this.docs[docs[b]!]!.id;
-      return left < right ? -1 : left > right ? 1 : 0;
-    });
-    return { published: Float64Array.from(docs, (doc) => this.published[doc]!), byId, names, counts: Uint32Array.from(counts), docs: Int32Array.from(kept) };
-  }
-
-  /** The documents of these ids that the index holds, ascending. */
-  private docsOf(ids: Iterable<string>): number[] {
-    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
+    return packedSnapshotOfDocs(this.contents(), this.docsOf(ids));
   }
 
   /**
@@ -387,23 +307,17 @@ export class SignalSearchIndex {
    * returned with it), for appendSnapshot at a later start.
    */
   snapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
-    return this.snapshotOfDocs(this.docsOf(ids));
+    return snapshotOfDocs(this.contents(), this.docsOf(ids));
   }
 
-  private snapshotOfDocs(docs: number[]): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
-    const renumbered = new Int32Array(this.docs.length).fill(-1);
-    for (const [at, doc] of docs.entries()) renumbered[doc] = at;
-    const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.allPostings()) {
-      let kept: number[] | null = null;
-      for (let at = 0; at < list.length; at += 2) {
-        const doc = renumbered[list[at]!] ?? -1;
-        if (doc < 0) continue;
-        (kept ??= []).push(doc, list[at + 1]!);
-      }
-      if (kept) postings[term] = kept;
-    }
-    return { signals: docs.map((doc) => this.docs[doc]!), snapshot: { lengths: docs.map((doc) => this.lengths[doc]!), postings } };
+  /** The documents of these ids that the index holds, ascending. */
+  private docsOf(ids: Iterable<string>): number[] {
+    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
+  }
+
+  /** What the snapshot writers read (index-snapshots.ts). */
+  private contents(): IndexContents {
+    return { docs: this.docs, lengths: this.lengths, published: this.published, postings: () => this.allPostings(), entities: (kind) => this.allEntities(kind) };
   }
 
   snapshot(): IndexSnapshot {
@@ -435,17 +349,7 @@ export class SignalSearchIndex {
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
     this.published.push(Date.parse(signal.published_at));
-    const counts = new Map<string, number>();
-    const addTokens = (text: string, weight: number): number => {
-      const tokens = tokenize(text);
-      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
-      return tokens.length * weight;
-    };
-    const entities = signal.entities;
-    const length =
-      addTokens(signal.title, TITLE_WEIGHT) +
-      addTokens(signal.body, 1) +
-      addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
+    const { counts, length } = termCounts(signal);
     this.lengths.push(length);
     for (const [token, tf] of counts) this.writable(token).push(doc, tf, length);
     this.totalLength += length;
@@ -468,14 +372,8 @@ export class SignalSearchIndex {
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
-    const counts = new Map<string, number>();
-    const addTokens = (text: string, weight: number): number => {
-      const tokens = tokenize(text);
-      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
-      return tokens.length * weight;
-    };
+    const { counts, length } = termCounts(signal);
     const entities = signal.entities;
-    const length = addTokens(signal.title, TITLE_WEIGHT) + addTokens(signal.body, 1) + addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
     // The new length first: the lists rebuilt below bound their blocks by it.
     this.lengths[doc] = length;
     this.totalLength += length;
