@@ -58,7 +58,7 @@ export function measureRanking(signals: readonly CorpusSignal[]): { figures: Ran
 }
 
 /** `STORAGE_ONLY=ranking npm run bench:storage`: this figure alone, beside its goals. */
-export async function benchRankingOnly(loadavg: () => number): Promise<void> {
+export async function benchRankingOnly(loadavg: () => number): Promise<{ signals: number; load_average: { start: number; end: number }; index_beside: RankingFigures }> {
   const count = Number(process.env.STORAGE_SIGNALS ?? 1_000_000);
   const loadStart = loadavg();
   console.log(`  generating ${count.toLocaleString('en-IN')} signals…`);
@@ -70,4 +70,5 @@ export async function benchRankingOnly(loadavg: () => number): Promise<void> {
     `\nRanked Discover over ${count.toLocaleString('en-IN')} signals (index beside, 150 hits): p95 ${figures.p95_ms} ms (p50 ${figures.p50_ms}; goal ≤ ${RANKING_GOALS.p95_ms}), ` +
       `memory ${figures.heap_mb} MB (goal ≤ ${RANKING_GOALS.heap_mb}), built in ${figures.build_s} s; load average ${result.load_average.start} → ${result.load_average.end}`,
   );
+  return result;
 }
