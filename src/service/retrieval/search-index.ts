@@ -19,7 +19,7 @@ import {
   type SearchOptions,
 } from './search-types';
 import { packedSnapshotOfDocs, snapshotOfDocs, type IndexContents } from './index-snapshots';
-import { rankTopK, type RankedTerm } from './top-k';
+import { NEWEST_RUN, rankTopK, type RankedTerm } from './top-k';
 
 export { extractEntities, tokenize } from './search-tokens';
 export { ENTITY_KINDS } from './search-types';
@@ -31,6 +31,9 @@ export class SignalSearchIndex {
   /** Publication times (ms), parsed once rather than at every search. */
   private readonly published: number[] = [];
   private matchScratch = new Uint8Array(0);
+  /** The latest publication time in each run of NEWEST_RUN documents, over the first `newestCounted` (the ranking's recency bound; top-k.ts). */
+  private readonly newest: number[] = [];
+  private newestCounted = 0;
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
   private readonly entityDocs: Record<EntityKind, Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
   /**
@@ -372,6 +375,7 @@ export class SignalSearchIndex {
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
+    if (doc < this.newestCounted) this.noteNewest(doc);
     const { counts, length } = termCounts(signal);
     const entities = signal.entities;
     // The new length first: the lists rebuilt below bound their blocks by it.
@@ -413,6 +417,27 @@ export class SignalSearchIndex {
     }
   }
 
+  /** Raises its run's latest time to this document's (a time that is not a number bounds as the newest possible). */
+  private noteNewest(doc: number): void {
+    const run = Math.floor(doc / NEWEST_RUN);
+    const time = this.published[doc]!;
+    const bound = Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+    if (!(this.newest[run]! >= bound)) this.newest[run] = bound;
+  }
+
+  /** For each run of documents, the latest publication time from it to the end (documents added since the last search counted first). */
+  private newestFrom(count: number): Float64Array {
+    for (; this.newestCounted < count; this.newestCounted += 1) this.noteNewest(this.newestCounted);
+    const runs = Math.ceil(count / NEWEST_RUN);
+    const from = new Float64Array(runs);
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let run = runs - 1; run >= 0; run -= 1) {
+      if (this.newest[run]! > latest) latest = this.newest[run]!;
+      from[run] = latest;
+    }
+    return from;
+  }
+
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 8;
     const now = options.now ?? Date.now();
@@ -440,7 +465,7 @@ export class SignalSearchIndex {
       }
     }
     try {
-      const view = { count, avgLength, lengths: this.lengths, published: this.published, docs: this.docs, matches, wanted };
+      const view = { count, avgLength, lengths: this.lengths, published: this.published, docs: this.docs, matches, wanted, newestFrom: this.newestFrom(count) };
       return rankTopK(ranked, view, { limit, now, ...(options.until === undefined ? {} : { until: options.until }) });
     } finally {
       for (const { list, base } of entityLists) for (let at = 0; at < list.length; at += 1) matches[list[at]! + base] = 0;

@@ -34,21 +34,30 @@ export interface RankingView {
   matches: Uint8Array;
   /** How many entities the question names. */
   wanted: number;
+  /** Per run of NEWEST_RUN documents, the latest publication time from that run to the last document. */
+  newestFrom: Float64Array;
 }
+
+/** Documents per run of the recency bound (search-index.ts keeps each run's latest time). */
+export const NEWEST_RUN = 256;
 
 /** Bounds are widened by this much, so that summing in another order can never round one below a score it bounds. */
 const SLACK = 1 + 1e-9;
 
 /** The top `limit` hits: score, then date, descending; ties of both keep document order. */
 export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limit: number; now: number; until?: number }): SearchHit[] {
-  const { count, avgLength, lengths, published, docs, matches, wanted } = view;
+  const { count, avgLength, lengths, published, docs, matches, wanted, newestFrom } = view;
   const { limit, now, until } = options;
   if (limit <= 0) return [];
   const share = (tf: number, doc: number): number => tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (lengths[doc] ?? avgLength)) / avgLength));
   const shareBound = (tf: number, length: number): number => tf * (K1 + 1) / (tf + K1 * (1 - B + (B * length) / avgLength));
   // The most any boost can multiply a text score by: the newest signal naming every entity.
   const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
-  const maxFactor = MAX_RECENCY * maxBoost * SLACK;
+  const recencyAt = (when: number): number => 1 + 0.6 * 0.5 ** (Math.max(0, (now - when) / 86_400_000) / RECENCY_HALF_LIFE_DAYS);
+  // The most recency can give any document from here on (the signals are mostly newest first, so it falls as the walk goes).
+  let run = -1;
+  let maxRecency = MAX_RECENCY;
+  let maxFactor = MAX_RECENCY * maxBoost * SLACK;
   // The entity boost of a document naming m of the question's entities, by m (a signal missing
   // one ranks well below one that has it).
   const boosts = Array.from({ length: wanted + 1 }, (_, m) => (wanted === 0 ? 1 : ((1 + m) / (1 + wanted)) * (1 + 0.5 * m)));
@@ -70,6 +79,19 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
       if (at < doc) doc = at;
     }
     if (doc === END) break;
+    if (Math.floor(doc / NEWEST_RUN) !== run) {
+      run = Math.floor(doc / NEWEST_RUN);
+      const latest = newestFrom[run];
+      maxRecency = latest === undefined ? MAX_RECENCY : Math.min(MAX_RECENCY, recencyAt(latest) * SLACK);
+      maxFactor = maxRecency * maxBoost * SLACK;
+      // Terms whose bounds together cannot reach the k-th best at this recency are looked up only.
+      let moved = false;
+      while (firstEssential < n && prefix[firstEssential + 1]! * maxFactor < threshold) {
+        firstEssential += 1;
+        moved = true;
+      }
+      if (moved) continue;
+    }
     // Cheapest first: the terms' bounds (whole lists) times the most recency can give and this
     // document's own entity boost (a table lookup); then the block bounds; then its own recency.
     let bound = prefix[firstEssential]!;
@@ -77,7 +99,7 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
     const signal = doc < count ? docs[doc] : undefined;
     const m = matches[doc]!;
     const entityBoost = m < boosts.length ? boosts[m]! : ((1 + m) / (1 + wanted)) * (1 + 0.5 * m);
-    let pass = bound * MAX_RECENCY * entityBoost * SLACK < threshold;
+    let pass = bound * maxRecency * entityBoost * SLACK < threshold;
     let factor = 0;
     let recency = 0;
     if (!pass && signal) {
@@ -87,13 +109,12 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
           const cursor = terms[order[i]!]!.cursor;
           if (cursor.doc === doc) bound += terms[order[i]!]!.idf * shareBound(cursor.blockMaxTf(), cursor.blockMinLength()) * SLACK;
         }
-        pass = bound * MAX_RECENCY * entityBoost * SLACK < threshold;
+        pass = bound * maxRecency * entityBoost * SLACK < threshold;
       }
       const when = published[doc]!;
       if (!pass && until !== undefined && when > until) pass = true;
       if (!pass) {
-        const ageDays = Math.max(0, (now - when) / 86_400_000);
-        recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
+        recency = recencyAt(when);
         factor = recency * entityBoost * SLACK;
         pass = bound * factor < threshold;
       }
