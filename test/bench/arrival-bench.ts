@@ -118,7 +118,7 @@ export async function measureArrivalVisibility(cluster: PostgresCluster, scratch
 }
 
 /** `STORAGE_ONLY=arrival npm run bench:storage`: this figure alone, in bench/results/storage-arrival-latest.json. */
-export async function benchArrivalOnly(startCluster: () => Promise<PostgresCluster>, loadavg: () => number): Promise<void> {
+export async function benchArrivalOnly(startCluster: () => Promise<PostgresCluster>, loadavg: () => number): Promise<ArrivalFigures & { load_average: { start: number; end: number } }> {
   const scratch = await mkdtemp(join(tmpdir(), 'clarity-arrival-bench-'));
   const cluster = await startCluster();
   const loadStart = loadavg();
@@ -130,6 +130,7 @@ export async function benchArrivalOnly(startCluster: () => Promise<PostgresClust
       `\nArrival seen by the other process (newest-first Discover and follow feed on both), ${figures.arrival_samples} arrivals: p95 ${figures.arrival_visible_other_process_p95_ms} ms, p50 ${figures.arrival_visible_other_process_p50_ms} ms ` +
         `(goal ≤ ${ARRIVAL_GOAL_MS}; ${figures.arrival_missed} not seen within ${GIVE_UP_MS / 1000} s; load average ${result.load_average.start} → ${result.load_average.end})`,
     );
+    return { ...figures, load_average: result.load_average };
   } finally {
     await cluster.destroy();
     await rm(scratch, { recursive: true, force: true });

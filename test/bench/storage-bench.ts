@@ -25,7 +25,10 @@
  *      fetched, until it is in the other's newest-first Discover and follow feed (arrival-bench.ts)
  * Figures, not assertions. STORAGE_SIGNALS / STORAGE_RESTART_SIGNALS shrink it for a trial run;
  * STORAGE_ONLY=restart measures 6 alone (no PostgreSQL; bench/results/storage-restart-latest.json);
- * STORAGE_ONLY=arrival measures 7 alone (bench/results/storage-arrival-latest.json).
+ * STORAGE_ONLY=arrival measures 7 alone (bench/results/storage-arrival-latest.json);
+ * STORAGE_ONLY=ranking measures 3's index beside alone (ranking-bench.ts; bench/results/storage-ranking-latest.json).
+ * Issue 48's figures are also under `storage.figures` in bench/results/latest.json, each with its
+ * value, goal and floor; a section run alone updates its own there (storage-figures.ts).
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
@@ -33,7 +36,6 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { generateCorpus, type CorpusSignal } from '../../src/service/corpus/generator';
 import { CITIES, RETAILERS, SEGMENTS } from '../../src/service/corpus/vocabulary';
-import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
 import type { Database } from '../../src/service/store/database';
 import { openEmbeddedDatabase } from '../../src/service/store/embedded';
 import { migrate } from '../../src/service/store/migrations';
@@ -41,9 +43,21 @@ import { openPostgresDatabase } from '../../src/service/store/postgres';
 import { SignalRepository, type NewestFilter, type StoredSignal } from '../../src/service/store/signal-repository';
 import { startPostgresCluster } from '../support/postgres-cluster';
 import { ARRIVAL_GOAL_MS, benchArrivalOnly, measureArrivalVisibility, type ArrivalFigures } from './arrival-bench';
+import { benchRankingOnly, measureRanking, RANKING_GOALS } from './ranking-bench';
+import { saveStorageFigures, storageFigures, type StorageFigures } from './storage-figures';
 import { BUILT_SERVICE, buildService, SOURCE_SERVICE, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
-const GOALS = { load_1m_s: 120, discover_p95_ms: 50, ask_first_byte_p95_ms: 150, team_ask_errors: 0, restart_ms: 2_000, arrival_visible_other_process_p95_ms: ARRIVAL_GOAL_MS } as const;
+const GOALS = {
+  load_1m_s: 120,
+  discover_p95_ms: 50,
+  ask_first_byte_p95_ms: 150,
+  team_ask_errors: 0,
+  restart_ms: 2_000,
+  arrival_visible_other_process_p95_ms: ARRIVAL_GOAL_MS,
+  service_start_1m_s: 10,
+  ranking_p95_ms: RANKING_GOALS.p95_ms,
+  ranking_heap_mb: RANKING_GOALS.heap_mb,
+} as const;
 const ANALYSTS = 100;
 const TEAM_ROUNDS = 3;
 const QUESTIONS = [
@@ -95,6 +109,8 @@ export interface StorageBenchResult extends ArrivalFigures {
   /** Discover through the service (GET /api/v1/discover over HTTP) over PostgreSQL holding `signals`, mixed filters and `q`. */
   discover_p95_ms: number;
   discover_p50_ms: number;
+  /** Issue 48's figures, each with its value, goal and (where one exists) floor. */
+  figures: StorageFigures;
 }
 
 const percentile = (values: number[], p: number): number => {
@@ -230,15 +246,8 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
     for (const question of QUESTIONS) await signals.search(question, { limit: 150 });
     const fts: number[] = [];
     for (let i = 0; i < 50; i += 1) fts.push((await timed(() => signals.search(QUESTIONS[i % QUESTIONS.length]!, { limit: 150 }))).ms);
-    global.gc?.();
-    const heapBefore = process.memoryUsage().heapUsed;
-    const built = await timed(async () => new SignalSearchIndex(generated.value));
-    global.gc?.();
-    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-    const beside: number[] = [];
-    const now = Date.parse('2026-11-01T00:00:00Z');
-    for (const question of QUESTIONS) built.value.search(question, { now, limit: 150 });
-    for (let i = 0; i < 50; i += 1) beside.push((await timed(async () => built.value.search(QUESTIONS[i % QUESTIONS.length]!, { now, limit: 150 }))).ms);
+    // The index beside (its heap and typed arrays, build time, 50 questions after a warm-up; ranking-bench.ts).
+    const beside = measureRanking(generated.value).figures;
     await db.close();
     rows.length = 0;
 
@@ -295,8 +304,8 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
       discover_p50_ms: round(percentile(discoverService, 50)),
       ranking: {
         postgres_fts: { p50_ms: round(percentile(fts, 50)), p95_ms: round(percentile(fts, 95)) },
-        index_beside: { p50_ms: round(percentile(beside, 50)), p95_ms: round(percentile(beside, 95)), build_s: round(built.ms / 1000), heap_mb: Math.round(heapMb) },
-        chosen: percentile(beside, 95) <= percentile(fts, 95) ? 'index_beside' : 'postgres_fts',
+        index_beside: beside,
+        chosen: beside.p95_ms <= percentile(fts, 95) ? 'index_beside' : 'postgres_fts',
       },
       ask_first_byte_p95_ms: round(percentile(askTtfb, 95)),
       ask_first_byte_p50_ms: round(percentile(askTtfb, 50)),
@@ -306,6 +315,14 @@ export async function benchStorage(): Promise<{ table: string; result: StorageBe
       team_baseline_embedded: { errors: soloRun.errors, first_byte_p95_ms: soloRun.p95 },
       ...restart,
       ...arrival,
+      figures: storageFigures({
+        service_start_1m_s: { value: round(bigStart.ms / 1000), goal: GOALS.service_start_1m_s },
+        restart_ms: { value: restart.restart_ms, goal: GOALS.restart_ms, floor: restart.restart_empty_ms },
+        load_1m_s: { value: round(loadMs / 1000), goal: GOALS.load_1m_s },
+        ranking_p95_ms: { value: beside.p95_ms, goal: GOALS.ranking_p95_ms },
+        ranking_heap_mb: { value: beside.heap_mb, goal: GOALS.ranking_heap_mb },
+        arrival_visible_other_process_p95_ms: { value: arrival.arrival_visible_other_process_p95_ms, goal: GOALS.arrival_visible_other_process_p95_ms },
+      }),
     };
     return { result, table: storageTable(result) };
   } finally {
@@ -374,6 +391,7 @@ async function benchRestartOnly(): Promise<void> {
     const result = { measured_at: new Date().toISOString(), load_average: { start: round(loadStart), end: round(loadavg()[0]!) }, goal_restart_ms: GOALS.restart_ms, ...figures };
     await mkdir('bench/results', { recursive: true });
     await writeFile('bench/results/storage-restart-latest.json', `${JSON.stringify(result, null, 2)}\n`);
+    await saveStorageFigures({ restart_ms: { value: figures.restart_ms, goal: GOALS.restart_ms, floor: figures.restart_empty_ms } }, result.load_average);
     console.log(
       `\nRestart of the embedded default with ${restartCount.toLocaleString('en-IN')} fetched signals (load average ${result.load_average.start} → ${result.load_average.end}): ` +
         `built service ${figures.restart_ms} ms (goal ≤ ${GOALS.restart_ms}: ${met(figures.restart_ms, GOALS.restart_ms)})${figures.restart_tsx_ms === undefined ? '' : `, from source under tsx ${figures.restart_tsx_ms} ms`}; empty database ${figures.restart_empty_ms} ms; ` +
@@ -396,6 +414,8 @@ export function storageTable(r: StorageBenchResult): string {
     `| Load ${n} generated signals into PostgreSQL (s; ${r.load_rows_per_s} rows/s; generating them took ${r.generate_s} s, not counted) | ${r.load_1m_s} | ≤ ${r.goals.load_1m_s} | ${met(r.load_1m_s, r.goals.load_1m_s)} |`,
     `| Discover over ${n} through the service on PostgreSQL (GET /api/v1/discover over HTTP: newest first, filters, q, next pages), p95 (p50) (ms) | ${r.discover_p95_ms} (${r.discover_p50_ms}) | ≤ ${r.goals.discover_p95_ms}; the same filters as one SQL query each on the table (not the service's path): ${r.discover_sql_p95_ms} (${r.discover_sql_p50_ms}) | ${met(r.discover_p95_ms, r.goals.discover_p95_ms)} |`,
     `| Ranking 150 hits over ${n}: index beside the table, p95 (p50) (ms; built in ${r.ranking.index_beside.build_s} s, ${r.ranking.index_beside.heap_mb} MB heap) | ${r.ranking.index_beside.p95_ms} (${r.ranking.index_beside.p50_ms}) | PostgreSQL full-text search: ${r.ranking.postgres_fts.p95_ms} (${r.ranking.postgres_fts.p50_ms}) | ${r.ranking.chosen === 'index_beside' ? 'index beside is faster' : 'PostgreSQL FTS is faster'} |`,
+    `| Ranked Discover's index beside over ${n}: p95 (ms) / memory, heap and typed arrays (MB) (pruned top-k over compressed postings, decision 0040) | ${r.ranking.index_beside.p95_ms} / ${r.ranking.index_beside.heap_mb} | ≤ ${r.goals.ranking_p95_ms} / ≤ ${r.goals.ranking_heap_mb} | ${met(r.ranking.index_beside.p95_ms, r.goals.ranking_p95_ms)} / ${met(r.ranking.index_beside.heap_mb, r.goals.ranking_heap_mb)} |`,
+    `| A service over ${n} signals on PostgreSQL, spawn to listening (s) | ${r.service_start_1m_s} | ≤ ${r.goals.service_start_1m_s} | ${met(r.service_start_1m_s, r.goals.service_start_1m_s)} |`,
     `| Ask over ${n} (service process on PostgreSQL), first byte p95 (p50) (ms; the service started in ${r.service_start_1m_s} s) | ${r.ask_first_byte_p95_ms} (${r.ask_first_byte_p50_ms}) | ≤ ${r.goals.ask_first_byte_p95_ms} | ${met(r.ask_first_byte_p95_ms, r.goals.ask_first_byte_p95_ms)} |`,
     `| ${ANALYSTS} analysts asking at once through two processes on one database, ${TEAM_ROUNDS} rounds: errors / first byte p95 (ms) | ${r.team_ask_errors} / ${r.team_first_byte_p95_ms} | 0 errors; one embedded process: ${r.team_baseline_embedded.errors} / ${r.team_baseline_embedded.first_byte_p95_ms} | ${r.team_ask_errors === 0 ? 'met' : `${r.team_ask_errors} errors`} |`,
     `| A signal one of two processes on one database fetched, until it is in the other's newest-first Discover and follow feed (ms; ${r.arrival_samples} arrivals, ${r.arrival_missed} not seen within 30 s), p95 (p50) | ${r.arrival_visible_other_process_p95_ms} (${r.arrival_visible_other_process_p50_ms}) | ≤ ${r.goals.arrival_visible_other_process_p95_ms} | ${met(r.arrival_visible_other_process_p95_ms, r.goals.arrival_visible_other_process_p95_ms)} |`,
@@ -417,7 +437,13 @@ if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY 
   process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY === 'arrival') {
   await mkdir('bench/results', { recursive: true });
-  await benchArrivalOnly(startPostgresCluster, () => round(loadavg()[0]!));
+  const arrived = await benchArrivalOnly(startPostgresCluster, () => round(loadavg()[0]!));
+  await saveStorageFigures({ arrival_visible_other_process_p95_ms: { value: arrived.arrival_visible_other_process_p95_ms, goal: GOALS.arrival_visible_other_process_p95_ms } }, arrived.load_average);
+  process.exit(0);
+} else if (import.meta.url === `file://${process.argv[1]}` && process.env.STORAGE_ONLY === 'ranking') {
+  await mkdir('bench/results', { recursive: true });
+  const ranked = await benchRankingOnly(() => round(loadavg()[0]!));
+  if (ranked.signals === 1_000_000) await saveStorageFigures({ ranking_p95_ms: { value: ranked.index_beside.p95_ms, goal: GOALS.ranking_p95_ms }, ranking_heap_mb: { value: ranked.index_beside.heap_mb, goal: GOALS.ranking_heap_mb } }, ranked.load_average);
   process.exit(0);
 } else if (import.meta.url === `file://${process.argv[1]}`) {
   const { table, result } = await benchStorage();

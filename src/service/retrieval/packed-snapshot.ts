@@ -18,18 +18,21 @@
  * (JSON: the caller's `meta` and the sections' sizes), then the sections, each 8-byte aligned.
  * A file that is truncated, damaged (checksum), of another layout or of a big-endian machine
  * is refused with an error; the caller then reads its source of truth instead.
+ * The value streams are written by packed-writer.ts and read with packed-reading.ts's parts;
+ * the tags and the stored signal's record shape are packed-format.ts's.
  */
 import { endianness } from 'node:os';
 import { crc32 } from 'node:zlib';
-import type { PackedIndex } from './search-index';
+import { Flag, Tag } from './packed-format';
+import { LazyTexts, TextReader, view } from './packed-reading';
+import { repeatedStrings, Streams } from './packed-writer';
+import type { PackedIndex } from './search-types';
 
 /** 2: long texts in their own region, decoded on use. */
 const MAGIC = 'CLRPACK2';
 /** 3: as 2, with records of the stored signals' shape (Tag.StoredSignal) read without their keys. */
 const MAGIC_RECORDS = 'CLRPACK3';
 const PREFIX_BYTES = 16;
-/** Strings up to this long that occur more than once go in the dictionary. */
-const WORD_MAX = 48;
 /**
  * Strings at least this long stay bytes in the file until read (the shorter ones are decoded at
  * start, in one run). A getter costs about as much to define as decoding 150–200 bytes (measured
@@ -38,131 +41,6 @@ const WORD_MAX = 48;
  * article's body) are left in the file.
  */
 export const LONG_MIN = 512;
-/** A run of text is cut before it passes this many bytes (V8's longest string is about 512 M characters). */
-const PIECE_BYTES = 128 * 2 ** 20;
-
-/** What each value is, one byte per value in the tags section. */
-const Tag = {
-  Null: 0,
-  False: 1,
-  True: 2,
-  Number: 3,
-  /** The next string of the text runs; its length (UTF-16 units) in the u32 stream. */
-  Text: 4,
-  /** A dictionary string; its index in the u32 stream. */
-  Word: 5,
-  /** An array; its length in the u32 stream, then its items. */
-  Array: 6,
-  /** An object; its key count in the u32 stream, then per key its dictionary index and value. */
-  Object: 7,
-  /** As Text, from the runs of ASCII text (decoded as one-byte strings, a copy of the bytes). */
-  Ascii: 8,
-  /** A long ASCII string: its byte length in the u32 stream, its bytes the next of the long region. */
-  LongAscii: 9,
-  /** A long string with other characters, as LongAscii (UTF-8). */
-  LongText: 10,
-  /**
-   * A record of the stored signals' shape (SIGNAL_KEYS, the database row's order): its flags in
-   * the u32 stream, then its values in that order with no keys (CLRPACK3 only).
-   */
-  StoredSignal: 11,
-} as const;
-
-/**
- * The keys of a stored signal as the database gives it back (signal-repository.ts `fromRow`), in
- * that order; `event_id` and `period` only when set, the feed's six only together. A record of
- * exactly these keys (and short strings) is packed without its keys and read back by one object
- * literal: no dictionary lookup or keyed store per value (the generic walk was the largest share of
- * unpacking 100,000 signals, bench/notes.md).
- */
-const SIGNAL_KEYS = ['id', 'slug', 'title', 'summary', 'body', 'source_id', 'url', 'published_at', 'type', 'entities', 'metrics', 'origin'] as const;
-const SIGNAL_FEED_KEYS = ['canonical_url', 'published_at_source', 'first_seen_at', 'updated_at', 'corroborated_by', 'confidence'] as const;
-/** The entity lists' key orders read by a literal (the row's JSONB gives the second: keys by length). */
-const ENTITY_ORDERS = [
-  ['retailers', 'segments', 'cities', 'states'],
-  ['cities', 'states', 'segments', 'retailers'],
-] as const;
-const Flag = { EventId: 1, Period: 2, Feed: 4, EntityOrder: 8 } as const;
-/** The direct values of a stored-signal record that must be strings (checked when packing). */
-const SIGNAL_STRINGS = ['id', 'slug', 'title', 'summary', 'body', 'source_id', 'url', 'published_at', 'type', 'origin'] as const;
-
-/** The record's flags when it has exactly a stored signal's keys (in order, none undefined, no long direct string), else null. */
-function storedSignalFlags(record: Record<string, unknown>, longMin: number): number | null {
-  const keys = Object.keys(record);
-  let flags = 0;
-  let at = SIGNAL_KEYS.length;
-  if (keys.length < at) return null;
-  for (let i = 0; i < at; i += 1) if (keys[i] !== SIGNAL_KEYS[i]) return null;
-  if (keys[at] === 'event_id') {
-    flags |= Flag.EventId;
-    at += 1;
-  }
-  if (keys[at] === 'period') {
-    flags |= Flag.Period;
-    at += 1;
-  }
-  if (keys[at] === SIGNAL_FEED_KEYS[0]) {
-    for (let i = 0; i < SIGNAL_FEED_KEYS.length; i += 1) if (keys[at + i] !== SIGNAL_FEED_KEYS[i]) return null;
-    flags |= Flag.Feed;
-    at += SIGNAL_FEED_KEYS.length;
-  }
-  if (at !== keys.length) return null;
-  for (const key of keys) {
-    const value = record[key];
-    // Left out by JSON (the generic walk does that), or a long text kept in the file: generic.
-    if (value === undefined || (typeof value === 'string' && value.length >= longMin)) return null;
-  }
-  for (const key of SIGNAL_STRINGS) if (typeof record[key] !== 'string') return null;
-  if (flags & Flag.EventId && typeof record.event_id !== 'string') return null;
-  if (flags & Flag.Period && typeof record.period !== 'string') return null;
-  const entities = record.entities;
-  if (entities === null || typeof entities !== 'object' || Array.isArray(entities)) return null;
-  const entityKeys = Object.keys(entities);
-  const order = ENTITY_ORDERS.findIndex((keysInOrder) => keysInOrder.length === entityKeys.length && keysInOrder.every((key, i) => entityKeys[i] === key));
-  if (order < 0 || entityKeys.some((key) => (entities as Record<string, unknown>)[key] === undefined)) return null;
-  if (order === 1) flags |= Flag.EntityOrder;
-  return flags;
-}
-
-
-/** Runs of text being written: whole strings, a new run before one would pass PIECE_BYTES. */
-class TextRuns {
-  readonly pieces: string[][] = [[]];
-  private bytes = 0;
-  add(text: string, bytes: number): void {
-    if (this.bytes + bytes > PIECE_BYTES && this.bytes > 0) {
-      this.pieces.push([]);
-      this.bytes = 0;
-    }
-    this.pieces.at(-1)!.push(text);
-    this.bytes += bytes;
-  }
-}
-
-/** Runs of text being read: each string cut from the current run by its length. */
-class TextReader {
-  private piece = 0;
-  private at = 0;
-  private text: string;
-  constructor(private readonly pieces: string[]) {
-    this.text = pieces[0] ?? '';
-  }
-  next(length: number): string {
-    // A string never spans runs: one that does not fit starts the next run.
-    while (this.at + length > this.text.length && this.at === this.text.length && this.piece + 1 < this.pieces.length) {
-      this.piece += 1;
-      this.text = this.pieces[this.piece]!;
-      this.at = 0;
-    }
-    if (this.at + length > this.text.length) throw new Error('its text is shorter than its strings');
-    const string = this.text.slice(this.at, this.at + length);
-    this.at += length;
-    return string;
-  }
-  get done(): boolean {
-    return this.piece === Math.max(0, this.pieces.length - 1) && this.at === this.text.length;
-  }
-}
 
 interface Header {
   meta: unknown;
@@ -186,122 +64,6 @@ interface Header {
    * one per record); absent in files written before them.
    */
   columns?: { names: string[][]; docs: number };
-}
-
-class Streams {
-  tags: number[] = [];
-  u32: number[] = [];
-  f64: number[] = [];
-  readonly ascii = new TextRuns();
-  readonly utf8 = new TextRuns();
-  readonly long = new TextRuns();
-  longs = 0;
-  readonly words = new Map<string, number>();
-  constructor(
-    private readonly repeated: Set<string>,
-    private readonly longMin: number,
-  ) {}
-
-  word(text: string): number {
-    let at = this.words.get(text);
-    if (at === undefined) {
-      at = this.words.size;
-      this.words.set(text, at);
-    }
-    return at;
-  }
-
-  value(value: unknown): void {
-    if (value === null || value === undefined) this.tags.push(Tag.Null);
-    else if (value === true) this.tags.push(Tag.True);
-    else if (value === false) this.tags.push(Tag.False);
-    else if (typeof value === 'number') {
-      this.tags.push(Tag.Number);
-      this.f64.push(value);
-    } else if (typeof value === 'string') {
-      if (value.length <= WORD_MAX && this.repeated.has(value)) {
-        this.tags.push(Tag.Word);
-        this.u32.push(this.word(value));
-      } else if (value.length >= this.longMin) {
-        const bytes = Buffer.byteLength(value);
-        this.tags.push(bytes === value.length ? Tag.LongAscii : Tag.LongText);
-        this.u32.push(bytes);
-        this.long.add(value, bytes);
-        this.longs += 1;
-      } else {
-        this.u32.push(value.length);
-        // As many UTF-8 bytes as characters: every one below 128 (ASCII).
-        const bytes = Buffer.byteLength(value);
-        if (bytes === value.length) {
-          this.tags.push(Tag.Ascii);
-          this.ascii.add(value, bytes);
-        } else {
-          this.tags.push(Tag.Text);
-          this.utf8.add(value, bytes);
-        }
-      }
-    } else if (Array.isArray(value)) {
-      this.tags.push(Tag.Array);
-      this.u32.push(value.length);
-      for (const item of value) this.value(item);
-    } else if (typeof value === 'object') {
-      // As JSON would: keys whose value is undefined are left out.
-      const record = value as Record<string, unknown>;
-      this.tags.push(Tag.Object);
-      const countAt = this.u32.length;
-      this.u32.push(0);
-      let count = 0;
-      for (const key of Object.keys(record)) {
-        const item = record[key];
-        if (item === undefined) continue;
-        count += 1;
-        this.u32.push(this.word(key));
-        this.value(item);
-      }
-      this.u32[countAt] = count;
-    } else {
-      throw new Error(`a ${typeof value} cannot be packed`);
-    }
-  }
-
-  /** A top-level record: of a stored signal's shape without its keys (when `shaped`), else as any value. */
-  record(value: unknown, shaped: boolean): void {
-    const flags = shaped && value !== null && typeof value === 'object' && !Array.isArray(value) ? storedSignalFlags(value as Record<string, unknown>, this.longMin) : null;
-    if (flags === null) return this.value(value);
-    const record = value as Record<string, unknown>;
-    this.tags.push(Tag.StoredSignal);
-    this.u32.push(flags);
-    for (const key of SIGNAL_KEYS) {
-      if (key !== 'entities') {
-        this.value(record[key]);
-        continue;
-      }
-      const entities = record.entities as Record<string, unknown>;
-      for (const kind of ENTITY_ORDERS[flags & Flag.EntityOrder ? 1 : 0]) this.value(entities[kind]);
-    }
-    if (flags & Flag.EventId) this.value(record.event_id);
-    if (flags & Flag.Period) this.value(record.period);
-    if (flags & Flag.Feed) for (const key of SIGNAL_FEED_KEYS) this.value(record[key]);
-  }
-}
-
-/** Short strings seen more than once (worth a dictionary entry). */
-function repeatedStrings(records: readonly unknown[]): Set<string> {
-  const seen = new Set<string>();
-  const repeated = new Set<string>();
-  const visit = (value: unknown): void => {
-    if (typeof value === 'string') {
-      if (value.length > WORD_MAX) return;
-      if (seen.has(value)) repeated.add(value);
-      else seen.add(value);
-    } else if (Array.isArray(value)) {
-      for (const item of value) visit(item);
-    } else if (value !== null && typeof value === 'object') {
-      for (const item of Object.values(value)) visit(item);
-    }
-  };
-  for (const record of records) visit(record);
-  return repeated;
 }
 
 const align = (at: number): number => (at + 7) & ~7;
@@ -371,95 +133,10 @@ export function packSnapshot(meta: unknown, records: readonly unknown[], index: 
   return file;
 }
 
-/** Where an object keeps the first of its long strings' entries in LazyTexts (not enumerable: JSON, spread and equality skip it). */
-const FIRST_LONG = Symbol('first long text');
-
-/**
- * The long strings of a snapshot's objects, read from the file's bytes at each read of the
- * property (a getter; nothing decoded is kept, so memory holds the file once). Writing the
- * property makes it a plain value. An object's entries lie together (its nested objects' entries
- * are added when those close, before it), so a getter finds its own key from the object's first
- * entry on.
- */
-class LazyTexts {
-  private readonly starts: Float64Array;
-  private readonly ends: Float64Array;
-  /** The key's dictionary index, negative (-1 - index) for a string of other text than ASCII. */
-  private readonly keys: Int32Array;
-  private count = 0;
-  /** Entries of the objects still being read (start, end, key), innermost last. */
-  private readonly pending: number[] = [];
-  private readonly accessors = new Map<number, PropertyDescriptor>();
-
-  constructor(
-    private readonly file: Buffer,
-    size: number,
-    private readonly words: string[],
-  ) {
-    this.starts = new Float64Array(size);
-    this.ends = new Float64Array(size);
-    this.keys = new Int32Array(size);
-  }
-
-  open(): number {
-    return this.pending.length;
-  }
-
-  define(object: object, key: string, keyAt: number, start: number, end: number, ascii: boolean): void {
-    this.pending.push(start, end, ascii ? keyAt : -1 - keyAt);
-    // One getter and setter per key for every object: V8 keeps the objects' shapes shared.
-    Object.defineProperty(object, key, this.accessor(keyAt));
-  }
-
-  close(object: object, from: number): void {
-    if (this.pending.length === from) return;
-    if (this.count + (this.pending.length - from) / 3 > this.keys.length) throw new Error('it has more long texts than it says');
-    Object.defineProperty(object, FIRST_LONG, { value: this.count });
-    for (let at = from; at < this.pending.length; at += 3) {
-      this.starts[this.count] = this.pending[at]!;
-      this.ends[this.count] = this.pending[at + 1]!;
-      this.keys[this.count] = this.pending[at + 2]!;
-      this.count += 1;
-    }
-    this.pending.length = from;
-  }
-
-  private accessor(keyAt: number): PropertyDescriptor {
-    let accessor = this.accessors.get(keyAt);
-    if (accessor) return accessor;
-    const { file, starts, ends, keys } = this;
-    const key = this.words[keyAt]!;
-    accessor = {
-      get(this: Record<symbol, number>): string {
-        let at = this[FIRST_LONG]!;
-        while (keys[at] !== keyAt && keys[at] !== -1 - keyAt) at += 1;
-        return file.toString(keys[at]! >= 0 ? 'latin1' : 'utf8', starts[at]!, ends[at]!);
-      },
-      set(this: object, value: unknown): void {
-        Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
-      },
-      enumerable: true,
-      configurable: true,
-    };
-    this.accessors.set(keyAt, accessor);
-    return accessor;
-  }
-}
-
 export interface UnpackedSnapshot {
   meta: unknown;
   records: unknown[];
   index: PackedIndex;
-}
-
-/** A typed array over the file's bytes (copied only when they are not aligned for it). */
-function view<T extends Float64Array | Uint32Array | Int32Array>(make: new (buffer: ArrayBuffer, offset: number, length: number) => T, file: Buffer, at: number, length: number, bytesPer: number): T {
-  if (at + length * bytesPer > file.length) throw new Error('it is truncated');
-  const offset = file.byteOffset + at;
-  if (offset % bytesPer === 0) return new make(file.buffer as ArrayBuffer, offset, length);
-  const copy = new Uint8Array(length * bytesPer);
-  copy.set(file.subarray(at, at + length * bytesPer));
-  return new make(copy.buffer, 0, length);
 }
 
 /**

@@ -1,145 +1,39 @@
 /**
  * Full-text retrieval over signals: BM25 on title (weighted), summary, body and entities,
  * boosted by recency and by entities the question names (docs/decisions/design.md §2). Indexing is
- * incremental so live signals are retrievable the moment they arrive.
+ * incremental so live signals are retrievable the moment they arrive. Postings are compressed
+ * (postings.ts) and the top-k is pruned (top-k.ts; decision 0040); the words are search-tokens.ts's,
+ * the shapes search-types.ts's, a packed snapshot's columns are read by index-columns.ts.
  */
 import type { CorpusSignal } from '../world/signal-types';
-import type { Segment } from '../world/gazetteer';
-import { resolveEntities } from './entity-resolver';
+import { checkIdOrder, entityListsOf, findInOrder, joined } from './index-columns';
+import { boundsOfPairs, ChainCursor, PairsCursor, PostingList, type PostingCursor } from './postings';
+import { extractEntities, STOPWORDS, termCounts, tokenize } from './search-tokens';
+import {
+  ENTITY_KINDS,
+  type EntityKind,
+  type IndexSnapshot,
+  type PackedIndex,
+  type Postings,
+  type SearchHit,
+  type SearchOptions,
+} from './search-types';
+import { packedSnapshotOfDocs, snapshotOfDocs, type IndexContents } from './index-snapshots';
+import { NEWEST_RUN, rankTopK, type RankedTerm } from './top-k';
 
-const STOPWORDS = new Set(
-  'a an and are as at be by did do does for from has have how in is it its of on or that the their this to was were what when where which who why will with about across over than into vs versus fast much many latest recent tell me show give'.split(
-    ' ',
-  ),
-);
-
-export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  for (const raw of text.toLowerCase().normalize('NFKD').split(/[^a-z0-9]+/)) {
-    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
-    tokens.push(stem(raw));
-  }
-  return tokens;
-}
-
-/** A light suffix stemmer: enough to match growing/grows/growth and stores/store. */
-function stem(token: string): string {
-  if (token.length > 5 && token.endsWith('ing')) return token.slice(0, -3);
-  if (token.length > 4 && token.endsWith('ies')) return `${token.slice(0, -3)}y`;
-  if (token.length > 4 && token.endsWith('th') && token.startsWith('grow')) return 'grow';
-  if (token.length > 3 && token.endsWith('s') && !token.endsWith('ss')) return token.slice(0, -1);
-  return token;
-}
-
-export interface QueryEntities {
-  retailers: string[];
-  segments: Segment[];
-  cities: string[];
-  states: string[];
-}
-
-/** Finds the retailers, segments, cities and states a question names (aliases and parents included). */
-export function extractEntities(question: string): QueryEntities {
-  const { retailers, segments, cities, states } = resolveEntities(question);
-  return { retailers, segments, cities, states };
-}
-
-export interface SearchHit {
-  signal: CorpusSignal;
-  score: number;
-  /** BM25 alone, before boosts: how well the words matched. */
-  textScore: number;
-  entityMatches: number;
-}
-
-export interface SearchOptions {
-  limit?: number;
-  now?: number;
-  /** Only signals published at or before this time (ms). */
-  until?: number;
-}
-
-export const ENTITY_KINDS = ['retailers', 'segments', 'cities', 'states'] as const;
-type EntityKind = (typeof ENTITY_KINDS)[number];
-const K1 = 1.2;
-const B = 0.75;
-const TITLE_WEIGHT = 3;
-const RECENCY_HALF_LIFE_DAYS = 45;
-/** The recency factor of a signal published now (written as the factor is, so it rounds alike). */
-const MAX_RECENCY = 1 + 0.6 * 0.5 ** 0;
-
-/**
- * The index as plain JSON (the corpus cache): each term's postings as the index keeps them,
- * [doc, tf, doc, tf, …], docs numbered in the order of the signals it was built from.
- */
-export interface IndexSnapshot {
-  lengths: number[];
-  postings: Record<string, number[]>;
-}
-
-/**
- * An index snapshot in typed arrays (the binary snapshot, retrieval/packed-snapshot.ts):
- * `terms[i]`'s postings are the next `counts[i]` pairs [doc, tf] of `pairs`.
- */
-export interface PackedIndex {
-  lengths: Float64Array;
-  terms: string[];
-  counts: Uint32Array;
-  pairs: Int32Array;
-  /** Columns the index takes as they are, when the snapshot has them (files written before them do not). */
-  columns?: PackedColumns;
-}
-
-/**
- * What the index otherwise works out per signal when it is added, stored beside the postings so
- * that appending 100,000 stored signals parses no date and walks no entity list (bench/notes.md,
- * issue 27 round 7): each document's publication time, and the documents naming each entity.
- */
-export interface PackedColumns {
-  /** Each document's `Date.parse(published_at)` (NaN kept). */
-  published: Float64Array;
-  /** The documents in the order of their ids (ascending by `<`): a signal is found by id with a binary search, no map of every id. */
-  byId: Int32Array;
-  /** Per entity kind (ENTITY_KINDS' order), its names; the documents of each name follow in `docs`, kinds one after another. */
-  names: string[][];
-  /** How many documents each name has (names of every kind, in that order). */
-  counts: Uint32Array;
-  /** Every name's documents, ascending, numbered in the snapshot. */
-  docs: Int32Array;
-}
-
-/** Postings [doc, tf, …] whose documents are numbered from `base`. */
-interface Postings {
-  list: number[] | Int32Array;
-  base: number;
-}
-
-/** Where `id` is in an id order (its document), by binary search; `idOf` reads a document's id. */
-function findInOrder(order: Int32Array, idOf: (doc: number) => string, id: string): number | undefined {
-  let low = 0;
-  let high = order.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (idOf(order[mid]!) < id) low = mid + 1;
-    else high = mid;
-  }
-  return low < order.length && idOf(order[low]!) === id ? order[low] : undefined;
-}
-
-/** Lists joined into one, in order, documents numbered in the index. */
-function joined(lists: Postings[]): number[] {
-  const all: number[] = [];
-  for (const { list, base } of lists) for (let at = 0; at < list.length; at += 2) all.push(list[at]! + base, list[at + 1]!);
-  return all;
-}
+export { extractEntities, tokenize } from './search-tokens';
+export { ENTITY_KINDS } from './search-types';
+export type { IndexSnapshot, PackedColumns, PackedIndex, QueryEntities, SearchHit, SearchOptions } from './search-types';
 
 export class SignalSearchIndex {
   private readonly docs: CorpusSignal[] = [];
   private readonly lengths: number[] = [];
   /** Publication times (ms), parsed once rather than at every search. */
   private readonly published: number[] = [];
-  private scratch = new Float64Array(0);
   private matchScratch = new Uint8Array(0);
+  /** The latest publication time in each run of NEWEST_RUN documents, over the first `newestCounted` (the ranking's recency bound; top-k.ts). */
+  private readonly newest: number[] = [];
+  private newestCounted = 0;
   /** The documents naming each entity (kind and name): entity matches are counted from these. */
   private readonly entityDocs: Record<EntityKind, Map<string, number[]>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
   /**
@@ -148,11 +42,10 @@ export class SignalSearchIndex {
    * `entityDocs` then its list in each of these, and the first change to it merges them.
    */
   private readonly appendedEntities: { base: number; lists: Record<EntityKind, Map<string, Int32Array>> }[] = [];
-  /**
-   * Each term's postings, flat: [doc, tf, doc, tf, …] (no object per posting to build or read).
-   * Lists read from a packed snapshot stay typed arrays until a change needs them growable.
-   */
-  private readonly postings = new Map<string, number[] | Int32Array>();
+  /** Each term's own postings, compressed (postings.ts: about 2.5 bytes a posting, skippable by block). */
+  private readonly postings = new Map<string, PostingList>();
+  /** The bounds (largest count, shortest document) of lists appended from snapshots, worked out at their first search. */
+  private readonly appendedBounds = new WeakMap<Int32Array, { maxTf: number; minLength: number }>();
   /**
    * Postings appended from packed snapshots (the stored signals after the sample), one per append:
    * each list a view of the snapshot's own array, its documents numbered from `base` (neither
@@ -172,6 +65,8 @@ export class SignalSearchIndex {
 
   constructor(signals: Iterable<CorpusSignal> = []) {
     for (const signal of signals) this.add(signal);
+    // Built in one go: the lists give back their spare capacity (a third of it, growing by half).
+    for (const list of this.postings.values()) list.trim();
   }
 
   /** The index over `signals` (in that order) from a snapshot of it, without tokenizing again. */
@@ -192,8 +87,9 @@ export class SignalSearchIndex {
       for (let at = 0; at < list.length; at += 2) {
         const doc = list[at]!;
         if (!(doc >= 0 && doc < signals.length && list[at + 1]! > 0)) throw new Error('index snapshot names a missing document');
+        if (at > 0 && !(doc > list[at - 2]!)) throw new Error('index snapshot has a malformed posting list');
       }
-      index.postings.set(term, list);
+      index.postings.set(term, PostingList.from(list, index.lengthOf));
     }
     return index;
   }
@@ -229,8 +125,8 @@ export class SignalSearchIndex {
     if (at !== pairs.length) throw new Error('index snapshot has a malformed posting list');
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
     const columns = packed.columns;
-    const entityLists = columns ? SignalSearchIndex.entityListsOf(columns, signals.length) : null;
-    if (columns) this.checkIdOrder(signals, columns.byId);
+    const entityLists = columns ? entityListsOf(columns, signals.length) : null;
+    if (columns) checkIdOrder(signals, columns.byId, this.heldIds());
     // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
     for (let doc = 0; !columns && doc < signals.length; doc += 1) {
       const id = signals[doc]!.id;
@@ -266,29 +162,10 @@ export class SignalSearchIndex {
     if (lists.size > 0) this.appended.push({ base: offset, lists });
   }
 
-  /**
-   * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
-   * none of their ids is one the index holds; nothing changes here.
-   */
-  private checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array): void {
-    if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
-    let previous: string | null = null;
-    for (let at = 0; at < order.length; at += 1) {
-      const doc = order[at]!;
-      const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
-      if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
-      if (previous !== null && !(previous < id)) throw new Error(previous === id ? `index snapshot repeats signal ${id}` : 'index snapshot has a malformed id order');
-      previous = id;
-    }
-    // Strictly ascending ids, each a document number below the count: every document exactly once.
-    const held = (id: string): boolean => findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined;
-    for (const id of this.byId.keys()) if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
-    for (const { base, order: before } of this.idSegments) {
-      for (let at = 0; at < before.length; at += 1) {
-        const id = this.docs[base + before[at]!]!.id;
-        if (held(id)) throw new Error(`index snapshot repeats signal ${id}`);
-      }
-    }
+  /** Every id the index holds. */
+  private *heldIds(): IterableIterator<string> {
+    yield* this.byId.keys();
+    for (const { base, order } of this.idSegments) for (let at = 0; at < order.length; at += 1) yield this.docs[base + order[at]!]!.id;
   }
 
   /** The document of an id, if the index holds it. */
@@ -300,35 +177,6 @@ export class SignalSearchIndex {
       if (found !== undefined) return base + found;
     }
     return undefined;
-  }
-
-  /** The entity lists of packed columns over `size` signals, by kind and name (views of `docs`); throws when malformed. */
-  private static entityListsOf(columns: PackedColumns, size: number): Record<EntityKind, Map<string, Int32Array>> {
-    const { published, names, counts, docs } = columns;
-    if (published.length !== size || names.length !== ENTITY_KINDS.length) throw new Error('index snapshot has malformed columns');
-    const lists: Record<EntityKind, Map<string, Int32Array>> = { retailers: new Map(), segments: new Map(), cities: new Map(), states: new Map() };
-    let name = 0;
-    let at = 0;
-    for (const [k, kind] of ENTITY_KINDS.entries()) {
-      const kindNames = names[k]!;
-      if (!Array.isArray(kindNames)) throw new Error('index snapshot has malformed columns');
-      for (const entity of kindNames) {
-        if (typeof entity !== 'string' || lists[kind].has(entity) || name >= counts.length) throw new Error('index snapshot has a malformed entity list');
-        const end = at + counts[name]!;
-        if (end > docs.length) throw new Error('index snapshot has a malformed entity list');
-        // Each list: document numbers of this snapshot, ascending (search merges and inserts rely on it).
-        for (let i = at, previous = -1; i < end; i += 1) {
-          const doc = docs[i]!;
-          if (doc <= previous || doc >= size) throw new Error('index snapshot has a malformed entity list');
-          previous = doc;
-        }
-        lists[kind].set(entity, docs.subarray(at, end));
-        at = end;
-        name += 1;
-      }
-    }
-    if (name !== counts.length || at !== docs.length) throw new Error('index snapshot has a malformed entity list');
-    return lists;
   }
 
   /** An entity's documents, in document order: its own list (base 0), then those appended from snapshots' columns. */
@@ -373,16 +221,50 @@ export class SignalSearchIndex {
     }
   }
 
-  /** A term's postings, in document order: its own list (base 0), then those appended from snapshots. */
+  /** A document's length (for a posting list's bounds). */
+  private readonly lengthOf = (doc: number): number => this.lengths[doc] ?? 0;
+
+  /** A term's postings, in document order, as pairs: its own list (base 0), then those appended from snapshots. */
   private listsOf(term: string): Postings[] {
     const lists: Postings[] = [];
     const own = this.postings.get(term);
-    if (own) lists.push({ list: own, base: 0 });
+    if (own) lists.push({ list: own.toPairs(), base: 0 });
     for (const { base, lists: appended } of this.appended) {
       const list = appended.get(term);
       if (list) lists.push({ list, base });
     }
     return lists;
+  }
+
+  /** A term for the ranking: its idf over `count` documents, a cursor over all its lists and their bounds; null when no signal has it. */
+  private rankedTerm(term: string, count: number): RankedTerm | null {
+    const cursors: PostingCursor[] = [];
+    let documents = 0;
+    let maxTf = 0;
+    let minLength = Number.POSITIVE_INFINITY;
+    const own = this.postings.get(term);
+    if (own && own.count > 0) {
+      cursors.push(own.cursor());
+      documents += own.count;
+      maxTf = own.maxTf;
+      minLength = own.minLength;
+    }
+    for (const { base, lists } of this.appended) {
+      const list = lists.get(term);
+      if (!list || list.length === 0) continue;
+      let bounds = this.appendedBounds.get(list);
+      if (!bounds) {
+        bounds = boundsOfPairs(list, base, this.lengthOf);
+        this.appendedBounds.set(list, bounds);
+      }
+      cursors.push(new PairsCursor(list, base, bounds));
+      documents += list.length / 2;
+      maxTf = Math.max(maxTf, bounds.maxTf);
+      minLength = Math.min(minLength, bounds.minLength);
+    }
+    if (cursors.length === 0) return null;
+    const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
+    return { idf, cursor: cursors.length === 1 ? cursors[0]! : new ChainCursor(cursors), maxTf, minLength };
   }
 
   private hasPostings(term: string): boolean {
@@ -391,10 +273,7 @@ export class SignalSearchIndex {
 
   /** Every term with its postings in document order (its lists joined, documents numbered in the index). */
   private *allPostings(): IterableIterator<[string, ArrayLike<number>]> {
-    for (const [term, list] of this.postings) {
-      const lists = this.listsOf(term);
-      yield [term, lists.length === 1 ? list : joined(lists)];
-    }
+    for (const term of this.postings.keys()) yield [term, joined(this.listsOf(term))];
     for (const [at, { lists }] of this.appended.entries()) {
       for (const term of lists.keys()) {
         // Each term once: where it first appears.
@@ -404,71 +283,26 @@ export class SignalSearchIndex {
     }
   }
 
-  /** A term's postings as one growable list (lists from a snapshot are copied into it once). */
-  private writable(term: string): number[] {
-    const lists = this.listsOf(term);
+  /** A term's own list, with the lists appended from snapshots moved into it first (once). */
+  private writable(term: string): PostingList {
+    const own = this.postings.get(term);
+    if (own && !this.appended.some(({ lists }) => lists.has(term))) return own;
+    const merged = PostingList.from(joined(this.listsOf(term)), this.lengthOf);
     for (const { lists: appended } of this.appended) appended.delete(term);
-    if (lists.length === 1 && Array.isArray(lists[0]!.list)) return lists[0]!.list;
-    const growable = joined(lists);
-    this.postings.set(term, growable);
-    return growable;
+    this.postings.set(term, merged);
+    return merged;
+  }
+
+  /** Rewrites a term's list as pairs [doc, tf, …] (a replaced signal: rare, so a whole list rebuilt is fine). */
+  private rewrite(term: string, edit: (pairs: number[]) => void): void {
+    const pairs = this.writable(term).toPairs();
+    edit(pairs);
+    this.postings.set(term, PostingList.from(pairs, this.lengthOf));
   }
 
   /** The packed form of snapshotOf (the stored signals' binary snapshot). */
   packedSnapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; packed: PackedIndex } {
-    const docs = this.docsOf(ids);
-    const { signals, snapshot } = this.snapshotOfDocs(docs);
-    const terms = Object.keys(snapshot.postings);
-    const counts = new Uint32Array(terms.length);
-    let total = 0;
-    for (const [i, term] of terms.entries()) {
-      counts[i] = snapshot.postings[term]!.length / 2;
-      total += snapshot.postings[term]!.length;
-    }
-    const pairs = new Int32Array(total);
-    let at = 0;
-    for (const term of terms) {
-      for (const value of snapshot.postings[term]!) {
-        // Documents and weighted term counts are whole numbers; anything else cannot be packed.
-        if (!Number.isInteger(value)) throw new Error(`term ${term} has a posting that is not a whole number`);
-        pairs[at++] = value;
-      }
-    }
-    return { signals, packed: { lengths: Float64Array.from(snapshot.lengths), terms, counts, pairs, columns: this.columnsOf(docs) } };
-  }
-
-  /** The columns over these documents (ascending), numbered as in their snapshot. */
-  private columnsOf(docs: number[]): PackedColumns {
-    const renumbered = new Int32Array(this.docs.length).fill(-1);
-    for (const [at, doc] of docs.entries()) renumbered[doc] = at;
-    const names: string[][] = [];
-    const counts: number[] = [];
-    const kept: number[] = [];
-    for (const kind of ENTITY_KINDS) {
-      const kindNames: string[] = [];
-      for (const [name, list] of this.allEntities(kind)) {
-        const from = kept.length;
-        for (let at = 0; at < list.length; at += 1) {
-          const doc = renumbered[list[at]!] ?? -1;
-          if (doc >= 0) kept.push(doc);
-        }
-        if (kept.length === from) continue;
-        kindNames.push(name);
-        counts.push(kept.length - from);
-      }
-      names.push(kindNames);
-    }
-    const byId = Int32Array.from(docs.keys()).sort((a, b) => {
-      const left = this.docs[docs[a]!]!.id;
-      const right = this.docs[docs[b]!]!.id;
-      return left < right ? -1 : left > right ? 1 : 0;
-    });
-    return { published: Float64Array.from(docs, (doc) => this.published[doc]!), byId, names, counts: Uint32Array.from(counts), docs: Int32Array.from(kept) };
-  }
-
-  /** The documents of these ids that the index holds, ascending. */
-  private docsOf(ids: Iterable<string>): number[] {
-    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
+    return packedSnapshotOfDocs(this.contents(), this.docsOf(ids));
   }
 
   /**
@@ -476,23 +310,17 @@ export class SignalSearchIndex {
    * returned with it), for appendSnapshot at a later start.
    */
   snapshotOf(ids: Iterable<string>): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
-    return this.snapshotOfDocs(this.docsOf(ids));
+    return snapshotOfDocs(this.contents(), this.docsOf(ids));
   }
 
-  private snapshotOfDocs(docs: number[]): { signals: CorpusSignal[]; snapshot: IndexSnapshot } {
-    const renumbered = new Int32Array(this.docs.length).fill(-1);
-    for (const [at, doc] of docs.entries()) renumbered[doc] = at;
-    const postings: Record<string, number[]> = Object.create(null) as Record<string, number[]>;
-    for (const [term, list] of this.allPostings()) {
-      let kept: number[] | null = null;
-      for (let at = 0; at < list.length; at += 2) {
-        const doc = renumbered[list[at]!] ?? -1;
-        if (doc < 0) continue;
-        (kept ??= []).push(doc, list[at + 1]!);
-      }
-      if (kept) postings[term] = kept;
-    }
-    return { signals: docs.map((doc) => this.docs[doc]!), snapshot: { lengths: docs.map((doc) => this.lengths[doc]!), postings } };
+  /** The documents of these ids that the index holds, ascending. */
+  private docsOf(ids: Iterable<string>): number[] {
+    return [...new Set(ids)].flatMap((id) => this.docOf(id) ?? []).sort((a, b) => a - b);
+  }
+
+  /** What the snapshot writers read (index-snapshots.ts). */
+  private contents(): IndexContents {
+    return { docs: this.docs, lengths: this.lengths, published: this.published, postings: () => this.allPostings(), entities: (kind) => this.allEntities(kind) };
   }
 
   snapshot(): IndexSnapshot {
@@ -524,19 +352,9 @@ export class SignalSearchIndex {
     this.docs.push(signal);
     this.byId.set(signal.id, doc);
     this.published.push(Date.parse(signal.published_at));
-    const counts = new Map<string, number>();
-    const addTokens = (text: string, weight: number): number => {
-      const tokens = tokenize(text);
-      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
-      return tokens.length * weight;
-    };
-    const entities = signal.entities;
-    const length =
-      addTokens(signal.title, TITLE_WEIGHT) +
-      addTokens(signal.body, 1) +
-      addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
-    for (const [token, tf] of counts) this.writable(token).push(doc, tf);
+    const { counts, length } = termCounts(signal);
     this.lengths.push(length);
+    for (const [token, tf] of counts) this.writable(token).push(doc, tf, length);
     this.totalLength += length;
     this.addEntities(signal, doc);
   }
@@ -550,28 +368,27 @@ export class SignalSearchIndex {
       if (!list) return;
       for (let at = list.length - stride; at >= 0; at -= stride) if (list[at] === doc) list.splice(at, stride);
     };
-    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) dropDoc(this.hasPostings(token) ? this.writable(token) : undefined, 2);
+    for (const token of new Set(tokenize(`${old.title} ${old.body} ${[...old.entities.retailers, ...old.entities.segments, ...old.entities.cities, ...old.entities.states].join(' ')}`))) {
+      if (this.hasPostings(token)) this.rewrite(token, (pairs) => dropDoc(pairs, 2));
+    }
     for (const kind of ENTITY_KINDS) for (const name of new Set(old.entities[kind])) dropDoc(this.entityListsFor(kind, name).length > 0 ? this.writableEntity(kind, name) : undefined, 1);
     this.totalLength -= this.lengths[doc]!;
     this.docs[doc] = signal;
     this.published[doc] = Date.parse(signal.published_at);
-    const counts = new Map<string, number>();
-    const addTokens = (text: string, weight: number): number => {
-      const tokens = tokenize(text);
-      for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + weight);
-      return tokens.length * weight;
-    };
+    if (doc < this.newestCounted) this.noteNewest(doc);
+    const { counts, length } = termCounts(signal);
     const entities = signal.entities;
-    const length = addTokens(signal.title, TITLE_WEIGHT) + addTokens(signal.body, 1) + addTokens([...entities.retailers, ...entities.segments, ...entities.cities, ...entities.states].join(' '), 1);
-    for (const [token, tf] of counts) {
-      const list = this.writable(token);
-      // Postings stay in document order for the search's merge.
-      let at = list.length;
-      while (at >= 2 && list[at - 2]! > doc) at -= 2;
-      list.splice(at, 0, doc, tf);
-    }
+    // The new length first: the lists rebuilt below bound their blocks by it.
     this.lengths[doc] = length;
     this.totalLength += length;
+    for (const [token, tf] of counts) {
+      this.rewrite(token, (list) => {
+        // Postings stay in document order for the search's merge.
+        let at = list.length;
+        while (at >= 2 && list[at - 2]! > doc) at -= 2;
+        list.splice(at, 0, doc, tf);
+      });
+    }
     for (const kind of ENTITY_KINDS) {
       for (const name of new Set(entities[kind])) {
         const list = this.writableEntity(kind, name);
@@ -600,6 +417,27 @@ export class SignalSearchIndex {
     }
   }
 
+  /** Raises its run's latest time to this document's (a time that is not a number bounds as the newest possible). */
+  private noteNewest(doc: number): void {
+    const run = Math.floor(doc / NEWEST_RUN);
+    const time = this.published[doc]!;
+    const bound = Number.isNaN(time) ? Number.POSITIVE_INFINITY : time;
+    if (!(this.newest[run]! >= bound)) this.newest[run] = bound;
+  }
+
+  /** For each run of documents, the latest publication time from it to the end (documents added since the last search counted first). */
+  private newestFrom(count: number): Float64Array {
+    for (; this.newestCounted < count; this.newestCounted += 1) this.noteNewest(this.newestCounted);
+    const runs = Math.ceil(count / NEWEST_RUN);
+    const from = new Float64Array(runs);
+    let latest = Number.NEGATIVE_INFINITY;
+    for (let run = runs - 1; run >= 0; run -= 1) {
+      if (this.newest[run]! > latest) latest = this.newest[run]!;
+      from[run] = latest;
+    }
+    return from;
+  }
+
   search(query: string, options: SearchOptions = {}): SearchHit[] {
     const limit = options.limit ?? 8;
     const now = options.now ?? Date.now();
@@ -608,30 +446,12 @@ export class SignalSearchIndex {
     if (terms.length === 0 || count === 0) return [];
     const entities = extractEntities(query);
     const avgLength = this.totalLength / count;
-    // Scores in a reused array, with the documents in the order first scored (the order ties
-    // keep); a search runs synchronously, so one scratch array serves them all.
-    if (this.scratch.length < count) this.scratch = new Float64Array(count + 1_024);
-    const scores = this.scratch;
-    const scored: number[] = [];
+    const ranked: RankedTerm[] = [];
     for (const term of terms) {
-      const lists = this.listsOf(term);
-      if (lists.length === 0) continue;
-      let documents = 0;
-      for (const { list } of lists) documents += list.length / 2;
-      const idf = Math.log(1 + (count - documents + 0.5) / (documents + 0.5));
-      for (const { list, base } of lists) {
-        for (let at = 0; at < list.length; at += 2) {
-          const doc = list[at]! + base;
-          const tf = list[at + 1]!;
-          // A document number it does not hold (only a faulty snapshot could give one) is skipped.
-          if (!(doc >= 0 && doc < count && tf > 0)) continue;
-          const norm = tf * (K1 + 1) / (tf + K1 * (1 - B + (B * (this.lengths[doc] ?? avgLength)) / avgLength));
-          // Every term's share is above 0, so 0 means "not scored yet".
-          if (scores[doc] === 0) scored.push(doc);
-          scores[doc] = scores[doc]! + idf * norm;
-        }
-      }
+      const found = this.rankedTerm(term, count);
+      if (found) ranked.push(found);
     }
+    if (ranked.length === 0) return [];
     const wanted = entities.retailers.length + entities.segments.length + entities.cities.length + entities.states.length;
     // How many of the named entities each document names, counted from the entity lists.
     const entityLists = ENTITY_KINDS.flatMap((kind) => entities[kind].flatMap((name) => this.entityListsFor(kind, name)));
@@ -644,43 +464,11 @@ export class SignalSearchIndex {
         if (doc >= 0 && doc < count) matches[doc] = matches[doc]! + 1;
       }
     }
-    // The most any boost can multiply a text score by: the newest signal naming every entity.
-    const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
-    // A bounded top-K kept sorted as we go: no sort of every scored document.
-    const top: SearchHit[] = [];
-    const better = (a: SearchHit, b: SearchHit): boolean =>
-      a.score > b.score || (a.score === b.score && a.signal.published_at > b.signal.published_at);
-    for (const doc of scored) {
-      const textScore = scores[doc]!;
-      scores[doc] = 0;
-      const signal = this.docs[doc];
-      if (!signal) continue;
-      // A document that cannot beat the last of a full top-K even with every boost is skipped
-      // before its recency and entities are worked out (the ranking is the same).
-      if (top.length === limit && textScore * MAX_RECENCY * maxBoost < top[limit - 1]!.score) continue;
-      const published = this.published[doc]!;
-      if (options.until !== undefined && published > options.until) continue;
-      const ageDays = Math.max(0, (now - published) / 86_400_000);
-      const recency = 1 + 0.6 * 0.5 ** (ageDays / RECENCY_HALF_LIFE_DAYS);
-      const entityMatches = matches[doc]!;
-      // A signal missing an entity the question names ranks well below one that has it.
-      const entityBoost = wanted === 0 ? 1 : ((1 + entityMatches) / (1 + wanted)) * (1 + 0.5 * entityMatches);
-      const score = textScore * recency * entityBoost;
-      const last = top.length === limit ? top[limit - 1]! : null;
-      if (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at))) continue;
-      const hit: SearchHit = { signal, textScore, score, entityMatches };
-      // Where it goes: after every hit it does not beat (binary search; Discover keeps 1,000).
-      let low = 0;
-      let high = top.length;
-      while (low < high) {
-        const mid = (low + high) >>> 1;
-        if (better(hit, top[mid]!)) high = mid;
-        else low = mid + 1;
-      }
-      top.splice(low, 0, hit);
-      if (top.length > limit) top.pop();
+    try {
+      const view = { count, avgLength, lengths: this.lengths, published: this.published, docs: this.docs, matches, wanted, newestFrom: this.newestFrom(count) };
+      return rankTopK(ranked, view, { limit, now, ...(options.until === undefined ? {} : { until: options.until }) });
+    } finally {
+      for (const { list, base } of entityLists) for (let at = 0; at < list.length; at += 1) matches[list[at]! + base] = 0;
     }
-    for (const { list, base } of entityLists) for (let at = 0; at < list.length; at += 1) matches[list[at]! + base] = 0;
-    return top;
   }
 }
