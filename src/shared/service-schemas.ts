@@ -175,7 +175,7 @@ export const CitationPayload = z
     source_id: z.string().optional(),
     source_name: z.string().optional(),
     published_at: z.string().optional(),
-    url: z.string().optional(),
+    url: z.string().nullable().optional().meta({ description: 'Null when the cited item has no link of its own: cite it by source_name and published_at.' }),
     slug: z.string().optional(),
     snippet: z.string().optional(),
   })
@@ -260,7 +260,7 @@ export const Signal = z
     summary: z.string(),
     body: z.string(),
     source_id: z.string(),
-    url: z.string(),
+    url: z.string().nullable().meta({ description: 'The item\'s own link; null for a fetched item that has none (cite it by its source and date).' }),
     published_at: z.string(),
     type: z.string(),
     entities: z.looseObject({

@@ -11,7 +11,7 @@ import type { FeedSourceRecord } from './source-registry';
 export interface PreviewItem {
   id: string;
   title: string;
-  /** Null when the item has no link of its own (it is cited at the feed's page). */
+  /** Null when the item has no link of its own (it is cited by its source and date). */
   url: string | null;
   published_at: string;
   published_at_source: 'item' | 'fetch';
@@ -42,7 +42,7 @@ export function previewOf(definition: FeedSourceRecord, collected: Collected, at
       dropped.push({ title: item.title.slice(0, 200), id: item.guid ?? item.url, reason: unkeptReason(item) ?? 'It has no title and no text.' });
       continue;
     }
-    kept.push({ id: signal.id, title: signal.title, url: item.url ? signal.url : null, published_at: signal.published_at, published_at_source: signal.published_at_source, updated_at: item.updated ?? null, summary: signal.summary, author: item.author ?? null, categories: item.categories ?? [], enclosures: item.enclosures ?? [] });
+    kept.push({ id: signal.id, title: signal.title, url: signal.url, published_at: signal.published_at, published_at_source: signal.published_at_source, updated_at: item.updated ?? null, summary: signal.summary, author: item.author ?? null, categories: item.categories ?? [], enclosures: item.enclosures ?? [] });
   }
   if (kept.length === 0) {
     if (collected.partial) throw collected.partial;
