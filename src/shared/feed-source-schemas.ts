@@ -111,7 +111,7 @@ export const FeedSourceDryRun = z
   })
   .meta({ id: 'FeedSourceDryRun' });
 
-export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem), items_total: z.number().optional(), dropped: z.array(DroppedItem).optional() }).meta({ id: 'FeedSourceCreated' });
+export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem), items_total: z.number().optional(), dropped: z.array(DroppedItem).optional(), read_with_errors: z.string().nullable().optional() }).meta({ id: 'FeedSourceCreated' });
 
 export const QueuedProposal = z
   .looseObject({

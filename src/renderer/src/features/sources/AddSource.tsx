@@ -4,6 +4,7 @@ import { formatDuration, formatNumber } from '../../../../shared/format';
 import { SOURCE_KINDS, type SourceKind, type SourcePreview } from '../../../../shared/sources';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
+import { DroppedItems, ReadWithErrors } from './DroppedItems';
 import { CADENCES, guessKind, KIND_LABELS } from './source-kinds';
 
 export function AddSource({ onAdded }: { onAdded(): void }) {
@@ -144,12 +145,14 @@ export function AddSource({ onAdded }: { onAdded(): void }) {
       ) : null}
       {preview ? (
         <div className="source-preview" data-testid="add-source-preview-list">
-          <p>
-            <strong>{formatNumber(preview.items.length)}</strong> item{preview.items.length === 1 ? '' : 's'} found at {preview.source.url} ({preview.source.kind}), to be added as <strong>{preview.source.name}</strong>:
+          <p data-testid="preview-count" data-total={preview.itemsTotal}>
+            <strong>{formatNumber(preview.itemsTotal)}</strong> item{preview.itemsTotal === 1 ? '' : 's'} found at {preview.source.url} ({preview.source.kind})
+            {preview.dropped.length > 0 ? `, ${formatNumber(preview.itemsTotal - preview.dropped.length)} to be kept` : ''}, to be added as <strong>{preview.source.name}</strong>:
           </p>
+          <ReadWithErrors message={preview.readWithErrors} />
           <ul>
-            {preview.items.slice(0, 8).map((item) => (
-              <li key={item.url} data-testid="preview-item">
+            {preview.items.slice(0, 8).map((item, index) => (
+              <li key={`${item.url ?? ''}:${index}`} data-testid="preview-item">
                 <span className="preview-title">{item.title}</span>{' '}
                 <span className="hint">
                   {display.date(item.publishedAt)}
@@ -159,6 +162,7 @@ export function AddSource({ onAdded }: { onAdded(): void }) {
             ))}
           </ul>
           {preview.items.length > 8 ? <p className="hint">…and {formatNumber(preview.items.length - 8)} more.</p> : null}
+          <DroppedItems dropped={preview.dropped} total={preview.itemsTotal} />
           <button type="button" onClick={() => void add()} disabled={busy !== null} data-testid="add-source-confirm">
             {busy === 'add' ? 'Adding…' : 'Add this source'}
           </button>{' '}

@@ -4,6 +4,7 @@ import { formatNumber } from '../../../../shared/format';
 import type { FetchRecordView } from '../../../../shared/sources';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
+import { DroppedItems, ReadWithErrors } from './DroppedItems';
 
 export function FetchHistory({ id, lastFetchAt }: { id: string; lastFetchAt: string | null }) {
   const display = useDisplay();
@@ -41,15 +42,20 @@ export function FetchHistory({ id, lastFetchAt }: { id: string; lastFetchAt: str
           <tr key={fetch.at} data-testid="history-row" data-ok={fetch.ok ? 'true' : 'false'}>
             <td title={display.dateTime(fetch.at)}>{display.ago(fetch.at)}</td>
             <td>
-              {fetch.ok ? (
+              {fetch.ok && fetch.readWithErrors ? (
+                <ReadWithErrors message={fetch.readWithErrors} />
+              ) : fetch.ok ? (
                 <span className="health health-healthy">{fetch.notModified ? 'not modified (304)' : `ok${fetch.status ? ` (${fetch.status})` : ''}`}</span>
               ) : (
                 <span className="fetch-failed">
                   <span className="health health-down">failed</span> {fetch.error?.message ?? `HTTP ${fetch.status ?? '?'}`}
                 </span>
               )}
+              <DroppedItems dropped={fetch.dropped} total={fetch.itemsTotal} />
             </td>
-            <td className="num">{formatNumber(fetch.items)}</td>
+            <td className="num" title={fetch.itemsTotal !== null ? `${formatNumber(fetch.itemsTotal)} given by the source, ${formatNumber(fetch.dropped.length)} not kept` : undefined}>
+              {formatNumber(fetch.items)}
+            </td>
             <td className="num">{formatNumber(fetch.newItems)}</td>
             <td className="num">{formatNumber(fetch.durationMs)} ms</td>
           </tr>
