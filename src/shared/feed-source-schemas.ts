@@ -88,7 +88,7 @@ export const PreviewItem = z
   .looseObject({
     id: z.string().optional().meta({ description: 'The signal id the item would have (`sig_` from its link, or its guid / content when it has none).' }),
     title: z.string().optional(),
-    url: z.string().nullable().optional().meta({ description: 'Null when the item has no link of its own; it is cited at the feed\'s page.' }),
+    url: z.string().nullable().optional().meta({ description: 'Null when the item has no link of its own; it is cited by its source and date.' }),
     updated_at: z.string().nullable().optional(),
     author: z.string().nullable().optional(),
     categories: z.array(z.string()).optional(),
@@ -111,7 +111,7 @@ export const FeedSourceDryRun = z
   })
   .meta({ id: 'FeedSourceDryRun' });
 
-export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem), items_total: z.number().optional(), dropped: z.array(DroppedItem).optional() }).meta({ id: 'FeedSourceCreated' });
+export const FeedSourceCreated = z.looseObject({ source: FeedSource, preview: z.array(PreviewItem), items_total: z.number().optional(), dropped: z.array(DroppedItem).optional(), read_with_errors: z.string().nullable().optional() }).meta({ id: 'FeedSourceCreated' });
 
 export const QueuedProposal = z
   .looseObject({

@@ -176,7 +176,7 @@ export const CitationPayload = z
     source_id: z.string().optional(),
     source_name: z.string().optional(),
     published_at: z.string().optional(),
-    url: z.string().optional(),
+    url: z.string().nullable().optional().meta({ description: 'Null when the cited item has no link of its own: cite it by source_name and published_at.' }),
     slug: z.string().optional(),
     snippet: z.string().optional(),
   })

@@ -30,7 +30,7 @@ export const Signal = z
     summary: z.string(),
     body: z.string(),
     source_id: z.string(),
-    url: z.string(),
+    url: z.string().nullable().meta({ description: 'The item\'s own link; null for a fetched item that has none (cite it by its source and date).' }),
     published_at: z.string(),
     type: z.string(),
     entities: z.looseObject({

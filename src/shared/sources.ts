@@ -84,11 +84,25 @@ export interface FetchRecordView {
   newItems: number;
   durationMs: number;
   error: SourceProblem | null;
+  /** The document was ill-formed and read anyway: its first error, in words (null when well-formed). */
+  readWithErrors: string | null;
+  /** Items the feed gave in all, kept or not (null when the service does not say). */
+  itemsTotal: number | null;
+  /** Items the feed gave that were not kept, each with why. */
+  dropped: DroppedItemView[];
+}
+
+/** An item a source gave that is not kept, and why, in words. */
+export interface DroppedItemView {
+  title: string;
+  id: string | null;
+  reason: string;
 }
 
 export interface PreviewItemView {
   title: string;
-  url: string;
+  /** Null when the item has no link of its own (it is cited by its source and date). */
+  url: string | null;
   publishedAt: string;
   /** `fetch`: the item had no date; the time it was read stands in. */
   publishedAtSource: 'item' | 'fetch';
@@ -99,6 +113,12 @@ export interface SourcePreview {
   /** What would be added (the service's reading of the request: name, kind, cadence). */
   source: { name: string; kind: string; url: string; cadenceS: number };
   items: PreviewItemView[];
+  /** How many items the source gave in all (kept or not). */
+  itemsTotal: number;
+  /** Items it gave that would not be kept, each with why. */
+  dropped: DroppedItemView[];
+  /** The document was ill-formed and read anyway: its first error. */
+  readWithErrors: string | null;
 }
 
 export interface ProposalView {

@@ -25,7 +25,7 @@ export const DiscoverItem = z
       states: z.array(z.string()),
     }),
     metrics: z.record(z.string(), z.number()),
-    url: z.string(),
+    url: z.string().nullable().meta({ description: 'The item\'s own link; null for a fetched item that has none.' }),
     type: z.string().optional().meta({ description: 'Kind of event: store_opening, results, pricing, …' }),
   })
   .meta({ id: 'DiscoverItem', description: 'A signal as Discover lists it; its page is `/signal/{slug}`.' });

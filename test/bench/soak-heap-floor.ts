@@ -24,7 +24,7 @@ const turns = stored.conversation.turns.filter((turn) => !turn.id.includes('_see
 /** The turn as if its signals were cited by no other answer: each signal's own strings made the turn's. */
 const unique = (turn: ConversationTurn, k: number): ConversationTurn => {
   const own = (value: string | undefined): string | undefined => (value === undefined ? value : `${value}#${k}`);
-  const citations = turn.answer.citations.map((c) => ({ ...c, id: own(c.id)!, title: own(c.title), url: own(c.url), slug: own(c.slug), snippet: own(c.snippet), ...(c.detail ? { detail: { ...c.detail, body: own(c.detail.body)! } } : {}) }));
+  const citations = turn.answer.citations.map((c) => ({ ...c, id: own(c.id)!, title: own(c.title), url: c.url === null ? null : own(c.url), slug: own(c.slug), snippet: own(c.snippet), ...(c.detail ? { detail: { ...c.detail, body: own(c.detail.body)! } } : {}) }));
   const support = turn.answer.support?.map((entry) => ({ ...entry, citation: own(entry.citation)! }));
   return { ...turn, answer: { ...turn.answer, citations, ...(support ? { support } : {}) } };
 };

@@ -78,3 +78,42 @@ test('a feed added in the app is fetched, found in Discover, cited in an answer,
   await expect(card.getByTestId('history-row').first()).toContainText('500');
   await page.screenshot({ path: testInfo.outputPath('sources-degraded.png'), fullPage: true });
 });
+
+test('the preview and the fetch history say which items a source dropped and why, and that a feed was read with errors (issue 44)', async ({ page, apps }, testInfo) => {
+  test.setTimeout(300_000);
+  const app = await apps.start({ serviceArgs: ['--allow-private-sources', '--no-sample'], startTimeoutMs: 240_000 });
+  const sources = new SourcesPage(page);
+  await sources.open(app);
+  await sources.openView();
+  await expect(sources.addForm).toBeVisible();
+
+  // A feed of circulars: two items without links (kept), one with nothing in it (dropped).
+  await sources.preview({ url: `${web.url}/no-links.xml`, name: 'Circulars' });
+  await expect(page.getByTestId('preview-count')).toContainText('3 items found');
+  await expect(page.getByTestId('preview-count')).toContainText('2 to be kept');
+  await expect(sources.previewItems).toHaveCount(2);
+  const dropped = page.getByTestId('add-source-preview-list').getByTestId('dropped-item');
+  await expect(dropped).toHaveCount(1);
+  await expect(dropped).toHaveText('(untitled item) — The item has no title, no text and no link.');
+  await expect(page.getByTestId('add-source-preview-list').getByTestId('dropped-items')).toContainText('1 item of 3 not kept');
+  await page.screenshot({ path: testInfo.outputPath('preview-dropped.png') });
+  await sources.confirmAdd.click();
+  const card = sources.card('Circulars');
+  await expect(card.getByTestId('source-last-fetch')).not.toHaveText('not yet', { timeout: 20_000 });
+  await card.getByTestId('source-history-toggle').click();
+  const firstFetch = card.getByTestId('history-row').first();
+  await expect(firstFetch).toHaveAttribute('data-ok', 'true');
+  await expect(firstFetch.getByTestId('dropped-item')).toHaveText('(untitled item) — The item has no title, no text and no link.');
+
+  // An ill-formed feed: read anyway, the preview and the history name the first error.
+  await sources.preview({ url: `${web.url}/malformed.xml`, name: 'Broken desk' });
+  await expect(page.getByTestId('add-source-preview-list').getByTestId('read-with-errors')).toContainText(/read with errors\s*The first: .*line 1/);
+  await expect(sources.previewItems.filter({ hasText: 'Unclosed' })).toBeVisible();
+  await sources.confirmAdd.click();
+  const broken = sources.card('Broken desk');
+  await expect(broken).toHaveAttribute('data-health', 'degraded', { timeout: 20_000 });
+  await expect(broken.getByTestId('source-why')).toContainText('read with errors');
+  await broken.getByTestId('source-history-toggle').click();
+  await expect(broken.getByTestId('history-row').first().getByTestId('read-with-errors')).toContainText(/The first: .*line 1/);
+  await page.screenshot({ path: testInfo.outputPath('history-read-with-errors.png'), fullPage: true });
+});

@@ -8,7 +8,11 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignalStore, startService, type RunningService } from '../../src/service/server';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
-import { postJson } from '../support/local-service';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { RetailSignalClient } from '../../src/main/services/service-client/api-client';
+import { renderExport, type ExportDocument } from '../../src/main/services/export/exporter';
+import type { CitationSnapshot } from '../../src/shared/conversation';
+import { parseSseText, postJson, readFollowFeedToEnd } from '../support/local-service';
 import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
@@ -178,13 +182,42 @@ describe('the administrator manages sources', () => {
     expect(answer.preview[0]!.published_at_source).toBe('item');
     expect(answer.dropped).toEqual([{ title: '', id: null, reason: 'The item has no title, no text and no link.' }]);
 
+    // An analyst follows the story before the source is added: the arrival reaches the follow feed.
+    const analyst = { authorization: `Bearer ${userToken}` };
+    expect((await postJson(`${service.url}/api/v1/follow`, { target: { type: 'query', value: 'Nilgiri Threads flagship' } }, analyst)).status).toBe(201);
     const created = await postJson(`${service.url}/api/v1/sources`, { name: 'Circulars', kind: 'rss', url: `${web.url}/no-links.xml`, cadence_s: 3_600 }, admin());
     expect(created.status).toBe(201);
     const { source } = (await created.json()) as { source: { id: string } };
-    // Citable like any other: Discover lists it, with the id the preview gave and the feed's page as its address.
-    const listed = await until(async () => ((await (await fetch(`${service.url}/api/v1/discover?q=Nilgiri%20Threads%20Coimbatore&limit=5`)).json()) as { items: Array<{ id: string; url: string; source: { id: string } }> }).items.find((item) => item.source.id === source.id), 'the linkless item in Discover');
+    // Citable like any other: Discover lists it, with the id the preview gave and no address of its own (issue 44 item 1).
+    const listed = await until(async () => ((await (await fetch(`${service.url}/api/v1/discover?q=Nilgiri%20Threads%20Coimbatore&limit=5`)).json()) as { items: Array<{ id: string; url: string | null; source: { id: string; name: string } }> }).items.find((item) => item.source.id === source.id), 'the linkless item in Discover');
     expect(listed.id).toBe(answer.preview[0]!.id);
-    expect(listed.url).toBe(`${web.url}/circulars`);
+    expect(listed.url).toBeNull();
+    expect(listed.source.name).toBe('Circulars');
+    // Asked about, it is cited by its source and date: the citation's url is null, its label readable.
+    const frames = parseSseText(await (await postJson(`${service.url}/api/v1/ask`, { stream: true, messages: [{ role: 'user', content: 'Where did Nilgiri Threads open its flagship in Coimbatore?' }] })).text());
+    const cited = frames.map((frame) => frame.data as { type?: string; citation?: { id: string; url?: string | null; source_name?: string; published_at?: string } }).find((data) => data.type === 'clarity.citation_emitted' && data.citation?.id === listed.id)?.citation;
+    expect(cited).toMatchObject({ id: listed.id, url: null, source_name: 'Circulars', published_at: '2026-11-10T09:30:00.000Z' });
+    // Followed: the arrival is in the analyst's follow feed, url null.
+    const followed = await until(async () => {
+      const page = await readFollowFeedToEnd(service, userToken);
+      return page.items.find((item) => JSON.stringify(item).includes(listed.id));
+    }, 'the linkless item in the follow feed');
+    expect(JSON.stringify(followed)).toContain('"url":null');
+    // The typed client reads it (its schema allows url null), and an export cites it by source and date, no link.
+    const client = new RetailSignalClient({ baseUrl: service.url });
+    const lookup = await client.getSignal(listed.id);
+    if (!lookup.ok) throw new Error(lookup.error.message);
+    expect(lookup.value.signal.url).toBeNull();
+    const citation: CitationSnapshot = { id: listed.id, title: lookup.value.signal.title, source_id: lookup.value.source.id, source_name: lookup.value.source.name, published_at: lookup.value.signal.published_at, url: lookup.value.signal.url, slug: lookup.value.signal.slug, snippet: lookup.value.signal.summary };
+    const doc: ExportDocument = { title: 'Nilgiri Threads', kind: 'answer', createdAt: '2026-11-21T10:00:00Z', markdown: `Nilgiri Threads opened a flagship [${listed.id}].`, citations: [citation], meta: {} };
+    const markdown = (await renderExport(doc, 'markdown')).data.toString();
+    expect(markdown).toContain('1. Nilgiri Threads opens flagship in Coimbatore — Circulars, 10 Nov 2026');
+    expect(markdown).not.toMatch(/null|\]\(|<http/);
+    const csv = parseCsv((await renderExport(doc, 'csv')).data.toString().replace(/^\uFEFF/, ''), { columns: true }) as Array<Record<string, string>>;
+    expect(csv[0]).toMatchObject({ signal_id: listed.id, source: 'Circulars', url: '' });
+    const html = (await renderExport(doc, 'html')).data.toString();
+    expect(html).toContain('Nilgiri Threads opens flagship in Coimbatore — Circulars');
+    expect(html).not.toMatch(/<a href="[^#]/);
     // Its author is kept on the signal (issue 44 items 2 and 5) and served with it.
     const stored = (await (await fetch(`${service.url}/api/v1/signals/${listed.id}`)).json()) as { signal: { byline?: string; body: string } };
     expect(stored.signal.byline).toBe('desk@circulars.example (Lakshmi Iyer)');

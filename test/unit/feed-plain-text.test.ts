@@ -52,7 +52,7 @@ describe('items without a link', () => {
     <item><title>No guid either</title><description>Reliance Retail revenue rose 18 per cent.</description></item>
     <item><pubDate>Tue, 10 Nov 2026 09:30:00 GMT</pubDate></item></channel></rss>`);
 
-  it('are kept with an id from the guid or the content, cited at the feed\'s page; an empty one is dropped with its reason', () => {
+  it('are kept with an id from the guid or the content and url null (cited by source and date); an empty one is dropped with its reason', () => {
     const feed = readFeedBody(body, 'application/rss+xml', 'https://desk.example.in/feed.xml');
     expect(feed.entries).toHaveLength(3);
     expect(feed.dropped).toEqual([{ title: '', id: null, reason: 'The item has no title, no text and no link.' }]);
@@ -60,7 +60,8 @@ describe('items without a link', () => {
     expect(signals.map((signal) => signal.title)).toEqual(['Zepto adds dark stores', 'No guid either']);
     for (const signal of signals) {
       expect(signal.id).toMatch(/^sig_[0-9a-f]{16}$/);
-      expect(signal.url).toBe('https://desk.example.in/');
+      expect(signal.url).toBeNull();
+      expect(signal.canonical_url).toMatch(/^https:\/\/desk\.example\.in\/#(guid|item)=/);
     }
     expect(signals[0]!.canonical_url).not.toBe(signals[1]!.canonical_url);
     // The same item read again has the same id (stable across fetches and restarts).

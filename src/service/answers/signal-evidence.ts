@@ -16,7 +16,8 @@ export interface EvidenceSignal {
   source_name?: string;
   entities?: CorpusSignal['entities'];
   metrics?: Record<string, number>;
-  url?: string;
+  /** Null for a fetched item without a link of its own. */
+  url?: string | null;
 }
 
 export interface EvidenceFacts {

@@ -64,7 +64,7 @@ function rewrite(signal: CorpusSignal, rank: number, change: number): void {
   const { title, summary } = rankTexts(app, rank, change, city);
   const detail = signal.body.startsWith(signal.summary) ? signal.body.slice(signal.summary.length) : ` ${signal.body}`;
   const slug = `${slugify(title)}-${signal.id.slice(4, 10)}`;
-  signal.url = signal.url.replace(`/${signal.slug}`, `/${slug}`);
+  signal.url = signal.url?.replace(`/${signal.slug}`, `/${slug}`) ?? null;
   signal.slug = slug;
   signal.title = title;
   signal.summary = summary;

@@ -57,7 +57,8 @@ export interface ProposalRecord {
 /** An oracle item: a reference feed's story, kept to measure what the primary sources missed. */
 export interface OracleItem {
   title: string;
-  url: string;
+  /** Null for an item without a link of its own. */
+  url: string | null;
   canonical: string;
   published_at: string;
   text: string;

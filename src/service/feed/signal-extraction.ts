@@ -61,8 +61,9 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
   const text = toPlainText(input.text);
   const title = toPlainText(input.title) || text.slice(0, 120) || linked || '';
   if (!title) return null;
-  // An item without a link keeps its place: its id from its guid, else its content; it is cited
-  // at the feed's page, with a fragment naming it so two such items never share an address.
+  // An item without a link keeps its place: its id from its guid, else its content; its url is
+  // null (it is cited by its source and date), and its canonical key is the feed's page with a
+  // fragment naming it, so two such items never share one.
   const key = linked ?? `${canonicalUrl(input.pageUrl!)}#${input.guid ? `guid=${encodeURIComponent(input.guid.trim())}` : `item=${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`}`;
   const canonical = linked ?? key;
   const summary = summarise(toPlainText(input.summary ?? '') || text, title);
@@ -79,8 +80,8 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
     summary,
     body: text.slice(0, 20_000) || summary,
     source_id: input.sourceId,
-    // Cited without tracking parameters or fragment.
-    url: linked ?? canonicalUrl(input.pageUrl!)!,
+    // Cited without tracking parameters or fragment; null when the item has no link of its own.
+    url: linked,
     canonical_url: canonical,
     published_at: publishedAt,
     published_at_source: fromItem ? 'item' : 'fetch',

@@ -324,6 +324,17 @@ CREATE TABLE learned_entities (
 );
 CREATE INDEX learned_entities_changed ON learned_entities (changed_ms);`,
   },
+  {
+    version: 11,
+    name: 'signals without a link',
+    // Issue 44: a fetched item without a link of its own has url null (it is cited by its source
+    // and date); its id and canonical key still come from its guid or content. Such items stored
+    // before were given their feed's page as url; their canonical key names them with a fragment
+    // (#guid=… or #item=…), which a linked item's never has, so they are found and set null.
+    sql: `
+ALTER TABLE signals ALTER COLUMN url DROP NOT NULL;
+UPDATE signals SET url = NULL WHERE origin = 'feed' AND (canonical_url LIKE '%#guid=%' OR canonical_url LIKE '%#item=%');`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

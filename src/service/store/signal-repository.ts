@@ -59,7 +59,7 @@ interface SignalRow {
   title: string;
   summary: string;
   body: string;
-  url: string;
+  url: string | null;
   canonical_url: string | null;
   entities: CorpusSignal['entities'];
   metrics: Record<string, number>;

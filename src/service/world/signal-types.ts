@@ -35,7 +35,8 @@ export interface CorpusSignal {
   summary: string;
   body: string;
   source_id: string;
-  url: string;
+  /** The item's own link; null for a fetched item that has none (issue 44: cited by source and date). */
+  url: string | null;
   published_at: string;
   type: SignalType;
   entities: { retailers: string[]; segments: string[]; cities: string[]; states: string[] };

@@ -13,8 +13,8 @@ import type { z } from 'zod';
 import { fail, ok, type Result } from '../../../shared/bridge-contract';
 import type { EndpointId, Endpoints } from '../../../shared/endpoints/table';
 import type { ResponseOf } from '../../../shared/endpoints/define';
-import { FeedSource, type FeedSourceDryRun, type FetchRecord, type QueuedProposal } from '../../../shared/feed-source-schemas';
-import type { FetchRecordView, FetchedSource, NewSourceArgs, ProposalView, SourceHealth, SourcePreview, SourcesOverview } from '../../../shared/sources';
+import { FeedSource, type DroppedItem, type FeedSourceDryRun, type FetchRecord, type QueuedProposal } from '../../../shared/feed-source-schemas';
+import type { DroppedItemView, FetchRecordView, FetchedSource, NewSourceArgs, ProposalView, SourceHealth, SourcePreview, SourcesOverview } from '../../../shared/sources';
 import { RetailSignalClient, type CallInput, type Credential } from '../service-client/api-client';
 import { privateHostOf, sourceHostOf } from './private-hosts';
 
@@ -117,7 +117,7 @@ export class SourceAdmin {
     const created = FeedSource.safeParse(read.value.source);
     if (!created.success) return fail({ code: 'bad_response', message: 'The service answered the new source with a preview only; nothing says it was added.' });
     const source = sourceView(created.data);
-    return ok({ source, preview: previewView({ source: { name: source.name, kind: source.kind, url: source.url, cadence_s: source.cadenceS }, preview: read.value.preview }) });
+    return ok({ source, preview: previewView({ source: { name: source.name, kind: source.kind, url: source.url, cadence_s: source.cadenceS }, preview: read.value.preview, items_total: read.value.items_total, dropped: read.value.dropped, read_with_errors: read.value.read_with_errors }) });
   }
 
   async update(id: string, patch: { name?: string; cadenceS?: number; paused?: boolean }): Promise<Result<FetchedSource>> {
@@ -268,22 +268,33 @@ function fetchView(raw: z.infer<typeof FetchRecord>): FetchRecordView {
     newItems: raw.new_items ?? 0,
     durationMs: raw.duration_ms ?? 0,
     error: problem(raw.error),
+    // A fetch that succeeded with an error is a feed read anyway: its message names the first error.
+    readWithErrors: raw.ok && raw.error?.kind === 'malformed_xml' ? (raw.error.message ?? null) : null,
+    itemsTotal: raw.items_total ?? null,
+    dropped: (raw.dropped ?? []).map(droppedView),
   };
 }
 
+function droppedView(raw: z.infer<typeof DroppedItem>): DroppedItemView {
+  return { title: raw.title, id: raw.id, reason: raw.reason };
+}
+
 /** A dry run's answer and a creation's share these: the definition and the items found. */
-type PreviewAnswer = Pick<z.infer<typeof FeedSourceDryRun>, 'source' | 'preview'>;
+type PreviewAnswer = Pick<z.infer<typeof FeedSourceDryRun>, 'source' | 'preview' | 'items_total' | 'dropped' | 'read_with_errors'>;
 
 function previewView(raw: PreviewAnswer): SourcePreview {
   return {
     source: { name: raw.source.name, kind: raw.source.kind, url: raw.source.url, cadenceS: raw.source.cadence_s ?? 900 },
     items: raw.preview.map((item) => ({
       title: item.title ?? '',
-      url: item.url ?? '',
+      url: item.url ?? null,
       publishedAt: item.published_at ?? '',
       publishedAtSource: known(item.published_at_source, ['item', 'fetch'], 'item'),
       summary: item.summary ?? '',
     })),
+    itemsTotal: raw.items_total ?? raw.preview.length,
+    dropped: (raw.dropped ?? []).map(droppedView),
+    readWithErrors: raw.read_with_errors ?? null,
   };
 }
 
