@@ -39,6 +39,39 @@ export interface LearnedEntity {
 /** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
 export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
 
+/** A word of a written name: letters and digits, with ' . & inside ("Spencer's", "M&S"). */
+const NAME_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}'’.&]*[\p{L}\p{N}])?/gu;
+
+export interface NameToken {
+  /** The word in lower case. */
+  lower: string;
+  /** Whether it is written capitalised (or starts with a digit): learned names count only then. */
+  capital: boolean;
+  start: number;
+  end: number;
+  /** What separates it from the word before, spaces and hyphens left out ("&" in "Marks & Spencer"). */
+  gap: string;
+}
+
+/** A text's words, for looking names up a run of words at a time (nameRunKey). */
+export function nameTokens(text: string): NameToken[] {
+  const tokens: NameToken[] = [];
+  let last = 0;
+  for (const match of text.matchAll(NAME_TOKEN)) {
+    const start = match.index;
+    tokens.push({ lower: match[0].toLowerCase(), capital: /^[\p{Lu}\p{N}]/u.test(match[0]), start, end: start + match[0].length, gap: text.slice(last, start).replace(/[\s-]+/g, '') });
+    last = start + match[0].length;
+  }
+  return tokens;
+}
+
+/** The key of tokens[from, to): "V-Mart" and "V Mart" share one, "Marks & Spencer" keeps its "&". */
+export function nameRunKey(tokens: NameToken[], from: number, to: number): string {
+  let key = tokens[from]!.lower;
+  for (let i = from + 1; i < to; i += 1) key += `${tokens[i]!.gap} ${tokens[i]!.lower}`;
+  return key;
+}
+
 /** Every key the gazetteer claims: names, aliases, parents, places and segment words. */
 function gazetteerKeys(): Set<string> {
   const keys = new Set<string>();
@@ -77,6 +110,12 @@ export class EntityRegistry {
   private readonly owners = new Map<string, string>();
   private readonly reserved: Set<string>;
   private changes = 0;
+  /**
+   * Learned names and aliases (people's aside) by their run key (nameRunKey), kept as they are
+   * learned: item tagging looks a text's words up here, so learning a name rebuilds nothing.
+   */
+  private readonly learnedRunsByKey = new Map<string, string>();
+  private longestLearnedRun = 0;
   private readonly derivedCache = new Map<string, { at: number; value: unknown }>();
 
   constructor() {
@@ -106,6 +145,11 @@ export class EntityRegistry {
     return owner === undefined ? undefined : this.byName.get(owner);
   }
 
+  /** Learned names by run key (nameRunKey) and the most words one has: kept as entities are learned. */
+  learnedRuns(): { byKey: ReadonlyMap<string, string>; longest: number } {
+    return { byKey: this.learnedRunsByKey, longest: this.longestLearnedRun };
+  }
+
   /** Whether a name or alias is the gazetteer's (a learned entity can never take it). */
   isBuiltIn(written: string): boolean {
     return this.reserved.has(squash(written));
@@ -128,6 +172,7 @@ export class EntityRegistry {
         entity = { kind: incoming.kind, name, aliases: [], cities: [], origin: 'learned' };
         this.byName.set(name, entity);
         this.owners.set(key, name);
+        this.indexRun(entity, name);
         changed.add(entity);
       }
       if (incoming.segment && !entity.segment) {
@@ -143,6 +188,7 @@ export class EntityRegistry {
         if (aliasKey.length < 2 || this.reserved.has(aliasKey) || this.owners.has(aliasKey)) continue;
         entity.aliases.push(alias.trim());
         this.owners.set(aliasKey, entity.name);
+        this.indexRun(entity, alias.trim());
         changed.add(entity);
       }
       for (const city of incoming.cities ?? []) {
@@ -153,6 +199,17 @@ export class EntityRegistry {
     }
     if (changed.size > 0) this.changes += 1;
     return [...changed];
+  }
+
+  /** A learned name or alias in the run lookup (people are not tagged on items; the first name to take a key keeps it). */
+  private indexRun(entity: WorldEntity, written: string): void {
+    if (entity.kind === 'person') return;
+    const tokens = nameTokens(written);
+    if (tokens.length === 0) return;
+    const key = nameRunKey(tokens, 0, tokens.length);
+    if (key.length < 2 || this.learnedRunsByKey.has(key)) return;
+    this.learnedRunsByKey.set(key, entity.name);
+    this.longestLearnedRun = Math.max(this.longestLearnedRun, tokens.length);
   }
 
   /** Same as upsert; the name learners read best. */
