@@ -70,6 +70,8 @@ export interface FeedServiceOptions {
   syncMs?: number;
   /** Where learned entities are kept (the service's database; in memory without one). */
   learnedStore?: LearnedEntityStore;
+  /** Learn entities from fetched items (default true; `npm run bench:ingest` measures its cost beside ingestion without it). */
+  learnEntities?: boolean;
 }
 
 export interface SourceView extends FeedSourceRecord {
@@ -868,6 +870,7 @@ export class FeedService {
    * (they are stored again with this fetch).
    */
   private learnFrom(signal: FeedSignal, changed: FeedSignal[]): void {
+    if (this.options.learnEntities === false) return;
     const { names, earlier } = this.learner.learn(signal);
     for (const name of names) if (!signal.entities.retailers.includes(name)) signal.entities.retailers.push(name);
     for (const id of earlier) {

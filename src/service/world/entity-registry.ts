@@ -59,8 +59,15 @@ export function nameTokens(text: string): NameToken[] {
   let last = 0;
   for (const match of text.matchAll(NAME_TOKEN)) {
     const start = match.index;
-    tokens.push({ lower: match[0].toLowerCase(), capital: /^[\p{Lu}\p{N}]/u.test(match[0]), start, end: start + match[0].length, gap: text.slice(last, start).replace(/[\s-]+/g, '') });
-    last = start + match[0].length;
+    const word = match[0];
+    const lower = word.toLowerCase();
+    // Capitalised: its first letter changes in lower case (a digit counts too), as \p{Lu} would say for names.
+    const first = word.charCodeAt(0);
+    const capital = word[0] !== lower[0] || (first >= 48 && first <= 57) || (first > 127 && /^\p{N}/u.test(word));
+    // Most words are one space apart: no pattern needed for those.
+    const between = start - last === 1 && text.charCodeAt(last) === 32 ? '' : text.slice(last, start).replace(/[\s-]+/g, '');
+    tokens.push({ lower, capital, start, end: start + word.length, gap: between });
+    last = start + word.length;
   }
   return tokens;
 }
