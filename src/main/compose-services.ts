@@ -109,7 +109,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
   const conversations = await ConversationStore.open(options.dataDir);
   if (conversations.corrupt.length > 0) log.warn(`Conversations: ${conversations.corrupt.length} unreadable file(s) set aside as *.corrupt: ${conversations.corrupt.join(', ')}`);
   // Never blocks start-up: libraries open in the background and tell the renderer when they change.
-  const library = await LibraryHub.open({ dataDir: options.dataDir });
+  const library = await LibraryHub.open({ dataDir: options.dataDir, timeZone: () => resolveZone(settings.get().display.timeZone) });
   // The user is told too, in the app, with where the files are.
   const notices = new DataNotices(options.dataDir);
   notices.reportStartup({ settingsSetAside: settings.recoveredFrom, conversationsSetAside: conversations.corrupt, librarySkipped: [] });

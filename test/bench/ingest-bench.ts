@@ -1,27 +1,37 @@
 /**
  * The feed's figures (issue 26), under `ingest` in bench/results/latest.json:
- * - items_per_s: parsing + extracting + learning entities + clustering + indexing 10,000 feed
- *   items (goal ≥ 500/s; learning as the feed does it, entity-learning.ts, with a new retailer
- *   named in every tenth item);
+ * - items_per_s: one fetch of a 10,000-item feed through the feed service's own path (read,
+ *   made into signals, entities learned into the world registry that tagging and questions
+ *   read, clustered, corroborated, stored; ingest-path.ts, a process of its own), with a new
+ *   retailer named in every tenth item (goal ≥ 500/s with learning on, issue 43);
+ *   items_per_s_learning_off beside it from the same run, and the load average around both;
  * - fetch_to_answerable_p95_ms: from the fixture serving the feed that carries a new item to
  *   Discover returning it, through the real service over HTTP (goal ≤ 5,000);
  * - rss_mb_10k_sources: resident memory added by the scheduler holding 10,000 sources (≤ 200 MB);
  * - dedup_precision / dedup_recall: pairwise, on a labelled set of near-duplicate stories (≥ 0.95).
  * `npm run bench:ingest` runs it alone and writes only the `ingest` key.
  */
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { readFeedBody } from '../../src/service/feed/feed-items';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { FeedService } from '../../src/service/feed/feed-service';
-import { EntityLearner } from '../../src/service/feed/entity-learning';
 import { NearDuplicateIndex } from '../../src/service/feed/near-duplicate';
-import { EntityRegistry } from '../../src/service/world/entity-registry';
-import { extractSignal } from '../../src/service/feed/signal-extraction';
 import { createSignalStore, startService } from '../../src/service/server';
 import { closeMemoryDatabase } from '../../src/service/store/embedded';
 import { startFixtureWeb } from '../support/fixture-web';
+import type { IngestPathResult } from './ingest-path';
+
+const run = promisify(execFile);
 
 export interface IngestBenchResult {
   items_per_s: number;
+  items_per_s_learning_off: number;
+  /** Entities learned from the 10,000 items (1,000 invented retailers). */
+  learned_entities: number;
+  /** 1-minute load average before and after the two ingestion runs (the machine is shared). */
+  load_average: { before: number; after: number };
   fetch_to_answerable_p95_ms: number;
   fetch_to_answerable_samples: number;
   rss_mb_10k_sources: number;
@@ -31,38 +41,13 @@ export interface IngestBenchResult {
 }
 
 const RETAILERS = ['Zudio', 'DMart', 'Blinkit', 'Zepto', 'Nykaa', 'Croma', 'Tanishq', 'Kalyan Jewellers', 'MedPlus', 'V-Mart', 'Westside', 'Reliance Trends'];
-/** Made-up retailer names (1,000 of them, one every tenth item): the learner keeps each. */
-const PREFIXES = ['Kav', 'Mal', 'Sut', 'God', 'Ara', 'Cham', 'Narm', 'Kos', 'Per', 'Tap', 'Ban', 'Mah', 'Tees', 'Pam', 'Sab', 'Kris', 'Bhim', 'Tung', 'Hoog', 'Gand', 'Yam', 'Bet', 'Son', 'Ken', 'Lun', 'Dam', 'Sar', 'Ghag', 'Rav', 'Jhel'];
-const SUFFIXES = ['eri', 'adi', 'ara', 'ana', 'ita', 'oda', 'uri', 'esh', 'ika', 'ora', 'anta', 'ilo', 'usa', 'ema', 'ova', 'ari', 'undi', 'ela', 'ino', 'aya', 'osh', 'ampa', 'ira', 'ule', 'enda', 'isha', 'omo', 'aka', 'una', 'eva', 'ipa', 'ota', 'ansa', 'ida'];
 const CITIES = ['Pune', 'Bengaluru', 'Chennai', 'Jaipur', 'Lucknow', 'Kochi', 'Indore', 'Nagpur', 'Surat', 'Patna'];
 
-async function itemsPerSecond(): Promise<number> {
-  const items = Array.from({ length: 10_000 }, (_, i) => {
-    const retailer = RETAILERS[i % RETAILERS.length]!;
-    const city = CITIES[(i * 7) % CITIES.length]!;
-    // Every tenth item names a retailer the gazetteer does not know (learned on the way).
-    const learnt = `${PREFIXES[(i / 10) % PREFIXES.length]!}${SUFFIXES[Math.floor(i / 10 / PREFIXES.length) % SUFFIXES.length]!} Mart`;
-    if (i % 10 === 0) return `<item><title>${learnt} opens ${(i % 90) + 5} stores in ${city}</title><link>https://news.example/retail/${i}</link><guid>${i}</guid><pubDate>${new Date(Date.UTC(2026, 9, 1) + i * 60_000).toUTCString()}</pubDate><description>&lt;p&gt;Value retailer ${learnt} Ltd said revenue grew ${(i % 30) + 2}% to ₹${(i % 900) + 100} crore in ${city}.&lt;/p&gt;</description></item>`;
-    return `<item><title>${retailer} opens ${(i % 90) + 5} stores in ${city} (${i})</title><link>https://news.example/retail/${i}?utm_source=rss</link><guid>${i}</guid><pubDate>${new Date(Date.UTC(2026, 9, 1) + i * 60_000).toUTCString()}</pubDate><description>&lt;p&gt;${retailer} said revenue grew ${(i % 30) + 2}% to ₹${(i % 900) + 100} crore in ${city}, item ${i}, as it added stores across the state.&lt;/p&gt;</description></item>`;
-  }).join('');
-  const xml = `<?xml version="1.0"?><rss version="2.0"><channel><title>Bench</title>${items}</channel></rss>`;
-  const store = createSignalStore({ signalCount: 0 });
-  const duplicates = new NearDuplicateIndex(0.7);
-  // Its own registry: the bench's invented retailers stay out of the process's world.
-  const learner = new EntityLearner(Date.now, new EntityRegistry());
-  const started = performance.now();
-  // The service's own feed path: bytes decoded, the feed read field by field, text made plain.
-  const feed = readFeedBody(Buffer.from(xml), 'application/rss+xml', 'https://news.example/feed.xml');
-  const at = new Date();
-  for (const item of feed.entries) {
-    const signal = extractSignal({ sourceId: 'bench', url: item.url, guid: item.guid, pageUrl: 'https://news.example/', title: item.title, text: item.content || item.summary, summary: item.summary, published: item.published, fetchedAt: at });
-    if (!signal) continue;
-    for (const name of learner.learn(signal).names) if (!signal.entities.retailers.includes(name)) signal.entities.retailers.push(name);
-    duplicates.add(signal.id, `${signal.title} ${signal.summary}`);
-    store.addSignal(signal);
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return Math.round(feed.entries.length / seconds);
+/** One ingestion run in a process of its own (ingest-path.ts), learning on or off. */
+async function ingestionRun(learning: boolean): Promise<IngestPathResult> {
+  const script = fileURLToPath(new URL('./ingest-path.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, CLARITY_INGEST_LEARNING: learning ? '1' : '0' }, maxBuffer: 1_048_576 });
+  return JSON.parse(stdout.trim().split('\n').at(-1)!) as IngestPathResult;
 }
 
 async function fetchToAnswerable(samples: number): Promise<number[]> {
@@ -163,12 +148,18 @@ function dedupFigures(): { precision: number; recall: number; stories: number; i
 
 export async function benchIngest(): Promise<IngestBenchResult> {
   const memory = await sourcesMemory();
-  const itemsPerS = await itemsPerSecond();
+  const loadBefore = loadavg()[0]!;
+  const learningOff = await ingestionRun(false);
+  const learningOn = await ingestionRun(true);
+  const loadAfter = loadavg()[0]!;
   const times = (await fetchToAnswerable(20)).sort((a, b) => a - b);
   const dedup = dedupFigures();
   const round = (value: number): number => Math.round(value * 1000) / 1000;
   return {
-    items_per_s: itemsPerS,
+    items_per_s: learningOn.items_per_s,
+    items_per_s_learning_off: learningOff.items_per_s,
+    learned_entities: learningOn.learned_entities,
+    load_average: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadAfter * 100) / 100 },
     fetch_to_answerable_p95_ms: times[Math.min(times.length - 1, Math.ceil(times.length * 0.95) - 1)]!,
     fetch_to_answerable_samples: times.length,
     rss_mb_10k_sources: memory,
@@ -179,6 +170,13 @@ export async function benchIngest(): Promise<IngestBenchResult> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  // CLARITY_INGEST_ONLY=items: the two ingestion runs alone (the figure issue 43 asks for).
+  if (process.env.CLARITY_INGEST_ONLY === 'items') {
+    const before = loadavg()[0]!;
+    const [off, on] = [await ingestionRun(false), await ingestionRun(true)];
+    process.stdout.write(`${JSON.stringify({ items_per_s: on.items_per_s, items_per_s_learning_off: off.items_per_s, learned_entities: on.learned_entities, load_average: { before, after: loadavg()[0] } }, null, 2)}\n`);
+    process.exit(0);
+  }
   const ingest = await benchIngest();
   process.stdout.write(`${JSON.stringify(ingest, null, 2)}\n`);
   const file = 'bench/results/latest.json';

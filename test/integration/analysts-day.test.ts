@@ -7,12 +7,19 @@
  * way. The real service over HTTP, fetching a real feed from the fixture web.
  */
 import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDate } from '../../src/shared/format';
 import { createSignalStore, startService, type RunningService } from '../../src/service/server';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { renderExport } from '../../src/main/services/export/exporter';
+import { buildDocument } from '../../src/main/services/export/documents';
+import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
+import { LibraryStore } from '../../src/main/services/library/library-store';
 import { citationSnapshot } from '../support/citation-snapshot';
 import { ask, parseSseText, postJson } from '../support/local-service';
 import { waitFor } from '../support/wait-for';
@@ -130,6 +137,50 @@ describe("an answer's dates are the analyst's day", () => {
     expect(html).not.toContain('12 Nov 2026');
     expect(markdown).not.toContain('12 Nov 2026');
     expect(late.published_at).toBe('2026-11-12T23:30:00.000Z');
+  });
+
+  it("exports and library files date the item in the app's display zone, as its source list does: New York and India", { timeout: 60_000 }, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'clarity-zone-exports-'));
+    try {
+      for (const zone of ['America/New_York', 'Asia/Kolkata']) {
+        // The app sends its display zone with the ask (decision 0036) and exports in the same zone.
+        const answer = (await (await postJson(`${service.url}/api/v1/ask`, ask(QUESTION, { time_zone: zone }))).json()) as Answer;
+        const cited = await Promise.all(answer.citations.map(lookup));
+        const late = cited.find((citation) => citation.title === LATE.title)!;
+        // What the app's source list and footnotes show for the 23:30 UTC item in this zone.
+        const shown = formatDate(late.published_at, zone);
+        const other = zone === 'Asia/Kolkata' ? '12 Nov 2026' : '13 Nov 2026';
+        expect(shown).toBe(zone === 'Asia/Kolkata' ? '13 Nov 2026' : '12 Nov 2026');
+        const citations = cited.map((signal) => ({ ...citationSnapshot(signal.id, { body: signal.title, metrics: {}, citedAt: '2026-12-01T00:00:00Z' }), title: signal.title, source_name: 'Pune Desk', published_at: signal.published_at }));
+        // Saved to the library as the app saves it, its readable copy written in the display zone.
+        const library = await LibraryStore.open(join(dir, zone.replace('/', '-')), Date.now, () => zone);
+        const conversations = await ConversationStore.open(join(dir, zone.replace('/', '-')));
+        const item = await library.save({ kind: 'answer', title: QUESTION, markdown: answer.content, citations, createdAt: '2026-11-12T23:45:00Z', meta: {} });
+        const copyName = (await readdir(join(dir, zone.replace('/', '-'), 'library'))).find((name) => name.startsWith(item.id) && name.endsWith('.md'))!;
+        const copy = await readFile(join(dir, zone.replace('/', '-'), 'library', copyName), 'utf8');
+        expect(copy).toContain(`${LATE.title} — Pune Desk, ${shown}`);
+        // Exported through the app's own path (the bridge builds the document with the display zone).
+        const doc = (await buildDocument({ kind: 'library', id: item.id }, { conversations, library, research: null, serviceUrl: () => service.url, timeZone: () => zone }))!;
+        const markdown = (await renderExport(doc, 'markdown')).data.toString();
+        const html = (await renderExport(doc, 'html')).data.toString();
+        const text = (await renderExport(doc, 'text')).data.toString();
+        const docx = await (await JSZip.loadAsync((await renderExport(doc, 'docx')).data)).file('word/footnotes.xml')!.async('string');
+        const pdfPath = join(dir, `${zone.replace('/', '-')}.pdf`);
+        await writeFile(pdfPath, (await renderExport(doc, 'pdf')).data);
+        const pdf = (await promisify(execFile)('pdftotext', ['-layout', pdfPath, '-'])).stdout.replace(/\s+/g, ' ');
+        expect(answer.content).toContain(`**${shown}** — Zepto listed its shares`);
+        expect(markdown).toContain(`${LATE.title} — Pune Desk — ${shown}`);
+        expect(html).toContain(`Pune Desk, ${shown}`);
+        expect(text).toContain(`${LATE.title} — Pune Desk — ${shown}`);
+        expect(docx).toContain(`Pune Desk, ${shown}`);
+        expect(pdf).toContain(`Pune Desk, ${shown}`);
+        // The export's own date (saved 23:45 UTC on 12 Nov) is the analyst's day too.
+        expect(markdown).toContain(`_answer · ${shown} · exported from Clarity Desktop_`);
+        for (const written of [copy, markdown, html, text, docx, pdf]) expect(written).not.toContain(other);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('a research report dates the item the same way', async () => {

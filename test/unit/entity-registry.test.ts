@@ -66,4 +66,34 @@ describe('entity registry', () => {
     // A learned person is a name, never an unknown entity.
     expect(resolveEntities('What did Asha Raman say?', knownExcept('Asha', 'Raman'), registry).unknown).toEqual([]);
   });
+
+  it('tags items with learned names written any way the built-in names may be (hyphens, "&", punctuation after), the longer name winning', () => {
+    const registry = new EntityRegistry();
+    registry.upsert([
+      { kind: 'retailer', name: 'Nilgiri Threads', aliases: ['NTL'] },
+      { kind: 'brand', name: 'Kora & Co', segment: 'fashion' },
+      { kind: 'retailer', name: 'Zudio Home Stores' },
+      { kind: 'person', name: 'Asha Raman' },
+    ]);
+    expect(findEntities('Nilgiri-Threads opened in Kochi.', registry).retailers).toEqual(['Nilgiri Threads']);
+    expect(findEntities('Shares of NTL, which…', registry).retailers).toEqual(['Nilgiri Threads']);
+    expect(findEntities('Kora & Co. adds a store', registry)).toMatchObject({ retailers: ['Kora & Co'], segments: ['fashion'] });
+    // "&" is part of the name: another word in its place is another name.
+    expect(findEntities('Kora and Co adds a store', registry).retailers).toEqual([]);
+    // A learned name holding a built-in one is the name written; the built-in name alone is still found.
+    expect(findEntities('Zudio Home Stores opens in Pune; Zudio too', registry).retailers.sort()).toEqual(['Zudio', 'Zudio Home Stores']);
+    expect(findEntities('Zudio Home Stores opens in Pune', registry).retailers).toEqual(['Zudio Home Stores']);
+    // People are names in questions, not retailers on items; a name inside a word is not the name.
+    expect(findEntities('Asha Raman said so', registry).retailers).toEqual([]);
+    expect(findEntities('XNilgiri Threads', registry).retailers).toEqual([]);
+  });
+
+  it("learns a thousand names, each tagging items at once (kept in the registry's run lookup as learned)", () => {
+    const registry = new EntityRegistry();
+    for (let i = 0; i < 1_000; i += 1) {
+      registry.upsert([{ kind: 'retailer', name: `Benchmart ${i} Stores` }]);
+      expect(findEntities(`Benchmart ${i} Stores opens in Pune`, registry).retailers).toEqual([`Benchmart ${i} Stores`]);
+    }
+    expect(registry.learnedRuns().byKey.size).toBe(1_000);
+  });
 });

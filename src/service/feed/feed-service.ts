@@ -63,6 +63,8 @@ export interface FeedServiceOptions {
   syncMs?: number;
   /** Where learned entities are kept (the service's database; in memory without one). */
   learnedStore?: LearnedEntityStore;
+  /** Learn entities from fetched items (default true; `npm run bench:ingest` measures its cost beside ingestion without it). */
+  learnEntities?: boolean;
 }
 
 export interface SourceView extends FeedSourceRecord {
@@ -111,7 +113,7 @@ export class FeedService {
     this.learnedStore = options.learnedStore ?? new InMemoryLearnedEntityStore();
     this.userAgent = `${USER_AGENT_PRODUCT}/1.0 (+${options.contactUrl ?? DEFAULT_CONTACT_URL})`;
     const robots = new RobotsCache({ userAgent: this.userAgent, productToken: USER_AGENT_PRODUCT, allowPrivate: options.allowPrivate ?? false, allowedPrivateHosts: options.allowedPrivateHosts, signal: this.stopping.signal, now: this.now, limits: options.limits });
-    this.kept = new FeedSignals(this.store, this.learner, this.learnedStore, () => this.closed);
+    this.kept = new FeedSignals(this.store, this.learner, this.learnedStore, () => this.closed, options.learnEntities ?? true);
     this.reader = new SourceReader({ ...options, robots, userAgent: this.userAgent, now: this.now, signal: this.stopping.signal, known: (url) => this.kept.known(url) });
     this.scheduler = new FetchScheduler({
       repository: this.repository,

@@ -38,6 +38,7 @@ export class FeedSignals {
     readonly learner: EntityLearner,
     private readonly learnedStore: LearnedEntityStore,
     private readonly isClosed: () => boolean,
+    private readonly learnEntities = true,
   ) {}
 
   /** Stored signals read at start: few are clustered now, many after start (clustered()). */
@@ -131,6 +132,7 @@ export class FeedSignals {
    * (they are stored again with this fetch).
    */
   private learnFrom(signal: FeedSignal, changed: FeedSignal[]): void {
+    if (!this.learnEntities) return;
     const { names, earlier } = this.learner.learn(signal);
     for (const name of names) if (!signal.entities.retailers.includes(name)) signal.entities.retailers.push(name);
     for (const id of earlier) {

@@ -39,6 +39,46 @@ export interface LearnedEntity {
 /** Lower case, letters/digits/& only: "D-Mart" → "dmart", "Spencer's" → "spencers". */
 export const squash = (text: string): string => text.toLowerCase().replace(/[^a-z0-9&]+/g, '');
 
+/** A word of a written name: letters and digits, with ' . & inside ("Spencer's", "M&S"). */
+const NAME_TOKEN = /[\p{L}\p{N}](?:[\p{L}\p{N}'’.&]*[\p{L}\p{N}])?/gu;
+
+export interface NameToken {
+  /** The word in lower case. */
+  lower: string;
+  /** Whether it is written capitalised (or starts with a digit): learned names count only then. */
+  capital: boolean;
+  start: number;
+  end: number;
+  /** What separates it from the word before, spaces and hyphens left out ("&" in "Marks & Spencer"). */
+  gap: string;
+}
+
+/** A text's words, for looking names up a run of words at a time (nameRunKey). */
+export function nameTokens(text: string): NameToken[] {
+  const tokens: NameToken[] = [];
+  let last = 0;
+  for (const match of text.matchAll(NAME_TOKEN)) {
+    const start = match.index;
+    const word = match[0];
+    const lower = word.toLowerCase();
+    // Capitalised: its first letter changes in lower case (a digit counts too), as \p{Lu} would say for names.
+    const first = word.charCodeAt(0);
+    const capital = word[0] !== lower[0] || (first >= 48 && first <= 57) || (first > 127 && /^\p{N}/u.test(word));
+    // Most words are one space apart: no pattern needed for those.
+    const between = start - last === 1 && text.charCodeAt(last) === 32 ? '' : text.slice(last, start).replace(/[\s-]+/g, '');
+    tokens.push({ lower, capital, start, end: start + word.length, gap: between });
+    last = start + word.length;
+  }
+  return tokens;
+}
+
+/** The key of tokens[from, to): "V-Mart" and "V Mart" share one, "Marks & Spencer" keeps its "&". */
+export function nameRunKey(tokens: NameToken[], from: number, to: number): string {
+  let key = tokens[from]!.lower;
+  for (let i = from + 1; i < to; i += 1) key += `${tokens[i]!.gap} ${tokens[i]!.lower}`;
+  return key;
+}
+
 /** Every key the gazetteer claims: names, aliases, parents, places and segment words. */
 function gazetteerKeys(): Set<string> {
   const keys = new Set<string>();
@@ -77,6 +117,12 @@ export class EntityRegistry {
   private readonly owners = new Map<string, string>();
   private readonly reserved: Set<string>;
   private changes = 0;
+  /**
+   * Learned names and aliases (people's aside) by their run key (nameRunKey), kept as they are
+   * learned: item tagging looks a text's words up here, so learning a name rebuilds nothing.
+   */
+  private readonly learnedRunsByKey = new Map<string, string>();
+  private longestLearnedRun = 0;
   private readonly derivedCache = new Map<string, { at: number; value: unknown }>();
 
   constructor() {
@@ -106,6 +152,11 @@ export class EntityRegistry {
     return owner === undefined ? undefined : this.byName.get(owner);
   }
 
+  /** Learned names by run key (nameRunKey) and the most words one has: kept as entities are learned. */
+  learnedRuns(): { byKey: ReadonlyMap<string, string>; longest: number } {
+    return { byKey: this.learnedRunsByKey, longest: this.longestLearnedRun };
+  }
+
   /** Whether a name or alias is the gazetteer's (a learned entity can never take it). */
   isBuiltIn(written: string): boolean {
     return this.reserved.has(squash(written));
@@ -128,6 +179,7 @@ export class EntityRegistry {
         entity = { kind: incoming.kind, name, aliases: [], cities: [], origin: 'learned' };
         this.byName.set(name, entity);
         this.owners.set(key, name);
+        this.indexRun(entity, name);
         changed.add(entity);
       }
       if (incoming.segment && !entity.segment) {
@@ -143,6 +195,7 @@ export class EntityRegistry {
         if (aliasKey.length < 2 || this.reserved.has(aliasKey) || this.owners.has(aliasKey)) continue;
         entity.aliases.push(alias.trim());
         this.owners.set(aliasKey, entity.name);
+        this.indexRun(entity, alias.trim());
         changed.add(entity);
       }
       for (const city of incoming.cities ?? []) {
@@ -153,6 +206,17 @@ export class EntityRegistry {
     }
     if (changed.size > 0) this.changes += 1;
     return [...changed];
+  }
+
+  /** A learned name or alias in the run lookup (people are not tagged on items; the first name to take a key keeps it). */
+  private indexRun(entity: WorldEntity, written: string): void {
+    if (entity.kind === 'person') return;
+    const tokens = nameTokens(written);
+    if (tokens.length === 0) return;
+    const key = nameRunKey(tokens, 0, tokens.length);
+    if (key.length < 2 || this.learnedRunsByKey.has(key)) return;
+    this.learnedRunsByKey.set(key, entity.name);
+    this.longestLearnedRun = Math.max(this.longestLearnedRun, tokens.length);
   }
 
   /** Same as upsert; the name learners read best. */

@@ -18,6 +18,8 @@ export interface DocumentSources {
   serviceUrl: () => string | null;
   /** The service's client, to look up a forecast's basis signals (null when not connected). */
   client?: () => RetailSignalClient | null;
+  /** The app's display zone: every document's dates are written in it (issue 43 item 4). */
+  timeZone?: () => string;
 }
 
 function mergeCitations(lists: CitationSnapshot[][]): CitationSnapshot[] {
@@ -38,8 +40,14 @@ export function conversationDocument(conversation: Conversation): ExportDocument
   };
 }
 
-/** Null when the source no longer exists, or holds no text yet. */
+/** Null when the source no longer exists, or holds no text yet. Its dates are in the app's display zone. */
 export async function buildDocument(source: ExportSource, from: DocumentSources): Promise<ExportDocument | null> {
+  const doc = await documentOf(source, from);
+  const zone = from.timeZone?.();
+  return doc && zone ? { ...doc, timeZone: zone } : doc;
+}
+
+async function documentOf(source: ExportSource, from: DocumentSources): Promise<ExportDocument | null> {
   switch (source.kind) {
     case 'library': {
       const item = await from.library.get(source.id);

@@ -146,7 +146,7 @@ export async function toPdf(doc: ExportDocument): Promise<Buffer> {
   };
 
   pdf.font(bold).fontSize(18).fillColor(INK).text(text(doc.title));
-  pdf.font(regular).fontSize(9).fillColor(MUTED).text(`${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`).fillColor(INK);
+  pdf.font(regular).fontSize(9).fillColor(MUTED).text(`${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`).fillColor(INK);
   pdf.moveDown();
   for (const token of new Lexer({ gfm: true }).lex(bodyMarkdown(doc))) {
     if (token.type === 'heading') {
@@ -181,7 +181,7 @@ export async function toPdf(doc: ExportDocument): Promise<Buffer> {
     const y = pdf.y;
     pdf.font(regular).fontSize(9.5).fillColor(INK).text(`${number}.`, left, y, { width: 20, lineBreak: false });
     pdf.y = y;
-    const runs: Run[] = [{ text: c.title ?? c.id, link: safeUrl }, { text: ` — ${sourceLine(c)}` }, ...(safeUrl ? [{ text: ` ${safeUrl}`, link: safeUrl }] : [])];
+    const runs: Run[] = [{ text: c.title ?? c.id, link: safeUrl }, { text: ` — ${sourceLine(c, doc.timeZone)}` }, ...(safeUrl ? [{ text: ` ${safeUrl}`, link: safeUrl }] : [])];
     writeRuns(runs, { size: 9.5, x: left + 20, width: contentWidth - 20 });
     pdf.moveDown(0.2);
   }

@@ -13,6 +13,8 @@ export interface ExportDocument {
   markdown: string;
   citations: CitationSnapshot[];
   meta: LibraryItem['meta'];
+  /** The IANA zone its dates are written in: the app's display zone (Asia/Kolkata when absent). */
+  timeZone?: string;
 }
 
 export function numbering(doc: ExportDocument): { ordered: Array<{ number: number; citation: CitationSnapshot }>; numberOf: Map<string, number> } {
@@ -20,7 +22,7 @@ export function numbering(doc: ExportDocument): { ordered: Array<{ number: numbe
   return { ordered, numberOf: new Map(ordered.map(({ number, citation }) => [citation.id, number])) };
 }
 
-export const sourceLine = (c: CitationSnapshot): string => `${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}`;
+export const sourceLine = (c: CitationSnapshot, zone?: string): string => `${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at, zone)}`;
 
 /**
  * The item's text without a leading level-1 heading: every export writes the title itself,

@@ -48,12 +48,12 @@ export async function renderExport(doc: ExportDocument, format: ExportFormat): P
     case 'pdf':
       return { filename: exportFilename(doc, 'pdf'), mime: 'application/pdf', data: await toPdf(doc) };
     case 'text':
-      return { filename: exportFilename(doc, 'txt'), mime: 'text/plain', data: Buffer.from(`${doc.title}\n\n${toPlainTextWithSources(bodyMarkdown(doc), doc.citations)}`) };
+      return { filename: exportFilename(doc, 'txt'), mime: 'text/plain', data: Buffer.from(`${doc.title}\n\n${toPlainTextWithSources(bodyMarkdown(doc), doc.citations, { zone: doc.timeZone })}`) };
   }
 }
 
 export function toMarkdown(doc: ExportDocument): string {
-  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(bodyMarkdown(doc), doc.citations)}`;
+  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(bodyMarkdown(doc), doc.citations, { zone: doc.timeZone })}`;
 }
 
 /**
@@ -97,7 +97,7 @@ export function toHtml(doc: ExportDocument): string {
       const title = escapeHtml(c.title ?? c.id);
       const href = httpHref(c.url);
       const link = href ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${title}</a>` : title;
-      return `<li id="source-${number}">${link} — ${escapeHtml(sourceLine(c))}${c.url ? ` <span class="url">${escapeHtml(c.url)}</span>` : ''} <span class="id">${escapeHtml(c.id)}</span></li>`;
+      return `<li id="source-${number}">${link} — ${escapeHtml(sourceLine(c, doc.timeZone))}${c.url ? ` <span class="url">${escapeHtml(c.url)}</span>` : ''} <span class="id">${escapeHtml(c.id)}</span></li>`;
     })
     .join('\n');
   return `<!doctype html>
@@ -112,7 +112,7 @@ sup.cite a{text-decoration:none;font:600 11px system-ui,sans-serif}.sources li{m
 @media print{body{margin:0;max-width:none}a{color:inherit}.url{display:inline;color:#556;font-size:11px}h2{break-after:avoid}tr,li{break-inside:avoid}}
 </style></head><body>
 <h1>${escapeHtml(doc.title)}</h1>
-<p class="meta">${escapeHtml(doc.kind)} · ${escapeHtml(formatCitationDate(doc.createdAt))} · exported from Clarity Desktop</p>
+<p class="meta">${escapeHtml(doc.kind)} · ${escapeHtml(formatCitationDate(doc.createdAt, doc.timeZone))} · exported from Clarity Desktop</p>
 ${body}
 <h2>Sources</h2>
 <ol class="sources">
@@ -133,7 +133,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
     });
   const blocks: Array<Paragraph | Table> = [
     new Paragraph({ text: doc.title, heading: HeadingLevel.TITLE }),
-    new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
+    new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
   ];
   const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
   for (const token of new Lexer({ gfm: true }).lex(bodyMarkdown(doc))) {
@@ -165,7 +165,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
   for (const { number, citation: c } of ordered) {
     const children: Array<TextRun | ExternalHyperlink> = [new TextRun({ text: `${number}. ` })];
     children.push(httpHref(c.url) ? new ExternalHyperlink({ link: httpHref(c.url)!, children: [new TextRun({ text: c.title ?? c.id, style: 'Hyperlink' })] }) : new TextRun({ text: c.title ?? c.id }));
-    children.push(new TextRun({ text: ` — ${sourceLine(c)}${c.url ? ` — ${c.url}` : ''}` }));
+    children.push(new TextRun({ text: ` — ${sourceLine(c, doc.timeZone)}${c.url ? ` — ${c.url}` : ''}` }));
     blocks.push(new Paragraph({ children }));
   }
   const footnotes: Record<number, { children: Paragraph[] }> = {};
@@ -174,7 +174,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
       children: [
         new Paragraph({
           children: [
-            new TextRun({ text: `${c.title ?? c.id} — ${sourceLine(c)}. ` }),
+            new TextRun({ text: `${c.title ?? c.id} — ${sourceLine(c, doc.timeZone)}. ` }),
             ...(httpHref(c.url) ? [new ExternalHyperlink({ link: httpHref(c.url)!, children: [new TextRun({ text: c.url!, style: 'Hyperlink' })] })] : []),
           ],
         }),

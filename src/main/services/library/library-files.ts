@@ -99,12 +99,12 @@ export const itemFileText = (item: LibraryItem): string => `${JSON.stringify(ite
  * Writes the authoritative JSON atomically (temp, fsync, rename), then the derived markdown copy.
  * `shared`: a team folder, where colleagues must read the files (the umask decides, not 0600).
  */
-export async function writeItemFile(dir: string, name: string, item: LibraryItem, withCopy = true, shared = false): Promise<FileStamp> {
+export async function writeItemFile(dir: string, name: string, item: LibraryItem, withCopy = true, shared = false, zone?: string): Promise<FileStamp> {
   const path = join(dir, name);
   const mode = shared ? {} : { mode: 0o600 };
   await writeFileAtomic(path, itemFileText(item), { ...mode, fsync: true });
   const info = await stat(path);
-  if (withCopy) await writeFileAtomic(join(dir, name.replace(/\.json$/, '.md')), humanCopy(item), mode).catch(() => undefined);
+  if (withCopy) await writeFileAtomic(join(dir, name.replace(/\.json$/, '.md')), humanCopy(item, zone), mode).catch(() => undefined);
   return { mtimeMs: info.mtimeMs, size: info.size };
 }
 
@@ -119,8 +119,8 @@ export function conflictFileName(id: string, deviceName: string, at: number): st
   return `${id} (conflicted copy ${deviceName.replace(/[^A-Za-z0-9-]/g, '-').slice(0, 40)} ${time}).json`;
 }
 
-/** The `.md` copy a person can read without the app: front matter, text, sources. */
-export function humanCopy(item: LibraryItem): string {
+/** The `.md` copy a person can read without the app: front matter, text, sources (dated in `zone`, the app's display zone). */
+export function humanCopy(item: LibraryItem, zone?: string): string {
   const ordered = orderedCitations(item.markdown, item.citations);
   const numbers = new Map(ordered.map(({ number, citation }) => [citation.id, number]));
   const front = [
@@ -135,7 +135,7 @@ export function humanCopy(item: LibraryItem): string {
   ].join('\n');
   const body = item.markdown.replace(CITATION_MARKER, (_m, id: string) => `[${numbers.get(id)}]`);
   const sources = ordered.map(
-    ({ number, citation: c }) => `${number}. ${c.title ?? c.id} — ${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at)}${c.url ? ` <${c.url}>` : ''}${c.detail?.healthWhenCited ? ` (source ${c.detail.healthWhenCited} when cited)` : ''}`,
+    ({ number, citation: c }) => `${number}. ${c.title ?? c.id} — ${c.source_name ?? c.source_id ?? 'unknown source'}, ${formatCitationDate(c.published_at, zone)}${c.url ? ` <${c.url}>` : ''}${c.detail?.healthWhenCited ? ` (source ${c.detail.healthWhenCited} when cited)` : ''}`,
   );
   return `${front}\n\n# ${item.title}\n\n${body}\n\n## Sources\n\n${sources.join('\n')}\n`;
 }

@@ -23,6 +23,8 @@ export interface LibraryHubOptions {
   /** An already opened personal library (tests); otherwise opened in the background. */
   personal?: LibraryStore;
   now?: () => number;
+  /** The app's display zone: item files' readable copies date their sources in it. */
+  timeZone?: () => string;
   /** Polling interval for team folders (tests shorten it). */
   pollMs?: number;
 }
@@ -45,7 +47,7 @@ export class LibraryHub {
     const hub = new LibraryHub(options, await loadDevice(options.dataDir));
     hub.attach(
       options.personal ??
-        new LibraryStore({ dir: join(options.dataDir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: hub.device, cacheBase: join(options.dataDir, 'library-cache', 'personal'), now: options.now }),
+        new LibraryStore({ dir: join(options.dataDir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: hub.device, cacheBase: join(options.dataDir, 'library-cache', 'personal'), now: options.now, timeZone: options.timeZone }),
     );
     try {
       hub.saved = LocationsFile.parse(JSON.parse(await readFile(hub.locationsPath, 'utf8')));
@@ -72,6 +74,7 @@ export class LibraryHub {
       device: this.device,
       cacheBase: join(this.options.dataDir, 'library-cache', `team-${key}`),
       now: this.options.now,
+      timeZone: this.options.timeZone,
       watch: true,
       pollMs: this.options.pollMs,
     });

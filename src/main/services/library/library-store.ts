@@ -43,6 +43,8 @@ export interface LibraryStoreOptions {
   pollMs?: number;
   /** Tests: runs between reading an old-format file and migrating it (where a colleague's write can land). */
   beforeMigrate?: (name: string) => Promise<void>;
+  /** The app's display zone: the readable `.md` copy dates its sources in it. */
+  timeZone?: () => string;
 }
 
 export class LibraryReadOnlyError extends Error {}
@@ -88,8 +90,8 @@ export class LibraryStore {
   }
 
   /** The personal library of a data directory, opened completely (tests, benchmarks). */
-  static async open(dataDir: string, now: () => number = Date.now): Promise<LibraryStore> {
-    const store = new LibraryStore({ dir: join(dataDir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: { id: 'local', name: 'this-device' }, cacheBase: join(dataDir, 'library-cache', 'personal'), now });
+  static async open(dataDir: string, now: () => number = Date.now, timeZone?: () => string): Promise<LibraryStore> {
+    const store = new LibraryStore({ dir: join(dataDir, 'library'), location: { id: 'personal', name: 'Personal', kind: 'personal' }, device: { id: 'local', name: 'this-device' }, cacheBase: join(dataDir, 'library-cache', 'personal'), now, timeZone });
     await store.ready;
     return store;
   }
@@ -268,7 +270,7 @@ export class LibraryStore {
       this.migrationsSkipped += 1;
       return item;
     }
-    await writeItemFile(this.dir, name, item, true, this.shared).catch(() => undefined);
+    await writeItemFile(this.dir, name, item, true, this.shared, this.options.timeZone?.()).catch(() => undefined);
     return item;
   }
 
@@ -358,13 +360,13 @@ export class LibraryStore {
     const written: LibraryItem = { ...clean, revision: { n, device: this.options.device.id, hash: contentHash(clean) } };
     if (diverged && disk.ok) {
       const copy = conflictFileName(clean.id, this.options.device.name, this.now());
-      const stamp = await writeItemFile(this.dir, copy, written, false, this.shared);
+      const stamp = await writeItemFile(this.dir, copy, written, false, this.shared, this.options.timeZone?.());
       this.conflictFiles.set(copy, { id: clean.id, stamp, item: written });
       this.index.put(disk.item, entryOf(disk.item, diskRevision, disk.stamp));
       this.afterWrite();
       return { item: disk.item, conflict: true };
     }
-    const stamp = await writeItemFile(this.dir, name, written, true, this.shared);
+    const stamp = await writeItemFile(this.dir, name, written, true, this.shared, this.options.timeZone?.());
     this.index.put(written, entryOf(written, written.revision!, stamp));
     this.afterWrite();
     return { item: written, conflict: false };

@@ -214,7 +214,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const previewed = preview ? answer.citations.find((c) => c.id === preview.id) : undefined;
 
   const copy = async (kind: 'markdown' | 'text'): Promise<void> => {
-    const text = kind === 'markdown' ? toMarkdownWithFootnotes(answer.text, answer.citations) : toPlainTextWithSources(answer.text, answer.citations);
+    const text = kind === 'markdown' ? toMarkdownWithFootnotes(answer.text, answer.citations, { zone: display.zone }) : toPlainTextWithSources(answer.text, answer.citations, { zone: display.zone });
     setCopied((await copyText(text)) ? (kind === 'markdown' ? 'Copied as markdown' : 'Copied as text') : 'Copy failed: the clipboard is not available');
     setTimeout(() => setCopied(null), 2_500);
   };
