@@ -71,7 +71,7 @@ export async function buildDocument(source: ExportSource, from: DocumentSources)
         createdAt: report.createdAt,
         markdown: report.markdown || (report.html ?? '').replace(/<[^>]+>/g, ' '),
         citations: report.citations,
-        meta: { topic: report.topic, preset: report.preset, costUsd: report.costUsd, runId: report.runId, serviceUrl: from.serviceUrl() },
+        meta: { topic: report.topic, preset: report.preset, costUsd: report.costUsd, runId: report.runId, serviceUrl: from.serviceUrl(), ...(report.series?.length ? { series: report.series } : {}) },
       };
     }
     case 'forecast':
