@@ -296,6 +296,9 @@ export const BridgeMethods = {
   'research.cancel': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'research.retry': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'research.report': defineMethod(z.object({ id: RunId })).returns<{ run: ResearchRunSummary; report: StoredReport }>(),
+  // Issue 46: runs the service's schedules started are taken in; opening one's report clears its badge.
+  'research.checkSchedules': defineMethod(NoArgs).returns<{ adopted: number }>(),
+  'research.markSeen': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
   /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */
