@@ -23,6 +23,7 @@ import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/loca
 import { composerLaunch } from './services/local-service/answer-composer-launch';
 import { ModelKeyStore } from './services/credentials/model-key-store';
 import { ResearchService } from './services/research/research-service';
+import { ScheduledRuns } from './services/research/scheduled-runs';
 import { RESEARCH_V1, ServiceNoticeStore } from './services/service-client/service-notices';
 import { SettingsStore } from './services/settings/settings-store';
 import { SourceAdmin } from './services/sources/source-admin';
@@ -48,6 +49,8 @@ export interface ComposeOptions {
   serviceStartTimeoutMs?: number;
   /** What the host can do (network, desktop shell, dialogs): Electron's or the browser host's. */
   capabilities: HostCapabilities;
+  /** How often the service's research schedules are checked (default once a minute; tests shorten it). */
+  scheduleCheckMs?: number;
 }
 
 export interface MainServices {
@@ -132,6 +135,7 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     dataDir: options.dataDir,
     notices,
     capabilities: options.capabilities,
+    ...(options.scheduleCheckMs !== undefined ? { research: { scheduleCheckMs: options.scheduleCheckMs } } : {}),
   });
   const credentialBackendLine = probe.keychain
     ? `Credentials: ${probe.detail}`
@@ -159,7 +163,7 @@ export interface BridgeHostDeps {
   /** Bounds on one answer; tests lower them (answer-limits.ts). */
   answerLimits?: AnswerLimits;
   /** Research polling pace and limit (tests shorten them). */
-  research?: { pollMinMs?: number; pollLimitMs?: number };
+  research?: { pollMinMs?: number; pollLimitMs?: number; scheduleCheckMs?: number };
   /** What the host can do; default: the browser host's (tests). */
   capabilities?: HostCapabilities;
   /** The embedded service was started with --allow-private-sources: no consent to ask (issue 47). */
@@ -180,6 +184,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   const notices = deps.notices ?? new DataNotices(deps.dataDir);
   notices.onNotice((notice) => push('data.notice', notice));
   let watchlist: Watchlist | null = null;
+  let scheduledRuns: ScheduledRuns | null = null;
   let watchingUrl: string | null = null;
   const serviceNotices = await ServiceNoticeStore.open(deps.dataDir);
   const connection: ServiceConnection = new ServiceConnection({
@@ -194,6 +199,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
         watchingUrl = status.baseUrl;
         void watchlist?.start();
+        scheduledRuns?.start();
         // A new service (or the local one restarted): whether the app calls it as its owner (issue 47).
         void credentialStatus(credentials, connection).then((credentialState) => push('credentials.status', credentialState));
       }
@@ -208,14 +214,18 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
       if (notice) push('service.notice', notice);
     },
   });
+  const { scheduleCheckMs, ...researchPace } = deps.research ?? {};
   const research = await ResearchService.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (run) => push('research.updated', run),
     notify: capabilities.notify ?? undefined,
     prefersQueued: () => serviceNotices.isDeprecated(connection.serviceKey, RESEARCH_V1.method, RESEARCH_V1.path),
-    ...deps.research,
+    ...researchPace,
   });
+  // Runs the service's research schedules started (issue 46), checked from each ready service on.
+  const scheduled = new ScheduledRuns({ research, client: () => connection.client, serviceUrl: () => (connection.status.state === 'ready' ? connection.status.baseUrl : null), intervalMs: scheduleCheckMs });
+  scheduledRuns = scheduled;
   const health = await HealthMonitor.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
@@ -243,8 +253,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   });
   const streams = new AskStreamRunner({ conversations, connection, coalesceMs: deps.coalesceMs, answerLimits: deps.answerLimits, onSaveFailure: (error) => notices.writeFailure(error) });
   const modelKeys = deps.modelKeys ?? new ModelKeyStore({ keychain: null, detail: 'No keychain was given to this host.' });
-  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, health, watchlist, connection, streams, push, notices, serviceNotices, capabilities, sources });
-  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist, library, serviceNotices, conversations });
+  const handlers = createHandlers({ modelKeys, settings, credentials, conversations, library, research, scheduledRuns: scheduled, health, watchlist, connection, streams, push, notices, serviceNotices, capabilities, sources });
+  return new BridgeHost({ settings, handlers, hub, connection, streams, research, health, notices, watchlist, library, serviceNotices, conversations, scheduledRuns: scheduled });
 }
 
 /** Same place Electron's userData resolves to on Linux, so both hosts share settings. */

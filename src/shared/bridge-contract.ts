@@ -24,7 +24,7 @@ import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-sch
 import type { ServiceChangelogView, ServiceNotice } from './service-notices';
 import { AcceptProposalArgs, NewSourceArgs, RejectProposalArgs, SourceIdArgs, SourcePatchArgs, type FetchRecordView, type FetchedSource, type ProposalView, type SourcePreview, type SourcesOverview } from './sources';
 import { FollowTargetArgs, type WatchlistView } from './watchlist';
-import type { DeliveryView, WebhookView, WebhookWithSecret } from './webhooks';
+import { WEBHOOK_EVENTS, type DeliveryView, type WebhookView, type WebhookWithSecret } from './webhooks';
 
 export type { AskEvent } from './ask-event';
 export type { AnswerSetting, AnswersStatus, ModelKeyStatus } from './answer-settings';
@@ -183,6 +183,9 @@ export const BridgeMethods = {
   'research.cancel': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'research.retry': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'research.report': defineMethod(z.object({ id: RunId })).returns<{ run: ResearchRunSummary; report: StoredReport }>(),
+  // Issue 46: runs the service's schedules started are taken in; opening one's report clears its badge.
+  'research.checkSchedules': defineMethod(NoArgs).returns<{ adopted: number }>(),
+  'research.markSeen': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
   /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */
@@ -259,7 +262,7 @@ export const BridgeMethods = {
   'developer.listWebhooks': defineMethod(NoArgs).returns<WebhookView[]>(),
   'developer.createWebhook': defineMethod(z.object({
     url: z.string().trim().min(1).max(2_000),
-    events: z.array(z.enum(['follow.matched', 'research.completed'])).min(1, 'Pick at least one event.').max(2),
+    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1, 'Pick at least one event.').max(WEBHOOK_EVENTS.length),
   })).returns<WebhookWithSecret>(),
   'developer.deleteWebhook': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<WebhookView[]>(),
   'developer.rotateWebhookSecret': defineMethod(z.object({ id: z.string().min(1).max(64) })).returns<WebhookWithSecret>(),

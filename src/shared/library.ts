@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CitationSnapshot } from './conversation';
+import { ReportSeriesSchema } from './research';
 
 export const LIBRARY_FORMAT_VERSION = 2;
 
@@ -44,6 +45,8 @@ export const LibraryItemSchema = z.object({
     serviceUrl: z.string().nullable().optional(),
     conversationId: z.string().optional(),
     runId: z.string().optional(),
+    /** A report's key-figures series, drawn as charts by the exports (issue 46). */
+    series: z.array(ReportSeriesSchema).optional(),
   }),
   deletedAt: z.string().nullable(),
   /** Absent in items written before revisions existed (read as revision 0). */

@@ -30,6 +30,10 @@ export const ResearchRunSummarySchema = z.object({
   reportUrl: z.string().nullable(),
   /** The base URL of the service that ran it (reports are fetched from there). */
   serviceUrl: z.string(),
+  /** The service's schedule that started it (a scheduled run the app picked up); absent otherwise. */
+  scheduleId: z.string().nullable().optional(),
+  /** A scheduled run found changes since the last run of its topic and its report is not opened yet (the nav badge). */
+  unseenChanges: z.boolean().optional(),
 });
 export type ResearchRunSummary = z.infer<typeof ResearchRunSummarySchema>;
 
@@ -50,6 +54,19 @@ export const ReportChangesSchema = z.object({
   newDisagreements: z.array(z.object({ note: z.string() })),
 });
 export type ReportChanges = z.infer<typeof ReportChangesSchema>;
+
+/** What changed in a few words ("2 new signals, 1 figure changed"), or null when nothing did: the `research.changed` condition. */
+export function changesInWords(changes: ReportChanges | null | undefined): string | null {
+  if (!changes) return null;
+  const count = (n: number, one: string, many: string): string | null => (n > 0 ? `${n} ${n === 1 ? one : many}` : null);
+  const parts = [
+    count(changes.newSignals.length, 'new signal', 'new signals'),
+    count(changes.changedFigures.length, 'figure changed', 'figures changed'),
+    count(changes.newDisagreements.length, 'new disagreement', 'new disagreements'),
+    count(changes.resolvedDisagreements.length, 'disagreement resolved', 'disagreements resolved'),
+  ].filter((part): part is string => part !== null);
+  return parts.length > 0 ? parts.join(', ') : null;
+}
 
 /** A key-figures series the viewer and the exports draw: each point with the signal that states it. */
 export const ReportSeriesSchema = z.object({

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { SignalId } from './service-schemas';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from './webhooks';
 
 // ── Discover ─────────────────────────────────────────────────────────────────────────────
 export const DISCOVER_MAX_LIMIT = 100;
@@ -141,12 +142,17 @@ export const Forecast = z
 export type Forecast = z.infer<typeof Forecast>;
 
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────
-export const WEBHOOK_EVENTS = ['follow.matched', 'research.completed', 'research.changed'] as const;
+// The one list of events (shared/webhooks.ts), so the OpenAPI document names each with its meaning.
+export { WEBHOOK_EVENTS };
 
 export const WebhookRequest = z
   .object({
     url: z.url({ protocol: /^https?$/ }).max(2_000),
-    events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).max(WEBHOOK_EVENTS.length),
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS))
+      .min(1)
+      .max(WEBHOOK_EVENTS.length)
+      .meta({ description: `The events to receive: ${WEBHOOK_EVENTS.map((event) => `\`${event}\` (${WEBHOOK_EVENT_DESCRIPTIONS[event].toLowerCase()})`).join(', ')}.` }),
   })
   .meta({ id: 'WebhookRequest' });
 

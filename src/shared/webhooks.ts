@@ -1,5 +1,18 @@
 /** Webhooks as Settings › Developer shows them (the service's answers, read by main). */
 
+/**
+ * Every event the service announces, with what it means: the one list the service's request
+ * schema (and so its OpenAPI document), its developer pages, the bridge and Settings › Developer
+ * read, so a new event shows up everywhere at once.
+ */
+export const WEBHOOK_EVENT_DESCRIPTIONS = {
+  'follow.matched': 'A follow matched a new signal',
+  'research.completed': 'A research report is ready (or its run failed)',
+  'research.changed': 'A scheduled research run found changes since the last run of its topic',
+} as const;
+export type WebhookEventName = keyof typeof WEBHOOK_EVENT_DESCRIPTIONS;
+export const WEBHOOK_EVENTS = Object.keys(WEBHOOK_EVENT_DESCRIPTIONS) as [WebhookEventName, ...WebhookEventName[]];
+
 export interface WebhookView {
   id: string;
   url: string;

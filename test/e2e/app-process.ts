@@ -30,6 +30,8 @@ export interface StartOptions {
   links?: string[];
   /** How long the host may take to be ready (its local service included); 60 s unless set. */
   startTimeoutMs?: number;
+  /** How often the host checks the service's research schedules (its --schedule-check-ms); once a minute unless set. */
+  scheduleCheckMs?: number;
 }
 
 export interface RunningApp {
@@ -62,6 +64,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
     ...(options.serviceArgs ?? []).map((arg) => `--service-arg=${arg}`),
     ...(options.links ?? []).map((link) => `--open=${link}`),
     ...(options.startTimeoutMs !== undefined ? ['--service-start-timeout-ms', String(options.startTimeoutMs)] : []),
+    ...(options.scheduleCheckMs !== undefined ? ['--schedule-check-ms', String(options.scheduleCheckMs)] : []),
   ];
   const env = { ...process.env, CLARITY_KEYCHAIN_SERVICE: keychainService };
   let child: ChildProcess;

@@ -10,6 +10,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { join } from 'node:path';
 import { json, startFakeRemoteService, type FakeRemoteService } from '../support/fake-remote-service';
 import { expect, test } from './fixtures';
+import { WEBHOOK_EVENTS } from '../../src/shared/webhooks';
 
 /** 2026-11-01T00:00:00Z and six months later, as the variant sends them. */
 const DEPRECATION = '@1793491200';
@@ -137,6 +138,9 @@ test.describe('webhooks in Settings › Developer', () => {
     await settings.devTokenGet.click();
     await expect(settings.credentialStatus).toContainText('is set');
 
+    // Every event the service announces is offered, research.changed (issue 46) among them.
+    for (const event of WEBHOOK_EVENTS) await expect(settings.webhookEvent(event)).toBeVisible();
+    await expect(settings.webhooks.getByRole('group', { name: 'Events' })).toContainText('A scheduled research run found changes');
     const secret = await settings.createWebhook(receiverUrl, ['research.completed']);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
     await expect(settings.webhookRows).toHaveCount(1);

@@ -271,6 +271,8 @@ describe('developer area', () => {
     expect(researchRows.length).toBeGreaterThanOrEqual(3);
     expect(html).toMatch(/<td>3<\/td><td>[^<]+<\/td><td>204<\/td><td>delivered<\/td>/);
     expect(html).toContain('HTTP 500');
+    // The page names every event a webhook can receive, research.changed (issue 46) among them.
+    for (const event of ['follow.matched', 'research.completed', 'research.changed']) expect(html).toContain(`<code>${event}</code>`);
   });
 
   it('signs out; the pages ask to sign in again', async () => {
@@ -285,5 +287,7 @@ describe('developer area', () => {
     expect(form.status).toBe(415);
     const changelog = await (await fetch(`${service.url}/developer/changelog`)).text();
     for (const surface of ['/api/v1/discover', '/api/v1/follow', '/api/v1/predict', '/api/v1/webhooks', '/developer/keys', '/developer/webhooks']) expect(changelog).toContain(surface);
+    expect(changelog).toContain('research.changed');
+    expect(changelog).toContain('/api/v2/research/schedules');
   });
 });

@@ -15,6 +15,7 @@ import type { ServiceNoticeStore } from '../services/service-client/service-noti
 import type { HealthMonitor } from '../services/health/health-monitor';
 import type { Watchlist } from '../services/watchlist/watchlist';
 import type { ResearchService } from '../services/research/research-service';
+import type { ScheduledRuns } from '../services/research/scheduled-runs';
 import type { SettingsStore } from '../services/settings/settings-store';
 import type { AskStreamRunner, StreamSink } from './ask-stream';
 import type { HandlerMap } from './handlers';
@@ -49,6 +50,8 @@ export interface BridgeHostParts {
   /** Their pending writes are awaited by dispose. */
   serviceNotices?: ServiceNoticeStore;
   conversations?: ConversationStore;
+  /** Stopped by dispose: no check of the service's research schedules after quit. */
+  scheduledRuns?: ScheduledRuns;
 }
 
 export class BridgeHost {
@@ -60,7 +63,8 @@ export class BridgeHost {
   }
 
   async dispose(): Promise<void> {
-    const { connection, research, health, streams, watchlist, library, serviceNotices, conversations } = this.parts;
+    const { connection, research, health, streams, watchlist, library, serviceNotices, conversations, scheduledRuns } = this.parts;
+    scheduledRuns?.stop();
     // Research, health, the watchlist, the libraries and the answers streaming now finish their
     // pending writes: nothing is lost at quit, and nothing is written into the data folder after
     // dispose resolves (a test's afterAll removes that folder right after; CI failed on this).

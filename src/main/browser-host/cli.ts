@@ -27,6 +27,8 @@ const { values } = parseArgs({
     open: { type: 'string', multiple: true },
     // Tests on a loaded machine: the local service may take longer than a minute to start.
     'service-start-timeout-ms': { type: 'string' },
+    // Tests: how often the service's research schedules are checked (default once a minute).
+    'schedule-check-ms': { type: 'string' },
   },
 });
 
@@ -58,6 +60,7 @@ const services = await composeMainServices({
   paceMs: values['pace-ms'] !== undefined ? Number(values['pace-ms']) : undefined,
   serviceArgs: values['service-arg'] ?? [],
   ...(values['service-start-timeout-ms'] !== undefined ? { serviceStartTimeoutMs: Number(values['service-start-timeout-ms']) } : {}),
+  ...(values['schedule-check-ms'] !== undefined ? { scheduleCheckMs: Number(values['schedule-check-ms']) } : {}),
 });
 // An open tab reconnects to a restarted host on the same port (the cookie stays valid).
 const web = await startBrowserHost({ host: services.host, rendererDir, port: Number(values.port), session: await persistentSessionSecret(dataDir) });

@@ -13,6 +13,7 @@ import type { ServiceContext } from '../service-context';
 import { TIERS } from '../surface-limits';
 import type { Queryable } from '../store/database';
 import type { WebhookStore } from '../webhooks/webhook-store';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from '../../shared/webhooks';
 import { escapeHtml, page } from './pages';
 
 // SECURITY: no script, no framing, forms post only to this origin.
@@ -156,7 +157,7 @@ export function registerDeveloperArea(app: FastifyInstance, context: ServiceCont
     return render(
       reply,
       'Webhooks',
-      `<h1>Webhooks</h1><p>Register with <code>POST /api/v1/webhooks {url, events}</code>. Each delivery is retried with exponential backoff, at most 6 attempts over about an hour; every attempt is listed here.</p>${sections.join('') || '<p>No webhooks yet.</p>'}`,
+      `<h1>Webhooks</h1><p>Register with <code>POST /api/v1/webhooks {url, events}</code>. The events: ${WEBHOOK_EVENTS.map((event) => `<code>${event}</code> (${escapeHtml(WEBHOOK_EVENT_DESCRIPTIONS[event].toLowerCase())})`).join(', ')}. Each delivery is retried with exponential backoff, at most 6 attempts over about an hour; every attempt is listed here.</p>${sections.join('') || '<p>No webhooks yet.</p>'}`,
       signed.session,
     );
   });

@@ -12,8 +12,18 @@ import { DEPRECATIONS, deprecatedAt, sunsetAt } from '../developer/deprecations'
 import { ServiceError } from '../http-errors';
 import { invalidRequest, type ServiceContext } from '../service-context';
 import { escapeHtml, page } from './pages';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from '../../shared/webhooks';
 
 export const CHANGELOG: ChangelogEntry[] = [
+  {
+    version: '1.3.0',
+    date: '2026-12-07',
+    notes: [
+      'v2 research: GET /api/v2/research/{id} shows progress {stage, done, total} (planning, retrieving, writing, verifying, done); a report carries verification {sentences, supported, removed} and support spans, cost_usd with cost_basis (local, or model_usage at the operator\'s prices), and changes since the last run of its topic.',
+      'v2 research schedules: POST, GET /api/v2/research/schedules, DELETE /api/v2/research/schedules/{id}, POST /api/v2/research/schedules/{id}/run; capped per tier and counted toward the research limit.',
+      `Webhooks: a new event, research.changed (${WEBHOOK_EVENT_DESCRIPTIONS['research.changed'].toLowerCase()}), signed like the others. Every event: ${WEBHOOK_EVENTS.join(', ')}.`,
+    ],
+  },
   {
     version: '1.2.0',
     date: '2026-11-25',

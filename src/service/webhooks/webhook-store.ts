@@ -15,6 +15,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { Database } from '../store/database';
 import { isPrivateAddress } from './address-guard';
 import { sign, SIGNATURE_HEADER } from './signature';
+import type { WebhookEventName } from '../../shared/webhooks';
 
 /** 2, 4, 8, 16 and 32 minutes: six attempts over about an hour (62 min). */
 export const DEFAULT_RETRY_DELAYS_MS = [2, 4, 8, 16, 32].map((minutes) => minutes * 60_000);
@@ -22,7 +23,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const DELIVERIES_KEPT = 100;
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export type WebhookEvent = 'follow.matched' | 'research.completed' | 'research.changed';
+export type WebhookEvent = WebhookEventName;
 
 export interface WebhookRecord {
   id: string;

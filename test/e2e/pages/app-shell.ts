@@ -39,6 +39,11 @@ export class AppShell {
     return this.page.getByTestId('nav-unread');
   }
 
+  /** The count on Research's navigation entry: scheduled reports with changes not opened yet (issue 46). */
+  get navResearchChanged(): Locator {
+    return this.page.getByTestId('nav-research-changed');
+  }
+
   /** The app-wide notice (a research report is ready, …). */
   get appNotice(): Locator {
     return this.page.getByTestId('app-notice');

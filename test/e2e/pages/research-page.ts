@@ -59,6 +59,10 @@ export class ResearchRun {
   get openReport(): Locator {
     return this.root.getByTestId('open-report');
   }
+  /** "What changed": a scheduled run with changes whose report is not opened yet. */
+  get changed(): Locator {
+    return this.root.getByTestId('run-changed');
+  }
   /** The elapsed time shown, in whatever unit it shows (digits only). */
   async durationValue(): Promise<number> {
     return Number((await this.duration.innerText()).replace(/\D/g, ''));

@@ -4,6 +4,7 @@
  */
 import { expect, type Locator } from '@playwright/test';
 import { AppShell } from './app-shell';
+import { WEBHOOK_EVENTS, type WebhookEventName } from '../../../src/shared/webhooks';
 
 export class SettingsPage extends AppShell {
   // The credential.
@@ -184,7 +185,7 @@ export class SettingsPage extends AppShell {
   get webhookUrl(): Locator {
     return this.webhooks.getByTestId('webhook-url');
   }
-  webhookEvent(event: 'follow.matched' | 'research.completed'): Locator {
+  webhookEvent(event: WebhookEventName): Locator {
     return this.webhooks.getByTestId(`webhook-event-${event}`);
   }
   get webhookCreate(): Locator {
@@ -211,10 +212,10 @@ export class SettingsPage extends AppShell {
   }
 
   /** Creates a webhook for `url` and `events`; returns the secret it showed (once). */
-  async createWebhook(url: string, events: Array<'follow.matched' | 'research.completed'>): Promise<string> {
+  async createWebhook(url: string, events: WebhookEventName[]): Promise<string> {
     await this.goTo('settings');
     await this.webhookUrl.fill(url);
-    for (const event of ['follow.matched', 'research.completed'] as const) await this.webhookEvent(event).setChecked(events.includes(event));
+    for (const event of WEBHOOK_EVENTS) await this.webhookEvent(event).setChecked(events.includes(event));
     await this.webhookCreate.click();
     await expect(this.webhookSecret).toHaveText(/^whsec_/);
     return (await this.webhookSecret.innerText()).trim();

@@ -1,8 +1,8 @@
-/** Research runs: start, list, cancel, retry, open the report. */
+/** Research runs: start, list, cancel, retry, open the report; scheduled runs checked and their changes marked seen. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
-export function researchHandlers({ research, connection }: HandlerContext): HandlerMap<MethodsIn<'research'>> {
+export function researchHandlers({ research, connection, scheduledRuns }: HandlerContext): HandlerMap<MethodsIn<'research'>> {
   return {
     'research.start': ({ topic, preset, mode }) => {
       const baseUrl = connection.status.baseUrl;
@@ -18,6 +18,11 @@ export function researchHandlers({ research, connection }: HandlerContext): Hand
       const run = research.retry(id);
       return run ? ok(run) : fail({ code: 'invalid_argument', message: 'Only failed or cancelled runs can be retried.' });
     },
+    'research.markSeen': ({ id }) => {
+      const run = research.markSeen(id);
+      return run ? ok(run) : fail({ code: 'not_found', message: 'That run is not in the list.' });
+    },
+    'research.checkSchedules': async () => ok({ adopted: await scheduledRuns.check() }),
     'research.report': async ({ id }) => {
       const run = research.list().find((r) => r.id === id);
       const report = run ? await research.report(id) : null;

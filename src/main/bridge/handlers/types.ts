@@ -11,6 +11,7 @@ import type { DataNotices } from '../../services/data-folder/data-notices';
 import type { HealthMonitor } from '../../services/health/health-monitor';
 import type { LibraryHub } from '../../services/library/library-hub';
 import type { ResearchService } from '../../services/research/research-service';
+import type { ScheduledRuns } from '../../services/research/scheduled-runs';
 import type { ServiceNoticeStore } from '../../services/service-client/service-notices';
 import type { SettingsStore } from '../../services/settings/settings-store';
 import type { ModelKeyStore } from '../../services/credentials/model-key-store';
@@ -37,6 +38,8 @@ export interface HandlerContext {
   conversations: ConversationStore;
   library: LibraryHub;
   research: ResearchService;
+  /** The service's research schedules, checked for runs the app does not hold yet (issue 46). */
+  scheduledRuns: Pick<ScheduledRuns, 'check'>;
   health: HealthMonitor;
   watchlist: Watchlist;
   connection: ServiceConnection;

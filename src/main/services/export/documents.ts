@@ -79,7 +79,7 @@ async function documentOf(source: ExportSource, from: DocumentSources): Promise<
         createdAt: report.createdAt,
         markdown: report.markdown || (report.html ?? '').replace(/<[^>]+>/g, ' '),
         citations: report.citations,
-        meta: { topic: report.topic, preset: report.preset, costUsd: report.costUsd, runId: report.runId, serviceUrl: from.serviceUrl() },
+        meta: { topic: report.topic, preset: report.preset, costUsd: report.costUsd, runId: report.runId, serviceUrl: from.serviceUrl(), ...(report.series?.length ? { series: report.series } : {}) },
       };
     }
     case 'forecast':

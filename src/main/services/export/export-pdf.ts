@@ -1,14 +1,17 @@
 /**
  * The PDF export (pdfkit): one title, headings, paragraphs, bullets with a hanging indent,
  * tables drawn as real grids (header row, ruled cells, wrapped text, repeated header after a
- * page break), clickable citation numbers, a sources section, and "Page n of N" on every page.
+ * page break), clickable citation numbers, a report's key figures drawn as vector charts before
+ * their table, a sources section, and "Page n of N" on every page.
  */
 import { existsSync } from 'node:fs';
 import { Lexer, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
+import SVGtoPDF from 'svg-to-pdfkit';
 import { formatCitationDate } from '../../../shared/cite-format';
 import { httpHref } from '../../../shared/safe-href';
 import { bodyMarkdown, inlineRuns, numbering, sourceLine, type ExportDocument, type Run } from './export-runs';
+import { chartSlot, chartSvg, CHART_HEIGHT, CHART_WIDTH, drawableSeries } from './report-charts';
 
 /** A Unicode font where the system has one (₹ and — are not in PDF's standard fonts). */
 const UNICODE_FONTS = [
@@ -148,7 +151,33 @@ export async function toPdf(doc: ExportDocument): Promise<Buffer> {
   pdf.font(bold).fontSize(18).fillColor(INK).text(text(doc.title));
   pdf.font(regular).fontSize(9).fillColor(MUTED).text(`${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`).fillColor(INK);
   pdf.moveDown();
-  for (const token of new Lexer({ gfm: true }).lex(bodyMarkdown(doc))) {
+  // The key figures drawn as vectors (the same SVG as the HTML's), right before the table that
+  // reads every value out; each chart kept whole on one page.
+  const tokens = new Lexer({ gfm: true }).lex(bodyMarkdown(doc));
+  const series = drawableSeries(doc.meta.series);
+  const slot = series.length > 0 ? chartSlot(tokens) : -1;
+  const drawCharts = (): void => {
+    const scale = Math.min(1, contentWidth / CHART_WIDTH);
+    for (const entry of series) {
+      const height = CHART_HEIGHT * scale;
+      if (pdf.y + height + 24 > bottom()) pdf.addPage();
+      pdf.font(bold).fontSize(10).fillColor(INK).text(text(entry.title), left, pdf.y, { width: contentWidth });
+      pdf.moveDown(0.2);
+      const top = pdf.y;
+      SVGtoPDF(pdf, chartSvg(entry, { sourceLabel: (id) => (numberOf.has(id) ? `[${numberOf.get(id)}]` : id) }), left, top, {
+        width: CHART_WIDTH * scale,
+        height,
+        assumePt: true,
+        fontCallback: (_family, isBold) => (isBold ? bold : regular),
+        warningCallback: () => undefined,
+      });
+      pdf.x = left;
+      pdf.y = top + height;
+      pdf.moveDown(0.6);
+    }
+  };
+  for (const [index, token] of tokens.entries()) {
+    if (index === slot) drawCharts();
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
       if (pdf.y + 60 > bottom()) pdf.addPage(); // keep a heading with what follows it
@@ -172,6 +201,7 @@ export async function toPdf(doc: ExportDocument): Promise<Buffer> {
       pdf.moveDown(0.5);
     }
   }
+  if (slot === tokens.length) drawCharts();
   pdf.moveDown();
   if (pdf.y + 60 > bottom()) pdf.addPage();
   pdf.font(bold).fontSize(13).fillColor(INK).text('Sources', left, pdf.y);

@@ -9,9 +9,10 @@
  *   json      the complete item with its signal snapshots
  *   csv       one row per citation
  */
-import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
+import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } from 'docx';
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import { toPdf } from './export-pdf';
+import { chartPng, chartSlot, chartSvg, CHART_HEIGHT, CHART_WIDTH, drawableSeries } from './report-charts';
 import { bodyMarkdown, inlineRuns, numbering, SAFE_LINK, sourceLine, type ExportDocument, type Run } from './export-runs';
 
 export type { ExportDocument } from './export-runs';
@@ -88,10 +89,32 @@ const safeMarked = new Marked({
 
 export function toHtml(doc: ExportDocument): string {
   const { ordered, numberOf } = numbering(doc);
-  const body = (safeMarked.parse(bodyMarkdown(doc), { async: false }) as string).replace(CITATION_MARKER, (_m, id: string) => {
-    const n = numberOf.get(id)!;
-    return `<sup class="cite"><a href="#source-${n}">[${n}]</a></sup>`;
-  });
+  const toBody = (markdown: string): string =>
+    (safeMarked.parse(markdown, { async: false }) as string).replace(CITATION_MARKER, (_m, id: string) => {
+      const n = numberOf.get(id)!;
+      return `<sup class="cite"><a href="#source-${n}">[${n}]</a></sup>`;
+    });
+  // The key figures drawn (inline SVG, each point a link to its numbered source), right before
+  // the table that reads every value out.
+  const markdown = bodyMarkdown(doc);
+  const series = drawableSeries(doc.meta.series);
+  const tokens = series.length > 0 ? new Lexer({ gfm: true }).lex(markdown) : [];
+  const slot = series.length > 0 ? chartSlot(tokens) : -1;
+  let body: string;
+  if (slot < 0) body = toBody(markdown);
+  else {
+    const split = tokens.slice(0, slot).reduce((length, token) => length + token.raw.length, 0);
+    const charts = series
+      .map((entry, index) => {
+        const svg = chartSvg(entry, {
+          linkOf: (id) => (numberOf.has(id) ? `#source-${numberOf.get(id)}` : null),
+          sourceLabel: (id) => (numberOf.has(id) ? `[${numberOf.get(id)}]` : id),
+        });
+        return `<figure class="chart" data-testid="report-chart-${index + 1}">\n<figcaption>${escapeHtml(entry.title)}</figcaption>\n${svg}\n</figure>`;
+      })
+      .join('\n');
+    body = `${toBody(markdown.slice(0, split))}\n${charts}\n${toBody(markdown.slice(split))}`;
+  }
   const sources = ordered
     .map(({ number, citation: c }) => {
       const title = escapeHtml(c.title ?? c.id);
@@ -108,8 +131,9 @@ export function toHtml(doc: ExportDocument): string {
 body{font:16px/1.55 Georgia,'Times New Roman',serif;color:#1b2230;max-width:44rem;margin:2rem auto;padding:0 1rem}
 h1,h2,h3{font-family:system-ui,sans-serif;line-height:1.25}.meta{color:#5d6778;font:14px system-ui,sans-serif}
 table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccd;padding:4px 8px;vertical-align:top}
+figure.chart{margin:1rem 0}figure.chart figcaption{font:600 14px system-ui,sans-serif;margin-bottom:.3rem}figure.chart svg{max-width:100%;height:auto}figure.chart a:focus circle,figure.chart a:focus rect{stroke:#000;stroke-width:2}
 sup.cite a{text-decoration:none;font:600 11px system-ui,sans-serif}.sources li{margin:.3rem 0}.id{color:#889;font:11px monospace}.url{display:none}
-@media print{body{margin:0;max-width:none}a{color:inherit}.url{display:inline;color:#556;font-size:11px}h2{break-after:avoid}tr,li{break-inside:avoid}}
+@media print{body{margin:0;max-width:none}a{color:inherit}.url{display:inline;color:#556;font-size:11px}h2{break-after:avoid}tr,li,figure.chart{break-inside:avoid}}
 </style></head><body>
 <h1>${escapeHtml(doc.title)}</h1>
 <p class="meta">${escapeHtml(doc.kind)} · ${escapeHtml(formatCitationDate(doc.createdAt, doc.timeZone))} · exported from Clarity Desktop</p>
@@ -136,7 +160,24 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
     new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
   ];
   const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
-  for (const token of new Lexer({ gfm: true }).lex(bodyMarkdown(doc))) {
+  const tokens = new Lexer({ gfm: true }).lex(bodyMarkdown(doc));
+  // The key figures drawn, as PNG images (rendered from the same SVG as the HTML's) with their
+  // titles as alt text, right before the table that reads every value out.
+  const series = drawableSeries(doc.meta.series);
+  const slot = series.length > 0 ? chartSlot(tokens) : -1;
+  const pushCharts = (): void => {
+    for (const entry of series) {
+      blocks.push(new Paragraph({ keepNext: true, children: [new TextRun({ text: entry.title, bold: true })] }));
+      const description = `${entry.title}: ${entry.points.map((point) => `${point.x} ${point.value}`).join('; ')}. The table after the chart gives each value with its source.`;
+      blocks.push(
+        new Paragraph({
+          children: [new ImageRun({ type: 'png', data: chartPng(chartSvg(entry)), transformation: { width: CHART_WIDTH, height: CHART_HEIGHT }, altText: { name: entry.title, title: entry.title, description } })],
+        }),
+      );
+    }
+  };
+  for (const [index, token] of tokens.entries()) {
+    if (index === slot) pushCharts();
     if (token.type === 'heading') {
       const heading = token as Tokens.Heading;
       blocks.push(new Paragraph({ heading: headingLevels[Math.min(5, heading.depth - 1)], children: runsToDocx(inlineRuns(heading.tokens, numberOf)) }));
@@ -161,6 +202,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
       blocks.push(new Paragraph({ indent: { left: 720 }, children: runsToDocx(inlineRuns((token as Tokens.Blockquote).tokens.flatMap((t) => ('tokens' in t ? ((t.tokens as Token[]) ?? []) : [])), numberOf, { italic: true })) }));
     }
   }
+  if (slot === tokens.length) pushCharts();
   blocks.push(new Paragraph({ text: 'Sources', heading: HeadingLevel.HEADING_1 }));
   for (const { number, citation: c } of ordered) {
     const children: Array<TextRun | ExternalHyperlink> = [new TextRun({ text: `${number}. ` })];

@@ -15,7 +15,7 @@ import { CITATION_MARKER } from '../../../shared/cite-format';
 import { citationSnapshotOf } from '../../../shared/citation';
 import type { CitationSnapshot } from '../../../shared/conversation';
 import { credentialProblem } from '../../../shared/plain-errors';
-import { ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../../shared/research';
+import { changesInWords, ResearchRunSummarySchema, StoredReportSchema, type ResearchMode, type ResearchRunSummary, type StoredReport } from '../../../shared/research';
 import { ANSWER_LIMITS } from '../conversations/answer-limits';
 import type { RetailSignalClient } from '../service-client/api-client';
 import { asText, type ReadReport } from '../service-client/service-readers';
@@ -151,6 +151,44 @@ export class ResearchService {
     if (!run || (run.state !== 'failed' && run.state !== 'cancelled')) return null;
     this.update(run, { state: 'starting', error: null, errorCode: null, startedAt: this.iso(), finishedAt: null, remoteState: null, statusUrl: null, reportUrl: null, costUsd: null, citationCount: null });
     this.track(this.execute(run));
+    return run;
+  }
+
+  /**
+   * A run a service schedule started (issue 46 item 5), taken into the list and polled like a
+   * queued run of the app's own; null when the app holds it already.
+   */
+  adoptScheduled(remote: { remoteId: string; scheduleId: string; topic: string; preset: string; statusUrl: string; startedAt: string; serviceUrl: string }): ResearchRunSummary | null {
+    if (this.disposed || [...this.runs.values()].some((run) => run.remoteId === remote.remoteId)) return null;
+    const run: ResearchRunSummary = {
+      id: `run_${randomBytes(8).toString('hex')}`,
+      topic: remote.topic,
+      preset: remote.preset,
+      mode: 'queue',
+      state: 'queued',
+      remoteState: 'queued',
+      startedAt: remote.startedAt,
+      finishedAt: null,
+      costUsd: null,
+      citationCount: null,
+      error: null,
+      remoteId: remote.remoteId,
+      statusUrl: remote.statusUrl,
+      reportUrl: null,
+      serviceUrl: remote.serviceUrl,
+      scheduleId: remote.scheduleId,
+    };
+    this.runs.set(run.id, run);
+    this.update(run, {});
+    this.track(this.poll(run));
+    return run;
+  }
+
+  /** The analyst opened the report: what changed has been seen (the nav badge goes). */
+  markSeen(id: string): ResearchRunSummary | null {
+    const run = this.runs.get(id);
+    if (!run) return null;
+    if (run.unseenChanges) this.update(run, { unseenChanges: false });
     return run;
   }
 
@@ -337,8 +375,12 @@ export class ResearchService {
       return;
     }
     await writeFileAtomic(join(this.dir, 'reports', `${run.id}.json`), JSON.stringify(report), { mode: 0o600, fsync: true });
-    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, costBasis: report.costBasis ?? null, citationCount: report.citationCount });
-    this.deps.notify?.('Research report ready', run.topic);
+    // A scheduled run that found changes is what the service announces as research.changed:
+    // the app marks it for the nav badge and says what changed.
+    const changed = run.scheduleId ? changesInWords(report.changes) : null;
+    this.update(run, { state: 'completed', remoteState: 'completed', finishedAt: this.iso(), reportUrl, costUsd: report.costUsd ?? costUsd, costBasis: report.costBasis ?? null, citationCount: report.citationCount, ...(changed ? { unseenChanges: true } : {}) });
+    if (changed) this.deps.notify?.(`What changed: ${run.topic}`, `${changed} since the last run.`);
+    else this.deps.notify?.('Research report ready', run.topic);
   }
 
   /** The cited signals' snapshots, a few lookups at a time. */

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { WatchlistNotice } from '../features/discover/WatchlistView';
 import { useAppStore } from '../store/app-store';
+import { clarity } from '../bridge/clarity';
 import { noticeText } from '../../../shared/service-notices';
 import { StatusBar } from './StatusBar';
 import { useDisplay } from './use-display';
@@ -87,6 +88,16 @@ function UnreadCount() {
   return unread > 0 ? <span className="sf-badge" data-testid="nav-unread">{unread}</span> : null;
 }
 
+/** Scheduled runs whose changes are not seen yet (issue 46), beside the Research nav entry. */
+function ChangedCount() {
+  const changed = useAppStore((s) => s.runs.filter((run) => run.unseenChanges).length);
+  return changed > 0 ? (
+    <span className="sf-badge" data-testid="nav-research-changed" aria-label={`${changed} scheduled ${changed === 1 ? 'report' : 'reports'} with changes`}>
+      {changed}
+    </span>
+  ) : null;
+}
+
 /** The current view's component, from the registry. */
 function Shown({ retryInS }: { retryInS: number }) {
   const { Component } = VIEW_PARTS[useAppStore((s) => s.view)];
@@ -108,6 +119,18 @@ export function App() {
     void loadConversations();
     void loadRuns();
   }, [loadConversations, loadRuns]);
+  // Back in the app: main asks the service for runs its research schedules started meanwhile.
+  useEffect(() => {
+    const check = (): void => {
+      if (document.visibilityState === 'visible') void clarity().invoke('research.checkSchedules');
+    };
+    window.addEventListener('focus', check);
+    document.addEventListener('visibilitychange', check);
+    return () => {
+      window.removeEventListener('focus', check);
+      document.removeEventListener('visibilitychange', check);
+    };
+  }, []);
 
   return (
     <div className="app">
@@ -131,6 +154,7 @@ export function App() {
             <item.Icon className="nav-icon" size={18} aria-hidden="true" />
             <span className="nav-label">{item.label}</span>
             {item.view === 'watchlist' ? <UnreadCount /> : null}
+            {item.view === 'research' ? <ChangedCount /> : null}
           </button>
         ))}
       </nav>

@@ -10,9 +10,11 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
       const previous = get().runs.find((r) => r.id === run.id);
       const runs = previous ? get().runs.map((r) => (r.id === run.id ? run : r)) : [run, ...get().runs];
       const ready = run.state === 'completed' && previous?.state !== 'completed';
+      // A scheduled run with changes (the service's research.changed): said as what it is.
+      const text = run.unseenChanges ? `What changed: ${run.topic} (scheduled run)` : `Report ready: ${run.topic}`;
       set({
         runs,
-        ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text: `Report ready: ${run.topic}`, runId: run.id }] } : {}),
+        ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text, runId: run.id }] } : {}),
       });
     });
   },
@@ -69,7 +71,11 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     const result = await clarity().invoke('research.retry', { id });
     if (!result.ok) set({ researchError: result.error.message });
   },
-  openReport: (id) => set({ openReportId: id, selectedCitation: null }),
+  openReport: (id) => {
+    set({ openReportId: id, selectedCitation: null });
+    // Opening a scheduled run's report is seeing what changed: its badge goes (main pushes the run).
+    if (id && get().runs.find((run) => run.id === id)?.unseenChanges) void clarity().invoke('research.markSeen', { id });
+  },
   dismissNotice: (id) => {
     const notice = get().notices.find((n) => n.id === id);
     // A service notice dismissed has been read: it is not shown again (Settings keeps it).

@@ -150,7 +150,16 @@ export function ResearchView() {
                 {run.topic}
                 <div className="hint">
                   {PRESETS.find((p) => p.value === run.preset)?.label ?? run.preset} · {run.mode === 'queue' ? 'queued (v2)' : 'v1'}
+                  {run.scheduleId ? ' · scheduled' : ''}
                   {run.citationCount !== null ? ` · ${run.citationCount} citations` : ''}
+                  {run.unseenChanges ? (
+                    <>
+                      {' '}
+                      <span className="sf-badge" data-testid="run-changed">
+                        What changed
+                      </span>
+                    </>
+                  ) : null}
                 </div>
                 {run.error ? (
                   <div className="run-error" data-testid="run-error">

@@ -1,15 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { DeliveryView, WebhookView, WebhookWithSecret } from '../../../../shared/webhooks';
+import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS, type DeliveryView, type WebhookEventName, type WebhookView, type WebhookWithSecret } from '../../../../shared/webhooks';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
 import '../discover/surfaces.css';
 
-const EVENTS = [
-  { value: 'follow.matched', label: 'A follow matched a new signal' },
-  { value: 'research.completed', label: 'A research report is ready' },
-] as const;
-type EventName = (typeof EVENTS)[number]['value'];
+// Every event the service announces, from the one shared list (the service validates against it too).
+const EVENTS = WEBHOOK_EVENTS.map((value) => ({ value, label: WEBHOOK_EVENT_DESCRIPTIONS[value] }));
+type EventName = WebhookEventName;
 
 /**
  * Settings › Developer: webhooks on the service in use, beside the API keys. Create (URL and
