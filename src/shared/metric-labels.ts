@@ -24,26 +24,5 @@ export const METRIC_LABELS: Record<string, string> = {
 
 export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replace(/_/g, ' ');
 
-/**
- * Issue 47: the metrics a forecast is offered for: levels and rates a retailer reports period
- * after period, so a quarterly history can carry a trend. One-off figures (money raised, days to
- * comply, a pilot's outlets, a change in rank, cities or pin codes added in one announcement) have
- * no series to extend; the service would refuse them (422) or extend noise.
- */
-export const FORECAST_METRICS: ReadonlySet<string> = new Set([
-  'store_count_national',
-  'store_count_state',
-  'stores_opened',
-  'avg_delivery_min',
-  'order_growth_qoq_pct',
-  'gov_growth_yoy_pct',
-  'share_of_spend_pct',
-  'open_roles',
-  'revenue_cr',
-  'revenue_growth_yoy_pct',
-  'ebitda_margin_pct',
-  'rank',
-]);
-
 /** A forecast's unit as the analyst reads it beside a value: `count` says nothing, so it is left out. */
 export const unitWords = (unit: string): string => (unit === 'count' ? '' : unit);
