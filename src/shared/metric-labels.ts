@@ -20,9 +20,27 @@ export const METRIC_LABELS: Record<string, string> = {
   rank: 'App rank',
   rank_change: 'Rank change',
   compliance_days: 'Days to comply',
+  valuation_cr: 'Valuation (₹ crore)',
+  pct: 'Percentage',
 };
 
-export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replace(/_/g, ' ');
+/**
+ * A metric's name for people: its label, or, for a metric no label names (one a feed's figures
+ * gave, such as `growth_yoy_pct`), the key in words with its unit: "Growth YoY (%)".
+ */
+export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? inWords(key);
+
+function inWords(key: string): string {
+  const unit = /_pct$/.test(key) ? ' (%)' : /_cr$/.test(key) ? ' (₹ crore)' : '';
+  const words = key
+    .replace(/_(pct|cr)$/, '')
+    .split('_')
+    .filter(Boolean)
+    .map((word) => (word === 'yoy' || word === 'qoq' ? word.toUpperCase().replace('O', 'o') : word));
+  if (words.length === 0) return unit ? unit.slice(2, -1) : key;
+  const text = words.join(' ');
+  return `${text[0]!.toUpperCase()}${text.slice(1)}${unit}`;
+}
 
 /** A forecast's unit as the analyst reads it beside a value: `count` says nothing, so it is left out. */
 export const unitWords = (unit: string): string => (unit === 'count' ? '' : unit);

@@ -46,6 +46,8 @@ export function ForecastChips({ entity, metrics }: { entity: string | null; metr
   const ofSignal = metrics.map((key) => current.metrics?.find((m) => m.metric === key) ?? emptyHistory(key));
   const offered = ofSignal.filter((m) => m.offered);
   const refused = ofSignal.filter((m) => !m.offered);
+  // The panel stays open only for a metric this signal offers (the chips outlive a change of signal).
+  const shown = metric && offered.some((m) => m.metric === metric) ? metric : null;
   return (
     <>
       {offered.length > 0 ? (
@@ -67,7 +69,7 @@ export function ForecastChips({ entity, metrics }: { entity: string | null; metr
           ))}
         </ul>
       ) : null}
-      {metric ? <ForecastPanel key={`${wanted}|${metric}`} entity={wanted} metric={metric} onClose={() => setMetric(null)} /> : null}
+      {shown ? <ForecastPanel key={`${wanted}|${shown}`} entity={wanted} metric={shown} onClose={() => setMetric(null)} /> : null}
     </>
   );
 }
