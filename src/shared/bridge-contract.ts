@@ -20,7 +20,7 @@ import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type LookedUpSource, type Signal } from './service-schemas';
-import { HORIZON_PATTERN, type DiscoverPage, type Forecast } from './surface-schemas';
+import { HORIZON_PATTERN, type DiscoverPage, type Forecast, type ForecastableList } from './surface-schemas';
 import type { ServiceChangelogView, ServiceNotice } from './service-notices';
 import { AcceptProposalArgs, NewSourceArgs, RejectProposalArgs, SourceIdArgs, SourcePatchArgs, type FetchRecordView, type FetchedSource, type ProposalView, type SourcePreview, type SourcesOverview } from './sources';
 import { FollowTargetArgs, type WatchlistView } from './watchlist';
@@ -253,6 +253,8 @@ export const BridgeMethods = {
     metric: z.string().trim().min(1).max(80),
     horizon: z.string().trim().regex(HORIZON_PATTERN, 'Use next_quarter, next_year or a fiscal quarter such as "Q3 FY27".').default('next_quarter'),
   })).returns<Forecast>(),
+  /** Issue 47 item 6: an entity's metrics, each judged by its history for a forecast (decision 0045). */
+  'forecast.metrics': defineMethod(z.object({ entity: z.string().trim().min(1).max(120) })).returns<ForecastableList>(),
   /** Saves a shown forecast to the library as an answer stating it (see docs/service-extensions.md). */
   'forecast.save': defineMethod(ForecastSource).returns<LibrarySummary>(),
   'developer.listKeys': defineMethod(NoArgs).returns<ApiKeySummary[]>(),

@@ -20,30 +20,27 @@ export const METRIC_LABELS: Record<string, string> = {
   rank: 'App rank',
   rank_change: 'Rank change',
   compliance_days: 'Days to comply',
+  valuation_cr: 'Valuation (₹ crore)',
+  pct: 'Percentage',
 };
 
-export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? key.replace(/_/g, ' ');
-
 /**
- * Issue 47: the metrics a forecast is offered for: levels and rates a retailer reports period
- * after period, so a quarterly history can carry a trend. One-off figures (money raised, days to
- * comply, a pilot's outlets, a change in rank, cities or pin codes added in one announcement) have
- * no series to extend; the service would refuse them (422) or extend noise.
+ * A metric's name for people: its label, or, for a metric no label names (one a feed's figures
+ * gave, such as `growth_yoy_pct`), the key in words with its unit: "Growth YoY (%)".
  */
-export const FORECAST_METRICS: ReadonlySet<string> = new Set([
-  'store_count_national',
-  'store_count_state',
-  'stores_opened',
-  'avg_delivery_min',
-  'order_growth_qoq_pct',
-  'gov_growth_yoy_pct',
-  'share_of_spend_pct',
-  'open_roles',
-  'revenue_cr',
-  'revenue_growth_yoy_pct',
-  'ebitda_margin_pct',
-  'rank',
-]);
+export const metricLabel = (key: string): string => METRIC_LABELS[key] ?? inWords(key);
+
+function inWords(key: string): string {
+  const unit = /_pct$/.test(key) ? ' (%)' : /_cr$/.test(key) ? ' (₹ crore)' : '';
+  const words = key
+    .replace(/_(pct|cr)$/, '')
+    .split('_')
+    .filter(Boolean)
+    .map((word) => (word === 'yoy' || word === 'qoq' ? word.toUpperCase().replace('O', 'o') : word));
+  if (words.length === 0) return unit ? unit.slice(2, -1) : key;
+  const text = words.join(' ');
+  return `${text[0]!.toUpperCase()}${text.slice(1)}${unit}`;
+}
 
 /** A forecast's unit as the analyst reads it beside a value: `count` says nothing, so it is left out. */
 export const unitWords = (unit: string): string => (unit === 'count' ? '' : unit);

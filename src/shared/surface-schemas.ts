@@ -141,6 +141,38 @@ export const Forecast = z
   .meta({ id: 'Forecast', description: '`history[].signal` is the latest signal behind that period\'s value; `basis` lists every signal used.' });
 export type Forecast = z.infer<typeof Forecast>;
 
+/** Issue 47 item 6: one metric of an entity, judged for a forecast by its history (decision 0045). */
+export const ForecastableMetric = z
+  .looseObject({
+    metric: z.string(),
+    unit: z.string(),
+    observations: z.number().int().meta({ description: 'Dated signals about the entity with a value of this metric.' }),
+    quarters: z.number().int().meta({ description: 'Indian fiscal quarters with a value.' }),
+    span_days: z.number().int().meta({ description: 'Days from the first observation to the last.' }),
+    first_at: z.string().nullable(),
+    last_at: z.string().nullable(),
+    offered: z.boolean(),
+    reason: z
+      .string()
+      .meta({ enum: ['not_enough_history', 'constant', 'backtest_error'], description: 'Why no forecast is offered; null when one is.' })
+      .nullable(),
+    backtest_error: z
+      .number()
+      .nullable()
+      .meta({ description: "Mean absolute miss forecasting the last quarters from those before, as a share of the series' typical value; null when not computed." }),
+  })
+  .meta({ id: 'ForecastableMetric' });
+export type ForecastableMetric = z.infer<typeof ForecastableMetric>;
+
+export const ForecastableList = z
+  .looseObject({
+    entity: z.string(),
+    rule: z.string().meta({ description: 'The rule each metric was judged by, in words.' }),
+    metrics: z.array(ForecastableMetric).meta({ description: 'Every metric the signals about the entity carry; offered first.' }),
+  })
+  .meta({ id: 'ForecastableList' });
+export type ForecastableList = z.infer<typeof ForecastableList>;
+
 // ── Webhooks ─────────────────────────────────────────────────────────────────────────────
 // The one list of events (shared/webhooks.ts), so the OpenAPI document names each with its meaning.
 export { WEBHOOK_EVENTS };

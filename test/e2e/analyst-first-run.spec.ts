@@ -139,7 +139,7 @@ test('share asks who can open the link first, then the shared page is listed and
   await expect(settings.sharedPages).toHaveCount(0);
 });
 
-test("the forecast's value axis has values and the metric's own label", async ({ page, apps, chat, discover, citations }, testInfo) => {
+test("the forecast's value axis has values and the metric's own label; no forecast where the history is too short, with why", async ({ page, apps, chat, discover, citations }, testInfo) => {
   test.setTimeout(480_000);
   const app = await apps.start(START);
   await chat.open(app);
@@ -154,4 +154,16 @@ test("the forecast's value axis has values and the metric's own label", async ({
   for (const tick of ticks) expect(tick).toMatch(/^−?[\d,]+(\.\d)?$/);
   await expect(citations.forecastPart('chart')).not.toContainText('revenue_cr');
   await page.screenshot({ path: testInfo.outputPath('forecast-axis.png') });
+
+  // Item 6: a forecast is offered only where the history supports one. DMart closed stores once:
+  // no "Stores closed" forecast button, and the panel says why in its history's numbers.
+  await discover.search({ entity: 'DMart', kind: 'closure' });
+  await expect(discover.items.first()).toContainText('DMart');
+  await discover.items.first().click();
+  const notOffered = page.getByTestId('forecast-not-offered-stores_closed');
+  await expect(notOffered).toHaveText(/^Not enough history for a forecast of Stores closed: \d+ observations? over \d+ days?\.$/);
+  await expect(citations.forecastButton('stores_closed')).toHaveCount(0);
+  // The revenue forecast of the signal before does not stay open under one that reports no revenue.
+  await expect(citations.forecast).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('forecast-not-offered.png') });
 });

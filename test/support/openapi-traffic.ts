@@ -133,6 +133,7 @@ export async function runTraffic(proxyUrl: string, service: RunningService, admi
   await send('GET /api/v1/follow/feed', '/api/v1/follow/feed', { headers: bearer(jwt) });
   await send('DELETE /api/v1/follow/{id}', `/api/v1/follow/${follow.id}`, { method: 'DELETE', headers: bearer(jwt) });
   await send('POST /api/v1/predict', '/api/v1/predict', { method: 'POST', json: { entity: 'DMart', metric: 'revenue_cr', horizon: 'next_quarter' }, headers: bearer(jwt) });
+  await send('GET /api/v1/predict/metrics', `/api/v1/predict/metrics?entity=${encodeURIComponent('DMart')}`);
   const hook = await send('POST /api/v1/webhooks', '/api/v1/webhooks', { method: 'POST', json: { url: 'https://example.com/hooks/clarity', events: ['research.completed'] }, headers: bearer(jwt) });
   const hookId = hook.status === 201 ? (await body<{ id: string }>(hook)).id : 'whk_missing';
   await send('GET /api/v1/webhooks', '/api/v1/webhooks', { headers: bearer(jwt) });

@@ -4,7 +4,7 @@
  * ids are registered as components).
  */
 import '../surface-schemas';
-import { Delivery, DeliveryList, DiscoverPage, EntityList, FeedPage, Follow, FollowList, FollowRequest, Forecast, PredictRequest, Removed, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
+import { Delivery, DeliveryList, DiscoverPage, EntityList, FeedPage, Follow, FollowList, FollowRequest, Forecast, ForecastableList, PredictRequest, Removed, Webhook, WebhookList, WebhookRequest } from '../surface-schemas';
 import { area, endpoint } from './define';
 import { DEVELOPER_PAGE_HEADERS, htmlResponse, jsonResponse, pathParameter, RATE_HEADER, type JsonObject } from '../openapi/common';
 
@@ -179,6 +179,30 @@ export const surfacesArea = area({
         }),
       },
       errors: { 400: 'A horizon that is not after the current quarter or more than 8 quarters ahead.', 422: '`insufficient_history`: fewer than 4 fiscal quarters with values for this entity and metric.' },
+    }),
+    forecastable: endpoint({
+      method: 'GET',
+      path: '/api/v1/predict/metrics',
+      tag: 'Predict',
+      summary: 'Which of an entity\'s metrics can be forecast (extension)',
+      description:
+        'Every metric the signals about the entity carry, each judged by its own history: a forecast is offered when it has values in at least 5 fiscal quarters spanning at least 270 days, ' +
+        'the values are not all the same, and forecasting its last (up to 3) quarters from the ones before missed by at most half its typical value. ' +
+        'Otherwise `reason` says which test failed, with the observations and the days they span. A learned entity is accepted by name or alias. Anonymous callers are allowed; counted in the Discover bucket.',
+      access: 'anyone',
+      limit: 'discover',
+      parameters: [{ ...query('entity', 'A retailer, brand, segment or city, by name or alias.', { type: 'string', minLength: 1, maxLength: 120 }, 'DMart'), required: true }],
+      responses: {
+        '200': jsonResponse('The entity\'s metrics, judged.', ForecastableList, {
+          entity: 'DMart',
+          rule: 'A forecast is offered when the metric has values in at least 5 fiscal quarters spanning at least 270 days, …',
+          metrics: [
+            { metric: 'store_count_national', unit: 'count', observations: 29, quarters: 7, span_days: 476, first_at: '2025-07-10T09:30:00.000Z', last_at: '2026-10-29T09:30:00.000Z', offered: true, reason: null, backtest_error: 0.01 },
+            { metric: 'stores_closed', unit: 'count', observations: 1, quarters: 1, span_days: 0, first_at: '2026-03-02T09:30:00.000Z', last_at: '2026-03-02T09:30:00.000Z', offered: false, reason: 'not_enough_history', backtest_error: null },
+          ],
+        }),
+      },
+      errors: { 400: 'No `entity`, or one longer than 120 characters.' },
     }),
     createWebhook: endpoint({
       method: 'POST',

@@ -12,6 +12,11 @@ export function forecastHandlers(context: HandlerContext): HandlerMap<MethodsIn<
       if (!client.ok) return client;
       return client.value.call('predict', { body: request }, 'a forecast');
     },
+    'forecast.metrics': async ({ entity }) => {
+      const client = connection.requireClient();
+      if (!client.ok) return client;
+      return client.value.call('forecastable', { query: new URLSearchParams({ entity }) }, "an entity's forecastable metrics");
+    },
     // Saved as an answer through the library's ordinary save: the store needs no forecast kind.
     'forecast.save': async (source) => {
       const sources = documentSources(context);

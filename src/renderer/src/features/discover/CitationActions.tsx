@@ -1,5 +1,6 @@
 import type { CitationDetail } from '../../../../shared/citation';
-import { FollowChips, ForecastChips, followChoicesOf } from './FollowChips';
+import { FollowChips, followChoicesOf } from './FollowChips';
+import { ForecastChips } from './ForecastChips';
 import './surfaces.css';
 
 /**

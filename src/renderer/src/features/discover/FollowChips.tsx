@@ -1,8 +1,6 @@
 import { useState } from 'react';
 import type { FollowTargetArgs } from '../../../../shared/watchlist';
-import { FORECAST_METRICS, metricLabel } from '../../../../shared/metric-labels';
 import { useAppStore } from '../../store/app-store';
-import { ForecastPanel } from './ForecastPanel';
 
 /** One shared empty list: a selector returning a fresh `[]` would re-render without end. */
 const NO_FOLLOWS: never[] = [];
@@ -57,25 +55,4 @@ export function followChoicesOf(entities: { retailers: string[]; segments: strin
     ...entities.cities.map((value) => ({ label: value, target: { type: 'city' as const, value } })),
     ...(source ? [{ label: source.name, target: { type: 'source' as const, value: source.id } }] : []),
   ];
-}
-
-/** One button per metric of a signal; the chosen one opens its forecast below. */
-export function ForecastChips({ entity, metrics }: { entity: string | null; metrics: string[] }) {
-  const [metric, setMetric] = useState<string | null>(null);
-  // Issue 47: only metrics with a history a forecast can extend.
-  const forecastable = metrics.filter((key) => FORECAST_METRICS.has(key));
-  if (!entity || forecastable.length === 0) return null;
-  return (
-    <>
-      <div className="sf-follow-row">
-        <span className="hint">Forecast {entity}:</span>
-        {forecastable.map((key) => (
-          <button key={key} type="button" className="sf-chip" onClick={() => setMetric(key)} data-testid={`forecast-${key}`}>
-            {metricLabel(key)}
-          </button>
-        ))}
-      </div>
-      {metric ? <ForecastPanel key={`${entity}|${metric}`} entity={entity} metric={metric} onClose={() => setMetric(null)} /> : null}
-    </>
-  );
 }

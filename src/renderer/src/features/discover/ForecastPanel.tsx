@@ -5,6 +5,7 @@ import { metricLabel, unitWords } from '../../../../shared/metric-labels';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { ForecastSave } from './ForecastSave';
+import { axisTicks, tickLabels } from './forecast-axis';
 
 const HORIZONS = [
   { value: 'next_quarter', label: 'Next quarter' },
@@ -87,20 +88,6 @@ export function ForecastPanel({ entity, metric, onClose }: { entity: string; met
 /** Counts are whole (a store count is never 927.4); other units keep one decimal. */
 const formatIn = (unit: string, value: number): string => (unit === 'count' ? formatNumber(Math.round(value), { maxFractionDigits: 0 }) : formatNumber(value, { maxFractionDigits: 1 }));
 
-/** Round values (about five) from at or below `min` to at or above `max`, for the value axis. */
-export function axisTicks(min: number, max: number, whole: boolean): number[] {
-  const span = max - min || Math.abs(max) || 1;
-  const raw = span / 4;
-  const magnitude = 10 ** Math.floor(Math.log10(raw));
-  let step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((candidate) => candidate >= raw) ?? 10 * magnitude;
-  if (whole) step = Math.max(1, Math.round(step));
-  const ticks: number[] = [];
-  // From the round value at or below the lowest point to the one at or above the highest.
-  const end = Math.ceil(max / step) * step;
-  for (let tick = Math.floor(min / step) * step; tick <= end + step * 1e-9; tick += step) ticks.push(Number(tick.toFixed(10)));
-  return ticks;
-}
-
 /**
  * History as a line, the forecast as a point with its interval as a band; issue 47: a value axis
  * with round ticks (whole numbers for counts) named by the metric's own label, and the quarters
@@ -117,6 +104,7 @@ function ForecastChart({ forecast, label }: { forecast: Forecast; label: string 
   const points = [...forecast.history.map((h) => ({ label: h.period, value: h.value })), { label: forecast.forecast.period, value: forecast.forecast.value }];
   const values = [...points.map((p) => p.value), forecast.forecast.interval.low, forecast.forecast.interval.high];
   const ticks = axisTicks(Math.min(...values), Math.max(...values), unit === 'count');
+  const labels = tickLabels(ticks, unit === 'count');
   const min = Math.min(ticks[0]!, ...values);
   const max = Math.max(ticks[ticks.length - 1]!, ...values);
   const x = (i: number) => left + 10 + (i * (width - left - right - 20)) / Math.max(1, points.length - 1);
@@ -130,11 +118,11 @@ function ForecastChart({ forecast, label }: { forecast: Forecast; label: string 
         {axisName}
       </text>
       <g data-testid="forecast-axis">
-        {ticks.map((tick) => (
+        {ticks.map((tick, i) => (
           <g key={tick}>
             <line x1={left} x2={width - right} y1={y(tick)} y2={y(tick)} className="sf-grid" />
             <text x={left - 6} y={y(tick) + 4} textAnchor="end" className="sf-axis" data-testid="forecast-tick">
-              {formatIn(unit, tick)}
+              {labels[i]}
             </text>
           </g>
         ))}

@@ -1,6 +1,7 @@
 import type { DiscoverItem } from '../../../../shared/surface-schemas';
 import { useAppStore } from '../../store/app-store';
-import { FollowChips, ForecastChips, followChoicesOf } from './FollowChips';
+import { FollowChips, followChoicesOf } from './FollowChips';
+import { ForecastChips } from './ForecastChips';
 
 /** What an analyst does with a signal: ask about it, follow what it names, forecast its figures. */
 export function SignalActions({ item }: { item: DiscoverItem }) {
