@@ -59,10 +59,11 @@ export function benchFigures(input: { app?: AppBenchResult; service?: ServiceBen
         ? absolute('Render cost per delta at 40 KB, p95 (ms; update work: render, commit, style, layout)', kb40.p95, 1, kb40.n)
         : absolute(`Render cost per delta at 40 KB, p95 of script time (ms; React's render and commit, a layout they force included; the whole update with style and layout: ${kb40.p95})`, kb40.scriptP95, 1, kb40.n);
     const append = renderer.history.appendMs;
+    const cpu = renderer.history.appendCpuMs;
     out.append_answer_worst_ms =
       append.scriptWorst === undefined
         ? absolute('Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12 (ms)', append.worst, 3, append.n)
-        : absolute(`Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12, script time (ms; the whole update with style and layout: ${append.worst})`, append.scriptWorst, 3, append.n);
+        : absolute(`Append a whole 4 KB answer to a 1,000-answer conversation, worst of 12, script time (ms; the whole update with style and layout: ${append.worst}${cpu ? `; traced again, the main thread's CPU time in script and GC: median ${cpu.scriptMedian}, worst ${cpu.scriptWorst}, GC worst ${cpu.gcWorst}` : ''})`, append.scriptWorst, 3, append.n);
   }
   if (library) Object.assign(out, libraryFigures(library, absolute));
   if (soak) Object.assign(out, soakFigures(soak, absolute));
