@@ -339,8 +339,9 @@ export async function benchColdStarts(browser: Browser, renderer?: string, floor
   };
 }
 
-export async function benchApp(): Promise<AppBenchResult> {
-  execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
+/** `build: false` when the app was just built (the repeats of `npm run bench`). */
+export async function benchApp({ build = true }: { build?: boolean } = {}): Promise<AppBenchResult> {
+  if (build) execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const renderer = await floorRenderer();
   try {

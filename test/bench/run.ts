@@ -1,15 +1,23 @@
 /**
  * `npm run bench`: every benchmark on this machine, each beside its baseline in the same run,
  * and each figure beside the target of the performance issue, judged on the statistic its label
- * names (worst or p95 where the target says so). Writes bench/results/latest.json and
- * bench/results/latest.md (with bench/notes.md, the profile-based notes on the misses, appended)
- * and regenerates the README's table between <!-- bench-table --> markers. Figures, never assertions.
+ * names (worst or p95 where the target says so). Each client figure is taken over BENCH_RUNS
+ * (default 3) independent runs, a new browser each, and reported as the median run with the
+ * spread over the runs (issue 50; runs.ts). Writes bench/results/latest.json and latest.md (with
+ * bench/notes.md appended), bench/results/<cpu-slug>.json (one file per machine kind), and
+ * regenerates the README's tables between <!-- bench-table --> and <!-- bench-machines -->.
+ * BENCH_ONLY=app,renderer (any of service, library, renderer, app, verification, ingest, soak,
+ * storage) measures those sections only, prints their figures and writes
+ * bench/results/sections/<cpu-slug>-<sections>.json, touching neither latest.* nor the README.
+ * Figures, never assertions.
  */
 import { readFile, readdir, stat, mkdir, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { benchApp, type AppBenchResult } from './app-bench';
-import { benchFigures, figuresTable } from './figures';
+import { benchFigures, type Figure } from './figures';
+import { writeMachinesTable } from './machines-table';
+import { describeMachine, machineKind, runsTable, summariseRuns, type RunsFigure } from './runs';
 import { benchIngest, type IngestBenchResult } from './ingest-bench';
 import { benchLibrary, type LibraryBenchResult } from './library-bench';
 import { benchRenderer, type RendererBenchResult } from './renderer-bench';
@@ -19,10 +27,19 @@ import { benchStorage, type StorageBenchResult } from './storage-bench';
 import { benchVerification, type VerificationBenchResult } from './verification-bench';
 import { closeMemoryDatabase } from '../../src/service/store/embedded';
 
-let machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, Chromium (Debian)`;
+// The CPU model from /proc/cpuinfo names the machine kind: results of different kinds are kept apart.
+const kind = machineKind();
+let machine = describeMachine(kind);
 let measuredAt = new Date().toISOString();
-// The machine is shared: its load before and after the run says how far to trust the figures.
-const loadBefore = loadavg()[0]!.toFixed(1);
+// The machine may be shared: its load before and after the run says how far to trust the figures.
+const loadBefore = kind.loadAtStart.toFixed(2);
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+const SECTIONS = ['service', 'library', 'renderer', 'app', 'verification', 'ingest', 'soak', 'storage'] as const;
+type Section = (typeof SECTIONS)[number];
+const only = process.env.BENCH_ONLY ? (process.env.BENCH_ONLY.split(',').map((x) => x.trim()) as Section[]) : null;
+for (const name of only ?? []) if (!SECTIONS.includes(name)) throw new Error(`BENCH_ONLY: no section '${name}' (sections: ${SECTIONS.join(', ')})`);
+const wanted = (section: Section): boolean => !only || only.includes(section);
+console.log(`Machine: ${machine}; load average at the start ${loadBefore}; ${RUNS} run${RUNS === 1 ? '' : 's'} of each client section${only ? `; sections: ${only.join(', ')}` : ''}`);
 
 /** What start-up loads of the built renderer (entry chunk, and with what it preloads), in KB. */
 async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; lazyKb: number }> {
@@ -41,14 +58,15 @@ async function bundleSize(): Promise<{ mainChunkKb: number; startupKb: number; l
 // `npm run bench -- --from bench/results/latest.json`: re-renders latest.md and the README's table
 // from a saved run, measuring nothing.
 const fromIndex = process.argv.indexOf('--from');
-type Saved = { measured_at: string; machine: string; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult; storage?: StorageBenchResult; storageTable?: string };
+type Saved = { measured_at: string; machine: string; runs?: Runs; renderer: RendererBenchResult; app: AppBenchResult; bundle: Awaited<ReturnType<typeof bundleSize>>; service: ServiceBenchResult; serviceTable: string; library: LibraryBenchResult; verification?: { result: VerificationBenchResult; table: string }; ingest?: IngestBenchResult; soak?: SoakResult; storage?: StorageBenchResult; storageTable?: string };
 const saved = fromIndex > 0 ? (JSON.parse(await readFile(process.argv[fromIndex + 1]!, 'utf8')) as Saved) : null;
 // Each part's result is kept in bench/results/partial.json as it ends, so a run that fails in a
 // late part (the soak, the 1M storage load) can go on with `npm run bench -- --resume` instead of
 // measuring the forty minutes before it again. Every part of a resumed run is still from one day's
 // quiet machine: the file records when each part was measured, and the header the first part's time.
 const resume = process.argv.includes('--resume');
-const partialFile = 'bench/results/partial.json';
+// (A run of some sections keeps its parts apart: it never touches a whole run's partial file.)
+const partialFile = only ? `bench/results/sections/partial-${only.join('-')}.json` : 'bench/results/partial.json';
 type Partial = { parts: Record<string, { measured_at: string; machine_load: string; value: unknown }> };
 const partial: Partial = resume ? (JSON.parse(await readFile(partialFile, 'utf8').catch(() => '{"parts":{}}')) as Partial) : { parts: {} };
 async function part<T>(name: string, label: string, run: () => Promise<T>): Promise<T> {
@@ -61,31 +79,60 @@ async function part<T>(name: string, label: string, run: () => Promise<T>): Prom
   const at = new Date().toISOString();
   const value = await run();
   partial.parts[name] = { measured_at: at, machine_load: loadavg()[0]!.toFixed(1), value };
-  await mkdir('bench/results', { recursive: true });
+  await mkdir(only ? 'bench/results/sections' : 'bench/results', { recursive: true });
   await writeFile(partialFile, `${JSON.stringify(partial)}\n`);
   return value;
 }
+/** Every run of the client sections after the first (the first is the full result above). */
+type Runs = { service: ServiceBenchResult[]; library: LibraryBenchResult[]; renderer: RendererBenchResult[]; app: AppBenchResult[]; soak: SoakResult[] };
+/** A client section, `RUNS` times: the first under its own part name (as before), the others as name#2, name#3… */
+async function repeated<T>(name: string, label: string, run: (index: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < RUNS; i += 1) out.push(await part(i === 0 ? name : `${name}#${i + 1}`, RUNS === 1 ? label : `${label}, run ${i + 1} of ${RUNS}`, () => run(i)));
+  return out;
+}
 const measure = async (): Promise<Omit<Saved, 'measured_at' | 'machine'>> => {
-  const serviceRun = await part('service', 'Service benchmark', () => benchService());
-  const libraryRun = await part('library', 'Library benchmark', () => benchLibrary());
-  const rendererRun = await part('renderer', 'Renderer benchmark (harness, three renderers)', () => benchRenderer());
-  const appRun = await part('app', 'App benchmark (browser host)', () => benchApp());
-  const verificationRun = await part('verification', 'Claim verification and the model composer', () => benchVerification());
-  const ingestRun = await part('ingest', 'Ingest benchmark (the live feed)', () => benchIngest());
+  const serviceRuns = wanted('service') ? await repeated('service', 'Service benchmark', () => benchService()) : [];
+  const libraryRuns = wanted('library') ? await repeated('library', 'Library benchmark', () => benchLibrary()) : [];
+  // The repeats measure the app's renderer only (the figures judged on it); the first run has the baselines too.
+  const rendererRuns = wanted('renderer') ? await repeated('renderer', 'Renderer benchmark (harness, three renderers)', (i) => benchRenderer({ figuresOnly: i > 0 })) : [];
+  // The app is built once, before its first run.
+  const appRuns = wanted('app') ? await repeated('app', 'App benchmark (browser host)', (i) => benchApp({ build: i === 0 })) : [];
+  const verificationRun = wanted('verification') ? await part('verification', 'Claim verification and the model composer', () => benchVerification()) : undefined;
+  const ingestRun = wanted('ingest') ? await part('ingest', 'Ingest benchmark (the live feed)', () => benchIngest()) : undefined;
   // The CI-sized soak (issue 31): 5 minutes unless CLARITY_SOAK_MINUTES says otherwise (0 skips it).
   const soakMinutes = Number(process.env.CLARITY_SOAK_MINUTES ?? 5);
-  const soakRun = soakMinutes > 0 ? await part('soak', `Soak (${soakMinutes} min)`, () => benchSoak({ minutes: soakMinutes, build: false })) : undefined;
-  const storageRun = await part('storage', 'Storage benchmark (PostgreSQL, 1,000,000 signals)', () => benchStorage());
-  return { renderer: rendererRun, app: appRun, bundle: await bundleSize(), service: serviceRun.result, serviceTable: serviceRun.table, library: libraryRun, verification: verificationRun, ingest: ingestRun, soak: soakRun, storage: storageRun.result, storageTable: storageRun.table };
+  const soakRuns = soakMinutes > 0 && wanted('soak') ? await repeated('soak', `Soak (${soakMinutes} min)`, () => benchSoak({ minutes: soakMinutes, build: false })) : [];
+  const storageRun = wanted('storage') ? await part('storage', 'Storage benchmark (PostgreSQL, 1,000,000 signals)', () => benchStorage()) : undefined;
+  const runs: Runs = { service: serviceRuns.map((r) => r.result), library: libraryRuns, renderer: rendererRuns, app: appRuns, soak: soakRuns };
+  return { runs, renderer: rendererRuns[0]!, app: appRuns[0]!, bundle: wanted('app') ? await bundleSize() : (undefined as never), service: serviceRuns[0]?.result as ServiceBenchResult, serviceTable: serviceRuns[0]?.table as string, library: libraryRuns[0]!, verification: verificationRun, ingest: ingestRun, soak: soakRuns[0], storage: storageRun?.result as StorageBenchResult, storageTable: storageRun?.table };
 };
-const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak, storage, storageTable } = saved ?? (await measure());
+const measured = saved ?? (await measure());
+const { renderer, app, bundle, library, serviceTable, service: serviceResult, verification, ingest, soak, storage, storageTable } = measured;
+// A run saved before issue 50 is one run of each section.
+const runs: Runs = measured.runs ?? { service: [serviceResult], library: [library], renderer: [renderer], app: [app], soak: soak ? [soak] : [] };
+/** Run i's figures, from run i of every section that has one (a section with fewer runs gives none for later i). */
+const perRunFigures: Array<Record<string, Figure>> = Array.from({ length: Math.max(1, ...Object.values(runs).map((r) => r.length)) }, (_, i) =>
+  benchFigures({ app: runs.app[i], service: runs.service[i], renderer: runs.renderer[i], library: runs.library[i], soak: runs.soak[i] }),
+);
+const figures: Record<string, RunsFigure> = summariseRuns(perRunFigures);
 if (saved) {
   measuredAt = saved.measured_at;
   machine = saved.machine;
 } else {
-  machine += `; load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
+  machine += `; load average ${loadBefore} at the start, ${loadavg()[0]!.toFixed(2)} at the end; client figures: median of ${RUNS} run${RUNS === 1 ? '' : 's'}`;
   const kept = Object.entries(partial.parts).filter(([, p]) => p.measured_at < measuredAt);
   if (kept.length > 0) machine += `; resumed: ${kept.map(([name, p]) => `${name} measured ${p.measured_at} (load ${p.machine_load})`).join(', ')}`;
+}
+if (only) {
+  // Some sections only: their figures, on the console and in a file of their own.
+  const table = runsTable(figures);
+  const file = `bench/results/sections/${kind.slug}-${only.join('-')}.json`;
+  await mkdir('bench/results/sections', { recursive: true });
+  await writeFile(file, `${JSON.stringify({ machine_kind: kind.slug, cpu: kind.cpu, cores: kind.cores, machine, measured_at: measuredAt, sections: only, runs: RUNS, figures, per_run: perRunFigures, results: runs }, null, 2)}\n`);
+  console.log(`\nMeasured ${measuredAt} on ${machine} (sections ${only.join(', ')})\n\n${table}\n\nWritten to ${file}.`);
+  await closeMemoryDatabase();
+  process.exit(0);
 }
 const service = { result: serviceResult, table: serviceTable };
 
@@ -160,20 +207,22 @@ try {
 } catch {
   // No notes: the figures alone.
 }
-// Issue 31: each figure beside its floor from the same run, and its goal.
-const figures = benchFigures({ app, service: service.result, renderer, library, soak });
-const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${figuresTable(figures)}\n\n${rows.join('\n')}`;
+// Issue 31: each figure beside its floor from the same run, and its goal; issue 50: over the runs.
+const summary = `Measured ${measuredAt} on ${machine} by \`npm run bench\`.\n\n${runsTable(figures)}\n\nThe table below is the first run's (with the baselines, and the figures without a goal).\n\n${rows.join('\n')}`;
 const verificationSection = verification ? `\n\n## Claim verification and the model composer\n\n${verification.table}` : '';
 const storageSection = storageTable ? `\n\n## Storage (PostgreSQL and the embedded database)\n\n${storageTable}` : '';
 const markdown = `# Clarity benchmarks\n\n${summary}\n\n## How each figure is taken\n\n${how}\n\n## Local service\n\n${service.table}\n\n## Library\n\n${libraryTable}${verificationSection}${storageSection}\n${notes}`;
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, figures, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest, soak, storage, storageTable }, null, 2)}\n`);
+await writeFile('bench/results/latest.json', `${JSON.stringify({ measured_at: measuredAt, machine, machine_kind: kind.slug, figures, per_run: perRunFigures, runs, renderer, app, bundle, service: service.result, serviceTable: service.table, library, verification, ingest, soak, storage, storageTable }, null, 2)}\n`);
 await writeFile('bench/results/latest.md', markdown);
+// One file per machine kind, the latest full run on it: the README shows the kinds side by side.
+if (!saved) await writeFile(`bench/results/${kind.slug}.json`, `${JSON.stringify({ machine_kind: kind.slug, cpu: kind.cpu, cores: kind.cores, machine, measured_at: measuredAt, runs: RUNS, figures, per_run: perRunFigures }, null, 2)}\n`);
 
 // The README's table, regenerated between its markers (as `npm run eval` does for its own).
 const readme = await readFile('README.md', 'utf8');
 const marked = /<!-- bench-table -->[\s\S]*?<!-- \/bench-table -->/;
 if (marked.test(readme)) await writeFile('README.md', readme.replace(marked, `<!-- bench-table -->\n${summary}\n<!-- /bench-table -->`));
+await writeMachinesTable();
 console.log(`\n${markdown}`);
 // The in-process services (renderer answers, ingest) shared one in-memory database: closing it
 // lets the process end by itself.
