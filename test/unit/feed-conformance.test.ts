@@ -17,8 +17,11 @@ describe('feed conformance with feedparser', () => {
   it('reads the committed corpus as feedparser does, every goal met', () => {
     const report = runConformance(join(FIXTURES, 'corpus'), join(FIXTURES, 'expected.json'));
     process.stdout.write(`${conformanceMarkdown(report)}\n`);
-    expect(report.files).toBeGreaterThanOrEqual(39);
+    expect(report.files).toBeGreaterThanOrEqual(43);
     expect(conformanceMisses(report)).toEqual([]);
+    // Each class fixed against feedparser's own corpus has a feed here that must agree in every field.
+    const guarded = ['cdf/channel.xml', 'atom/relative-id.xml', 'atom/text-literal.xml', 'rss/entity-with-digits.xml'];
+    expect(report.disagreements.filter((disagreement) => guarded.includes(disagreement.file))).toEqual([]);
   });
 
   const external = process.env.FEEDPARSER_CORPUS;

@@ -99,7 +99,7 @@ function looseText(element: XmlElement | undefined): FeedText {
   if (!element) return EMPTY;
   if (childElements(element).length > 0) return { value: innerXml(element).trim(), type: 'html' };
   const value = textOf(element).trim();
-  return { value, type: /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z]+);/i.test(value) ? 'html' : 'text' };
+  return { value, type: /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z][a-z\d]*);/i.test(value) ? 'html' : 'text' };
 }
 
 /** An Atom text construct: type text/html/xhtml (or a MIME type), Atom 0.3's mode escaped/base64/xml. */
