@@ -162,7 +162,10 @@ export function runConformance(corpusDir: string, expectedPath: string): Conform
         count('title', ok, w.title, got?.title);
         encodingOk &&= ok;
       }
-      if (w.link) count('link', sameLink(got?.url, w.link, BASE + file), w.link, got?.url);
+      // Feedparser copies an entry's id into its link when it has none; an id that is neither a web
+      // address nor a path ("Correct Value", "1") makes no followable link, so none agrees.
+      const idAsLink = w.link !== null && w.link === w.id && !/^(https?:|\/)/i.test(w.id.trim());
+      if (w.link) count('link', idAsLink ? !got?.url : sameLink(got?.url, w.link, BASE + file), w.link, got?.url);
       if (w.id) count('id', got?.guid === w.id, w.id, got?.guid);
       if (w.published) count('published', got?.published === w.published, w.published, got?.published);
       if (w.updated) count('updated', got?.updated === w.updated, w.updated, got?.updated);

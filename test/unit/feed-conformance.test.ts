@@ -17,8 +17,11 @@ describe('feed conformance with feedparser', () => {
   it('reads the committed corpus as feedparser does, every goal met', () => {
     const report = runConformance(join(FIXTURES, 'corpus'), join(FIXTURES, 'expected.json'));
     process.stdout.write(`${conformanceMarkdown(report)}\n`);
-    expect(report.files).toBeGreaterThanOrEqual(39);
+    expect(report.files).toBeGreaterThanOrEqual(43);
     expect(conformanceMisses(report)).toEqual([]);
+    // Each class fixed against feedparser's own corpus has a feed here that must agree in every field.
+    const guarded = ['cdf/channel.xml', 'atom/relative-id.xml', 'atom/text-literal.xml', 'rss/entity-with-digits.xml'];
+    expect(report.disagreements.filter((disagreement) => guarded.includes(disagreement.file))).toEqual([]);
   });
 
   const external = process.env.FEEDPARSER_CORPUS;
@@ -26,7 +29,7 @@ describe('feed conformance with feedparser', () => {
     const report = runConformance(external!, join(external!, 'expected.json'));
     process.stdout.write(`${conformanceMarkdown(report)}\n`);
     expect(report.crashes).toEqual([]);
-  });
+  }, 180_000);
 });
 
 describe('article reader', () => {
@@ -42,5 +45,6 @@ describe('article reader', () => {
     const report = runArticleReader(external!);
     process.stdout.write(`${articleMarkdown(report)}\n`);
     expect(articleMisses(report)).toEqual([]);
-  });
+    // 130 pages, some of them large: well over the default 5 s on a shared machine.
+  }, 180_000);
 });

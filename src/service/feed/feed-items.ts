@@ -45,7 +45,8 @@ export interface FeedRead {
 /** Text of any type as a signal keeps it: plain text, whatever markup (HTML, XHTML, Markdown) it used. */
 export function feedTextToPlain(text: FeedText): string {
   if (!text.value) return '';
-  const plain = toPlainText(text.type === 'html' ? text.value : text.value.replace(/</g, '&lt;'));
+  // A text construct is literal: its "&nbsp;" or "<b>" is what the reader sees, as feedparser gives it.
+  const plain = toPlainText(text.type === 'html' ? text.value : text.value.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
   return repairDoubleEncoding(windowsC1(plain));
 }
 

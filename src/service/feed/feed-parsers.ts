@@ -65,7 +65,7 @@ export function parseFeedDocument(text: string, contentType: string, url = ''): 
   if (!root) throw new FeedFailure(error ? 'malformed_xml' : 'not_a_feed', error ? `The XML is malformed: ${error}.` : 'The document is empty: not a feed.');
   if (root.local === 'rss' || (root.local === 'channel' && root.ns !== 'rss1')) return { ...parseRss(root, root.local === 'rss' ? 'rss' : 'rss'), error };
   if (root.local === 'rdf') return { ...parseRss(root, 'rdf'), error };
-  if (root.local === 'feed') return { ...parseAtom(root), error };
+  if (root.local === 'feed') return { ...parseAtom(root, url), error };
   if (root.local === 'html') throw new FeedFailure('not_a_feed', 'The URL returned an HTML page, not a feed.');
   throw new FeedFailure('not_a_feed', `The XML is not RSS, RDF or Atom (its root is <${root.local}>).`);
 }
@@ -99,7 +99,7 @@ function looseText(element: XmlElement | undefined): FeedText {
   if (!element) return EMPTY;
   if (childElements(element).length > 0) return { value: innerXml(element).trim(), type: 'html' };
   const value = textOf(element).trim();
-  return { value, type: /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z]+);/i.test(value) ? 'html' : 'text' };
+  return { value, type: /<\/?[a-z][^>]*>|&(#\d+|#x[\da-f]+|[a-z][a-z\d]*);/i.test(value) ? 'html' : 'text' };
 }
 
 /** An Atom text construct: type text/html/xhtml (or a MIME type), Atom 0.3's mode escaped/base64/xml. */
@@ -186,25 +186,38 @@ function parseRss(root: XmlElement, format: 'rss' | 'rdf'): Omit<ParsedFeed, 'er
   const channel = root.local === 'channel' ? root : first(root, 'channel') ?? root;
   const items = [...children(root, 'item'), ...(channel === root ? [] : children(channel, 'item'))];
   const channelLink = firstOf(channel, [['link', RSS_NS]]);
+  // Microsoft's CDF (<CHANNEL HREF BASE LASTMOD>, <ITEM HREF>, <ABSTRACT>), which feedparser reads as RSS.
+  const cdfBase = attr(channel, 'base') ? resolveAgainst(attr(channel, 'base')!, channel) : channel.base;
   return {
     format,
     title: looseText(firstOf(channel, [['title', RSS_NS], ['title', 'dc']])),
-    link: (channelLink && plainText(channelLink) ? resolveAgainst(plainText(channelLink), channelLink) : null) ?? atomLink(channel),
+    link: (channelLink && plainText(channelLink) ? resolveAgainst(plainText(channelLink), channelLink) : null) ?? atomLink(channel) ?? cdfHref(channel, cdfBase),
     language: plainText(firstOf(channel, [['language', RSS_NS], ['language', 'dc']])) || root.lang || null,
-    items: items.map(rssItem),
+    items: items.map((item) => rssItem(item, cdfBase)),
   };
 }
 
-function rssItem(item: XmlElement): RawItem {
+/** A CDF element's HREF attribute, resolved against the channel's BASE (or the document). */
+function cdfHref(element: XmlElement, base: string): string | null {
+  const href = attr(element, 'href')?.trim();
+  if (!href) return null;
+  try {
+    return new URL(href, base || undefined).href;
+  } catch {
+    return null;
+  }
+}
+
+function rssItem(item: XmlElement, cdfBase: string): RawItem {
   const linkElement = children(item, 'link', RSS_NS).find((link) => plainText(link));
   const guidElement = first(item, 'guid') ?? first(item, 'id', RSS_NS) ?? first(item, 'id', ATOM_NS);
   const guid = plainText(guidElement);
   const guidIsLink = guidElement !== undefined && (attr(guidElement, 'isPermaLink') ?? 'true').trim().toLowerCase() === 'true';
   const about = attr(item, 'about');
-  const url = linkElement ? resolveAgainst(plainText(linkElement), linkElement) : atomLink(item) ?? (guidIsLink && guid ? resolveAgainst(guid, guidElement!) : null);
+  const url = linkElement ? resolveAgainst(plainText(linkElement), linkElement) : atomLink(item) ?? (guidIsLink && guid ? resolveAgainst(guid, guidElement!) : null) ?? cdfHref(item, cdfBase);
   const contentElement = first(item, 'encoded', 'content') ?? first(item, 'body', 'xhtml') ?? first(item, 'body', '') ?? first(item, 'fullitem', '');
   const contentText = contentElement?.local === 'body' ? { value: innerXml(contentElement).trim(), type: 'html' as const } : contentElement ? { value: textOf(contentElement).trim(), type: 'html' as const } : EMPTY;
-  const description = firstOf(item, [['description', RSS_NS], ['description', 'dc'], ['summary', ATOM_NS], ['summary', RSS_NS]]) ?? first(item, 'summary', 'itunes');
+  const description = firstOf(item, [['description', RSS_NS], ['description', 'dc'], ['summary', ATOM_NS], ['summary', RSS_NS], ['abstract', RSS_NS]]) ?? first(item, 'summary', 'itunes');
   return {
     guid: guid || (about ? about.trim() : null),
     url,
@@ -212,7 +225,7 @@ function rssItem(item: XmlElement): RawItem {
     summary: description ? (description.ns === 'atom' ? atomText(description) : { ...looseText(description), type: 'html' }) : EMPTY,
     content: contentText,
     published: dateOf(lastOf(item, [['pubdate', RSS_NS], ['issued', 'dcterms'], ['published', ATOM_NS], ['issued', ATOM_NS]])),
-    updated: dateOf(lastOf(item, [['date', 'dc'], ['modified', 'dcterms'], ['updated', ATOM_NS], ['modified', ATOM_NS], ['updated', RSS_NS], ['lastbuilddate', RSS_NS]])),
+    updated: dateOf(lastOf(item, [['date', 'dc'], ['modified', 'dcterms'], ['updated', ATOM_NS], ['modified', ATOM_NS], ['updated', RSS_NS], ['lastbuilddate', RSS_NS]])) ?? parseFeedDate(attr(item, 'lastmod') ?? ''),
     author: personOf(lastOf(item, [['author', RSS_NS], ['creator', 'dc'], ['author', 'dc'], ['author', ATOM_NS], ['author', 'itunes']])),
     categories: categoriesOf(item),
     enclosures: [
@@ -224,25 +237,28 @@ function rssItem(item: XmlElement): RawItem {
 
 // ── Atom ───────────────────────────────────────────────────────────────────────────────────
 
-function parseAtom(feed: XmlElement): Omit<ParsedFeed, 'error'> {
+function parseAtom(feed: XmlElement, documentUrl: string): Omit<ParsedFeed, 'error'> {
   // A feed rooted in a namespace we do not know (or a draft's) is read as Atom all the same.
   if (!ATOM_NS.has(feed.ns)) adoptNamespace(feed, feed.ns, 'atom');
   return {
     format: 'atom',
     title: atomText(firstOf(feed, [['title', ATOM_NS], ['title', 'dc']])),
-    link: atomLink(feed) ?? webAddress(plainText(first(feed, 'id', ATOM_NS))),
+    link: atomLink(feed) ?? idAddress(first(feed, 'id', ATOM_NS)),
     language: feed.lang ?? (plainText(first(feed, 'language', 'dc')) || null),
-    items: children(feed, 'entry').map(atomEntry),
+    items: children(feed, 'entry').map((entry) => atomEntry(entry, documentUrl)),
   };
 }
 
-function atomEntry(entry: XmlElement): RawItem {
-  const id = plainText(firstOf(entry, [['id', ATOM_NS], ['guid', '']]));
+function atomEntry(entry: XmlElement, documentUrl: string): RawItem {
+  const idElement = firstOf(entry, [['id', ATOM_NS], ['guid', '']]);
+  const id = plainText(idElement);
   const content = first(entry, 'content', ATOM_NS) ?? first(entry, 'encoded', 'content');
   return {
-    guid: id || null,
-    // As feedparser: an entry without a link is reached at its id when the id is a web address.
-    url: atomLink(entry) ?? webAddress(id),
+    // A path id is resolved against an xml:base in force, as feedparser 6 does (not against the document's address).
+    guid: (id.startsWith('/') && idElement!.base !== documentUrl ? idAddress(idElement) : null) ?? (id || null),
+    // As feedparser: an entry without a link is reached at its id when the id is a web address
+    // (or a path, resolved against xml:base or the document's address).
+    url: atomLink(entry) ?? idAddress(idElement),
     title: atomText(firstOf(entry, [['title', ATOM_NS], ['title', 'dc']])),
     summary: atomText(firstOf(entry, [['summary', ATOM_NS], ['description', 'dc']])),
     content: content?.ns === 'content' ? { value: textOf(content).trim(), type: 'html' } : atomText(content),
@@ -263,6 +279,14 @@ function adoptNamespace(element: XmlElement, from: string, to: string): void {
 
 function webAddress(text: string): string | null {
   return /^https?:\/\/\S+$/i.test(text) ? text : null;
+}
+
+/** An Atom id as an address: a web address, or a path ("/relative/link") resolved against its base. */
+function idAddress(element: XmlElement | undefined): string | null {
+  const id = plainText(element);
+  if (webAddress(id)) return id;
+  if (!/^\/(?!\/)\S*$/.test(id) || !/^https?:/i.test(element!.base)) return null;
+  return resolveAgainst(id, element!);
 }
 
 // ── JSON Feed ──────────────────────────────────────────────────────────────────────────────
