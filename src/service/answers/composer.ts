@@ -169,7 +169,7 @@ export function composeAnswer(
   }
   const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];
   // Every conflict among the cited figures is said in words (conflicts.ts); the direct answer's notes already name some.
-  const conflicts = findConflicts(citations, sourcesById);
+  const conflicts = findConflicts(citations, sourcesById, zone);
   const notes = [...(direct?.disagreements ?? [])];
   for (const conflict of conflicts) if (!isFlagged(conflict, notes.join('\n'))) notes.push(conflict.note);
   if (notes.length > 0) {
