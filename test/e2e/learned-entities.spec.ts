@@ -48,6 +48,9 @@ test('a folder source about a new retailer: asked about it by name, the answer c
   await expect(answer.getByTestId('citation-source').filter({ hasText: 'My documents' }).first()).toBeVisible();
   // Clean: the document's Markdown heading is a sentence, never "# …" in the answer.
   await expect(answer).not.toContainText('# Vishal');
+  await expect(answer).toContainText('In short: Value retailer Vishal Mega Mart');
+  // The analyst's own document is not "synthetic sample data".
+  await expect(answer).not.toContainText('synthetic');
   // The right date: the app's display zone (India by default) dates the document the day after
   // its UTC day, in the source list and in the answer's own text alike.
   const shown = formatDate(written.toISOString(), 'Asia/Kolkata');
