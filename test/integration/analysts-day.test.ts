@@ -90,6 +90,9 @@ describe("an answer's dates are the analyst's day", () => {
     expect(answer.content).toContain(`**13 Nov 2026** — `);
     expect(answer.content).not.toContain('12 Nov 2026');
     expect(formatDate(late.published_at, 'Asia/Kolkata')).toBe('13 Nov 2026');
+    // The analyst's own feed is not called synthetic (only the sample is).
+    expect(answer.content).toContain('Figures come from individual signals (the sources cited)');
+    expect(answer.content).not.toContain('synthetic');
   });
 
   it('SSE: the streamed text carries the same dates', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { differBeyondRounding, findConflicts } from '../../src/service/answers/conflicts';
+import { isoDayIn, startOfDayIn } from '../../src/service/world/time-zone';
 import type { Conflict } from '../../src/service/corpus/ground-truth';
 import type { RunningService } from '../../src/service/server';
 import { ask, parseSseText, postJson, startTestService, testStore } from '../support/local-service';
@@ -131,13 +132,26 @@ describe('the rule', () => {
     expect(differBeyondRounding(7, 9)).toBe(true);
   });
 
-  it('one tracker updating its chart within a day is not a conflict; another tracker the same day is', () => {
+  it('one tracker updating its chart within a day is not a conflict; another tracker the same day is (the day in UTC)', () => {
     const store = testStore();
     const base = store.getSignal(planted('app_rank')[0]!.true_signal_id)!;
     const later = { ...base, id: 'sig_00000000000000a1', metrics: { rank: base.metrics.rank! + 5 }, published_at: base.published_at.replace(/T.*/, 'T23:00:00.000Z') };
-    expect(findConflicts([base, later], store.sourcesById)).toEqual([]);
+    expect(findConflicts([base, later], store.sourcesById, 'UTC')).toEqual([]);
     const other = [...store.sourcesById.values()].find((source) => source.kind === 'app_store_rank' && source.id !== base.source_id)!;
     const nextDay = { ...later, source_id: other.id, published_at: new Date(Date.parse(base.published_at.slice(0, 10)) + 86_400_000 + 3_600_000).toISOString() };
+    expect(findConflicts([base, nextDay], store.sourcesById, 'UTC')).toEqual([]);
+    expect(findConflicts([base, { ...later, source_id: other.id }], store.sourcesById, 'UTC')).toHaveLength(1);
+  });
+
+  it("the same in the analyst's day (India by default): the day's last half hour is that day, the next morning is not", () => {
+    const store = testStore();
+    const base = store.getSignal(planted('app_rank')[0]!.true_signal_id)!;
+    const [year, month, date] = isoDayIn(base.published_at, 'Asia/Kolkata').split('-').map(Number) as [number, number, number];
+    const nextIndianDay = startOfDayIn(year, month - 1, date + 1, 'Asia/Kolkata');
+    const later = { ...base, id: 'sig_00000000000000a1', metrics: { rank: base.metrics.rank! + 5 }, published_at: new Date(nextIndianDay - 1_800_000).toISOString() };
+    expect(findConflicts([base, later], store.sourcesById)).toEqual([]);
+    const other = [...store.sourcesById.values()].find((source) => source.kind === 'app_store_rank' && source.id !== base.source_id)!;
+    const nextDay = { ...later, source_id: other.id, published_at: new Date(nextIndianDay + 3_600_000).toISOString() };
     expect(findConflicts([base, nextDay], store.sourcesById)).toEqual([]);
     expect(findConflicts([base, { ...later, source_id: other.id }], store.sourcesById)).toHaveLength(1);
   });

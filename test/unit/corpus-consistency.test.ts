@@ -3,13 +3,14 @@
  * anchor the eval uses (and the service's default anchor) and fails on any contradiction: a
  * state body's notice published by another body or about another state, an app's chart on one
  * tracker jumping more than a plausible step between observations, a planted rank disagreement
- * that is not two trackers on one day, or a figure outside its plausible range.
+ * that is not two trackers on one day (in UTC and in India), or a figure outside its plausible range.
  */
 import { describe, expect, it } from 'vitest';
 import { EVAL_ANCHOR } from '../../eval/service';
 import { maxRankStep } from '../../src/service/corpus/app-rank-series';
 import { DEFAULT_ANCHOR, DEFAULT_SEED, generateCorpus } from '../../src/service/corpus/generator';
 import { REGULATORS } from '../../src/service/world/gazetteer';
+import { isoDayIn } from '../../src/service/world/time-zone';
 import type { CorpusSignal } from '../../src/service/world/signal-types';
 
 /** Plausible ranges of every figure the sample states (festive growth by segment shares one). */
@@ -85,6 +86,8 @@ describe.each(runs)('the sample of $name (seed $seed) agrees with itself', ({ se
       const [first, second] = [byId.get(conflict.true_signal_id)!, byId.get(conflict.conflicting_signal_id)!];
       expect(first.source_id).not.toBe(second.source_id);
       expect(first.published_at.slice(0, 10)).toBe(second.published_at.slice(0, 10));
+      // And one day in India, the analyst's default zone, where answers group figures by day.
+      expect(isoDayIn(first.published_at, 'Asia/Kolkata')).toBe(isoDayIn(second.published_at, 'Asia/Kolkata'));
       expect(first.metrics.rank).not.toBe(second.metrics.rank);
     }
   });

@@ -8,7 +8,7 @@ import { healthOf } from '../../src/service/feed/feed-health';
 import { emptyState } from '../../src/service/feed/feed-repository';
 import { parseFeedDocument } from '../../src/service/feed/feed-parsers';
 import { findEntities } from '../../src/service/feed/gazetteer';
-import { classify, extractMetrics } from '../../src/service/feed/signal-extraction';
+import { classify, extractMetrics, extractSignal } from '../../src/service/feed/signal-extraction';
 
 describe('canonical URL and id', () => {
   it('drops tracking parameters and the fragment, sorts the rest, and gives one id', () => {
@@ -42,6 +42,13 @@ describe('metrics and type', () => {
     expect(extractMetrics('The chain will shut 12 stores.', 'closure')).toMatchObject({ stores_closed: 12 });
     expect(classify('Zepto raises $200 million in Series F')).toBe('funding');
     expect(classify('Zudio opens 40 stores in Chennai')).toBe('store_opening');
+  });
+});
+
+describe('summary', () => {
+  it("a document whose title is its heading: the summary starts at the text, not at the heading's full stop", () => {
+    const signal = extractSignal({ sourceId: 'docs', url: 'file:///docs/vmm.md', title: 'Vishal Mega Mart opens 12 stores in Lucknow', text: '# Vishal Mega Mart opens 12 stores in Lucknow\n\nValue retailer Vishal Mega Mart opened 12 stores.', published: '2026-11-12T23:30:00Z', fetchedAt: new Date('2026-11-14T00:00:00Z') })!;
+    expect(signal.summary).toBe('Value retailer Vishal Mega Mart opened 12 stores.');
   });
 });
 

@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { findConflicts, plausibleUpdate } from '../../src/service/answers/conflicts';
+import { appRankAnswer } from '../../src/service/answers/direct-answers';
+import { parseQuestion } from '../../src/service/answers/question';
+import { SignalFacts } from '../../src/service/answers/signal-facts';
 import { resolveEntities } from '../../src/service/retrieval/entity-resolver';
 import type { CorpusSignal, CorpusSource } from '../../src/service/world/signal-types';
 
@@ -75,5 +78,41 @@ describe('a figure shown twice for one subject and day', () => {
     expect(plausibleUpdate('app_rank', 21, 1)).toBe(false);
     expect(plausibleUpdate('store_count', 444, 446)).toBe(true);
     expect(plausibleUpdate('store_count', 444, 426)).toBe(false);
+  });
+});
+
+describe("two figures on the analyst's day, whatever their UTC times (the 23:30 UTC edge)", () => {
+  // 23:30 UTC on 12 Nov is 05:00 on 13 Nov in India and 18:30 on 12 Nov in New York.
+  const late = (): CorpusSignal => signal('Zepto', 'src_play', '2026-11-12T23:30:00.000Z', { rank: 4 });
+  const indiaMorning = (): CorpusSignal => signal('Zepto', 'src_figures', '2026-11-13T03:00:00.000Z', { rank: 19 });
+  const utcNoon = (): CorpusSignal => signal('Zepto', 'src_figures', '2026-11-12T12:00:00.000Z', { rank: 19 });
+
+  it("flags two trackers on one Indian day across UTC midnight, and not two Indian days inside one UTC day", () => {
+    const [a, b] = [late(), indiaMorning()];
+    expect(findConflicts([a, b], sources)).toMatchObject([{ measure: 'app_rank', entity: 'Zepto', as_of: '2026-11-13' }]);
+    expect(findConflicts([a, b], sources)[0]!.note).toContain('on 13 Nov 2026');
+    expect(findConflicts([a, b], sources, 'UTC')).toEqual([]);
+    const [c, d] = [late(), utcNoon()];
+    expect(findConflicts([c, d], sources)).toEqual([]);
+    expect(findConflicts([c, d], sources, 'UTC')).toHaveLength(1);
+    // New York's day: 18:30 and 07:00 on 12 Nov are one day; 18:30 on 12 Nov and 22:00 on 12 Nov too.
+    expect(findConflicts([c, d], sources, 'America/New_York')).toMatchObject([{ as_of: '2026-11-12' }]);
+    expect(findConflicts([a, b], sources, 'America/New_York')).toMatchObject([{ as_of: '2026-11-12' }]);
+  });
+
+  it("the app-rank answer cites every tracker's report of the analyst's latest day, so the disagreement is shown", () => {
+    const facts = new SignalFacts();
+    const [a, b] = [late(), indiaMorning()];
+    for (const one of [a, b]) facts.add(one);
+    const now = Date.parse('2026-11-14T12:00:00.000Z');
+    const answerIn = (zone: string) => appRankAnswer(parseQuestion("What is Zepto's app rank?", now, undefined, zone), { facts, sourcesById: sources, now, timeZone: zone });
+    const india = answerIn('Asia/Kolkata');
+    expect(india.cited.map((cited) => cited.id)).toEqual([a.id, b.id]);
+    expect(india.lines[0]).toContain('#4** among shopping apps in India on 13 Nov 2026');
+    expect(india.lines[0]).toContain('another tracker ranks it differently that day');
+    // In UTC they are two days: the latest day's one report, no disagreement to show.
+    const utc = answerIn('UTC');
+    expect(utc.cited.map((cited) => cited.id)).toEqual([b.id]);
+    expect(utc.lines[0]).toContain('#19** among shopping apps in India on 13 Nov 2026');
   });
 });

@@ -241,7 +241,7 @@ export async function* writeAnswer(options: WriteOptions): AsyncGenerator<Answer
   // answer (or text the verifier trimmed) that cites both gets the note the extractive one has.
   const known = new Map<string, CorpusSignal>([...options.hits.map((hit) => [hit.signal.id, hit.signal] as const), ...answer.citations.map((signal) => [signal.id, signal] as const)]);
   const cited = [...new Set([...content.matchAll(/\[(sig_[0-9a-f]{16})\]/g)].map((match) => match[1]!))].flatMap((id) => known.get(id) ?? []);
-  const conflicts = findConflicts(cited, options.sourcesById ?? new Map());
+  const conflicts = findConflicts(cited, options.sourcesById ?? new Map(), options.timeZone);
   const flaggedText = content.split('### Sources disagree').slice(1).join('\n');
   const unflagged = conflicts.filter((conflict) => !isFlagged(conflict, flaggedText));
   if (unflagged.length > 0) {

@@ -169,7 +169,7 @@ export function composeAnswer(
   }
   const citations = [...(hasDirect ? direct.cited : []), ...supporting.map((hit) => hit.signal)];
   // Every conflict among the cited figures is said in words (conflicts.ts); the direct answer's notes already name some.
-  const conflicts = findConflicts(citations, sourcesById);
+  const conflicts = findConflicts(citations, sourcesById, zone);
   const notes = [...(direct?.disagreements ?? [])];
   for (const conflict of conflicts) if (!isFlagged(conflict, notes.join('\n'))) notes.push(conflict.note);
   if (notes.length > 0) {
@@ -187,7 +187,10 @@ export function composeAnswer(
   });
   if (weak.length > 0) gaps.push(`Some cited sources are currently degraded or down, so their figures may lag: ${weak.map(cite).join(' ')}`);
   if (!hasDirect) gaps.push('No single figure answers this directly; the developments above are the closest signals.');
-  gaps.push('Figures come from individual signals (synthetic sample data), not audited market estimates.');
+  // Only the sample is synthetic: an answer from the analyst's own sources does not call them so.
+  const fromFeed = citations.filter((signal) => (signal as { origin?: string }).origin === 'feed').length;
+  const kindOfData = fromFeed === 0 ? 'synthetic sample data' : fromFeed === citations.length ? 'the sources cited' : 'some of them synthetic sample data';
+  gaps.push(`Figures come from individual signals (${kindOfData}), not audited market estimates.`);
   lines.push("### What the signals don't cover", '', ...gaps.map((gap) => `- ${gap}`));
 
   const trace = confidenceTrace(frame, direct, hasDirect, citations, healthOf, now, conflicts.length > 0);

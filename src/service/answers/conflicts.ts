@@ -6,7 +6,7 @@
  * verified answer and the machine-readable `conflicts` field all read the same rule.
  */
 import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../world/signal-types';
-import { formatCalendarDay } from '../world/time-zone';
+import { DEFAULT_TIME_ZONE, formatCalendarDay, isoDayIn } from '../world/time-zone';
 
 /** Extension field `conflicts[]` of an answer (JSON body and the `clarity.conflicts_flagged` frame). */
 export interface FigureConflict {
@@ -65,7 +65,6 @@ export function differBeyondRounding(a: number, b: number): boolean {
   return Math.round(a * scale) !== Math.round(b * scale);
 }
 
-const day = (iso: string): string => iso.slice(0, 10);
 
 /**
  * Whether one source's second figure for the same subject and day can be an update of its first:
@@ -80,13 +79,16 @@ export function plausibleUpdate(measure: string, a: number, b: number): boolean 
 
 /**
  * The conflicts among `signals`: grouped by measure, entity, place and the fact they report
- * (the signals' shared event or period, else the UTC day), each group with figures from at
+ * (the signals' shared event or period, else the analyst's day: the calendar day in `zone`,
+ * the date the app shows, so two figures the analyst sees on one day are compared whatever
+ * their UTC times; issue 43 item 7), each group with figures from at
  * least two sources that differ beyond rounding. One source's updates within a day are not a
  * conflict when they are plausible updates (`plausibleUpdate`); two figures from one source that
  * cannot both be right are. Figures are ordered as an answer leads: the more authoritative, then
  * the earlier.
  */
-export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, CorpusSource>): FigureConflict[] {
+export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, CorpusSource>, zone: string = DEFAULT_TIME_ZONE): FigureConflict[] {
+  const day = (iso: string): string => isoDayIn(iso, zone);
   const groups = new Map<string, { measure: Measure; entity: string; place: string; asOf: string; signals: CorpusSignal[] }>();
   const seen = new Set<string>();
   for (const signal of signals) {
@@ -137,8 +139,8 @@ export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, 
       source_name: sourcesById.get(signal.source_id)?.name ?? signal.source_id,
       published_at: signal.published_at,
     }));
-    // The day the sources stamped the figures with (UTC): the sample's conflicting reports are
-    // made on one UTC day (corpus/app-rank-conflicts.ts). Decision 0036 leaves this grouping as it was.
+    // The analyst's day (the sample plants its disagreements on one UTC and one IST day:
+    // corpus/app-rank-conflicts.ts).
     const when = asOf.includes('-') ? `on ${formatCalendarDay(asOf)}` : `for ${asOf}`;
     const stated = figures.map((figure) => `${figure.source_name} reports ${measure.format(figure.value)} [${figure.signal_id}]`);
     const note =

@@ -4,42 +4,15 @@
  * each figure is followed by the citation of a signal that states it. Figures computed here
  * (sums, counts of cities) come after the citations they are computed from.
  */
-import type { CorpusSignal, CorpusSource } from '../world/signal-types';
+import type { CorpusSignal } from '../world/signal-types';
 import { fiscalQuarter } from '../world/periods';
-import { calendarDayIn, DEFAULT_TIME_ZONE, formatDayIn, startOfDayIn } from '../world/time-zone';
-import { RETAILERS, type Segment } from '../world/gazetteer';
-import { withMinusSigns } from '../../shared/format';
+import { calendarDayIn, startOfDayIn } from '../world/time-zone';
+import type { Segment } from '../world/gazetteer';
 import { framePlaces, inFramePlace, type Period, type QuestionFrame } from './question';
-import { firstReported, readFigure, type FactGroup, type ReadFigure, type SignalFacts } from './signal-facts';
+import { firstReported, readFigure, type FactGroup } from './signal-facts';
+import { capitalise, cite, day, newAnswer, noteDisagreement, num, pct, pts, retailerOf, unitOf, use, within, zoneOf, type AnswerContext, type DirectAnswer } from './direct-answer-parts';
 
-export interface DirectAnswer {
-  heading: string;
-  lines: string[];
-  cited: CorpusSignal[];
-  disagreements: string[];
-  gaps: string[];
-  /** The signals cover the period asked about (false when an earlier one stands in). */
-  periodMatched: boolean;
-}
-
-export interface AnswerContext {
-  facts: SignalFacts;
-  sourcesById: Map<string, CorpusSource>;
-  now: number;
-  /** The analyst's time zone: the dates written are its calendar's (default Asia/Kolkata). */
-  timeZone?: string;
-}
-
-const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
-const zoneOf = (context: AnswerContext): string => context.timeZone ?? DEFAULT_TIME_ZONE;
-const day = (context: AnswerContext, iso: string | number): string => formatDayIn(iso, zoneOf(context));
-const num = (value: number): string => value.toLocaleString('en-IN');
-// Figures as displayed: a negative one with the true minus sign (U+2212), never a hyphen.
-const pct = (value: number): string => withMinusSigns(`${value.toFixed(1)}%`);
-const pts = (value: number): string => (value > 0 ? `+${value.toFixed(1)} pts` : value === 0 ? 'unchanged' : withMinusSigns(`${value.toFixed(1)} pts`));
-const retailerOf = (name: string) => RETAILERS.find((retailer) => retailer.name === name);
-const unitOf = (name: string): string => (retailerOf(name)?.segment === 'quick commerce' ? 'dark stores' : 'stores');
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+export type { AnswerContext, DirectAnswer } from './direct-answer-parts';
 
 /** Whether a fiscal quarter ("Q3 FY26") overlaps the period asked about ("this year"); any quarter when none was asked. */
 function quarterOverlaps(label: string, period: QuestionFrame['period'], zone: string): boolean {
@@ -49,31 +22,6 @@ function quarterOverlaps(label: string, period: QuestionFrame['period'], zone: s
   const quarter = fiscalQuarter(Number(match[2]), Number(match[1]), zone);
   return quarter.startMs < period.endMs && quarter.endMs > period.startMs;
 }
-
-function newAnswer(heading: string): DirectAnswer {
-  return { heading, lines: [], cited: [], disagreements: [], gaps: [], periodMatched: true };
-}
-
-function use(answer: DirectAnswer, ...signals: CorpusSignal[]): void {
-  for (const signal of signals) if (!answer.cited.includes(signal)) answer.cited.push(signal);
-}
-
-/** Records a "sources disagree" note naming both figures and both citations. */
-function noteDisagreement(answer: DirectAnswer, what: string, figure: ReadFigure, format: (value: number) => string, context: AnswerContext): void {
-  for (const other of figure.disagreeing) {
-    const name = (signal: CorpusSignal): string => context.sourcesById.get(signal.source_id)?.name ?? signal.source_id;
-    use(answer, figure.signal, other.signal);
-    answer.disagreements.push(
-      `${what}: ${name(figure.signal)} reports ${format(figure.value)} ${cite(figure.signal)}, while ${name(other.signal)} reports ${format(other.value)} ${cite(other.signal)}. ` +
-        `The answer uses ${name(figure.signal)}'s figure (the ${context.sourcesById.get(figure.signal.source_id)?.kind === 'business_press' ? 'earlier report' : "company's own or official figure"}).`,
-    );
-  }
-}
-
-const within = (iso: string, period: Period): boolean => {
-  const ms = Date.parse(iso);
-  return ms >= period.startMs && ms < period.endMs;
-};
 
 /** Store events of a retailer, oldest first. */
 function storeEvents(context: AnswerContext, name: string): FactGroup[] {
@@ -415,41 +363,4 @@ export function fundingAnswer(frame: QuestionFrame, context: AnswerContext): Dir
   return answer;
 }
 
-/**
- * An app's latest place in the shopping charts: the day's first report from each rank tracker
- * (lead: the earliest). Every tracker's figure for that day is cited, so where they differ the
- * composer's conflict check (conflicts.ts) flags it under "Sources disagree".
- */
-export function appRankAnswer(frame: QuestionFrame, context: AnswerContext): DirectAnswer {
-  const answer = newAnswer(`${frame.retailers.join(', ')}: app rank`);
-  const until = frame.period ? Math.min(frame.period.endMs, context.now + 1) : context.now + 1;
-  for (const name of frame.retailers.slice(0, 4)) {
-    const days = [...(context.facts.appRanks.get(name)?.entries() ?? [])]
-      .map(([dayKey, group]) => [dayKey, group.filter((signal) => Date.parse(signal.published_at) < until)] as const)
-      .filter(([, group]) => group.length > 0)
-      .sort(([a], [b]) => a.localeCompare(b));
-    const latest = days.at(-1);
-    if (!latest) {
-      answer.gaps.push(`No rank tracker reports ${possessiveName(name)} app${frame.period ? ` in ${frame.period.label}` : ''}.`);
-      continue;
-    }
-    const firstPerSource = new Map<string, CorpusSignal>();
-    for (const signal of [...latest[1]].sort((a, b) => a.published_at.localeCompare(b.published_at) || a.id.localeCompare(b.id))) {
-      if (!firstPerSource.has(signal.source_id)) firstPerSource.set(signal.source_id, signal);
-    }
-    const [lead, ...others] = [...firstPerSource.values()];
-    const source = (signal: CorpusSignal): string => context.sourcesById.get(signal.source_id)?.name ?? signal.source_id;
-    use(answer, lead!, ...others);
-    const differing = others.filter((signal) => signal.metrics.rank !== lead!.metrics.rank);
-    answer.lines.push(
-      `**${possessiveName(name)} app ranked #${lead!.metrics.rank}** among shopping apps in India on ${day(context, lead!.published_at)}, per ${source(lead!)} ${cite(lead!)}` +
-        (differing.length > 0 ? `; ${differing.length === 1 ? 'another tracker ranks' : 'other trackers rank'} it differently that day (see "Sources disagree").` : '.'),
-    );
-    const agreeing = others.filter((signal) => signal.metrics.rank === lead!.metrics.rank);
-    if (agreeing.length > 0) answer.lines.push('', `${agreeing.map(source).join(' and ')} ${agreeing.length === 1 ? 'agrees' : 'agree'} ${agreeing.map(cite).join(' ')}.`);
-  }
-  if (frame.cities.length > 0) answer.gaps.push('App ranks are national charts; the trackers do not rank apps per city.');
-  return answer;
-}
-
-const possessiveName = (name: string): string => (name.endsWith('s') ? `${name}'` : `${name}'s`);
+export { appRankAnswer } from './app-rank-answer';

@@ -16,6 +16,18 @@ import { MAX_RANK, maxRankStep, MIN_RANK } from './app-rank-series';
 export const APP_RANK_CONFLICT_APPS = ['Zepto', 'Blinkit', 'Swiggy Instamart', 'Nykaa', 'Myntra', 'DMart'];
 
 const DAY_MS = 86_400_000;
+/** India's clock runs 5 h 30 min ahead of UTC all year. */
+const IST_OFFSET_MS = 19_800_000;
+
+/**
+ * The span around `at` that is one day both in UTC and in India (UTC+5:30, no daylight saving):
+ * 00:00–18:30 UTC, or 18:30–24:00 UTC.
+ */
+function sharedDay(at: number): [number, number] {
+  const utcStart = Math.floor(at / DAY_MS) * DAY_MS;
+  const indiaMidnight = utcStart + DAY_MS - IST_OFFSET_MS;
+  return at < indiaMidnight ? [utcStart, indiaMidnight] : [indiaMidnight, utcStart + DAY_MS];
+}
 
 /**
  * Pairs each chosen app's latest rank report with a second tracker's different rank for the
@@ -35,7 +47,11 @@ export function plantAppRankConflicts(signals: CorpusSignal[], sources: CorpusSo
     }
     if (!latest) continue;
     const dayKey = latest.published_at.slice(0, 10);
-    const sameDay = signals.filter((signal) => signal.type === 'app_rank' && signal.entities.retailers[0] === app && signal.published_at.slice(0, 10) === dayKey);
+    // One day for everyone who reads it: the same UTC day and the same day in India (the
+    // analyst's default zone, where answers group figures by day; issue 43 item 7).
+    const at = Date.parse(latest.published_at);
+    const [dayStart, dayEnd] = sharedDay(at);
+    const sameDay = signals.filter((signal) => signal.type === 'app_rank' && signal.entities.retailers[0] === app && Date.parse(signal.published_at) >= dayStart && Date.parse(signal.published_at) < dayEnd);
     // A tracker that has not charted the app that day, at a place no tracker gave it.
     const other = trackers.filter((source) => !sameDay.some((signal) => signal.source_id === source.id));
     if (other.length === 0) continue;
@@ -45,11 +61,9 @@ export function plantAppRankConflicts(signals: CorpusSignal[], sources: CorpusSo
     const tracker = random.pick(other);
     const original = latest.metrics.rank!;
     const taken = new Set(sameDay.map((signal) => signal.metrics.rank));
-    // Same UTC day: a few hours after the first report, or before it when the day is ending.
-    const at = Date.parse(latest.published_at);
-    const dayStart = Math.floor(at / DAY_MS) * DAY_MS;
+    // In that shared day: a few hours after the first report, or before it when the day is ending.
     const later = at + random.int(2, 6) * 3_600_000;
-    const published = new Date(later < dayStart + DAY_MS ? later : Math.max(dayStart, at - random.int(2, 6) * 3_600_000));
+    const published = new Date(later < dayEnd ? later : Math.max(dayStart, at - random.int(2, 6) * 3_600_000));
     // The second tracker's own chart stays continuous: its rank is a step from its previous
     // observation of the app, and at least 3 places from the first tracker's (a real disagreement).
     const before = published.toISOString();

@@ -98,7 +98,8 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
 }
 
 function summarise(text: string, title: string): string {
-  const body = text.startsWith(title) ? text.slice(title.length).trim() : text;
+  // The title is not repeated, nor the full stop a heading got when it became a sentence.
+  const body = text.startsWith(title) ? text.slice(title.length).replace(/^[\s.:;,!?|—–-]+/u, '') : text;
   if (body.length <= 280) return body;
   const cut = body.slice(0, 280);
   const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('। '));

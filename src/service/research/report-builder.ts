@@ -195,7 +195,7 @@ export function draftReport(
 
   // Disagreements among every signal the run read about the topic.
   const conflictSignals = [...new Map([...chosen, ...pick('disagreements', 12)].map((signal) => [signal.id, signal])).values()];
-  const conflicts = findConflicts(conflictSignals, sourcesById);
+  const conflicts = findConflicts(conflictSignals, sourcesById, context.timeZone);
   const disagreements = conflicts.map((conflict) => ({ key: disagreementKey(conflict), note: conflict.note, citations: conflict.figures.map((figure) => figure.signal_id) }));
   sections.push({
     key: 'disagreements',
