@@ -160,24 +160,8 @@ export class ResearchService {
    */
   adoptScheduled(remote: { remoteId: string; scheduleId: string; topic: string; preset: string; statusUrl: string; startedAt: string; serviceUrl: string }): ResearchRunSummary | null {
     if (this.disposed || [...this.runs.values()].some((run) => run.remoteId === remote.remoteId)) return null;
-    const run: ResearchRunSummary = {
-      id: `run_${randomBytes(8).toString('hex')}`,
-      topic: remote.topic,
-      preset: remote.preset,
-      mode: 'queue',
-      state: 'queued',
-      remoteState: 'queued',
-      startedAt: remote.startedAt,
-      finishedAt: null,
-      costUsd: null,
-      citationCount: null,
-      error: null,
-      remoteId: remote.remoteId,
-      statusUrl: remote.statusUrl,
-      reportUrl: null,
-      serviceUrl: remote.serviceUrl,
-      scheduleId: remote.scheduleId,
-    };
+    const { remoteId, scheduleId, topic, preset, statusUrl, startedAt, serviceUrl } = remote;
+    const run: ResearchRunSummary = { id: `run_${randomBytes(8).toString('hex')}`, topic, preset, mode: 'queue', state: 'queued', remoteState: 'queued', startedAt, finishedAt: null, costUsd: null, citationCount: null, error: null, remoteId, statusUrl, reportUrl: null, serviceUrl, scheduleId };
     this.runs.set(run.id, run);
     this.update(run, {});
     this.track(this.poll(run));
