@@ -4,32 +4,27 @@
  * its one-time secret, and nobody else can; the fixture web plays the outside world. On a remote
  * service the controls follow the service's answer to the analyst's credential.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import type { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { SourceAdmin } from '../../src/main/services/sources/source-admin';
 import type { Credential } from '../../src/main/services/service-client/api-client';
-import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import type { FixtureWeb } from '../support/fixture-web';
+import { startSupervisedService, type SupervisedService } from '../support/supervised-service';
 import { pollUntil } from '../support/wait-for';
 
-let dir: string;
 let supervisor: LocalServiceSupervisor;
 let url: string;
 let web: FixtureWeb;
+let service: SupervisedService | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clarity-source-admin-'));
-  web = await startFixtureWeb();
-  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-sample', '--allow-private-sources', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
-  url = await supervisor.start();
+  service = await startSupervisedService('clarity-source-admin-', ['--no-sample', '--allow-private-sources']);
+  ({ supervisor, url, web } = service);
 }, 200_000);
 
 afterAll(async () => {
-  await supervisor?.stop();
-  await web?.close();
-  await rm(dir, { recursive: true, force: true });
+  await service?.close();
 });
 
 const claims = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;

@@ -4,31 +4,25 @@
  * 127.0.0.1 and still refuses every other private host, a redirect to one included; main asks
  * before a private host the analyst has not allowed, and says a remote service's refusal in words.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import type { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { privateHostOf } from '../../src/main/services/sources/private-hosts';
 import { SourceAdmin } from '../../src/main/services/sources/source-admin';
-import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import type { FixtureWeb } from '../support/fixture-web';
+import { startSupervisedService, type SupervisedService } from '../support/supervised-service';
 
-let dir: string;
 let supervisor: LocalServiceSupervisor;
 let url: string;
 let web: FixtureWeb;
+let service: SupervisedService | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clarity-source-hosts-'));
-  web = await startFixtureWeb();
-  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-sample', '--allow-source-host', '127.0.0.1', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
-  url = await supervisor.start();
+  service = await startSupervisedService('clarity-source-hosts-', ['--no-sample', '--allow-source-host', '127.0.0.1']);
+  ({ supervisor, url, web } = service);
 }, 200_000);
 
 afterAll(async () => {
-  await supervisor?.stop();
-  await web?.close();
-  await rm(dir, { recursive: true, force: true });
+  await service?.close();
 });
 
 const port = (): string => web.host.split(':')[1]!;

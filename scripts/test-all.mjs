@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every suite, nothing skipped, independent ones side by side (issue 49 item 3).
+ *
+ * Suites share no fixed port (every server in the tests listens on port 0) and no folder (temp
+ * dirs; Playwright writes test-results/ and playwright-report/, no other suite does), so they
+ * may run at once. One build is made and reused: `size` and `e2e` wait for it, nothing else
+ * needs it. At most TEST_JOBS suites run at a time (default 3 on this 2-core machine: the
+ * suites wait on child processes, databases and browsers much of the time); TEST_JOBS=1 runs
+ * them one after another in the old order. Each suite's output goes to
+ * test-results/suites/<name>.log; a failed suite's output is printed at the end, then a table
+ * of every suite's time. The exit code is 1 if any suite failed.
+ *
+ *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit lint
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const LOGS = join('test-results', 'suites');
+
+/**
+ * The suites in `npm test`'s old order (TEST_JOBS=1 keeps it). `after`: suites that must pass
+ * first. Longest first among the ready ones is the order they start in (`weight`: seconds on
+ * an idle machine, roughly), so the long suites are not left for last.
+ */
+const SUITES = [
+  { name: 'typecheck', command: 'npm run typecheck', weight: 120 },
+  { name: 'lint', command: 'npm run lint', weight: 120 },
+  { name: 'security', command: 'npm run security:scan', weight: 20 },
+  { name: 'unit', command: 'npm run test:unit', weight: 200 },
+  { name: 'integration', command: 'npm run test:integration', weight: 700 },
+  { name: 'keychain', command: 'npm run test:keychain', weight: 30 },
+  { name: 'build', command: 'npm run build', weight: 90 },
+  { name: 'size', command: 'npm run size', after: ['build'], weight: 2 },
+  { name: 'e2e', command: 'npm run test:e2e', after: ['build'], weight: 600 },
+];
+
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !SUITES.some((suite) => suite.name === name));
+if (unknown.length > 0) {
+  console.error(`test-all: no suite named ${unknown.join(', ')}; the suites are ${SUITES.map((suite) => suite.name).join(', ')}`);
+  process.exit(2);
+}
+// Asking for a suite brings what it needs (size and e2e need the build).
+const wanted = new Set(asked.length > 0 ? asked : SUITES.map((suite) => suite.name));
+for (const suite of SUITES) if (wanted.has(suite.name)) for (const need of suite.after ?? []) wanted.add(need);
+const suites = SUITES.filter((suite) => wanted.has(suite.name));
+
+await mkdir(LOGS, { recursive: true });
+/** name → { state: 'waiting' | 'running' | 'passed' | 'failed' | 'not run', seconds, code } */
+const results = new Map(suites.map((suite) => [suite.name, { state: 'waiting', seconds: null, code: null }]));
+const started = Date.now();
+const running = new Set();
+
+function run(suite) {
+  const result = results.get(suite.name);
+  result.state = 'running';
+  const log = createWriteStream(join(LOGS, `${suite.name}.log`));
+  const begun = Date.now();
+  console.log(`test-all: ${suite.name} started (${suite.command})`);
+  // Its own process group, so an interrupt reaches the suite's children too.
+  const child = spawn('bash', ['-c', suite.command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  running.add(child);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      running.delete(child);
+      log.end();
+      result.seconds = (Date.now() - begun) / 1000;
+      result.code = code ?? signal;
+      result.state = code === 0 ? 'passed' : 'failed';
+      console.log(`test-all: ${suite.name} ${result.state} in ${result.seconds.toFixed(0)} s${code === 0 ? '' : ` (exit ${result.code})`}`);
+      log.on('close', resolve);
+    });
+  });
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    for (const child of running) {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    }
+    process.exit(130);
+  });
+}
+
+// Start whatever is ready (its needs passed), longest first, up to `jobs` at a time; a suite
+// whose need failed is not run (and counts as a failure).
+await new Promise((resolveAll) => {
+  const pump = () => {
+    for (const suite of suites) {
+      const result = results.get(suite.name);
+      if (result.state === 'waiting' && (suite.after ?? []).some((need) => ['failed', 'not run'].includes(results.get(need)?.state))) result.state = 'not run';
+    }
+    const ready = suites
+      .filter((suite) => results.get(suite.name).state === 'waiting' && (suite.after ?? []).every((need) => results.get(need)?.state === 'passed'))
+      .sort((a, b) => (jobs === 1 ? 0 : b.weight - a.weight));
+    while (running.size < jobs && ready.length > 0) void run(ready.shift()).then(pump);
+    if (running.size === 0 && ![...results.values()].some((result) => result.state === 'waiting')) resolveAll();
+  };
+  pump();
+});
+
+const failed = suites.filter((suite) => results.get(suite.name).state !== 'passed');
+for (const suite of failed) {
+  const result = results.get(suite.name);
+  if (result.state === 'not run') continue;
+  const output = await readFile(join(LOGS, `${suite.name}.log`), 'utf8');
+  console.log(`\n──── ${suite.name} failed (exit ${result.code}): its output (also in ${join(LOGS, `${suite.name}.log`)}) ────`);
+  process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+}
+
+const wall = (Date.now() - started) / 1000;
+const sum = suites.reduce((total, suite) => total + (results.get(suite.name).seconds ?? 0), 0);
+console.log(`\nSuite         Result    Time`);
+for (const suite of suites) {
+  const result = results.get(suite.name);
+  console.log(`${suite.name.padEnd(13)} ${result.state.padEnd(9)} ${result.seconds === null ? '     -' : `${result.seconds.toFixed(0).padStart(5)} s`}`);
+}
+console.log(`${'whole run'.padEnd(13)} ${(failed.length === 0 ? 'passed' : 'failed').padEnd(9)} ${wall.toFixed(0).padStart(5)} s  (suites one after another: ${sum.toFixed(0)} s; at most ${jobs} at a time)`);
+process.exit(failed.length === 0 ? 0 : 1);

@@ -1,0 +1,37 @@
+/**
+ * The embedded service as the app starts it (the real LocalServiceSupervisor, the CLI from
+ * source, a data folder of its own) beside the fixture web that plays the outside world: what
+ * the source tests set up once per file, and take down with `close` (supervisor, web, folder).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { startFixtureWeb, type FixtureWeb } from './fixture-web';
+
+export interface SupervisedService {
+  /** The service's data folder. */
+  dir: string;
+  supervisor: LocalServiceSupervisor;
+  url: string;
+  web: FixtureWeb;
+  close(): Promise<void>;
+}
+
+/** `prefix`: the temp folder's; `serviceArgs`: the CLI's, before `--data-dir` (which this adds). */
+export async function startSupervisedService(prefix: string, serviceArgs: string[]): Promise<SupervisedService> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const web = await startFixtureWeb();
+  const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', ...serviceArgs, '--data-dir', dir] }, { startTimeoutMs: 180_000 });
+  const close = async (): Promise<void> => {
+    await supervisor.stop();
+    await web.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    return { dir, supervisor, url: await supervisor.start(), web, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
