@@ -6,6 +6,8 @@
  *   npm run bench:frames -- latency [--rounds N]  one streamed answer on the app page and
  *       the same on its floor page (as app-bench.ts), their animation-frame tasks broken down, the
  *       longest 5 % (the frames behind a p95) beside the median ones
+ * `--no-build` (latency) uses the app as last built; LONG_FRAMES_SEQUENCE=1 prints a median and the
+ * longest frame's lifecycle in order.
  * Each task's time is split by self time into script, GC, style, layout, paint (pre-paint, paint,
  * layerize, commit) and other (the task's own scheduling), as wall time and as the thread's CPU time.
  */
