@@ -74,7 +74,7 @@ type Absolute = (label: string, value: number, max: number, samples?: number) =>
 
 function libraryFigures(library: LibraryBenchResult, absolute: Absolute): Record<string, Figure> {
   const out: Record<string, Figure> = {};
-  const firstPage = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms; floor: reading every item file's bytes in a plain loop)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300);
+  const firstPage = absolute(`Library, ${library.items.toLocaleString('en-IN')} items: first page shown after opening, first open without a cache (ms; floor: reading every item file's bytes in a plain loop)`, library.first_open_first_results_ms ?? library.open_to_first_results_ms, 300, 1);
   out.library_first_page_ms = library.first_open_floor_ms === undefined ? firstPage : { ...firstPage, floor: library.first_open_floor_ms, ratio: ratioOf(firstPage.value, library.first_open_floor_ms) };
   // Since item names sort by time (decision 15) a first open lists the folder and reads only the
   // newest files, showing the first 50 rows once those are in: the floor honest for that work,
@@ -85,8 +85,8 @@ function libraryFigures(library: LibraryBenchResult, absolute: Absolute): Record
     out.library_first_page_vs_listing_ms = { ...firstPage, label: `Library, ${library.items.toLocaleString('en-IN')} items: first page on a first open (ms; floor: listing the folder and reading the 50 newest item files' bytes, the rows shown first${others})`, floor: library.first_page_floor_ms, ratio: ratioOf(firstPage.value, library.first_page_floor_ms) };
   }
   const items = library.items.toLocaleString('en-IN');
-  if (library.search_usable_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: search finds all it will after a later open, the persisted index loaded (ms)`, library.search_usable_ms, 1000);
-  else if (library.reopen_ready_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: a later open until the folder is checked (a run before search-usable was timed; ms)`, library.reopen_ready_ms, 1000);
+  if (library.search_usable_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: search finds all it will after a later open, the persisted index loaded (ms)`, library.search_usable_ms, 1000, 1);
+  else if (library.reopen_ready_ms !== undefined) out.library_search_usable_ms = absolute(`Library, ${items} items: a later open until the folder is checked (a run before search-usable was timed; ms)`, library.reopen_ready_ms, 1000, 1);
   out.library_search_p95_ms = absolute('Library search p95, worst query (ms)', Math.max(...library.queries.map((q) => q.p95_ms)), 10, 40);
   return out;
 }
@@ -105,7 +105,7 @@ function soakFigures(soak: SoakResult, absolute: Absolute): Record<string, Figur
   // Trees of other documents (DOMPurify's inert one) are never the page's; named beside it. A
   // soak saved before they were told apart has no otherDocuments: its count is of both.
   const other = soak.detached.otherDocuments;
-  out.soak_detached_trees = absolute(`${span}: detached DOM trees of the page's document held by JS at the end (${soak.detached.nodes} nodes)${other ? `; other documents' trees beside them: ${other.trees} (${other.nodes} nodes${other.examples.length > 0 ? `: ${other.examples.join(', ')}` : ''})` : ''}`, soak.detached.trees, 0);
+  out.soak_detached_trees = absolute(`${span}: detached DOM trees of the page's document held by JS at the end (${soak.detached.nodes} nodes)${other ? `; other documents' trees beside them: ${other.trees} (${other.nodes} nodes${other.examples.length > 0 ? `: ${other.examples.join(', ')}` : ''})` : ''}`, soak.detached.trees, 0, 1);
   out.soak_scroll_over_share = { label: `${span}: share of scroll frames over 1.5 × the floor page's median frame (value: app median frame ms; floor: floor page's)`, value: soak.scroll.medianMs, floor: soak.scroll.floorMedianMs, ratio: soak.scroll.overShare, goal: 'share (ratio column) ≤ 0.05', met: soak.scroll.overShare <= 0.05, judged: soak.scroll.overShare, samples: soak.scroll.frames };
   out.soak_keystroke_end_vs_start = { label: `${span}: keystroke → paint p95 at the end (value) vs the start (floor column), ${soak.keystroke.n} keys each, 10 s after the load and after the last answer, ms${soak.keystroke.endAtOnceP95 === undefined ? '' : `; at once after the last answer: ${soak.keystroke.endAtOnceP95} (${soak.keystroke.atOnceRatio} ×)`}`, value: soak.keystroke.endP95, floor: soak.keystroke.startP95, ratio: soak.keystroke.ratio, goal: 'ratio ≤ 1.1', met: soak.keystroke.ratio <= 1.1, judged: soak.keystroke.ratio, samples: soak.keystroke.n };
   return out;

@@ -1,11 +1,13 @@
 /**
  * Issue 50, item 2: what ran in the long frames, from a Chromium trace (what ran, and for how much
  * of the thread's own CPU time, whatever the machine's load). Benchmark only.
- *   npx tsx test/bench/long-frames.ts append [--rounds N]   figure 5's 12 appends to a 1,000-answer
+ *   npm run bench:frames -- append [--rounds N]   figure 5's 12 appends to a 1,000-answer
  *       conversation on the harness page (as renderer-bench.ts), each append's task broken down
- *   npx tsx test/bench/long-frames.ts latency [--rounds N]  one streamed answer on the app page and
+ *   npm run bench:frames -- latency [--rounds N]  one streamed answer on the app page and
  *       the same on its floor page (as app-bench.ts), their animation-frame tasks broken down, the
  *       longest 5 % (the frames behind a p95) beside the median ones
+ * `--no-build` (latency) uses the app as last built; LONG_FRAMES_SEQUENCE=1 prints a median and the
+ * longest frame's lifecycle in order.
  * Each task's time is split by self time into script, GC, style, layout, paint (pre-paint, paint,
  * layerize, commit) and other (the task's own scheduling), as wall time and as the thread's CPU time.
  */
