@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { ruleClauses } from '../health/health-figures';
 import { formatDuration, formatNumber, formatPercent } from '../../../../shared/format';
 import { SOURCE_KINDS, type FetchRecordView, type FetchedSource, type ProposalView, type SourceKind, type SourcePreview, type SourcesOverview } from '../../../../shared/sources';
 import { useDisplay } from '../../app/use-display';
@@ -121,7 +122,7 @@ export function SourcesView() {
             )}
             {overview.healthRule ? (
               <p className="hint" data-testid="sources-health-rule">
-                How health is decided, in the service&apos;s words: {overview.healthRule}
+                How health is decided: {healthRuleInWords(overview.healthRule)}
               </p>
             ) : null}
             <Proposals proposals={overview.proposals} error={overview.proposalsError} onChanged={refresh} />
@@ -588,4 +589,11 @@ function ProposalCard({ proposal, onChanged }: { proposal: ProposalView; onChang
       ) : null}
     </li>
   );
+}
+
+/** The service's health rule in the app's words (issue 47), as the health view sets it out; quoted when not in that form. */
+function healthRuleInWords(rule: string): string {
+  const clauses = ruleClauses(rule);
+  if (!clauses) return `“${rule}”`;
+  return clauses.map((clause) => `${clause.word[0]!.toUpperCase()}${clause.word.slice(1)}: ${clause.meaning}.`).join(' ');
 }
