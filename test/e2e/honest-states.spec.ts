@@ -188,5 +188,7 @@ test('research on the local service needs no credential: the app is its owner', 
   await expect(page.getByTestId('research-needs-credential')).toHaveCount(0);
   // The preset is a choice of the known presets, and the local v1 wait is honest.
   await expect(page.getByTestId('research-preset').locator('option')).toHaveText(['Standard report']);
-  await expect(page.getByTestId('research-mode').locator('option').first()).toHaveText('Wait for the report (v1, a few seconds on the local service)');
+  await expect(page.getByTestId('research-mode').locator('option').first()).toHaveText('Wait for the report (a few seconds on this computer)');
+  // No API version in the analyst's words (issue 47).
+  await expect(page.getByTestId('research-mode')).not.toContainText(/\bv[12]\b/);
 });

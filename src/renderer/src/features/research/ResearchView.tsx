@@ -105,8 +105,9 @@ export function ResearchView() {
           ))}
         </select>
         <select value={mode} onChange={(event) => setMode(event.target.value as ResearchMode)} aria-label="How to run" data-testid="research-mode">
-          <option value="wait">{local ? 'Wait for the report (v1, a few seconds on the local service)' : 'Wait for the report (v1, usually 30–90 s)'}</option>
-          <option value="queue">Queue it and notify me (v2)</option>
+          <option value="wait">{local ? 'Wait for the report (a few seconds on this computer)' : 'Wait for the report (usually 30–90 s)'}</option>
+          {/* Issue 47: the analyst picks how to wait; which API version runs it is the app's business. */}
+          <option value="queue">Queue it and tell me when it is ready</option>
         </select>
         <button type="submit" disabled={topic.trim().length < 3 || needsSignIn} data-testid="research-start">
           Start research

@@ -1,5 +1,6 @@
 // The Sources view: the fetched sources (SourceCard), adding one (AddSource), the proposals queue (Proposals), the sample.
 import { useCallback, useEffect, useState } from 'react';
+import { ruleClauses } from '../health/health-figures';
 import type { SourcesOverview } from '../../../../shared/sources';
 import { clarity } from '../../bridge/clarity';
 import { useAppStore } from '../../store/app-store';
@@ -93,7 +94,7 @@ export function SourcesView() {
             )}
             {overview.healthRule ? (
               <p className="hint" data-testid="sources-health-rule">
-                How health is decided, in the service&apos;s words: {overview.healthRule}
+                How health is decided: {healthRuleInWords(overview.healthRule)}
               </p>
             ) : null}
             <Proposals proposals={overview.proposals} error={overview.proposalsError} onChanged={refresh} />
@@ -110,4 +111,11 @@ export function SourcesView() {
       </section>
     </div>
   );
+}
+
+/** The service's health rule in the app's words (issue 47), as the health view sets it out; quoted when not in that form. */
+function healthRuleInWords(rule: string): string {
+  const clauses = ruleClauses(rule);
+  if (!clauses) return `“${rule}”`;
+  return clauses.map((clause) => `${clause.word[0]!.toUpperCase()}${clause.word.slice(1)}: ${clause.meaning}.`).join(' ');
 }

@@ -28,7 +28,7 @@ export function FirstSourcesIntro({ where, onAdd, onPack }: { where: 'sources' |
         <strong>No source is fetched yet.</strong>{' '}
         {where === 'health'
           ? 'Once you add sources, this view shows each one’s health (is it publishing as usual, late, or failing), how many items it gave in the last 24 hours, when its last item came, and the totals above.'
-          : 'Once you add sources, each is fetched at its cadence, its items become signals your answers cite, and this view shows what happened at every fetch.'}
+          : 'Once you add sources, each is fetched as often as you choose, its items become signals your answers cite, and this view shows what happened at every fetch.'}
       </p>
       <div className="row">
         <button type="button" onClick={onAdd} data-testid={`${where}-first-add`}>
