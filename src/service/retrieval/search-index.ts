@@ -1,6 +1,7 @@
 /**
- * Full-text retrieval over signals: BM25 on title (weighted), summary, body and entities,
- * boosted by recency and by entities the question names (docs/decisions/design.md §2). Indexing is
+ * Over 450 lines on purpose: one index class whose postings, columns and recency bounds every method
+ * shares; its separable parts already live beside it.
+ * Full-text retrieval over signals: BM25 on title (weighted), summary, body and entities, boosted by recency and by entities the question names (docs/decisions/design.md §2). Indexing is
  * incremental so live signals are retrievable the moment they arrive. Postings are compressed
  * (postings.ts) and the top-k is pruned (top-k.ts; decision 0040); the words are search-tokens.ts's,
  * the shapes search-types.ts's, a packed snapshot's columns are read by index-columns.ts.
