@@ -181,6 +181,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   notices.onNotice((notice) => push('data.notice', notice));
   let watchlist: Watchlist | null = null;
   let watchingUrl: string | null = null;
+  let health: HealthMonitor | null = null;
   const serviceNotices = await ServiceNoticeStore.open(deps.dataDir);
   const connection: ServiceConnection = new ServiceConnection({
     initial: settings.get().service,
@@ -190,6 +191,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     stallTimeoutMs: deps.stallTimeoutMs,
     onStatus: (status) => {
       push('service.status', status);
+      // Back after being away (by Retry or on its own): the health view's failed refresh is tried now.
+      if (status.state === 'ready') health?.serviceReady();
       // The watchlist (re)starts on each service that becomes ready.
       if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
         watchingUrl = status.baseUrl;
@@ -216,7 +219,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     prefersQueued: () => serviceNotices.isDeprecated(connection.serviceKey, RESEARCH_V1.method, RESEARCH_V1.path),
     ...deps.research,
   });
-  const health = await HealthMonitor.open({
+  health = await HealthMonitor.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (view) => push('health.updated', view),
