@@ -186,6 +186,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   let watchlist: Watchlist | null = null;
   let scheduledRuns: ScheduledRuns | null = null;
   let watchingUrl: string | null = null;
+  let health: HealthMonitor | null = null;
   const serviceNotices = await ServiceNoticeStore.open(deps.dataDir);
   const connection: ServiceConnection = new ServiceConnection({
     initial: settings.get().service,
@@ -195,6 +196,8 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
     stallTimeoutMs: deps.stallTimeoutMs,
     onStatus: (status) => {
       push('service.status', status);
+      // Back after being away (by Retry or on its own): the health view's failed refresh is tried now.
+      if (status.state === 'ready') health?.serviceReady();
       // The watchlist (re)starts on each service that becomes ready.
       if (status.state === 'ready' && status.baseUrl !== watchingUrl) {
         watchingUrl = status.baseUrl;
@@ -226,7 +229,7 @@ export async function createBridgeHost(deps: BridgeHostDeps): Promise<BridgeHost
   // Runs the service's research schedules started (issue 46), checked from each ready service on.
   const scheduled = new ScheduledRuns({ research, client: () => connection.client, serviceUrl: () => (connection.status.state === 'ready' ? connection.status.baseUrl : null), intervalMs: scheduleCheckMs });
   scheduledRuns = scheduled;
-  const health = await HealthMonitor.open({
+  health = await HealthMonitor.open({
     dataDir: deps.dataDir,
     client: () => connection.client,
     onUpdate: (view) => push('health.updated', view),

@@ -105,6 +105,16 @@ export class HealthMonitor {
     if (this.watchers > 0) void this.refresh();
   }
 
+  /**
+   * The service answers again: a refresh that failed while it was away (now waiting out its
+   * back-off, up to 5 minutes) is tried at once, so the open view does not keep the old error.
+   */
+  serviceReady(): void {
+    if (this.view.error === null || this.watchers === 0 || this.stopped) return;
+    this.failures = 0;
+    void this.refresh();
+  }
+
   private due(): boolean {
     return !this.view.nextRefreshAt || Date.parse(this.view.nextRefreshAt) <= this.now();
   }
