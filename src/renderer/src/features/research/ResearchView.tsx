@@ -6,6 +6,9 @@ import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { ReportViewer } from './ReportViewer';
 import { COMPUTED_LOCALLY, runCost } from './run-cost';
+import { ScheduleForm, type ScheduleDraft } from './ScheduleForm';
+import { SchedulesList } from './SchedulesList';
+import './schedules.css';
 
 const STATE_TEXT: Record<ResearchRunSummary['state'], string> = {
   starting: 'Starting',
@@ -60,10 +63,21 @@ export function ResearchView() {
   // Issue 47: on the embedded service the app is its owner; only a remote service asks for sign-in,
   // here at the action, and the run is not started to fail.
   const needsSignIn = credentialSet === false && !owner;
+  const loadSchedules = useAppStore((s) => s.loadSchedules);
+  const clearScheduleError = useAppStore((s) => s.clearScheduleError);
+  const [scheduling, setScheduling] = useState<ScheduleDraft | null>(null);
+  const schedule = (draft: ScheduleDraft): void => {
+    clearScheduleError();
+    setScheduling(draft);
+  };
 
   useEffect(() => {
     void loadRuns();
   }, [loadRuns]);
+  // The analyst's schedules, from each service they sign in to (none to ask for before that).
+  useEffect(() => {
+    if (!needsSignIn && serviceUrl) void loadSchedules();
+  }, [loadSchedules, needsSignIn, serviceUrl]);
   const active = runs.some((run) => ['starting', 'running', 'queued'].includes(run.state));
   useEffect(() => {
     if (!active) return;
@@ -111,7 +125,11 @@ export function ResearchView() {
         <button type="submit" disabled={topic.trim().length < 3 || needsSignIn} data-testid="research-start">
           Start research
         </button>
+        <button type="button" className="secondary" disabled={needsSignIn} onClick={() => schedule({ topic: topic.trim(), preset })} data-testid="research-schedule">
+          Schedule…
+        </button>
       </form>
+      {scheduling && !needsSignIn ? <ScheduleForm key={`${scheduling.topic}|${scheduling.preset}`} draft={scheduling} onClose={() => setScheduling(null)} /> : null}
       {needsSignIn ? (
         <p className="hint empty-state" data-testid="research-needs-credential">
           {local ? 'Research on the local service needs you to sign in, and the service did not make this app its owner — ' : `Research on ${serviceUrl ? hostOf(serviceUrl) : 'this service'} needs you to sign in — `}
@@ -125,6 +143,20 @@ export function ResearchView() {
           {error}
         </p>
       ) : null}
+      <SchedulesList
+        formOpen={scheduling !== null}
+        signInNeeded={
+          needsSignIn ? (
+            <p className="hint" data-testid="schedules-needs-credential">
+              {`Schedules on ${local ? 'the local service' : serviceUrl ? hostOf(serviceUrl) : 'this service'} are kept for a signed-in analyst — `}
+              <button type="button" className="link" onClick={() => setView('settings')}>
+                Sign in
+              </button>
+            </p>
+          ) : null
+        }
+      />
+      <h2 className="runs-heading">Runs</h2>
       <table className="runs" data-testid="research-runs">
         <thead>
           <tr>
@@ -201,6 +233,11 @@ export function ResearchView() {
                     Retry
                   </button>
                 ) : null}
+                {run.scheduleId || needsSignIn ? null : (
+                  <button type="button" className="ghost" onClick={() => schedule({ topic: run.topic, preset: run.preset })} data-testid="schedule-run-topic" title={`Research “${run.topic}” every day or week`}>
+                    Schedule…
+                  </button>
+                )}
               </td>
             </tr>
           ))}
