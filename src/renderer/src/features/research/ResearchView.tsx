@@ -125,11 +125,7 @@ export function ResearchView() {
         <button type="submit" disabled={topic.trim().length < 3 || needsSignIn} data-testid="research-start">
           Start research
         </button>
-        <button type="button" className="secondary" disabled={needsSignIn} onClick={() => schedule({ topic: topic.trim(), preset })} data-testid="research-schedule">
-          Schedule…
-        </button>
       </form>
-      {scheduling && !needsSignIn ? <ScheduleForm key={`${scheduling.topic}|${scheduling.preset}`} draft={scheduling} onClose={() => setScheduling(null)} /> : null}
       {needsSignIn ? (
         <p className="hint empty-state" data-testid="research-needs-credential">
           {local ? 'Research on the local service needs you to sign in, and the service did not make this app its owner — ' : `Research on ${serviceUrl ? hostOf(serviceUrl) : 'this service'} needs you to sign in — `}
@@ -144,7 +140,9 @@ export function ResearchView() {
         </p>
       ) : null}
       <SchedulesList
-        formOpen={scheduling !== null}
+        // "Schedule a topic…" takes the topic typed above, if any.
+        onSchedule={needsSignIn ? null : () => schedule({ topic: topic.trim(), preset })}
+        form={scheduling && !needsSignIn ? <ScheduleForm key={`${scheduling.topic}|${scheduling.preset}`} draft={scheduling} onClose={() => setScheduling(null)} /> : null}
         signInNeeded={
           needsSignIn ? (
             <p className="hint" data-testid="schedules-needs-credential">

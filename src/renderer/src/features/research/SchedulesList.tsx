@@ -18,8 +18,12 @@ const LAST_RUN_TEXT: Record<ResearchRunSummary['state'], string> = {
   cancelled: 'Cancelled',
 };
 
-/** `signInNeeded`: what to say instead of the list on a service that needs sign-in; `formOpen`: refusals are said in the form then. */
-export function SchedulesList({ signInNeeded, formOpen }: { signInNeeded: ReactNode; formOpen: boolean }) {
+/**
+ * `signInNeeded`: what to say instead of the list on a service that needs sign-in; `form`: the
+ * open "Schedule research" form (refusals are said there while it is open); `onSchedule` opens it.
+ */
+export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded: ReactNode; form: ReactNode; onSchedule: (() => void) | null }) {
+  const formOpen = form !== null;
   const view = useAppStore((s) => s.schedules);
   const problem = useAppStore((s) => s.schedulesProblem);
   const error = useAppStore((s) => s.scheduleError);
@@ -30,10 +34,14 @@ export function SchedulesList({ signInNeeded, formOpen }: { signInNeeded: ReactN
         <h2 id="schedules-heading">Schedules</h2>
         {view ? (
           <p className="hint" data-testid="schedules-limits">
-            {view.schedules.length} of {view.limit} your plan allows. Making a schedule, and each of its runs, counts toward research&apos;s limit of {view.researchLimit.runs} runs every {view.researchLimit.minutes} minutes.
+            {view.schedules.length} of the {view.limit} {view.limit === 1 ? 'schedule' : 'schedules'} your plan allows. Making one, and each of its runs, counts toward research&apos;s limit of {view.researchLimit.runs} runs every {view.researchLimit.minutes} minutes.
           </p>
         ) : null}
+        <button type="button" className="secondary schedule-new" disabled={onSchedule === null || formOpen} onClick={() => onSchedule?.()} data-testid="research-schedule">
+          Schedule a topic…
+        </button>
       </div>
+      {form}
       {error && !formOpen && !signInNeeded ? (
         <p className="notice" role="alert" data-testid="schedules-error">
           {error}
