@@ -22,14 +22,15 @@ test('the analyst schedules a topic weekly in the app, runs it now, opens its re
   await chat.open(app);
   const topic = 'Quick commerce in tier-2 cities';
 
-  // Weekly at 09:00 in the analyst's zone (IST, the default display): 03:30 UTC at the service,
-  // on the weekday it is made (UTC), so the first run is today's or next week's.
-  await research.goTo('research');
+  // The analyst's run of the topic, then "Schedule…" on it.
+  const baseline = await research.start(topic);
+  await expect(baseline.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
   await expect(research.schedulesSection.getByTestId('schedules-empty')).toBeVisible();
-  await research.topic.fill(topic);
-  await research.scheduleButton.click();
+  await baseline.scheduleThis.click();
   const form = research.scheduleForm;
   await expect(form.topic).toHaveValue(topic);
+  // Weekly at 09:00 in the analyst's zone (IST, the default display): 03:30 UTC at the service,
+  // on the weekday it is made (UTC), so the first run is today's or next week's.
   await form.every('weekly').check();
   await form.time.fill('09:00');
   const now = Date.now();
@@ -76,7 +77,7 @@ test('the analyst schedules a topic weekly in the app, runs it now, opens its re
   await expect(research.runs.first()).toContainText(topic);
 });
 
-test('the plan\'s cap and the research limit are said in words where the analyst schedules and runs', async ({ page, apps, chat, research, settings }) => {
+test('the plan\'s cap and the research limit are said in words where the analyst schedules and runs', async ({ page, apps, chat, research, settings }, testInfo) => {
   const app = await apps.start({ serviceArgs: ['--research-ms=300'] });
   await chat.open(app);
   // A free-tier analyst: two schedules, and research's 5 runs per 5 minutes (a schedule made counts).
@@ -105,6 +106,7 @@ test('the plan\'s cap and the research limit are said in words where the analyst
   await expect(schedule.lastRun).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
   await schedule.runNow.click();
   await expect(research.schedulesSection.getByTestId('schedules-error')).toHaveText(/^Research is limited to 5 runs every 5 minutes, and scheduling one or running one now counts as a run\. Try again in \d+ (s|min)\.$/);
+  await page.screenshot({ path: testInfo.outputPath('schedules-limit.png'), fullPage: true });
 });
 
 const TOPIC = 'Quick commerce';

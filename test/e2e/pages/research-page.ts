@@ -149,6 +149,10 @@ export class ResearchRun {
   get openReport(): Locator {
     return this.root.getByTestId('open-report');
   }
+  /** "Schedule…": opens the schedule form with this run's topic. */
+  get scheduleThis(): Locator {
+    return this.root.getByTestId('schedule-run-topic');
+  }
   /** "What changed": a scheduled run with changes whose report is not opened yet. */
   get changed(): Locator {
     return this.root.getByTestId('run-changed');

@@ -56,7 +56,7 @@ export function ScheduleForm({ draft, onClose }: { draft: ScheduleDraft; onClose
       }}
     >
       <h2 id={headingId}>Schedule research</h2>
-      <label className="schedule-field schedule-topic">
+      <label className="schedule-field schedule-topic-field">
         <span>Topic</span>
         <input value={topic} onChange={(event) => setTopic(event.target.value)} maxLength={500} data-testid="schedule-topic" />
       </label>

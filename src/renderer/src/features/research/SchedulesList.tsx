@@ -53,7 +53,7 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
         </p>
       ) : view && view.schedules.length === 0 ? (
         <p className="hint empty-state" data-testid="schedules-empty">
-          No schedules yet. &ldquo;Schedule…&rdquo; a topic to have it researched every day or week; each report opens with what changed since the one before.
+          No schedules yet. Schedule a topic, or a run below, to have it researched every day or week; each report opens with what changed since the one before.
         </p>
       ) : view ? (
         <ul className="schedule-cards">
