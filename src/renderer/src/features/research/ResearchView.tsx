@@ -215,27 +215,29 @@ export function ResearchView() {
               </td>
               <td data-testid="run-duration">{duration(run, now)}</td>
               <td data-testid="run-cost">{runCost(run, display.cost)}</td>
-              <td className="run-actions">
-                {run.state === 'completed' ? (
-                  <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
-                    Open report
-                  </button>
-                ) : null}
-                {['starting', 'running', 'queued'].includes(run.state) ? (
-                  <button type="button" className="secondary" onClick={() => void cancel(run.id)} data-testid="cancel-run">
-                    Cancel
-                  </button>
-                ) : null}
-                {run.state === 'failed' || run.state === 'cancelled' ? (
-                  <button type="button" className="secondary" onClick={() => void retry(run.id)} data-testid="retry-run">
-                    Retry
-                  </button>
-                ) : null}
-                {run.scheduleId || needsSignIn ? null : (
-                  <button type="button" className="ghost" onClick={() => schedule({ topic: run.topic, preset: run.preset })} data-testid="schedule-run-topic" title={`Research “${run.topic}” every day or week`}>
-                    Schedule…
-                  </button>
-                )}
+              <td>
+                <div className="run-actions">
+                  {run.state === 'completed' ? (
+                    <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
+                      Open report
+                    </button>
+                  ) : null}
+                  {['starting', 'running', 'queued'].includes(run.state) ? (
+                    <button type="button" className="secondary" onClick={() => void cancel(run.id)} data-testid="cancel-run">
+                      Cancel
+                    </button>
+                  ) : null}
+                  {run.state === 'failed' || run.state === 'cancelled' ? (
+                    <button type="button" className="secondary" onClick={() => void retry(run.id)} data-testid="retry-run">
+                      Retry
+                    </button>
+                  ) : null}
+                  {run.scheduleId || needsSignIn ? null : (
+                    <button type="button" className="ghost" onClick={() => schedule({ topic: run.topic, preset: run.preset })} data-testid="schedule-run-topic" title={`Research “${run.topic}” every day or week`}>
+                      Schedule…
+                    </button>
+                  )}
+                </div>
               </td>
             </tr>
           ))}

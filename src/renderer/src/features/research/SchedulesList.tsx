@@ -51,11 +51,11 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
         <p className="hint" data-testid="schedules-problem">
           {problem}
         </p>
-      ) : view && view.schedules.length === 0 ? (
+      ) : view && view.schedules.length === 0 ? (formOpen ? null : (
         <p className="hint empty-state" data-testid="schedules-empty">
           No schedules yet. Schedule a topic, or a run below, to have it researched every day or week; each report opens with what changed since the one before.
         </p>
-      ) : view ? (
+      )) : view ? (
         <ul className="schedule-cards">
           {view.schedules.map((schedule) => (
             <ScheduleCard key={schedule.id} schedule={schedule} />
