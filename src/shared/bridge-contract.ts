@@ -18,6 +18,7 @@ import type { ConnectionTestReport, DesktopCommand, DesktopInfo } from './deskto
 import type { HealthView, SourceCitingItem } from './health';
 import { EXPORT_FORMATS, LibraryItemKind, LibraryRevision, type BundlePlan, type LibraryItemView, type LibraryLocation, type LibrarySearchResult, type LibrarySummary } from './library';
 import { ResearchMode, type ResearchRunSummary, type StoredReport } from './research';
+import { TIME_OF_DAY, type ResearchScheduleView, type ResearchSchedulesView } from './research-schedules';
 import type { BridgeError, Result } from './result';
 import { SIGNAL_ID_PATTERN, type LookedUpSource, type Signal } from './service-schemas';
 import { HORIZON_PATTERN, type DiscoverPage, type Forecast, type ForecastableList } from './surface-schemas';
@@ -54,6 +55,8 @@ export interface TurnRead {
   turns: ConversationTurn[];
 }
 const RunId = z.string().regex(/^run_[0-9a-f]{16}$/, 'Not a research run id.');
+/** The service's id of a research schedule (`rsc_…` here; another service's own form). */
+const ScheduleId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'Not a research schedule id.');
 const LibraryId = z.string().regex(/^lib_[0-9a-f]{16}$/, 'Not a library item id.');
 /** `personal`, or a team library (`team_` + 8 hex). */
 const LibraryLocationId = z.string().regex(/^(?:personal|team_[0-9a-f]{8})$/, 'Not a library.');
@@ -186,6 +189,17 @@ export const BridgeMethods = {
   // Issue 46: runs the service's schedules started are taken in; opening one's report clears its badge.
   'research.checkSchedules': defineMethod(NoArgs).returns<{ adopted: number }>(),
   'research.markSeen': defineMethod(z.object({ id: RunId })).returns<ResearchRunSummary>(),
+  // The analyst's schedules on the service (Research › Schedules): listed, made, run now, deleted.
+  'research.schedules': defineMethod(NoArgs).returns<ResearchSchedulesView>(),
+  'research.schedule': defineMethod(z.object({
+    topic: z.string().trim().min(3, 'Give the schedule a topic of at least 3 characters.').max(500),
+    preset: z.string().trim().min(1).max(40).default('standard'),
+    every: z.enum(['daily', 'weekly']),
+    /** The service's UTC time of day; the renderer converts the analyst's time in their zone. */
+    at: z.string().regex(TIME_OF_DAY, 'A time of day is HH:MM, e.g. 09:00.').optional(),
+  })).returns<ResearchScheduleView>(),
+  'research.runSchedule': defineMethod(z.object({ id: ScheduleId })).returns<ResearchRunSummary>(),
+  'research.deleteSchedule': defineMethod(z.object({ id: ScheduleId })).returns<{ deleted: true }>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
   /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */

@@ -3,8 +3,111 @@
  * changed since the analyst's last run of the topic, and the app announces it (the service's
  * `research.changed`): a count on the Research navigation entry and a notice, the run marked in
  * the list; opening its report (which starts with what changed) clears the count, also after a reload.
+ * Research › Schedules: the analyst makes a weekly schedule in the app, sees when it runs next,
+ * runs it now, opens its report and deletes it; the plan's cap and the research limit are said
+ * in words at the action.
  */
 import { expect, ResearchPage, serviceUrlOf, test, tokenFor } from './fixtures';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "14 Dec 2026, 09:00 IST": the app's date and time in India's zone (the default display). */
+function inIst(at: number): string {
+  const parts = Object.fromEntries(new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric' }).formatToParts(new Date(at)).map((p) => [p.type, p.value]));
+  return `${parts.day} ${parts.month} ${parts.year}, 09:00 IST`;
+}
+
+test('the analyst schedules a topic weekly in the app, runs it now, opens its report and deletes it', async ({ page, apps, chat, research }, testInfo) => {
+  const app = await apps.start({ serviceArgs: ['--research-ms=300'] });
+  await chat.open(app);
+  const topic = 'Quick commerce in tier-2 cities';
+
+  // The analyst's run of the topic, then "Schedule…" on it.
+  const baseline = await research.start(topic);
+  await expect(baseline.root).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  await expect(research.schedulesSection.getByTestId('schedules-empty')).toBeVisible();
+  await baseline.scheduleThis.click();
+  const form = research.scheduleForm;
+  await expect(form.topic).toHaveValue(topic);
+  // Weekly at 09:00 in the analyst's zone (IST, the default display): 03:30 UTC at the service,
+  // on the weekday it is made (UTC), so the first run is today's or next week's.
+  await form.every('weekly').check();
+  await form.time.fill('09:00');
+  const now = Date.now();
+  const todayAt = Math.floor(now / 86_400_000) * 86_400_000 + (3 * 60 + 30) * 60_000;
+  const firstRun = todayAt > now ? todayAt : todayAt + 7 * 86_400_000;
+  const weekday = WEEKDAYS[new Date(todayAt).getUTCDay()]!;
+  await expect(form.preview).toContainText(`Every week on ${weekday} at 09:00 IST, first on ${inIst(firstRun).split(',')[0]}`);
+  await page.screenshot({ path: testInfo.outputPath('schedule-form.png') });
+  await form.create.click();
+  await expect(form.root).toHaveCount(0);
+
+  // Listed, in words, with its next run and none yet; the plan's cap and the research limit said.
+  const schedule = research.schedule(topic);
+  await expect(schedule.every).toHaveText(`Every week on ${weekday} at 09:00 IST`);
+  await expect(schedule.nextRun).toContainText(inIst(firstRun));
+  await expect(schedule.lastRun).toHaveAttribute('data-state', 'none');
+  await expect(research.schedulesLimits).toContainText(/^1 of the \d+ schedules your plan allows\. .*research's limit of 5 runs every 5 minutes\.$/);
+
+  // Run now: the service queues the schedule's run; it joins the runs list and becomes the schedule's last run.
+  await schedule.runNow.click();
+  await expect(schedule.lastRun).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  await expect(research.latestRun().root).toContainText('scheduled');
+  await page.screenshot({ path: testInfo.outputPath('schedules.png'), fullPage: true });
+  await schedule.openReport.click();
+  await expect(research.viewer.root).toBeVisible();
+  await expect(research.viewer.body.locator('h1')).toContainText(/quick commerce/i);
+  await expect(research.viewer.verified).toBeVisible();
+  await research.viewer.root.getByRole('button', { name: '← All runs' }).click();
+
+  // Delete asks first; "Keep it" keeps it, "Delete schedule" removes it, and after a reload it is gone.
+  await schedule.delete.click();
+  await expect(schedule.confirm).toContainText(`Stop researching ${topic} every week? Its reports stay in the list.`);
+  await schedule.root.getByTestId('schedule-delete-no').click();
+  await expect(schedule.confirm).toHaveCount(0);
+  await schedule.delete.click();
+  await schedule.confirmDelete.click();
+  await expect(research.schedules).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId('service-state')).toHaveText(/^ready/);
+  await research.goTo('research');
+  await expect(research.schedulesSection.getByTestId('schedules-empty')).toBeVisible();
+  await expect(research.schedules).toHaveCount(0);
+  // Its report stays.
+  await expect(research.runs.first()).toContainText(topic);
+});
+
+test('the plan\'s cap and the research limit are said in words where the analyst schedules and runs', async ({ page, apps, chat, research, settings }, testInfo) => {
+  const app = await apps.start({ serviceArgs: ['--research-ms=300'] });
+  await chat.open(app);
+  // A free-tier analyst: two schedules, and research's 5 runs per 5 minutes (a schedule made counts).
+  await settings.saveCredential(await tokenFor(app, 'free-plan@example.com'));
+  await research.goTo('research');
+  for (const topic of ['Zudio in Pune', 'Dark stores in Jaipur']) {
+    await research.topic.fill(topic);
+    await research.scheduleButton.click();
+    await research.scheduleForm.every('daily').check();
+    await research.scheduleForm.create.click();
+    await expect(research.schedule(topic).root).toBeVisible();
+  }
+  await expect(research.schedulesLimits).toContainText(/^2 of the 2 schedules your plan allows/);
+  await research.topic.fill('Quick commerce in Indore');
+  await research.scheduleButton.click();
+  await research.scheduleForm.create.click();
+  await expect(research.scheduleForm.error).toHaveText('Your plan allows 2 research schedules, and you have them all. Delete one below to schedule another.');
+  await page.getByTestId('schedule-cancel').click();
+
+  // Two made, three runs now: the limit is used, and the next "Run now" says so and when to try again.
+  const schedule = research.schedule('Zudio in Pune');
+  for (let run = 1; run <= 3; run += 1) {
+    await schedule.runNow.click(); // waits for the button: it is disabled while the last run runs
+    await expect(research.runs.filter({ hasText: 'Zudio in Pune' })).toHaveCount(run);
+  }
+  await expect(schedule.lastRun).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  await schedule.runNow.click();
+  await expect(research.schedulesSection.getByTestId('schedules-error')).toHaveText(/^Research is limited to 5 runs every 5 minutes, and scheduling one or running one now counts as a run\. Try again in \d+ (s|min)\.$/);
+  await page.screenshot({ path: testInfo.outputPath('schedules-limit.png'), fullPage: true });
+});
 
 const TOPIC = 'Quick commerce';
 

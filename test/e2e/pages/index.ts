@@ -5,7 +5,7 @@ export { CitationPanel } from './citation-panel';
 export { DiscoverPage, signalTitle } from './discover-page';
 export { HealthPage } from './health-page';
 export { LibraryPage, LibraryReader } from './library-page';
-export { ReportViewer, ResearchPage, ResearchRun } from './research-page';
+export { ReportViewer, ResearchPage, ResearchRun, ScheduleCard, ScheduleForm } from './research-page';
 export { SettingsPage } from './settings-page';
 export { SourcesPage } from './sources-page';
 export { StatusBar } from './status-bar';

@@ -33,6 +33,39 @@ export class ResearchPage extends AppShell {
     return new ReportCompare(this.page.getByTestId('report-compare'));
   }
 
+  /** "Schedule…" beside Start research (schedules the topic typed there). */
+  get scheduleButton(): Locator {
+    return this.page.getByTestId('research-schedule');
+  }
+  get scheduleForm(): ScheduleForm {
+    return new ScheduleForm(this.page.getByTestId('schedule-form'));
+  }
+  /** The Schedules section: the analyst's schedules, the plan's cap and the research limit. */
+  get schedulesSection(): Locator {
+    return this.page.getByTestId('research-schedules');
+  }
+  get schedulesLimits(): Locator {
+    return this.page.getByTestId('schedules-limits');
+  }
+  get schedules(): Locator {
+    return this.page.getByTestId('schedule');
+  }
+  schedule(topic: string): ScheduleCard {
+    return new ScheduleCard(this.schedules.filter({ has: this.page.getByTestId('schedule-topic-text').getByText(topic, { exact: true }) }));
+  }
+
+  /** Goes to Research and schedules `topic` from the form's "Schedule…" (time: HH:MM in the display zone). */
+  async scheduleTopic(topic: string, options: { every: 'daily' | 'weekly'; time?: string }): Promise<ScheduleForm> {
+    await this.goTo('research');
+    await this.topic.fill(topic);
+    await this.scheduleButton.click();
+    const form = this.scheduleForm;
+    await form.every(options.every).check();
+    if (options.time) await form.time.fill(options.time);
+    await form.create.click();
+    return form;
+  }
+
   /** Goes to Research and starts a run on `topic` (`queue` picks the v2 queued mode). */
   async start(topic: string, options: { mode?: 'queue' } = {}): Promise<ResearchRun> {
     await this.goTo('research');
@@ -40,6 +73,63 @@ export class ResearchPage extends AppShell {
     if (options.mode) await this.mode.selectOption(options.mode);
     await this.startButton.click();
     return this.latestRun();
+  }
+}
+
+/** "Schedule research": topic, how often, an optional time, the schedule in words. */
+export class ScheduleForm {
+  constructor(readonly root: Locator) {}
+
+  get topic(): Locator {
+    return this.root.getByTestId('schedule-topic');
+  }
+  every(every: 'daily' | 'weekly'): Locator {
+    return this.root.getByTestId(`schedule-every-${every}`);
+  }
+  get time(): Locator {
+    return this.root.getByTestId('schedule-time');
+  }
+  /** "Every week on Monday at 09:00 IST, first on …". */
+  get preview(): Locator {
+    return this.root.getByTestId('schedule-preview');
+  }
+  get create(): Locator {
+    return this.root.getByTestId('schedule-create');
+  }
+  /** A refusal said at the action (the plan's cap, the research limit). */
+  get error(): Locator {
+    return this.root.getByTestId('schedule-error');
+  }
+}
+
+/** One of the analyst's schedules. */
+export class ScheduleCard {
+  constructor(readonly root: Locator) {}
+
+  get every(): Locator {
+    return this.root.getByTestId('schedule-every-text');
+  }
+  get nextRun(): Locator {
+    return this.root.getByTestId('schedule-next-run');
+  }
+  /** Carries `data-state` of the last run (`none` before the first). */
+  get lastRun(): Locator {
+    return this.root.getByTestId('schedule-last-run');
+  }
+  get openReport(): Locator {
+    return this.root.getByTestId('schedule-open-report');
+  }
+  get runNow(): Locator {
+    return this.root.getByTestId('schedule-run-now');
+  }
+  get delete(): Locator {
+    return this.root.getByTestId('schedule-delete');
+  }
+  get confirmDelete(): Locator {
+    return this.root.getByTestId('schedule-delete-yes');
+  }
+  get confirm(): Locator {
+    return this.root.getByTestId('schedule-delete-confirm');
   }
 }
 
@@ -58,6 +148,10 @@ export class ResearchRun {
   }
   get openReport(): Locator {
     return this.root.getByTestId('open-report');
+  }
+  /** "Schedule…": opens the schedule form with this run's topic. */
+  get scheduleThis(): Locator {
+    return this.root.getByTestId('schedule-run-topic');
   }
   /** "What changed": a scheduled run with changes whose report is not opened yet. */
   get changed(): Locator {

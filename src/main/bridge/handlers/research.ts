@@ -1,4 +1,4 @@
-/** Research runs: start, list, cancel, retry, open the report; scheduled runs checked and their changes marked seen. */
+/** Research runs: start, list, cancel, retry, open the report; the analyst's schedules (list, make, run now, delete), their runs checked and changes marked seen. */
 import { fail, ok } from '../../../shared/bridge-contract';
 import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
@@ -23,6 +23,10 @@ export function researchHandlers({ research, connection, scheduledRuns }: Handle
       return run ? ok(run) : fail({ code: 'not_found', message: 'That run is not in the list.' });
     },
     'research.checkSchedules': async () => ok({ adopted: await scheduledRuns.check() }),
+    'research.schedules': () => scheduledRuns.list(),
+    'research.schedule': (request) => scheduledRuns.create(request),
+    'research.runSchedule': ({ id }) => scheduledRuns.runNow(id),
+    'research.deleteSchedule': ({ id }) => scheduledRuns.remove(id),
     'research.report': async ({ id }) => {
       const run = research.list().find((r) => r.id === id);
       const report = run ? await research.report(id) : null;

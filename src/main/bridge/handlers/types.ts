@@ -38,8 +38,8 @@ export interface HandlerContext {
   conversations: ConversationStore;
   library: LibraryHub;
   research: ResearchService;
-  /** The service's research schedules, checked for runs the app does not hold yet (issue 46). */
-  scheduledRuns: Pick<ScheduledRuns, 'check'>;
+  /** The service's research schedules: checked for runs the app does not hold yet, and managed (issue 46). */
+  scheduledRuns: Pick<ScheduledRuns, 'check' | 'list' | 'create' | 'runNow' | 'remove'>;
   health: HealthMonitor;
   watchlist: Watchlist;
   connection: ServiceConnection;

@@ -16,6 +16,8 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
         runs,
         ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text, runId: run.id }] } : {}),
       });
+      // A schedule's new run (its period came, or "Run now"): the schedule's last and next run moved.
+      if (!previous && run.scheduleId && get().schedules) void get().loadSchedules();
     });
   },
   connectDataNotices() {
@@ -75,6 +77,47 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     set({ openReportId: id, selectedCitation: null });
     // Opening a scheduled run's report is seeing what changed: its badge goes (main pushes the run).
     if (id && get().runs.find((run) => run.id === id)?.unseenChanges) void clarity().invoke('research.markSeen', { id });
+  },
+  schedules: null,
+  schedulesProblem: null,
+  scheduleError: null,
+  async loadSchedules() {
+    const result = await clarity().invoke('research.schedules');
+    if (result.ok) set({ schedules: result.value, schedulesProblem: null });
+    else set({ schedulesProblem: result.error.message });
+  },
+  clearScheduleError: () => set({ scheduleError: null }),
+  async createSchedule(request) {
+    const result = await clarity().invoke('research.schedule', request);
+    if (!result.ok) {
+      set({ scheduleError: result.error.message });
+      return false;
+    }
+    set({ scheduleError: null });
+    await get().loadSchedules();
+    return true;
+  },
+  async runSchedule(id) {
+    const result = await clarity().invoke('research.runSchedule', { id });
+    if (!result.ok) {
+      set({ scheduleError: result.error.message });
+      return false;
+    }
+    // The run is in the list at once (main pushes it too); the schedule's last run is now it.
+    const known = get().runs.some((r) => r.id === result.value.id);
+    set({ scheduleError: null, runs: known ? get().runs : [result.value, ...get().runs] });
+    await get().loadSchedules();
+    return true;
+  },
+  async deleteSchedule(id) {
+    const result = await clarity().invoke('research.deleteSchedule', { id });
+    if (!result.ok) {
+      set({ scheduleError: result.error.message });
+      return false;
+    }
+    const held = get().schedules;
+    set({ scheduleError: null, schedules: held ? { ...held, schedules: held.schedules.filter((schedule) => schedule.id !== id) } : held });
+    return true;
   },
   dismissNotice: (id) => {
     const notice = get().notices.find((n) => n.id === id);

@@ -11,6 +11,7 @@ import type { AnswerStatus, Conversation, ConversationSummary, TurnAnswerState }
 import type { HealthView } from '../../../shared/health';
 import type { LibraryItemView, LibraryLocation, LibraryQuery, LibrarySearchResult } from '../../../shared/library';
 import type { ResearchMode, ResearchRunSummary } from '../../../shared/research';
+import type { ResearchSchedulesView, ScheduleEvery } from '../../../shared/research-schedules';
 import type { FollowTargetArgs, WatchlistView } from '../../../shared/watchlist';
 
 /**
@@ -114,6 +115,18 @@ export interface ResearchSlice {
   retryResearch(id: string): Promise<void>;
   openReport(id: string | null): void;
   dismissNotice(id: string): void;
+  /** The analyst's research schedules on the service (issue 46); null until listed. */
+  schedules: ResearchSchedulesView | null;
+  /** Why the schedules could not be listed (not signed in, a service without schedules), or null. */
+  schedulesProblem: string | null;
+  /** Why a schedule could not be made, run or deleted (the plan's cap, the research limit), or null. */
+  scheduleError: string | null;
+  loadSchedules(): Promise<void>;
+  clearScheduleError(): void;
+  /** `at` is the service's UTC time of day. */
+  createSchedule(request: { topic: string; preset: string; every: ScheduleEvery; at?: string }): Promise<boolean>;
+  runSchedule(id: string): Promise<boolean>;
+  deleteSchedule(id: string): Promise<boolean>;
 }
 
 export interface HealthSlice {

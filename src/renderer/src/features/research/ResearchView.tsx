@@ -6,6 +6,9 @@ import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
 import { ReportViewer } from './ReportViewer';
 import { COMPUTED_LOCALLY, runCost } from './run-cost';
+import { ScheduleForm, type ScheduleDraft } from './ScheduleForm';
+import { SchedulesList } from './SchedulesList';
+import './schedules.css';
 
 const STATE_TEXT: Record<ResearchRunSummary['state'], string> = {
   starting: 'Starting',
@@ -60,10 +63,21 @@ export function ResearchView() {
   // Issue 47: on the embedded service the app is its owner; only a remote service asks for sign-in,
   // here at the action, and the run is not started to fail.
   const needsSignIn = credentialSet === false && !owner;
+  const loadSchedules = useAppStore((s) => s.loadSchedules);
+  const clearScheduleError = useAppStore((s) => s.clearScheduleError);
+  const [scheduling, setScheduling] = useState<ScheduleDraft | null>(null);
+  const schedule = (draft: ScheduleDraft): void => {
+    clearScheduleError();
+    setScheduling(draft);
+  };
 
   useEffect(() => {
     void loadRuns();
   }, [loadRuns]);
+  // The analyst's schedules, from each service they sign in to (none to ask for before that).
+  useEffect(() => {
+    if (!needsSignIn && serviceUrl) void loadSchedules();
+  }, [loadSchedules, needsSignIn, serviceUrl]);
   const active = runs.some((run) => ['starting', 'running', 'queued'].includes(run.state));
   useEffect(() => {
     if (!active) return;
@@ -126,6 +140,22 @@ export function ResearchView() {
           {error}
         </p>
       ) : null}
+      <SchedulesList
+        // "Schedule a topic…" takes the topic typed above, if any.
+        onSchedule={needsSignIn ? null : () => schedule({ topic: topic.trim(), preset })}
+        form={scheduling && !needsSignIn ? <ScheduleForm key={`${scheduling.topic}|${scheduling.preset}`} draft={scheduling} onClose={() => setScheduling(null)} /> : null}
+        signInNeeded={
+          needsSignIn ? (
+            <p className="hint" data-testid="schedules-needs-credential">
+              {`Schedules on ${local ? 'the local service' : serviceUrl ? hostOf(serviceUrl) : 'this service'} are kept for a signed-in analyst — `}
+              <button type="button" className="link" onClick={() => setView('settings')}>
+                Sign in
+              </button>
+            </p>
+          ) : null
+        }
+      />
+      <h2 className="runs-heading">Runs</h2>
       <table className="runs" data-testid="research-runs">
         <thead>
           <tr>
@@ -186,22 +216,29 @@ export function ResearchView() {
               </td>
               <td data-testid="run-duration">{duration(run, now)}</td>
               <td data-testid="run-cost">{runCost(run, display.cost)}</td>
-              <td className="run-actions">
-                {run.state === 'completed' ? (
-                  <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
-                    Open report
-                  </button>
-                ) : null}
-                {['starting', 'running', 'queued'].includes(run.state) ? (
-                  <button type="button" className="secondary" onClick={() => void cancel(run.id)} data-testid="cancel-run">
-                    Cancel
-                  </button>
-                ) : null}
-                {run.state === 'failed' || run.state === 'cancelled' ? (
-                  <button type="button" className="secondary" onClick={() => void retry(run.id)} data-testid="retry-run">
-                    Retry
-                  </button>
-                ) : null}
+              <td>
+                <div className="run-actions">
+                  {run.state === 'completed' ? (
+                    <button type="button" onClick={() => openReport(run.id)} data-testid="open-report">
+                      Open report
+                    </button>
+                  ) : null}
+                  {['starting', 'running', 'queued'].includes(run.state) ? (
+                    <button type="button" className="secondary" onClick={() => void cancel(run.id)} data-testid="cancel-run">
+                      Cancel
+                    </button>
+                  ) : null}
+                  {run.state === 'failed' || run.state === 'cancelled' ? (
+                    <button type="button" className="secondary" onClick={() => void retry(run.id)} data-testid="retry-run">
+                      Retry
+                    </button>
+                  ) : null}
+                  {run.scheduleId || needsSignIn ? null : (
+                    <button type="button" className="ghost" onClick={() => schedule({ topic: run.topic, preset: run.preset })} data-testid="schedule-run-topic" title={`Research “${run.topic}” every day or week`}>
+                      Schedule…
+                    </button>
+                  )}
+                </div>
               </td>
             </tr>
           ))}
