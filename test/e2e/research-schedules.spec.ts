@@ -130,23 +130,34 @@ test('a schedule run now with a change shows a badge on Research; opening the re
   const created = await fetch(`${service}/api/v2/research/schedules`, { method: 'POST', headers, body: JSON.stringify({ topic: TOPIC, every: 'weekly' }) });
   expect(created.status).toBe(201);
   const schedule = (await created.json()) as { id: string };
-  // This week's news: the live feed publishes something about the topic after the analyst's run…
-  const since = new Date().toISOString();
+  // This week's news: the live feed publishes something about the topic after the analyst's run,
+  // then the schedule runs now and finds it. A fresh arrival is not always among the run's ranked
+  // signals about the topic (older, stronger matches can fill them), so the run is tried again,
+  // after a further arrival, at most three times in all (each counts toward the research limit).
   await chat.goTo('chat');
-  await expect
-    .poll(async () => {
-      const page = (await (await fetch(`${service}/api/v1/discover?q=${encodeURIComponent(TOPIC)}&since=${encodeURIComponent(since)}&limit=5`, { headers })).json()) as { items?: unknown[] };
-      return page.items?.length ?? 0;
-    }, { timeout: 60_000, intervals: [2_000] })
-    .toBeGreaterThan(0);
-  // …then the schedule runs now (once: runs count toward the research limit) and finds it.
-  const queued = (await (await fetch(`${service}/api/v2/research/schedules/${schedule.id}/run`, { method: 'POST', headers, body: '{}' })).json()) as { status_url: string };
-  await expect
-    .poll(async () => {
-      const run = (await (await fetch(new URL(queued.status_url, service), { headers })).json()) as { status: string; changes: Record<string, unknown> | null };
-      return run.status === 'completed' ? Object.values(run.changes ?? {}).some((list) => Array.isArray(list) && list.length > 0) : run.status;
-    }, { timeout: 30_000 })
-    .toBe(true);
+  let since = new Date().toISOString();
+  let changed = false;
+  for (let attempt = 0; attempt < 3 && !changed; attempt += 1) {
+    const from = since;
+    await expect
+      .poll(async () => {
+        const page = (await (await fetch(`${service}/api/v1/discover?q=${encodeURIComponent(TOPIC)}&since=${encodeURIComponent(from)}&limit=5`, { headers })).json()) as { items?: unknown[] };
+        return page.items?.length ?? 0;
+      }, { timeout: 60_000, intervals: [2_000] })
+      .toBeGreaterThan(0);
+    since = new Date().toISOString();
+    const queued = (await (await fetch(`${service}/api/v2/research/schedules/${schedule.id}/run`, { method: 'POST', headers, body: '{}' })).json()) as { status_url: string };
+    let outcome = 'queued' as boolean | string;
+    await expect
+      .poll(async () => {
+        const run = (await (await fetch(new URL(queued.status_url, service), { headers })).json()) as { status: string; changes: Record<string, unknown> | null };
+        outcome = run.status === 'completed' ? Object.values(run.changes ?? {}).some((list) => Array.isArray(list) && list.length > 0) : run.status;
+        return typeof outcome === 'boolean';
+      }, { timeout: 30_000 })
+      .toBe(true);
+    changed = outcome === true;
+  }
+  expect(changed, 'a scheduled run found what changed since the analyst\'s run').toBe(true);
 
   // The app picks the run up from the schedule: a count on Research while the analyst is in Chat, and a notice.
   await expect(research.navResearchChanged).toHaveText('1', { timeout: 30_000 });

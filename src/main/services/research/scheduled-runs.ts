@@ -17,6 +17,8 @@
 import type { z } from 'zod';
 import { fail, ok, type BridgeError, type Result } from '../../../shared/bridge-contract';
 import { INTERFACE_BUCKETS } from '../../../shared/endpoints/limits';
+import { fillPath } from '../../../shared/endpoints/define';
+import { ENDPOINTS } from '../../../shared/endpoints/table';
 import { credentialProblem } from '../../../shared/plain-errors';
 import type { ResearchSchedule } from '../../../shared/service-schemas';
 import type { ResearchRunSummary } from '../../../shared/research';
@@ -143,7 +145,7 @@ export class ScheduledRuns {
         scheduleId: schedule.id,
         topic: schedule.topic,
         preset: schedule.preset,
-        statusUrl: `/api/v2/research/${encodeURIComponent(schedule.last_run_id)}`,
+        statusUrl: fillPath(ENDPOINTS.getResearchRunV2.path, { id: schedule.last_run_id }),
         startedAt,
         serviceUrl,
       });
