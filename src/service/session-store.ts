@@ -103,8 +103,13 @@ export class SessionStore {
       () => this.creating.delete(session.id),
     );
     // A team server's processes share PostgreSQL: another process may be asked for this session
-    // (a share, a follow-up) while its first answer streams, so its row goes in at once there.
-    if (this.db.kind === 'postgres') this.queueRow(session.id);
+    // (a share, a follow-up) as soon as message_start names it, while its first answer streams,
+    // so there its row is stored before the session is handed back (not merely queued: under
+    // load the other process was asked before the row had gone in).
+    if (this.db.kind === 'postgres') {
+      this.queueRow(session.id);
+      await written;
+    }
     return session;
   }
 
