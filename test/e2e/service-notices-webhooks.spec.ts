@@ -65,7 +65,7 @@ test.describe('a service that deprecates v1 research', () => {
     // From now on the app prefers v2 on this service.
     const second = await research.start('Zudio fashion stores');
     await expect(second.root).toHaveAttribute('data-state', 'completed');
-    await expect(second.root).toContainText('queued (v2)');
+    await expect(second.root).toContainText('· queued');
     expect(fake.requests.filter((request) => request.method === 'POST').map((request) => request.path)).toEqual(['/api/v1/research', '/api/v2/research']);
     await expect(research.serviceNotice).toHaveCount(0);
 

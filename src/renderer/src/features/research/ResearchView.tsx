@@ -180,7 +180,7 @@ export function ResearchView() {
               <td>
                 {run.topic}
                 <div className="hint">
-                  {PRESETS.find((p) => p.value === run.preset)?.label ?? run.preset} · {run.mode === 'queue' ? 'queued (v2)' : 'v1'}
+                  {PRESETS.find((p) => p.value === run.preset)?.label ?? run.preset} · {run.mode === 'queue' ? 'queued' : 'run while you waited'}
                   {run.scheduleId ? ' · scheduled' : ''}
                   {run.citationCount !== null ? ` · ${run.citationCount} citations` : ''}
                   {run.unseenChanges ? (
