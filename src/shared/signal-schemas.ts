@@ -22,6 +22,14 @@ export const SourceEntry = z
   .meta({ id: 'Source' });
 export type SourceEntry = z.infer<typeof SourceEntry>;
 
+/** What a signal is about, by kind: one shape for a stored signal and a Discover item. */
+export const SignalEntities = z.looseObject({
+  retailers: z.array(z.string()),
+  segments: z.array(z.string()),
+  cities: z.array(z.string()),
+  states: z.array(z.string()),
+});
+
 export const Signal = z
   .looseObject({
     id: SignalId,
@@ -33,12 +41,7 @@ export const Signal = z
     url: z.string().nullable().meta({ description: 'The item\'s own link; null for a fetched item that has none (cite it by its source and date).' }),
     published_at: z.string(),
     type: z.string(),
-    entities: z.looseObject({
-      retailers: z.array(z.string()),
-      segments: z.array(z.string()),
-      cities: z.array(z.string()),
-      states: z.array(z.string()),
-    }),
+    entities: SignalEntities,
     metrics: z.record(z.string(), z.number()),
   })
   .meta({ id: 'Signal' });

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { SignalId } from './service-schemas';
+import { SignalEntities } from './signal-schemas';
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENTS } from './webhooks';
 
 // ── Discover ─────────────────────────────────────────────────────────────────────────────
@@ -19,12 +20,7 @@ export const DiscoverItem = z
     summary: z.string(),
     published_at: z.string(),
     source: z.looseObject({ id: z.string(), name: z.string() }),
-    entities: z.looseObject({
-      retailers: z.array(z.string()),
-      segments: z.array(z.string()),
-      cities: z.array(z.string()),
-      states: z.array(z.string()),
-    }),
+    entities: SignalEntities,
     metrics: z.record(z.string(), z.number()),
     url: z.string().nullable().meta({ description: 'The item\'s own link; null for a fetched item that has none.' }),
     type: z.string().optional().meta({ description: 'Kind of event: store_opening, results, pricing, …' }),
