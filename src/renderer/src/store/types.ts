@@ -98,7 +98,7 @@ export interface ResearchSlice {
    * In-app notices, newest last: "report ready", and what main says about the user's data
    * (a file set aside, a data folder it cannot write), which stay until dismissed.
    */
-  notices: Array<{ id: string; text: string; runId?: string; sticky?: boolean; service?: ServiceNotice }>;
+  notices: Array<{ id: string; text: string; runId?: string; topic?: string; sticky?: boolean; service?: ServiceNotice }>;
   /** Loads main's data notices and subscribes to new ones; returns the unsubscribe. */
   connectDataNotices(): Unsubscribe;
   /**
