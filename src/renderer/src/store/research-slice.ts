@@ -120,6 +120,16 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     await get().loadSchedules();
     return true;
   },
+  async updateSchedule(id, change) {
+    const result = await clarity().invoke('research.updateSchedule', { id, ...change });
+    if (!result.ok) {
+      set({ scheduleError: result.error.message });
+      return false;
+    }
+    const held = get().schedules;
+    set({ scheduleError: null, schedules: held ? { ...held, schedules: held.schedules.map((schedule) => (schedule.id === id ? result.value : schedule)) } : held });
+    return true;
+  },
   async deleteSchedule(id) {
     const result = await clarity().invoke('research.deleteSchedule', { id });
     if (!result.ok) {

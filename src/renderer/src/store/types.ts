@@ -126,6 +126,8 @@ export interface ResearchSlice {
   /** `at` is the service's UTC time of day. */
   createSchedule(request: { topic: string; preset: string; every: ScheduleEvery; at?: string }): Promise<boolean>;
   runSchedule(id: string): Promise<boolean>;
+  /** A schedule's new cadence and/or UTC time; the list shows the service's answer. */
+  updateSchedule(id: string, change: { every?: ScheduleEvery; at?: string }): Promise<boolean>;
   deleteSchedule(id: string): Promise<boolean>;
 }
 
