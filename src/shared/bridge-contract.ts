@@ -200,6 +200,12 @@ export const BridgeMethods = {
   })).returns<ResearchScheduleView>(),
   'research.runSchedule': defineMethod(z.object({ id: ScheduleId })).returns<ResearchRunSummary>(),
   'research.deleteSchedule': defineMethod(z.object({ id: ScheduleId })).returns<{ deleted: true }>(),
+  /** A schedule's new cadence and/or UTC time of day, changed in place (its runs stay its). */
+  'research.updateSchedule': defineMethod(z.object({
+    id: ScheduleId,
+    every: z.enum(['daily', 'weekly']).optional(),
+    at: z.string().regex(TIME_OF_DAY, 'A time of day is HH:MM, e.g. 09:00.').optional(),
+  }).refine((change) => change.every !== undefined || change.at !== undefined, 'Choose how often or a time to change.')).returns<ResearchScheduleView>(),
   'health.watch': defineMethod(NoArgs).returns<HealthView>(),
   'health.unwatch': defineMethod(NoArgs).returns<null>(),
   /** Fetch the snapshot now (the user's "Try again"), not waiting for the back-off. */

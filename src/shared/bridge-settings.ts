@@ -116,4 +116,10 @@ export interface CredentialStatus {
    * its owner (a token its supervisor obtained at start): research and follows need nothing typed.
    */
   owner?: boolean;
+  /**
+   * The address of the service this status was judged against (null while no service is ready):
+   * until it is the ready service's, whether the analyst is its owner is not known yet, and the
+   * status bar says nothing rather than a passing "Anonymous".
+   */
+  judgedFor?: string | null;
 }

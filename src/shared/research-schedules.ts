@@ -72,6 +72,17 @@ export function firstRunOf(every: ScheduleEvery, atUtc: string, now: number = Da
   return today > now ? today : today + (every === 'daily' ? DAY_MS : 7 * DAY_MS);
 }
 
+/**
+ * When a schedule made at `createdAtMs` runs next after `now` at `atUtc`: daily, or weekly on its
+ * creation's UTC weekday (the service's rule, kept when a schedule's time is changed). A preview
+ * for the edit form; the service's own answer is what the list shows after.
+ */
+export function nextRunOf(every: ScheduleEvery, atUtc: string, createdAtMs: number, now: number = Date.now()): number {
+  let next = firstRunOf('daily', atUtc, now);
+  if (every === 'weekly') while (new Date(next).getUTCDay() !== new Date(createdAtMs).getUTCDay()) next += DAY_MS;
+  return next;
+}
+
 function weekdayIn(at: number, zone: string): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'long' }).format(new Date(at));
 }

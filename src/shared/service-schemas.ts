@@ -359,6 +359,18 @@ export const ResearchScheduleRequest = z
   })
   .meta({ id: 'ResearchScheduleRequest' });
 
+/** A schedule's new cadence and time (either or both); its topic, runs and reports stay. */
+export const ResearchScheduleUpdate = z
+  .object({
+    every: z.enum(['daily', 'weekly']).optional(),
+    at: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'at is a UTC time of day, HH:MM')
+      .optional()
+      .meta({ description: 'UTC time of day (HH:MM) the runs start.' }),
+  })
+  .meta({ id: 'ResearchScheduleUpdate' });
+
 export const ResearchSchedule = z
   .object({
     id: z.string(),

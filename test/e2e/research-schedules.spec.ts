@@ -77,6 +77,51 @@ test('the analyst schedules a topic weekly in the app, runs it now, opens its re
   await expect(research.runs.first()).toContainText(topic);
 });
 
+test('the analyst changes a schedule from weekly to every day at another time; it keeps its last report', async ({ page, apps, chat, research }, testInfo) => {
+  const app = await apps.start({ serviceArgs: ['--research-ms=300'] });
+  await chat.open(app);
+  const topic = 'Zudio value fashion in the south';
+  await research.goTo('research');
+  await research.scheduleTopic(topic, { every: 'weekly', time: '09:00' });
+  const schedule = research.schedule(topic);
+  await expect(schedule.every).toContainText('Every week on');
+  await schedule.runNow.click();
+  await expect(schedule.lastRun).toHaveAttribute('data-state', 'completed', { timeout: 30_000 });
+  const id = await schedule.root.getAttribute('data-id');
+
+  // Edit: the form starts from the schedule as it is (weekly, 09:00 in the analyst's zone).
+  await schedule.edit.click();
+  await expect(schedule.editEvery('weekly')).toBeChecked();
+  await expect(schedule.editTime).toHaveValue('09:00');
+  await expect(schedule.editPreview).toHaveText('This is when it runs now.');
+  await expect(schedule.editSave).toBeDisabled();
+  // Every day at 07:15 IST (01:45 UTC): the preview says when it runs next.
+  await schedule.editEvery('daily').check();
+  await schedule.editTime.fill('07:15');
+  const now = Date.now();
+  const todayAt = Math.floor(now / 86_400_000) * 86_400_000 + (1 * 60 + 45) * 60_000;
+  const next = todayAt > now ? todayAt : todayAt + 86_400_000;
+  const nextDay = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', day: 'numeric', month: 'short', year: 'numeric' }).format(new Date(next));
+  await expect(schedule.editPreview).toContainText(`Every day at 07:15 IST, next on ${nextDay}.`);
+  await page.screenshot({ path: testInfo.outputPath('schedule-edit.png') });
+  await schedule.editSave.click();
+  await expect(schedule.editForm).toHaveCount(0);
+
+  // Changed in place: the same schedule, the new cadence and time, its last report still there.
+  await expect(schedule.every).toHaveText('Every day at 07:15 IST');
+  await expect(schedule.nextRun).toContainText(`${nextDay}, 07:15 IST`);
+  await expect(schedule.root).toHaveAttribute('data-id', id!);
+  await expect(schedule.lastRun).toHaveAttribute('data-state', 'completed');
+  await expect(schedule.openReport).toBeVisible();
+  await expect(research.schedules).toHaveCount(1);
+  // The service keeps it: after a reload it is still every day at 07:15.
+  await page.reload();
+  await expect(page.getByTestId('service-state')).toHaveText(/^ready/);
+  await research.goTo('research');
+  await expect(research.schedule(topic).every).toHaveText('Every day at 07:15 IST');
+  await expect(research.schedule(topic).lastRun).toHaveAttribute('data-state', 'completed');
+});
+
 test('the plan\'s cap and the research limit are said in words where the analyst schedules and runs', async ({ page, apps, chat, research, settings }, testInfo) => {
   const app = await apps.start({ serviceArgs: ['--research-ms=300'] });
   await chat.open(app);

@@ -290,6 +290,43 @@ describe('schedules', () => {
     expect((await postJson(`${service.url}/api/v2/research/schedules/${schedule.id}/run`, {}, headers)).status).toBe(404);
   });
 
+  it('a schedule\'s cadence and time change in place: same id, topic and last run; next run from the new time; owner only', async () => {
+    const token = await service.idp.issueToken('editor@example.com');
+    const headers = bearer(token);
+    const patch = (id: string, body: unknown, as = headers) => fetch(`${service.url}/api/v2/research/schedules/${id}`, { method: 'PATCH', headers: { ...as, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const created = (await (await postJson(`${service.url}/api/v2/research/schedules`, { topic: 'Tanishq jewellery in Kerala', every: 'weekly', at: '06:30' }, headers)).json()) as { id: string; created_at: string };
+    const ran = await postJson(`${service.url}/api/v2/research/schedules/${created.id}/run`, {}, headers);
+    const runId = ResearchQueuedResponse.parse(await ran.json()).id;
+
+    const changed = await patch(created.id, { every: 'daily', at: '03:15' });
+    expect(changed.status).toBe(200);
+    const schedule = (await changed.json()) as { id: string; topic: string; every: string; at: string; created_at: string; next_run_at: string; last_run_id: string };
+    expect(schedule).toMatchObject({ id: created.id, topic: 'Tanishq jewellery in Kerala', every: 'daily', at: '03:15', created_at: created.created_at, last_run_id: runId });
+    // Daily at 03:15 UTC: the next run is the next 03:15 after now, within a day.
+    const next = Date.parse(schedule.next_run_at);
+    expect(new Date(next).toISOString().slice(11, 16)).toBe('03:15');
+    expect(next).toBeGreaterThan(Date.now());
+    expect(next - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
+    // Only the time: the cadence stays. The list says the same.
+    expect(await (await patch(created.id, { at: '21:00' })).json()).toMatchObject({ every: 'daily', at: '21:00', last_run_id: runId });
+    const listed = (await (await fetch(`${service.url}/api/v2/research/schedules`, { headers })).json()) as { schedules: Array<{ id: string; at: string; every: string }> };
+    expect(listed.schedules).toEqual([expect.objectContaining({ id: created.id, every: 'daily', at: '21:00' })]);
+    // The run the schedule started still names it.
+    expect(await (await fetch(`${service.url}/api/v2/research/${runId}`, { headers })).json()).toMatchObject({ schedule_id: created.id });
+
+    // Nothing to change, a bad time, someone else's schedule, no such schedule, no caller.
+    const empty = await patch(created.id, {});
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { message: string }).message).toMatch(/every.*at/);
+    const badTime = await patch(created.id, { at: '25:00' });
+    expect(badTime.status).toBe(400);
+    expect(((await badTime.json()) as { message: string }).message).toMatch(/HH:MM/);
+    expect((await patch(created.id, { at: '05:00' }, bearer(await service.idp.issueToken('someone-else@example.com')))).status).toBe(404);
+    expect((await patch('rsc_0000000000000000', { at: '05:00' })).status).toBe(404);
+    expect((await fetch(`${service.url}/api/v2/research/schedules/${created.id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{"at":"05:00"}' })).status).toBe(401);
+    expect(((await (await fetch(`${service.url}/api/v2/research/schedules`, { headers })).json()) as { schedules: Array<{ at: string }> }).schedules[0]!.at).toBe('21:00');
+  });
+
   it("caps schedules by tier and refuses a bad 'every' with a clear error", async () => {
     const headers = bearer(await service.idp.issueToken('capped@example.com'));
     const bad = await postJson(`${service.url}/api/v2/research/schedules`, { topic: 'DMart grocery', every: 'hourly' }, headers);

@@ -113,6 +113,7 @@ export async function runTraffic(proxyUrl: string, service: RunningService, admi
   );
   await send('GET /api/v2/research/schedules', '/api/v2/research/schedules', { headers: bearer(jwt) });
   await send('POST /api/v2/research/schedules/{id}/run', `/api/v2/research/schedules/${schedule.id}/run`, { method: 'POST', json: {}, headers: bearer(jwt) });
+  await send('PATCH /api/v2/research/schedules/{id}', `/api/v2/research/schedules/${schedule.id}`, { method: 'PATCH', json: { every: 'daily', at: '03:30' }, headers: bearer(jwt) });
   await send('DELETE /api/v2/research/schedules/{id}', `/api/v2/research/schedules/${schedule.id}`, { method: 'DELETE', headers: bearer(jwt) });
 
   // API keys and the identity provider.

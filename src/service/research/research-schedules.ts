@@ -124,6 +124,22 @@ export class ResearchSchedules {
     return row ? record(row) : undefined;
   }
 
+  /**
+   * A new cadence and/or time for the owner's schedule; undefined when it is not theirs. The row
+   * is changed in place (id, topic, creation time and last run kept, so its history carries on)
+   * and the next run is worked out again from now; a tick that read the old next run loses its
+   * compare-and-set, so the old time does not also run.
+   */
+  async update(owner: string, id: string, change: { every?: Every | undefined; at?: string | undefined }): Promise<ScheduleRecord | undefined> {
+    const schedule = await this.get(owner, id);
+    if (!schedule) return undefined;
+    const every = change.every ?? schedule.every;
+    const at = change.at ?? schedule.at;
+    const nextRunMs = nextRunAfter(every, at, Date.parse(schedule.createdAt), this.now());
+    const rows = await this.db.query<ScheduleRow>('UPDATE research_schedules SET every = $3, at_time = $4, next_run_ms = $5 WHERE id = $1 AND owner = $2 RETURNING *', [id, owner, every, at, nextRunMs]);
+    return rows[0] ? record(rows[0]) : undefined;
+  }
+
   async remove(owner: string, id: string): Promise<boolean> {
     const rows = await this.db.query<{ id: string }>('DELETE FROM research_schedules WHERE id = $1 AND owner = $2 RETURNING id', [id, owner]);
     return rows.length > 0;

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { route } from '../endpoint-routes';
-import { ResearchRequest, ResearchScheduleRequest } from '../../shared/service-schemas';
+import { ResearchRequest, ResearchScheduleRequest, ResearchScheduleUpdate } from '../../shared/service-schemas';
 import { RESEARCH_SCHEDULE_CAPS } from '../../shared/endpoints/research';
 import type { ScheduleRecord } from '../research/research-schedules';
 import { tierOf } from '../surface-limits';
@@ -87,6 +87,17 @@ export function registerResearchRoutes(app: FastifyInstance, context: ServiceCon
   route(app, 'listResearchSchedules', async (request) => {
     const user = context.requireUser(request, 'Research');
     return { schedules: (await context.schedules.list(user.id)).map(scheduleJson), limit: RESEARCH_SCHEDULE_CAPS[tierOf(user.tier)] };
+  });
+
+  // A new cadence or time in place: the schedule's runs and "what changed" carry on.
+  route<{ Params: { id: string } }>(app, 'updateResearchSchedule', async (request) => {
+    const user = context.requireUser(request, 'Research');
+    const parsed = ResearchScheduleUpdate.safeParse(request.body ?? {});
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    if (parsed.data.every === undefined && parsed.data.at === undefined) throw new ServiceError('invalid_request', 'Give `every` (daily or weekly), `at` (HH:MM, UTC) or both.');
+    const schedule = await context.schedules.update(user.id, request.params.id, parsed.data);
+    if (!schedule) throw new ServiceError('not_found', `No research schedule ${request.params.id}.`);
+    return scheduleJson(schedule);
   });
 
   route<{ Params: { id: string } }>(app, 'deleteResearchSchedule', async (request, reply) => {

@@ -1,6 +1,6 @@
 /** Research reports: v1 (synchronous), v2 (queued), polling and the report itself. */
 import { z } from 'zod';
-import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchRunV2, ResearchSchedule, ResearchScheduleRequest, ResearchV1Response } from '../service-schemas';
+import { ResearchQueuedResponse, ResearchRequest, ResearchRun, ResearchRunV2, ResearchSchedule, ResearchScheduleRequest, ResearchScheduleUpdate, ResearchV1Response } from '../service-schemas';
 import type { Tier } from './limits';
 import { area, endpoint } from './define';
 import { jsonResponse, pathParameter, ref, RATE_HEADER } from '../openapi/common';
@@ -174,6 +174,18 @@ export const researchArea = area({
       description: `The caller's own schedules, oldest first, with the tier's limit. ${SIGNED_IN}`,
       access: 'signed-in',
       responses: { '200': jsonResponse('Your schedules.', ResearchScheduleList, { schedules: [SCHEDULE], limit: RESEARCH_SCHEDULE_CAPS.free }) },
+    }),
+    updateResearchSchedule: endpoint({
+      method: 'PATCH',
+      path: '/api/v2/research/schedules/{id}',
+      tag: 'Research',
+      summary: 'Change a research schedule\'s cadence or time',
+      description: `Sets \`every\` and/or \`at\` (UTC, HH:MM; weekly runs stay on the weekday the schedule was made); the next run is worked out again from now. The schedule keeps its id, topic, creation time and last run, so its runs and their "what changed" carry on. Changing a schedule starts no run and does not count toward the research limit. Only the schedule's owner may change it. ${SIGNED_IN}`,
+      access: 'signed-in',
+      parameters: [scheduleParameter],
+      requestBody: { schema: ResearchScheduleUpdate, example: { every: 'daily', at: '03:30' } },
+      responses: { '200': jsonResponse('The schedule as changed.', ResearchSchedule, { ...SCHEDULE, every: 'daily', at: '03:30', next_run_at: '2026-11-02T03:30:00.000Z' }) },
+      errors: { 400: '`invalid_request`: neither `every` nor `at` given, or one is not valid.', 404: '`not_found`: no schedule of yours with this id.' },
     }),
     deleteResearchSchedule: endpoint({
       method: 'DELETE',

@@ -131,6 +131,25 @@ export class ScheduleCard {
   get confirm(): Locator {
     return this.root.getByTestId('schedule-delete-confirm');
   }
+  /** "Edit": how often and when, changed in place. */
+  get edit(): Locator {
+    return this.root.getByTestId('schedule-edit-open');
+  }
+  get editForm(): Locator {
+    return this.root.getByTestId('schedule-edit');
+  }
+  editEvery(every: 'daily' | 'weekly'): Locator {
+    return this.root.getByTestId(`schedule-edit-every-${every}`);
+  }
+  get editTime(): Locator {
+    return this.root.getByTestId('schedule-edit-time');
+  }
+  get editPreview(): Locator {
+    return this.root.getByTestId('schedule-edit-preview');
+  }
+  get editSave(): Locator {
+    return this.root.getByTestId('schedule-edit-save');
+  }
 }
 
 /** One run of the list; its `root` carries `data-state`: queued, running, completed or failed. */

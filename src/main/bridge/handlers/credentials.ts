@@ -6,7 +6,8 @@ import type { HandlerContext, HandlerMap, MethodsIn } from './types';
 
 /** The store's status with whether the service in use refused the credential (#14). */
 export async function credentialStatus(credentials: CredentialStore, connection: ServiceConnection): Promise<CredentialStatus> {
-  return { ...(await credentials.status()), rejected: connection.credentialRejection, owner: await connection.actsAsOwner() };
+  const judgedFor = connection.status.state === 'ready' ? connection.status.baseUrl : null;
+  return { ...(await credentials.status()), rejected: connection.credentialRejection, owner: await connection.actsAsOwner(), judgedFor };
 }
 
 function credentialVerdict(verdict: 'accepted' | 'refused' | 'forbidden' | 'none', said: string | null, owner = false): string {

@@ -27,6 +27,7 @@ export function researchHandlers({ research, connection, scheduledRuns }: Handle
     'research.schedule': (request) => scheduledRuns.create(request),
     'research.runSchedule': ({ id }) => scheduledRuns.runNow(id),
     'research.deleteSchedule': ({ id }) => scheduledRuns.remove(id),
+    'research.updateSchedule': ({ id, every, at }) => scheduledRuns.update(id, { every, at }),
     'research.report': async ({ id }) => {
       const run = research.list().find((r) => r.id === id);
       const report = run ? await research.report(id) : null;

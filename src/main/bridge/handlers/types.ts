@@ -39,7 +39,7 @@ export interface HandlerContext {
   library: LibraryHub;
   research: ResearchService;
   /** The service's research schedules: checked for runs the app does not hold yet, and managed (issue 46). */
-  scheduledRuns: Pick<ScheduledRuns, 'check' | 'list' | 'create' | 'runNow' | 'remove'>;
+  scheduledRuns: Pick<ScheduledRuns, 'check' | 'list' | 'create' | 'runNow' | 'update' | 'remove'>;
   health: HealthMonitor;
   watchlist: Watchlist;
   connection: ServiceConnection;

@@ -116,6 +116,22 @@ export class ScheduledRuns {
     return ok(run);
   }
 
+  /**
+   * A new cadence and/or time (UTC) for the schedule, changed in place at the service: its id,
+   * topic and last run stay, so its runs and their "what changed" carry on (decision 0050).
+   */
+  async update(id: string, change: { every?: ScheduleEvery | undefined; at?: string | undefined }): Promise<Result<ResearchScheduleView>> {
+    const ready = await this.ready();
+    if (!ready.ok) return ready;
+    const body = { ...(change.every ? { every: change.every } : {}), ...(change.at ? { at: change.at } : {}) };
+    const updated = await ready.value.client.call('updateResearchSchedule', { params: { id }, body }, 'a changed research schedule');
+    if (!updated.ok && updated.error.status === 405) {
+      return fail({ ...updated.error, message: 'This service cannot change a schedule. Delete it and schedule the topic again at the new time.' });
+    }
+    if (!updated.ok) return fail(this.inWords(updated.error));
+    return ok(this.viewOf([updated.value], 0).schedules[0]!);
+  }
+
   async remove(id: string): Promise<Result<{ deleted: true }>> {
     const ready = await this.ready();
     if (!ready.ok) return ready;

@@ -1,6 +1,20 @@
+import type { CredentialStatus, ServiceStatus } from '../../../shared/bridge-settings';
 import { useAppStore } from '../store/app-store';
 import { clarity } from '../bridge/clarity';
 import { useDisplay } from './use-display';
+
+/**
+ * Who the app calls the service as. Nothing until that is known: at first start the embedded
+ * service's owner token exists only once the service has started, and "Anonymous" would be said
+ * for a moment before "You (owner of the local service)".
+ */
+export function callerLabel(credential: CredentialStatus | null, status: ServiceStatus | null): string {
+  if (!credential) return '';
+  if (credential.set) return `Credential …${credential.last4}`;
+  if (credential.owner) return 'You (owner of the local service)';
+  if (status?.mode === 'local' && (status.state !== 'ready' || credential.judgedFor !== status.baseUrl)) return '';
+  return 'Anonymous';
+}
 
 export function StatusBar({ retryInS }: { retryInS: number }) {
   const status = useAppStore((s) => s.serviceStatus);
@@ -47,7 +61,7 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
           Credential …{credential.last4} invalid or expired — renew it in Settings
         </span>
       ) : (
-        <span data-testid="caller">{credential?.set ? `Credential …${credential.last4}` : credential?.owner ? 'You (owner of the local service)' : 'Anonymous'}</span>
+        <span data-testid="caller">{callerLabel(credential, status)}</span>
       )}
       <span>{clarity().host === 'browser' ? 'Browser host' : 'Desktop'}</span>
     </footer>

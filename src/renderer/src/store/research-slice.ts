@@ -4,6 +4,19 @@ import type { ServiceNotice } from '../../../shared/service-notices';
 import { clarity } from '../bridge/clarity';
 import type { ResearchSlice, SliceCreator } from './types';
 
+type Notices = ResearchSlice['notices'];
+
+/**
+ * One notice per report: a run of a topic that already has a notice showing (a scheduled run and
+ * the analyst's own run of it, or the same run pushed twice) replaces that notice, so two
+ * identical "Report ready" lines never stack; Open goes to the newest run.
+ */
+export function withReportNotice(notices: Notices, runId: string, topic: string, text: string): Notices {
+  const key = topic.trim().toLocaleLowerCase();
+  const others = notices.filter((notice) => notice.runId !== runId && notice.topic !== key);
+  return [...others, { id: `${runId}-ready`, text, runId, topic: key }];
+}
+
 export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
   connectResearch() {
     return clarity().onPush('research.updated', (run) => {
@@ -12,10 +25,7 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
       const ready = run.state === 'completed' && previous?.state !== 'completed';
       // A scheduled run with changes (the service's research.changed): said as what it is.
       const text = run.unseenChanges ? `What changed: ${run.topic} (scheduled run)` : `Report ready: ${run.topic}`;
-      set({
-        runs,
-        ...(ready ? { notices: [...get().notices, { id: `${run.id}-ready`, text, runId: run.id }] } : {}),
-      });
+      set({ runs, ...(ready ? { notices: withReportNotice(get().notices, run.id, run.topic, text) } : {}) });
       // A schedule's new run (its period came, or "Run now"): the schedule's last and next run moved.
       if (!previous && run.scheduleId && get().schedules) void get().loadSchedules();
     });
@@ -74,7 +84,8 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     if (!result.ok) set({ researchError: result.error.message });
   },
   openReport: (id) => {
-    set({ openReportId: id, selectedCitation: null });
+    // The report is open: its "Report ready — Open" notice has done its work.
+    set({ openReportId: id, selectedCitation: null, ...(id ? { notices: get().notices.filter((notice) => notice.runId !== id) } : {}) });
     // Opening a scheduled run's report is seeing what changed: its badge goes (main pushes the run).
     if (id && get().runs.find((run) => run.id === id)?.unseenChanges) void clarity().invoke('research.markSeen', { id });
   },
@@ -107,6 +118,16 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     const known = get().runs.some((r) => r.id === result.value.id);
     set({ scheduleError: null, runs: known ? get().runs : [result.value, ...get().runs] });
     await get().loadSchedules();
+    return true;
+  },
+  async updateSchedule(id, change) {
+    const result = await clarity().invoke('research.updateSchedule', { id, ...change });
+    if (!result.ok) {
+      set({ scheduleError: result.error.message });
+      return false;
+    }
+    const held = get().schedules;
+    set({ scheduleError: null, schedules: held ? { ...held, schedules: held.schedules.map((schedule) => (schedule.id === id ? result.value : schedule)) } : held });
     return true;
   },
   async deleteSchedule(id) {

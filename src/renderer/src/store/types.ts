@@ -98,7 +98,7 @@ export interface ResearchSlice {
    * In-app notices, newest last: "report ready", and what main says about the user's data
    * (a file set aside, a data folder it cannot write), which stay until dismissed.
    */
-  notices: Array<{ id: string; text: string; runId?: string; sticky?: boolean; service?: ServiceNotice }>;
+  notices: Array<{ id: string; text: string; runId?: string; topic?: string; sticky?: boolean; service?: ServiceNotice }>;
   /** Loads main's data notices and subscribes to new ones; returns the unsubscribe. */
   connectDataNotices(): Unsubscribe;
   /**
@@ -126,6 +126,8 @@ export interface ResearchSlice {
   /** `at` is the service's UTC time of day. */
   createSchedule(request: { topic: string; preset: string; every: ScheduleEvery; at?: string }): Promise<boolean>;
   runSchedule(id: string): Promise<boolean>;
+  /** A schedule's new cadence and/or UTC time; the list shows the service's answer. */
+  updateSchedule(id: string, change: { every?: ScheduleEvery; at?: string }): Promise<boolean>;
   deleteSchedule(id: string): Promise<boolean>;
 }
 

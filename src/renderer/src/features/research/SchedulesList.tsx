@@ -1,6 +1,7 @@
 /**
  * The analyst's research schedules (issue 46 item 5): each topic, how often in words, its next
- * run, its last run with a link to the report, "Run now" and "Delete" (asked first). The plan's
+ * run, its last run with a link to the report, "Run now", "Edit" (how often and when, changed in
+ * place) and "Delete" (asked first). The plan's
  * cap and the research limit are said under the heading, before anyone runs into them.
  */
 import { useState, type ReactNode } from 'react';
@@ -8,6 +9,7 @@ import type { ResearchRunSummary } from '../../../../shared/research';
 import { scheduleInWords, type ResearchScheduleView } from '../../../../shared/research-schedules';
 import { useDisplay } from '../../app/use-display';
 import { useAppStore } from '../../store/app-store';
+import { ScheduleEdit } from './ScheduleEdit';
 
 const LAST_RUN_TEXT: Record<ResearchRunSummary['state'], string> = {
   starting: 'Starting',
@@ -27,6 +29,8 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
   const view = useAppStore((s) => s.schedules);
   const problem = useAppStore((s) => s.schedulesProblem);
   const error = useAppStore((s) => s.scheduleError);
+  // The schedule being edited: its refusals are said in its form, not also above the list.
+  const [editingId, setEditingId] = useState<string | null>(null);
 
   return (
     <section className="schedules" aria-labelledby="schedules-heading" data-testid="research-schedules">
@@ -42,7 +46,7 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
         </button>
       </div>
       {form}
-      {error && !formOpen && !signInNeeded ? (
+      {error && !formOpen && editingId === null && !signInNeeded ? (
         <p className="notice" role="alert" data-testid="schedules-error">
           {error}
         </p>
@@ -58,7 +62,7 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
       )) : view ? (
         <ul className="schedule-cards">
           {view.schedules.map((schedule) => (
-            <ScheduleCard key={schedule.id} schedule={schedule} />
+            <ScheduleCard key={schedule.id} schedule={schedule} editing={editingId === schedule.id} onEditing={(on) => setEditingId(on ? schedule.id : null)} />
           ))}
         </ul>
       ) : null)}
@@ -66,13 +70,14 @@ export function SchedulesList({ signInNeeded, form, onSchedule }: { signInNeeded
   );
 }
 
-function ScheduleCard({ schedule }: { schedule: ResearchScheduleView }) {
+function ScheduleCard({ schedule, editing, onEditing }: { schedule: ResearchScheduleView; editing: boolean; onEditing: (on: boolean) => void }) {
   const display = useDisplay();
   const lastRun = useAppStore((s) => (schedule.lastRunId ? (s.runs.find((run) => run.id === schedule.lastRunId) ?? null) : null));
   const openReport = useAppStore((s) => s.openReport);
   const runSchedule = useAppStore((s) => s.runSchedule);
   const deleteSchedule = useAppStore((s) => s.deleteSchedule);
   const [confirming, setConfirming] = useState(false);
+  const clearScheduleError = useAppStore((s) => s.clearScheduleError);
   const [busy, setBusy] = useState(false);
   const act = (work: () => Promise<boolean>): void => {
     setBusy(true);
@@ -124,10 +129,32 @@ function ScheduleCard({ schedule }: { schedule: ResearchScheduleView }) {
         <button type="button" className="secondary" disabled={busy || running} onClick={() => act(() => runSchedule(schedule.id))} data-testid="schedule-run-now">
           {running ? 'Running…' : 'Run now'}
         </button>
+        <button
+          type="button"
+          className="secondary"
+          disabled={busy || editing}
+          onClick={() => {
+            clearScheduleError();
+            setConfirming(false);
+            onEditing(true);
+          }}
+          data-testid="schedule-edit-open"
+        >
+          Edit
+        </button>
         <button type="button" className="secondary danger" disabled={busy} onClick={() => setConfirming(true)} data-testid="schedule-delete">
           Delete
         </button>
       </div>
+      {editing ? (
+        <ScheduleEdit
+          schedule={schedule}
+          onClose={() => {
+            clearScheduleError();
+            onEditing(false);
+          }}
+        />
+      ) : null}
       {confirming ? (
         <div className="schedule-confirm" role="alertdialog" aria-label={`Delete the schedule “${schedule.topic}”?`} data-testid="schedule-delete-confirm">
           <span>
