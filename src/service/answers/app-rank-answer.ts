@@ -5,7 +5,7 @@
  * the composer's conflict check (conflicts.ts, grouping by the same day) flags it.
  */
 import type { CorpusSignal } from '../world/signal-types';
-import { isoDayIn } from '../world/time-zone';
+import { isoDayOf } from './signal-days';
 import type { QuestionFrame } from './question';
 import { cite, day, newAnswer, possessiveName, use, zoneOf, type AnswerContext, type DirectAnswer } from './direct-answer-parts';
 
@@ -17,7 +17,7 @@ function reportsByDay(context: AnswerContext, name: string, until: number): Arra
   for (const group of context.facts.appRanks.get(name)?.values() ?? []) {
     for (const signal of group) {
       if (Date.parse(signal.published_at) >= until) continue;
-      const key = isoDayIn(signal.published_at, zone);
+      const key = isoDayOf(signal.published_at, zone);
       byDay.set(key, [...(byDay.get(key) ?? []), signal]);
     }
   }

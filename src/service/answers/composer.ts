@@ -24,7 +24,8 @@ import { findConflicts, isFlagged, type FigureConflict } from './conflicts';
 import { framePlaces, inFramePlace, parseQuestion, type QuestionFrame } from './question';
 import type { SignalFacts } from './signal-facts';
 import { withMinusSigns } from '../../shared/format';
-import { DEFAULT_TIME_ZONE, formatDayIn } from '../world/time-zone';
+import { DEFAULT_TIME_ZONE } from '../world/time-zone';
+import { shownDayOf } from './signal-days';
 import type { SourceHealth } from '../../shared/service-schemas';
 
 export interface ComposedAnswer {
@@ -66,7 +67,7 @@ const MAX_PER_TYPE = 2;
  * "18 Nov 2026" (src/shared/format.ts; "Sep", not ICU's "Sept"): the day in the analyst's time
  * zone, the date the app shows for the same signal (decision 0036).
  */
-export const formatDay = (iso: string, zone: string = DEFAULT_TIME_ZONE): string => formatDayIn(iso, zone);
+export const formatDay = (iso: string, zone: string = DEFAULT_TIME_ZONE): string => shownDayOf(iso, zone);
 
 /** Keeps the best hits but no more than two of one signal type, so answers cover several angles. */
 export function diversify(hits: SearchHit[], max = MAX_CITED): SearchHit[] {

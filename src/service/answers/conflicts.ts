@@ -6,7 +6,8 @@
  * verified answer and the machine-readable `conflicts` field all read the same rule.
  */
 import { sourceAuthority, type CorpusSignal, type CorpusSource } from '../world/signal-types';
-import { DEFAULT_TIME_ZONE, formatCalendarDay, isoDayIn } from '../world/time-zone';
+import { DEFAULT_TIME_ZONE, formatCalendarDay } from '../world/time-zone';
+import { isoDayOf } from './signal-days';
 
 /** Extension field `conflicts[]` of an answer (JSON body and the `clarity.conflicts_flagged` frame). */
 export interface FigureConflict {
@@ -88,7 +89,7 @@ export function plausibleUpdate(measure: string, a: number, b: number): boolean 
  * the earlier.
  */
 export function findConflicts(signals: CorpusSignal[], sourcesById: Map<string, CorpusSource>, zone: string = DEFAULT_TIME_ZONE): FigureConflict[] {
-  const day = (iso: string): string => isoDayIn(iso, zone);
+  const day = (iso: string): string => isoDayOf(iso, zone);
   const groups = new Map<string, { measure: Measure; entity: string; place: string; asOf: string; signals: CorpusSignal[] }>();
   const seen = new Set<string>();
   for (const signal of signals) {

