@@ -143,7 +143,7 @@ describe('a service that listens before its index is warm', () => {
     const dataDir = await storedCorpus(rows);
     // A corpus big enough that its generation and indexing take seconds after the service listens.
     const args = ['--port', '0', '--pace-ms', '0', '--no-live', '--data-dir', dataDir, '--signals', '100000'];
-    const first = await startServiceProcess(args, 300_000);
+    const first = await startServiceProcess(args, 300_000, undefined, {}, 'listening');
     running.add(first);
     let printed = '';
     first.child.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
@@ -155,7 +155,7 @@ describe('a service that listens before its index is warm', () => {
     // Killed before its index was ready (it prints index_ready when it is).
     expect(printed).not.toContain('index_ready');
 
-    const second = await startServiceProcess(args, 300_000);
+    const second = await startServiceProcess(args, 300_000, undefined, {}, 'listening');
     running.add(second);
     // Every stored signal is found once the restarted service holds them (Discover waits for it).
     const found: string[] = [];

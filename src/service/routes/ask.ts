@@ -143,13 +143,17 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
  * An ask's question and hits while the store warms: the database's full-text search over the
  * question's words and entities (no vocabulary check of typos: the index's words are not all
  * held yet). Null when the database finds nothing (the embedded sample lives only in the
- * index), after waiting for the store: the ask is then answered from the index as ever.
+ * index) or the store is ready first, after waiting for it: the ask is then answered from the
+ * index as ever.
  */
 async function warmRetrieval(question: string, earlier: string[], session: Session, context: ServiceContext, timeZone: string): Promise<{ now: number; frame: QuestionFrame; hits: SearchHit[] } | null> {
   const now = context.now();
   const frame = understand(question, earlier, session, context, now, timeZone, false);
-  const hits = await context.warmUp.search(retrievalQuery(frame), now);
-  if (hits.length > 0 && !context.warmUp.ready) return { now, frame, hits };
+  // Whichever comes first: the database's hits, or the whole index (a short warm-up beats a slow search).
+  const searched = context.warmUp.search(retrievalQuery(frame), now);
+  const hits = await Promise.race([searched, context.warmUp.whenReady().then(() => null, () => null)]);
+  if (hits === null) searched.catch(() => undefined);
+  if (hits && hits.length > 0 && !context.warmUp.ready) return { now, frame, hits };
   await context.warmUp.whenServing();
   return null;
 }
