@@ -3,6 +3,7 @@
  * while its index warms, an ask is answered from the database's full-text search, a real cited
  * answer marked `x-index-state: warming`; a route that reads the signals waits for them; once warm
  * the same ask is answered from the index exactly as a service started the old way answers it.
+ * The same on a team server's PostgreSQL (its full-text search answers meanwhile).
  * A kill -9 while the index is still being built loses nothing: every stored signal and the
  * session of the ask answered meanwhile are there after the restart.
  */
@@ -14,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
+import { startPostgresCluster } from '../support/postgres-cluster';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const dirs: string[] = [];
@@ -135,6 +137,36 @@ describe('a service that listens before its index is warm', () => {
       expect(citedIds(answered.answer)).toEqual(citedIds(readyAnswer));
     } finally {
       await before.close();
+    }
+  });
+
+  it('on PostgreSQL too: an ask while warming is answered from its full-text search, cited, and once warm from the index', { timeout: 300_000 }, async () => {
+    const cluster = await startPostgresCluster();
+    try {
+      const databaseUrl = await cluster.createDatabase('warm_start');
+      const rows = feedSignals(300);
+      const seeding = await startService({ ...options(await tempDir()), databaseUrl });
+      await new SignalRepository(seeding.db).put(rows, { timeoutMs: 120_000 });
+      await seeding.close();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const service = await startService({ ...options(await tempDir()), databaseUrl, warmInBackground: true, holdWarmUp: held });
+      try {
+        expect(service.warmUp.state).toBe('warming');
+        const warming = await ask(service.url, QUESTION);
+        expect(warming.state).toBe('warming');
+        expect(citedIds(warming.answer)).toContain(QUOKKA);
+        release();
+        await service.warmUp.whenReady();
+        const ready = await ask(service.url, QUESTION);
+        expect(ready.state).toBe('ready');
+        expect(citedIds(ready.answer)).toContain(QUOKKA);
+      } finally {
+        release();
+        await service.close();
+      }
+    } finally {
+      await cluster.destroy();
     }
   });
 
