@@ -31,7 +31,9 @@
  *   --trust-proxy ADDR[,ADDR] (the proxy's addresses: its X-Forwarded-For names the caller)
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--role admin] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
- * Prints one JSON line `{"event":"listening","url":…}` on stdout for supervisors.
+ * Prints one JSON line `{"event":"listening","url":…,"index":"warming"}` on stdout for supervisors
+ * as soon as it listens, then `{"event":"index_ready",…}` once every signal is held (asks are
+ * answered from the database's full-text search until then: server-warm-up.ts).
  */
 import { isIP } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +43,7 @@ import { SourcesFile, urlProblem, type SourceDefinitionInput } from './feed/sour
 import { ConfigurationError, DevIdentityProvider } from './auth';
 import { LIMIT_TABLE } from './rate-limiter';
 import { DEFAULT_PACE_MS, startService } from './server';
+import { WarmUpStopped } from './server-warm-up';
 import { DatabaseStartError } from './store/database';
 import { defaultServiceDataDir, namesNoFolder } from './data-dir';
 import { DEFAULT_TIME_ZONE, timeZoneError, timeZoneOrNull } from './world/time-zone';
@@ -286,6 +289,8 @@ const service = await startService({
   sample,
   feed: { sources, allowPrivate: values['allow-private-sources'] ?? false, allowedPrivateHosts: allowedSourceHosts(values['allow-source-host'] ?? []), ...(values['contact-url'] ? { contactUrl: values['contact-url'] } : {}) },
   dataDir,
+  // Listen first; the corpus, its index and the stored signals are taken in meanwhile.
+  warmInBackground: true,
   // The corpus and its index, kept beside the signing key for the next start; the key covers
   // this code's files (src/service, or the build in out/main).
   corpusCache: { dir: dataDir, codeDir: fileURLToPath(new URL('.', import.meta.url)) },
@@ -308,7 +313,16 @@ const service = await startService({
   }
   throw error;
 });
-process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, signals: service.store.index.size, sources: service.store.sources.length, feed_sources: sources.length, sample, startup_ms: Date.now() - started })}\n`);
+process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, index: service.warmUp.state, sources: service.store.sources.length, feed_sources: sources.length, sample, startup_ms: Date.now() - started })}\n`);
+service.warmUp.whenReady().then(
+  () => process.stdout.write(`${JSON.stringify({ event: 'index_ready', signals: service.store.index.size, stored_signals: service.storedSignals.from, ready_ms: Date.now() - started })}\n`),
+  (error: unknown) => {
+    if (error instanceof WarmUpStopped) return;
+    // A start that cannot hold its signals stops, as it did when this happened before listening.
+    console.error(error instanceof DatabaseStartError || error instanceof ConfigurationError ? error.message : error);
+    process.exit(1);
+  },
+);
 process.stderr.write(
   `Retail Signal local service on ${service.url}\n  Sample corpus: ${sample === 'replay' ? 'replayed as simulated arrivals (demo)' : sample === 'snapshot' ? 'fixed synthetic snapshot (not fetched)' : 'off'}; fetched sources: ${sources.length}\n  OpenAPI: ${service.url}/.well-known/openapi.yaml\n` +
     (values['enable-faults'] ? '  FAULT INJECTION ENABLED (tests only)\n' : '') +

@@ -48,3 +48,16 @@ export function guardEndpointTable(app: FastifyInstance): void {
     }
   });
 }
+
+/** The methods registered for a concrete path (with HEAD wherever GET is): a 405's `Allow`. */
+export function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path: string): string[] {
+  const methods = new Set<string>();
+  for (const route of routes) {
+    const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
+    if (pattern.test(path)) {
+      methods.add(route.method);
+      if (route.method === 'GET') methods.add('HEAD');
+    }
+  }
+  return [...methods];
+}

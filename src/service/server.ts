@@ -10,7 +10,7 @@ import { registerExtensions, type ExtensionOptions } from './extensions';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import type { ComposerSettings } from './answers/answer-pipeline';
-import { guardEndpointTable, route } from './endpoint-routes';
+import { guardEndpointTable, methodsFor, route } from './endpoint-routes';
 import { authenticateChallenge, ServiceError, STATUS_BY_CODE } from './http-errors';
 import { LIMIT_TABLE, RateLimiter, SharedRateLimiter, type LimitName, type LimitRule } from './rate-limiter';
 import { ResearchRuns, type ResearchTiming } from './research/research-runs';
@@ -23,7 +23,7 @@ import { registerPageRoutes } from './routes/pages';
 import { registerSourceRoutes } from './routes/sources';
 import type { Identity, ServiceContext } from './service-context';
 import { SessionStore } from './session-store';
-import { openCachedSignalStore, SignalStore, startOfUtcDay } from './signal-store';
+import { SignalStore, startOfUtcDay } from './signal-store';
 import type { CorpusCacheOptions } from './corpus/corpus-cache';
 import { DatabaseFeedRepository } from './feed/feed-database';
 import { FeedService, type FeedServiceOptions } from './feed/feed-service';
@@ -36,6 +36,7 @@ import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
 import { StoredSignals, type LoadedSignals } from './stored-signals';
+import { ServiceWarmUp, warmCorpus } from './server-warm-up';
 import { DEFAULT_TIME_ZONE } from './world/time-zone';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -101,6 +102,14 @@ export interface ServiceOptions {
   sample?: SampleMode;
   /** The live feed of fetched sources (src/service/feed). */
   feed?: FeedOptions;
+  /**
+   * Listen before the signals are held, and take them in meanwhile (server-warm-up.ts): the CLI's
+   * way. Off (the default for code that starts a service and uses it at once, tests and the
+   * eval), startService returns once the store is ready, as before.
+   */
+  warmInBackground?: boolean;
+  /** Tests: the warm-up starts only once this settles (a store observed while still warming). */
+  holdWarmUp?: Promise<unknown>;
 }
 
 export interface FeedOptions extends Omit<FeedServiceOptions, 'store' | 'now'> {
@@ -132,8 +141,10 @@ export interface RunningService {
   idp: DevIdentityProvider;
   /** The service's database (store/database.ts). */
   db: Database;
-  /** How the stored (fetched) signals were read at start: from the index snapshot plus the rows changed since, or every row. */
-  storedSignals: Omit<LoadedSignals, 'signals'>;
+  /** How the stored (fetched) signals were read at start: from the index snapshot plus the rows changed since, or every row (none yet while warming). */
+  readonly storedSignals: Omit<LoadedSignals, 'signals'>;
+  /** The warm-up: `state` (warming, ready, failed) and whenReady() (server-warm-up.ts). */
+  warmUp: ServiceWarmUp;
   /** Every route the server registered (endpoint-table.test.ts checks they are the table's rows). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
@@ -160,19 +171,6 @@ function routeLimit(request: FastifyRequest): LimitName {
   }
 }
 
-/** The methods registered for a concrete path (with HEAD wherever GET is). */
-function methodsFor(routes: ReadonlyArray<{ method: string; url: string }>, path: string): string[] {
-  const methods = new Set<string>();
-  for (const route of routes) {
-    const pattern = new RegExp(`^${route.url.split('/').map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}$`);
-    if (pattern.test(path)) {
-      methods.add(route.method);
-      if (route.method === 'GET') methods.add('HEAD');
-    }
-  }
-  return [...methods];
-}
-
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const now = options.now ?? Date.now;
   const { db } = await openDatabase({ url: options.databaseUrl ?? null, dataDir: options.dataDir ?? null });
@@ -186,8 +184,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 }
 
 async function startOnDatabase(options: ServiceOptions, db: Database, now: () => number): Promise<RunningService> {
-  const cached = !options.store && options.corpusCache ? openCachedSignalStore(corpusOptions(options), options.corpusCache) : null;
-  const store = options.store ?? cached?.store ?? createSignalStore(options);
+  // Without a store given, the service starts over a warming one: the sample's sources, its
+  // signals taken in by the warm-up below (after listening, when warmInBackground).
+  const store = options.store ?? SignalStore.warming(corpusOptions(options));
+  const warmUp = new ServiceWarmUp(db);
   // One process owns an embedded database; a PostgreSQL one may be shared, so its limits are counted there.
   const limiter = db.kind === 'postgres' ? new SharedRateLimiter(db, options.limits ?? LIMIT_TABLE, now) : new RateLimiter(options.limits ?? LIMIT_TABLE, now);
   // The feed's sources, state, history, signals and proposals live in the database (migration 4);
@@ -201,11 +201,9 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     store,
     snapshot: db.kind === 'embedded' && options.dataDir && options.corpusCache ? { dir: options.dataDir, codeDir: options.corpusCache.codeDir } : null,
   });
-  const loaded = await storedSignals.load();
+  let loaded: Omit<LoadedSignals, 'signals'> = { from: 'none', rowsRead: 0, ms: 0 };
+  let corpusWritten: Promise<void> | null = null;
   const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository, learnedStore: new DatabaseLearnedEntityStore(db) });
-  await feed.load(loaded.signals);
-  // A sources file is applied at each start; an entry without an id gets one derived from its URL.
-  for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
     logger: false,
@@ -233,6 +231,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const research: ResearchRuns = new ResearchRuns(store, { ...DEFAULT_RESEARCH_TIMING, ...options.research }, now, db, () => context.composer, options.timeZone ?? DEFAULT_TIME_ZONE);
   const context: ServiceContext = {
     store,
+    warmUp,
     sessions: new SessionStore(db),
     limiter,
     research,
@@ -285,9 +284,10 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   };
 
   app.decorateRequest('identity', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     // Who is calling comes first: a refused credential is 401 on every route, before any body error.
     await resolveIdentity(request);
+    await warmUp.gate(request.routeOptions.url, reply);
     // SECURITY: bodies are JSON only; anything else is refused before parsing.
     if (!request.is404 && ['POST', 'PUT', 'PATCH'].includes(request.method)) {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -348,8 +348,6 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   registerDeveloperRoutes(app, context);
   if (options.adminBootstrapSecret && !options.companyIdentity) registerAdminBootstrapRoute(app, context, options.adminBootstrapSecret);
   const extensions = await registerExtensions(app, context, { ...options.extensions, db });
-  await context.research.restore();
-  context.schedules.start();
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
   route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(options.publicUrl ?? url))));
@@ -359,18 +357,42 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
 
-  feed.start();
-  extensions.listening();
   let liveTimer: NodeJS.Timeout | null = null;
-  // The sample replayed as arrivals (demos and tests), labelled simulated in the health snapshot.
-  if ((options.liveFeed ?? true) && context.sample === 'replay') {
-    const random = new SeededRandom(now() & 0xffffffff);
-    liveTimer = setInterval(() => {
-      const at = now();
-      for (let i = random.int(1, 3); i > 0; i -= 1) store.addLiveSignal(new Date(at));
-      store.driftHealth(random, at);
-    }, options.liveIntervalMs ?? 4_000);
-    liveTimer.unref();
+  /**
+   * What a start did before it listened: the corpus, the stored signals (after it, as before),
+   * the feed's state, the sources file, research runs left queued, schedules, the feed's fetches.
+   */
+  const warming = warmUp.run(async (pause) => {
+    await warmUp.held(options.holdWarmUp);
+    if (!store.corpusHeld) corpusWritten = (await warmCorpus(store, corpusOptions(options), options.corpusCache ?? null, pause, (message) => process.stderr.write(`${message}\n`))).written;
+    const read = await storedSignals.load();
+    loaded = { from: read.from, rowsRead: read.rowsRead, ms: read.ms };
+    await pause();
+    await feed.load(read.signals);
+    // A sources file is applied at each start; an entry without an id gets one derived from its URL.
+    for (const source of options.feed?.sources ?? []) await feed.ensure({ ...source, id: source.id ?? fileSourceId(source.url) });
+    await pause();
+    await context.research.restore();
+    context.schedules.start();
+    feed.start();
+    extensions.listening();
+    // The sample replayed as arrivals (demos and tests), labelled simulated in the health snapshot.
+    if ((options.liveFeed ?? true) && context.sample === 'replay') {
+      const random = new SeededRandom(now() & 0xffffffff);
+      liveTimer = setInterval(() => {
+        const at = now();
+        for (let i = random.int(1, 3); i > 0; i -= 1) store.addLiveSignal(new Date(at));
+        store.driftHealth(random, at);
+      }, options.liveIntervalMs ?? 4_000);
+      liveTimer.unref();
+    }
+  });
+  if (!options.warmInBackground) {
+    await warming;
+    if (warmUp.state === 'failed') {
+      await app.close().catch(() => undefined);
+      throw warmUp.error;
+    }
   }
 
   return {
@@ -381,10 +403,16 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     feed,
     idp,
     db,
-    storedSignals: { from: loaded.from, rowsRead: loaded.rowsRead, ms: loaded.ms },
+    get storedSignals() {
+      return loaded;
+    },
+    warmUp,
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);
+      // A warm-up still under way stops at its next pause; what it wrote is whole (atomic files).
+      warmUp.stop();
+      await warming;
       extensions.close();
       await feed.close();
       // With the feed stopped the store holds exactly the stored signals: the next start reads the snapshot.
@@ -395,7 +423,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       const letIdleGo = setInterval(() => app.server.closeIdleConnections(), 100);
       try {
         context.schedules.close();
-        await Promise.all([app.close(), cached?.written, context.research.close()]);
+        await Promise.all([app.close(), corpusWritten, context.research.close()]);
       } finally {
         clearInterval(letIdleGo);
       }

@@ -11,6 +11,7 @@ import type { ResearchSchedules } from './research/research-schedules';
 import type { LimitName, RateLimiter, SharedRateLimiter } from './rate-limiter';
 import type { SessionStore } from './session-store';
 import type { SignalStore } from './signal-store';
+import type { ServiceWarmUp } from './server-warm-up';
 
 export interface Identity {
   kind: 'anonymous' | 'user';
@@ -22,6 +23,8 @@ export interface Identity {
 /** What every route needs, passed explicitly so routes stay plain functions. */
 export interface ServiceContext {
   store: SignalStore;
+  /** The store's warm-up after the service listens (server-warm-up.ts): asks meanwhile search the database. */
+  warmUp: ServiceWarmUp;
   sessions: SessionStore;
   limiter: RateLimiter | SharedRateLimiter;
   research: ResearchRuns;

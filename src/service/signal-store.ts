@@ -3,7 +3,10 @@
  * signals and moves source health here; everything reads from one place.
  */
 import {
+  CORPUS_STEP_SIGNALS,
+  corpusSources,
   DEFAULT_ANCHOR,
+  DEFAULT_SEED,
   generateCorpus,
   groupSourcesByKind,
   makeSignal,
@@ -29,7 +32,12 @@ export class SignalStore {
   /** Signals grouped by the fact they report (counts, latest figures, disagreements). */
   readonly facts = new SignalFacts();
   /** The true values the corpus was written from (the evaluation reads them; answers never do). */
-  readonly truth: GroundTruth;
+  truth: GroundTruth;
+  /**
+   * Whether the corpus's signals are all held: false while a warming store (SignalStore.warming)
+   * takes them in between requests; its sources are there from the first moment.
+   */
+  corpusHeld = true;
   /** Newest publication time of the generated corpus ("today" for its figures). */
   readonly anchor: Date;
   private readonly bySlug = new Map<string, CorpusSignal>();
@@ -69,6 +77,45 @@ export class SignalStore {
     }
     this.liveRandom = new SeededRandom((options.seed ?? 1) ^ 0x5eed);
     this.oracleUpdatedAt = (options.anchor ?? new Date()).toISOString();
+  }
+
+  /**
+   * A store with the corpus's sources and none of its signals yet: the service listens over it
+   * and takes the corpus in afterwards (takeCorpusSteps, driven by server-warm-up.ts).
+   */
+  static warming(options: CorpusOptions = {}): SignalStore {
+    const anchor = options.anchor ?? DEFAULT_ANCHOR;
+    const truth: GroundTruth = { seed: options.seed ?? DEFAULT_SEED, anchor: anchor.toISOString(), stores: {}, results: {}, markets: [], festive: [], funding: {}, conflicts: [] };
+    const store = new SignalStore(options, { corpus: { sources: corpusSources(options), signals: [], truth }, index: new SignalSearchIndex() });
+    store.corpusHeld = false;
+    return store;
+  }
+
+  /**
+   * A warming store takes in its corpus (generated, or read from the cache with its packed index),
+   * pausing every CORPUS_STEP_SIGNALS signals. Its documents come first, in the corpus's order,
+   * as the constructor would have put them: the index is the same one. A malformed packed index
+   * throws before anything changes.
+   */
+  *takeCorpusSteps(corpus: Corpus, packed: PackedIndex | null): Generator<void, void> {
+    if (this.corpusHeld) throw new Error('the store already holds its corpus');
+    if (this.index.size > 0) throw new Error('the corpus must come before any other signal');
+    if (packed) this.index.appendPacked(corpus.signals, packed);
+    else {
+      for (const [at, signal] of corpus.signals.entries()) {
+        this.index.add(signal);
+        if (at % CORPUS_STEP_SIGNALS === CORPUS_STEP_SIGNALS - 1) yield;
+      }
+      this.index.trimLists();
+    }
+    for (const [at, signal] of corpus.signals.entries()) {
+      this.facts.add(signal);
+      this.bySlug.set(signal.slug, signal);
+      this.noteLastItem(signal.source_id, signal.published_at);
+      if (at % CORPUS_STEP_SIGNALS === CORPUS_STEP_SIGNALS - 1) yield;
+    }
+    this.truth = corpus.truth;
+    this.corpusHeld = true;
   }
 
   getSignal(id: string): CorpusSignal | undefined {

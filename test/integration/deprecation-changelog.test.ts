@@ -153,7 +153,7 @@ describe('405 and the headers every response sends are documented', () => {
     expect(response.headers.get('allow')).toBe('POST');
     expect(await response.json()).toMatchObject({ error: 'method_not_allowed' });
     const documented = document.paths['/api/v1/ask']!.post!.responses['405'];
-    expect(documentedHeaders(documented)).toEqual(new Set(['x-rate-limit-remaining', 'allow']));
+    expect(documentedHeaders(documented)).toEqual(new Set(['x-rate-limit-remaining', 'x-index-state', 'allow']));
     expect(undocumented(response, documentedHeaders(documented))).toEqual([]);
   });
 

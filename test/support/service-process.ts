@@ -7,6 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;
+  /** When (performance.now() in this process) it printed `index_ready`: every signal held (server-warm-up.ts). */
+  readyAt: Promise<number>;
   /** SIGKILL: no shutdown code runs, as with a crash or an operator's kill -9. */
   kill9(): Promise<void>;
   stop(): Promise<void>;
@@ -22,19 +24,30 @@ export const BUILT_SERVICE: readonly string[] = ['out/main/service.js'];
 /** The built service's entry from source (compile cache, PGlite compiled early, then the CLI). */
 export const SOURCE_SERVICE_ENTRY: readonly string[] = ['--import', 'tsx', 'src/service/main.ts'];
 
-/** Starts the service (`entry`: Node's arguments before the CLI's, the source by default; `env`: added to this process's). */
-export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE, env: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+/**
+ * Starts the service (`entry`: Node's arguments before the CLI's, the source by default; `env`:
+ * added to this process's). It listens before its index is warm (server-warm-up.ts) and prints
+ * `index_ready` once it is: by default this resolves then, so a test meets the service it always
+ * met; `until: 'listening'` resolves as soon as it listens (the warm-up's own tests, the bench).
+ */
+export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE, env: NodeJS.ProcessEnv = {}, until: 'ready' | 'listening' = 'ready'): Promise<ServiceProcess> {
   refuseUnsetArguments(args);
   const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let markReady!: (at: number) => void;
+  const readyAt = new Promise<number>((resolve) => (markReady = resolve));
   const url = await new Promise<string>((resolve, reject) => {
     let stdout = '';
     const timer = setTimeout(() => reject(new Error(`The service did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
     child.stdout!.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
-      const line = stdout.split('\n').find((l) => l.includes('"listening"'));
-      if (line) {
+      const lines = stdout.split('\n');
+      const line = lines.find((l) => l.includes('"listening"'));
+      // A service of a build before the warm-up prints no index state: it is ready when it listens.
+      const indexReady = (line !== undefined && !line.includes('"index":"warming"')) || lines.some((l) => l.includes('"index_ready"'));
+      if (indexReady) markReady(performance.now());
+      if (line && (indexReady || until === 'listening')) {
         clearTimeout(timer);
         resolve((JSON.parse(line) as { url: string }).url);
       }
@@ -48,6 +61,7 @@ export async function startServiceProcess(args: string[], timeoutMs = 120_000, e
   return {
     url,
     child,
+    readyAt,
     async kill9() {
       child.kill('SIGKILL');
       await exited;

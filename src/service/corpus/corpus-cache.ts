@@ -18,7 +18,7 @@ import { join, relative } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { takeFinishedEarlyRead } from '../retrieval/early-reads';
 import { packSnapshot, unpackSnapshot } from '../retrieval/packed-snapshot';
-import { SignalSearchIndex } from '../retrieval/search-index';
+import { SignalSearchIndex, type PackedIndex } from '../retrieval/search-index';
 import type { GroundTruth } from './ground-truth';
 import { DEFAULT_ANCHOR, DEFAULT_SEED, DEFAULT_SIGNAL_COUNT, type Corpus, type CorpusOptions, type CorpusSignal, type CorpusSource } from './generator';
 
@@ -82,6 +82,17 @@ const corpusCacheFile = (dir: string, key: string): string => join(dir, `${PREFI
 
 /** The cached corpus for `key`, or null (with the reason) when there is none or it is unusable. */
 export function readCorpusCache(dir: string, key: string): { cached: CachedCorpus | null; problem?: string } {
+  const { cached, problem } = readPackedCorpusCache(dir, key);
+  if (!cached) return { cached: null, problem };
+  try {
+    return { cached: { corpus: cached.corpus, index: SignalSearchIndex.fromPacked(cached.corpus.signals, cached.packed) } };
+  } catch (error) {
+    return { cached: null, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The cached corpus for `key` with its index as the file packs it (a warming store appends it to its own index). */
+export function readPackedCorpusCache(dir: string, key: string): { cached: { corpus: Corpus; packed: PackedIndex } | null; problem?: string } {
   let bytes: Buffer;
   // Read and checksummed on a worker thread since the process began, when the entry started it.
   const early = takeFinishedEarlyRead(corpusCacheFile(dir, key));
@@ -97,7 +108,7 @@ export function readCorpusCache(dir: string, key: string): { cached: CachedCorpu
     if (!Array.isArray(sources) || typeof truth !== 'object' || truth === null || Array.isArray(truth)) throw new Error('it is incomplete');
     const signals = records as CorpusSignal[];
     for (const signal of signals) if (typeof signal?.id !== 'string' || typeof signal.published_at !== 'string') throw new Error('it holds a signal without an id or date');
-    return { cached: { corpus: { sources, signals, truth }, index: SignalSearchIndex.fromPacked(signals, index) } };
+    return { cached: { corpus: { sources, signals, truth }, packed: index } };
   } catch (error) {
     return { cached: null, problem: error instanceof Error ? error.message : String(error) };
   }

@@ -186,12 +186,8 @@ export function groupSourcesByKind(sources: CorpusSource[]): Map<SourceKind, Cor
   return byKind;
 }
 
-export function generateCorpus(options: CorpusOptions = {}): Corpus {
-  const seed = options.seed ?? DEFAULT_SEED;
-  const count = options.signalCount ?? DEFAULT_SIGNAL_COUNT;
-  const anchorMs = (options.anchor ?? DEFAULT_ANCHOR).getTime();
-  const startMs = anchorMs - SPAN_DAYS * DAY_MS;
-  const random = new SeededRandom(seed);
+/** The corpus's sources, as generateCorpus makes them first from the seed's stream (left where the signals go on from). */
+function corpusSourcesFrom(random: SeededRandom, options: CorpusOptions): CorpusSource[] {
   const sources = generateSources(random);
   const kinds: SourceKind[] = ['business_press', 'price_tracker', 'job_board', 'store_locator', 'app_store_rank', 'industry_body'];
   for (let i = sources.length; i < (options.sourceCount ?? 0); i += 1) {
@@ -199,6 +195,37 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
     const kind = random.pick(kinds);
     sources.push(makeSource(random, kind, `${city.city} ${kind.replace(/_/g, ' ')} feed ${i}`, `feed-${i}.${slugify(city.city)}`));
   }
+  return sources;
+}
+
+/** The sources the corpus of these options has, without its signals (a warming service names them at once). */
+export function corpusSources(options: CorpusOptions = {}): CorpusSource[] {
+  return corpusSourcesFrom(new SeededRandom(options.seed ?? DEFAULT_SEED), options);
+}
+
+export function generateCorpus(options: CorpusOptions = {}): Corpus {
+  const steps = corpusSteps(options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Signals made between two of corpusSteps' pauses (a few tens of milliseconds of work). */
+export const CORPUS_STEP_SIGNALS = 5_000;
+
+/**
+ * generateCorpus in steps: it pauses after every CORPUS_STEP_SIGNALS signals, so a service that
+ * already listens can generate a large corpus between requests (server.ts's warm-up). The same
+ * corpus either way: the steps only pause, they draw nothing.
+ */
+export function* corpusSteps(options: CorpusOptions = {}): Generator<void, Corpus> {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const count = options.signalCount ?? DEFAULT_SIGNAL_COUNT;
+  const anchorMs = (options.anchor ?? DEFAULT_ANCHOR).getTime();
+  const startMs = anchorMs - SPAN_DAYS * DAY_MS;
+  const random = new SeededRandom(seed);
+  const sources = corpusSourcesFrom(random, options);
   const byKind = groupSourcesByKind(sources);
   const { truth, drafts } = generateFacts(new SeededRandom(seed ^ 0x7a17), seed, startMs, anchorMs);
 
@@ -223,11 +250,14 @@ export function generateCorpus(options: CorpusOptions = {}): Corpus {
     const ageDays = random.next() ** 1.6 * SPAN_DAYS;
     const publishedAt = new Date(Math.floor((anchorMs - ageDays * DAY_MS) / 1000) * 1000);
     signals.push(makeSignal(random, index, seed, publishedAt, byKind));
+    if (index % CORPUS_STEP_SIGNALS === 0) yield;
   }
+  yield;
   // Each tracker's chart of an app moves by plausible steps; the planted disagreements follow it.
   continueRankSeries(signals, seed, Math.min(factSignals.length, count));
   const appRankConflicts = plantAppRankConflicts(signals, sources, seed, Math.min(factSignals.length, count));
   signals.sort((a, b) => b.published_at.localeCompare(a.published_at) || a.id.localeCompare(b.id));
+  yield;
   uniqueSlugs(signals);
   const attached = attachSignals(truth, signals, sources);
   return { sources, signals, truth: { ...attached, conflicts: [...attached.conflicts, ...appRankConflicts] } };

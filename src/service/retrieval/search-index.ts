@@ -66,7 +66,11 @@ export class SignalSearchIndex {
 
   constructor(signals: Iterable<CorpusSignal> = []) {
     for (const signal of signals) this.add(signal);
-    // Built in one go: the lists give back their spare capacity (a third of it, growing by half).
+    this.trimLists();
+  }
+
+  /** After a bulk build (here, or added in steps by a warming store): the lists give back their spare capacity (a third of it, growing by half). */
+  trimLists(): void {
     for (const list of this.postings.values()) list.trim();
   }
 

@@ -47,8 +47,15 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       const earlier = questions.slice(0, -1).map((message) => stripFaultMarkers(message.content) || message.content);
       let hits: SearchHit[] = [];
       let turn: SessionTurn | null = null;
+      // While the store warms, the database's full-text search finds the hits (server-warm-up.ts).
+      const warm = context.warmUp.ready ? null : await warmRetrieval(question, earlier, session, context, timeZone);
+      if (warm) reply.header('x-index-state', 'warming');
       // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
       const retrieve = (): Retrieved => {
+        if (warm) {
+          hits = warm.hits;
+          return { now: warm.now, frame: warm.frame };
+        }
         const now = context.now();
         const frame = understand(question, earlier, session, context, now, timeZone);
         // A deep pool, so the composer can pick several kinds of signal, not 40 of one kind.
@@ -56,7 +63,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
         return { now, frame };
       };
       const compose = ({ now, frame }: Retrieved): ComposedAnswer => {
-        const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: context.store.facts, healthOf: context.store.healthOf, timeZone });
+        // While warming the store's facts are partial: no figure is read from them (the hits alone).
+        const answer = composeAnswer(question, hits, context.store.sourcesById, now, { frame, facts: warm ? undefined : context.store.facts, healthOf: context.store.healthOf, timeZone });
         turn = {
           question,
           answer: answer.content,
@@ -132,12 +140,31 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
 }
 
 /**
+ * An ask's question and hits while the store warms: the database's full-text search over the
+ * question's words and entities (no vocabulary check of typos: the index's words are not all
+ * held yet). Null when the database finds nothing (the embedded sample lives only in the
+ * index) or the store is ready first, after waiting for it: the ask is then answered from the
+ * index as ever.
+ */
+async function warmRetrieval(question: string, earlier: string[], session: Session, context: ServiceContext, timeZone: string): Promise<{ now: number; frame: QuestionFrame; hits: SearchHit[] } | null> {
+  const now = context.now();
+  const frame = understand(question, earlier, session, context, now, timeZone, false);
+  // Whichever comes first: the database's hits, or the whole index (a short warm-up beats a slow search).
+  const searched = context.warmUp.search(retrievalQuery(frame), now);
+  const hits = await Promise.race([searched, context.warmUp.whenReady().then(() => null, () => null)]);
+  if (hits === null) searched.catch(() => undefined);
+  if (hits && hits.length > 0 && !context.warmUp.ready) return { now, frame, hits };
+  await context.warmUp.whenServing();
+  return null;
+}
+
+/**
  * The question understood in its conversation: a follow-up ("there", "they", "the same
  * period") borrows from the session's previous turn, or, for a client that sends earlier
  * turns in `messages` without a session, from those turns read in order.
  */
-function understand(question: string, earlier: string[], session: Session, context: ServiceContext, now: number, timeZone: string): QuestionFrame {
-  const isKnownWord = (word: string): boolean => context.store.index.hasTerm(word);
+function understand(question: string, earlier: string[], session: Session, context: ServiceContext, now: number, timeZone: string, vocabulary = true): QuestionFrame {
+  const isKnownWord = vocabulary ? (word: string): boolean => context.store.index.hasTerm(word) : undefined;
   let previous = session.turns.at(-1)?.frame;
   if (!previous) for (const content of earlier) previous = resolveFollowUp(parseQuestion(content, now, isKnownWord, timeZone), previous);
   return resolveFollowUp(parseQuestion(question, now, isKnownWord, timeZone), previous);

@@ -6,7 +6,7 @@
  *     every route, anonymous ones included; docs/decisions/design.md §3),
  *   - 400 for two credentials at once, or a malformed percent-encoded path,
  *   - 400/413/415 on routes with a body, 429 with `Retry-After` on routes with a limit, 500,
- *   - `x-rate-limit-remaining` on every response.
+ *   - `x-rate-limit-remaining` and `x-index-state` on every response.
  */
 import { z } from 'zod';
 import { interfaceLimitsLine, limitProse, type LimitBucketName } from '../endpoints/limits';
@@ -34,8 +34,8 @@ export type JsonResponse<Schema extends BodySchema = BodySchema> = JsonObject & 
 const header = (id: string): JsonObject => ({ $ref: `#/components/headers/${id}` });
 const response = (id: string, description?: string): JsonObject => ({ $ref: `#/components/responses/${id}`, ...(description ? { description } : {}) });
 
-/** The header on every response (docs/decisions/design.md §3). */
-export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemaining') };
+/** The headers on every response (docs/decisions/design.md §3; the index's state: decision 0040). */
+export const RATE_HEADER = { 'x-rate-limit-remaining': header('RateLimitRemaining'), 'x-index-state': header('IndexState') };
 
 /** A JSON response with its example. */
 export function jsonResponse<Schema extends BodySchema>(description: string, schema: Schema, example: unknown, headers: JsonObject = {}): JsonResponse<Schema> {
@@ -236,6 +236,14 @@ export const HEADERS: Record<string, JsonObject> = {
       'or the IP address for anonymous callers and for a credential that was refused.',
     schema: { type: 'integer', minimum: 0 },
     example: 29,
+  },
+  IndexState: {
+    description:
+      '`ready` once the service\'s search index holds every signal; `warming` while it takes them in after a start. ' +
+      'Meanwhile an ask is answered from the database\'s full-text search (cited and verified, ranked differently), ' +
+      'and other routes that read signals answer once the index is ready.',
+    schema: { type: 'string', enum: ['warming', 'ready', 'failed'] },
+    example: 'ready',
   },
   RetryAfter: { description: 'Whole seconds until the window resets.', schema: { type: 'integer', minimum: 1 }, example: 42 },
   WwwAuthenticate: {
