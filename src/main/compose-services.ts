@@ -20,6 +20,7 @@ import { HealthMonitor } from './services/health/health-monitor';
 import { LibraryHub } from './services/library/library-hub';
 import type { LibraryStore } from './services/library/library-store';
 import { LocalServiceSupervisor, type LocalServiceLaunch } from './services/local-service/local-service-supervisor';
+import { startingInWords } from './services/local-service/start-progress';
 import { composerLaunch } from './services/local-service/answer-composer-launch';
 import { ModelKeyStore } from './services/credentials/model-key-store';
 import { ResearchService } from './services/research/research-service';
@@ -96,6 +97,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     paceMs: options.paceMs,
     ...(options.serviceStartTimeoutMs !== undefined ? { startTimeoutMs: options.serviceStartTimeoutMs } : {}),
     onExit: (detail) => host?.localServiceExited(detail),
+    // The status bar says what a long first start is doing, and for how long (start-progress.ts).
+    onStartProgress: (elapsedMs, phase) => host?.localServiceStarting(startingInWords(elapsedMs, phase)),
     // Shared pages' links stay valid across restarts: the same port when it is free (issue 47).
     preferredPort: () => settings.get().localServicePort ?? null,
     onPort: (port) => {

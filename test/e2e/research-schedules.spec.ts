@@ -4,8 +4,9 @@
  * `research.changed`): a count on the Research navigation entry and a notice, the run marked in
  * the list; opening its report (which starts with what changed) clears the count, also after a reload.
  * Research › Schedules: the analyst makes a weekly schedule in the app, sees when it runs next,
- * runs it now, opens its report and deletes it; the plan's cap and the research limit are said
- * in words at the action.
+ * runs it now, opens its report and deletes it; changes a schedule from weekly to every day at
+ * another time, in place (decision 0050: the same schedule, its last report kept); the plan's cap
+ * and the research limit are said in words at the action.
  */
 import { expect, ResearchPage, serviceUrlOf, test, tokenFor } from './fixtures';
 

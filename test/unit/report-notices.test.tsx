@@ -78,12 +78,4 @@ describe('report-ready notices', () => {
       ['Report ready: Tanishq in Kerala', 'b'],
     ]);
   });
-
-  it('opening the report (from the runs list) takes its notice away', () => {
-    const push = connect();
-    push(run('a', 'Zudio in the south', 'completed'));
-    push(run('b', 'Tanishq in Kerala', 'completed'));
-    useAppStore.getState().openReport('a');
-    expect(useAppStore.getState().notices.map((n) => n.runId)).toEqual(['b']);
-  });
 });

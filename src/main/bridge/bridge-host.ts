@@ -143,4 +143,9 @@ export class BridgeHost {
   localServiceExited(detail: string): void {
     this.parts.connection.localServiceExited(detail);
   }
+
+  /** Called by the supervisor once a second while the local service starts: what it is doing. */
+  localServiceStarting(detail: string): void {
+    this.parts.connection.localServiceStarting(detail);
+  }
 }

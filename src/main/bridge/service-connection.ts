@@ -174,6 +174,12 @@ export class ServiceConnection {
     }, 500);
   }
 
+  /** While the local service starts: the status bar says what it is doing and for how long (start-progress.ts). */
+  localServiceStarting(detail: string): void {
+    if (this.current.mode !== 'local' || this.current.state !== 'starting' || this.disposed || this.current.detail === detail) return;
+    this.setStatus({ detail });
+  }
+
   /**
    * Starts the embedded service again so it picks up changed settings (Settings › Answers), when
    * it is the service in use. Conversations live in main and the service's sessions in its

@@ -3,7 +3,7 @@
  * service, serves the renderer build on 127.0.0.1 and prints the one URL to open.
  *   --port N (default 5178; 0 = free port)  --data-dir DIR  --pace-ms N
  *   --open clarity-desktop://… (a link to open once the page loads, as the desktop app does)
- *   --service-start-timeout-ms N (how long the local service may take to start; 60,000 by default)
+ *   --service-start-timeout-ms N (how long the local service's start may show no progress — no CPU time used, no line written — before it is given up; 60,000 by default; a start that keeps working may take up to 10 min)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ const { values } = parseArgs({
     // Passed through to the embedded local service; for tests.
     'service-arg': { type: 'string', multiple: true },
     open: { type: 'string', multiple: true },
-    // Tests on a loaded machine: the local service may take longer than a minute to start.
+    // Tests on a loaded machine: how long the local service's start may show no progress.
     'service-start-timeout-ms': { type: 'string' },
     // Tests: how often the service's research schedules are checked (default once a minute).
     'schedule-check-ms': { type: 'string' },

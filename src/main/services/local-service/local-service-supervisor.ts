@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { LaunchExtras } from './answer-composer-launch';
 import { ENDPOINTS } from '../../../shared/endpoints/table';
+import { watchStart, type CpuTimeProbe } from './start-progress';
 
 /** What the supervisor needs of a process: a ChildProcess or an Electron UtilityProcess fit. */
 export interface ServiceProcess {
@@ -43,7 +44,17 @@ function spawnProcess(command: string, args: string[], env: Record<string, strin
 
 export interface SupervisorOptions {
   paceMs?: number;
+  /**
+   * How long a start may show no progress (no CPU time used, no line written) before it is given
+   * up (start-progress.ts); 60 s by default. A start that keeps working may take up to
+   * `startCeilingMs` (10 min by default, never less than this).
+   */
   startTimeoutMs?: number;
+  startCeilingMs?: number;
+  /** Told once a second while the service starts: the time so far and what it is doing. */
+  onStartProgress?: (elapsedMs: number, phase: string) => void;
+  /** Tests: how the process's CPU time is read. */
+  cpuTimeProbe?: CpuTimeProbe;
   onExit?: (detail: string) => void;
   /** Flags and environment the app's settings add at each start (issue 28: the answer composer). */
   launchExtras?: () => LaunchExtras;
@@ -133,25 +144,44 @@ export class LocalServiceSupervisor {
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-2_000);
     });
+    const stallMs = this.options.startTimeoutMs ?? 60_000;
+    const wait = watchStart({
+      pid: child.pid,
+      stallMs,
+      ceilingMs: Math.max(this.options.startCeilingMs ?? 10 * 60_000, stallMs),
+      ...(this.options.cpuTimeProbe ? { probe: this.options.cpuTimeProbe } : {}),
+      ...(this.options.onStartProgress ? { onProgress: this.options.onStartProgress } : {}),
+    });
+    // Anything the process writes while it starts is a sign of life (its log goes to stderr).
+    child.stderr?.on('data', () => wait.noteLine());
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('The local service did not start within the time allowed.')), this.options.startTimeoutMs ?? 60_000);
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
+        wait.noteLine();
         try {
-          const message = JSON.parse(line) as { event?: string; url?: string };
-          if (message.event === 'listening' && message.url) {
-            clearTimeout(timer);
-            resolve(message.url);
-          }
+          const message = JSON.parse(line) as { event?: string; url?: string; phase?: string };
+          if (message.event === 'listening' && message.url) resolve(message.url);
+          // A service that says what it is doing while it starts (a warming or progress line).
+          else if ((message.event === 'warming' || message.event === 'progress') && typeof message.phase === 'string') wait.noteLine(message.phase);
         } catch {
           // Not our status line; ignore.
         }
       });
       child.once('exit', (code) => {
-        clearTimeout(timer);
         reject(new Error(`The local service exited (code ${code}). ${stderr.trim().split('\n').slice(-3).join(' ')}`));
       });
-    });
+      wait.failed.catch((error: unknown) => {
+        // Given up: the process is stopped, not left running beside the next attempt.
+        child.kill('SIGKILL');
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+    })
+      .catch((error: unknown) => {
+        // A start that failed leaves no process to stop later (stop() would wait for an exit that came).
+        if (this.child === child) this.child = null;
+        throw error;
+      })
+      .finally(() => wait.stop());
     this.admin = await exchangeAdminSecret(url, adminSecret);
     this.url = url;
     const listening = Number(new URL(url).port);

@@ -84,8 +84,7 @@ export const createResearchSlice: SliceCreator<ResearchSlice> = (set, get) => ({
     if (!result.ok) set({ researchError: result.error.message });
   },
   openReport: (id) => {
-    // The report is open: its "Report ready — Open" notice has done its work.
-    set({ openReportId: id, selectedCitation: null, ...(id ? { notices: get().notices.filter((notice) => notice.runId !== id) } : {}) });
+    set({ openReportId: id, selectedCitation: null });
     // Opening a scheduled run's report is seeing what changed: its badge goes (main pushes the run).
     if (id && get().runs.find((run) => run.id === id)?.unseenChanges) void clarity().invoke('research.markSeen', { id });
   },
