@@ -6,7 +6,7 @@
  *   npm run bench:frames -- latency [--rounds N]  one streamed answer on the app page and
  *       the same on its floor page (as app-bench.ts), their animation-frame tasks broken down, the
  *       longest 5 % (the frames behind a p95) beside the median ones
- * `--no-build` (latency) uses the app as last built; LONG_FRAMES_SEQUENCE=1 prints a median and the
+ * `--no-build` (latency) uses the app as last built, `--renderer DIR` another renderer build (A/B); LONG_FRAMES_SEQUENCE=1 prints a median and the
  * longest frame's lifecycle in order.
  * Each task's time is split by self time into script, GC, style, layout, paint (pre-paint, paint,
  * layerize, commit) and other (the task's own scheduling), as wall time and as the thread's CPU time.
@@ -88,7 +88,9 @@ if (process.argv[1]?.endsWith('long-frames.ts')) {
   } else if (mode === 'latency') {
     if (!process.argv.includes('--no-build')) execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: APP_ARGS });
-    const renderer = await floorRenderer();
+    // `--renderer DIR`: another build of the renderer (an A/B against a base checkout's out/renderer).
+    const rendererAt = process.argv.indexOf('--renderer');
+    const renderer = await floorRenderer(rendererAt > 0 ? process.argv[rendererAt + 1] : undefined);
     const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir });
     try {
       const context = await browser.newContext();
