@@ -46,7 +46,7 @@ const where = (e: Ev): string => {
 };
 
 /** The page's main thread: the renderer main thread with the most timeline work. */
-function mainThread(events: Ev[]): Ev[] {
+export function mainThread(events: Ev[]): Ev[] {
   const threads = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const busy = new Map<string, number>();
   for (const e of events) if (e.ph === 'X' && threads.some((t) => t.pid === e.pid && t.tid === e.tid)) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
@@ -99,12 +99,15 @@ export function animationFrameTasks(events: Ev[]): TaskBreakdown[] {
   return out;
 }
 
-/** `stacks`: the JS stack of each forced style or layout (costly: every traced event then walks the stack). */
-export async function traced(cdp: CDPSession, work: () => Promise<void>, { stacks = false }: { stacks?: boolean } = {}): Promise<Ev[]> {
+/**
+ * `stacks`: the JS stack of each forced style or layout (costly: every traced event then walks the stack).
+ * `samples`: V8's CPU profile as trace events (Profile, ProfileChunk), for stream-profile.ts.
+ */
+export async function traced(cdp: CDPSession, work: () => Promise<void>, { stacks = false, samples = false }: { stacks?: boolean; samples?: boolean } = {}): Promise<Ev[]> {
   const events: Ev[] = [];
   const collect = (data: { value: object[] }): void => void events.push(...(data.value as Ev[]));
   cdp.on('Tracing.dataCollected', collect);
-  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,${stacks ? 'disabled-by-default-devtools.timeline.stack,' : ''}v8.execute,disabled-by-default-v8.gc,blink.user_timing,toplevel`, transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,${stacks ? 'disabled-by-default-devtools.timeline.stack,' : ''}v8.execute,disabled-by-default-v8.gc,${samples ? 'disabled-by-default-v8.cpu_profiler,' : ''}blink.user_timing,toplevel`, transferMode: 'ReportEvents' });
   await work();
   const done = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
   await cdp.send('Tracing.end');

@@ -6,13 +6,14 @@
  *   npm run bench:frames -- latency [--rounds N]  one streamed answer on the app page and
  *       the same on its floor page (as app-bench.ts), their animation-frame tasks broken down, the
  *       longest 5 % (the frames behind a p95) beside the median ones
- * `--no-build` (latency) uses the app as last built; LONG_FRAMES_SEQUENCE=1 prints a median and the
+ * `--root DIR` (append) measures another checkout's harness; `--no-build` (latency) uses the app as last built, `--renderer DIR` another renderer build (A/B); LONG_FRAMES_SEQUENCE=1 prints a median and the
  * longest frame's lifecycle in order.
  * Each task's time is split by self time into script, GC, style, layout, paint (pre-paint, paint,
  * layerize, commit) and other (the task's own scheduling), as wall time and as the thread's CPU time.
  */
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS as APP_ARGS, floorRenderer, openAppBesideFloor, startHost, stopHost, waitForAnswerDone } from './app-bench';
 import { answers, CHROMIUM_ARGS, serveHarness } from './renderer-bench';
@@ -60,7 +61,9 @@ if (process.argv[1]?.endsWith('long-frames.ts')) {
       return answer.slice(0, 4_096);
     };
     type Bench = { bench: { mountHistory(r: string, h: readonly string[]): Promise<number>; append(m: string): Promise<{ total: number; script: number }> } };
-    const harness = await serveHarness();
+    // `--root DIR`: the harness (and the renderer it imports) of another checkout (an A/B).
+    const rootAt = process.argv.indexOf('--root');
+    const harness = rootAt > 0 ? await serveHarness(false, { root: process.argv[rootAt + 1]!, outDir: join(process.argv[rootAt + 1]!, 'harness-dist') }) : await serveHarness();
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     try {
       for (let r = 0; r < rounds; r += 1) {
@@ -88,7 +91,9 @@ if (process.argv[1]?.endsWith('long-frames.ts')) {
   } else if (mode === 'latency') {
     if (!process.argv.includes('--no-build')) execFileSync('npx', ['--no-install', 'electron-vite', 'build'], { stdio: 'ignore' });
     const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: APP_ARGS });
-    const renderer = await floorRenderer();
+    // `--renderer DIR`: another build of the renderer (an A/B against a base checkout's out/renderer).
+    const rendererAt = process.argv.indexOf('--renderer');
+    const renderer = await floorRenderer(rendererAt > 0 ? process.argv[rendererAt + 1] : undefined);
     const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir });
     try {
       const context = await browser.newContext();

@@ -14,7 +14,7 @@ import { SaveToLibrary } from '../library/SaveToLibrary';
 import type { Result } from '../../../../shared/bridge-contract';
 import { handleCitationClick } from '../citations/citation-clicks';
 import { chipOccurrence } from '../citations/sentence-support';
-import { MarkdownBlocks, useStreamingMarkdown } from './StreamingMarkdown';
+import { useLiveAnswerMarkdown } from './StreamingMarkdown';
 
 const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
   waiting: 'Waiting for the service…',
@@ -155,10 +155,27 @@ function ConflictFlag({ answer }: { answer: TurnView['answer'] }) {
   );
 }
 
+/** A streaming answer's text as the store holds it now (searched from the end: the streaming turn is usually last); null once it ended. */
+function currentText(turnId: string): string | null {
+  const { turns } = useAppStore.getState();
+  for (let i = turns.length - 1; i >= 0; i -= 1) {
+    if (turns[i]!.id !== turnId) continue;
+    const answer = turns[i]!.answer;
+    return answer && (answer.status === 'streaming' || answer.status === 'waiting') ? answer.text : null;
+  }
+  return null;
+}
+
+/** Called when the store's turns change (a streamed batch): the answer's text is shown from there. */
+const onTurnsChange = (listener: () => void): (() => void) =>
+  useAppStore.subscribe((state, previous) => {
+    if (state.turns !== previous.turns) listener();
+  });
+
 export function AnswerView({ turn }: { turn: TurnView }) {
   const { answer } = turn;
   const streaming = answer.status === 'waiting' || answer.status === 'streaming';
-  const { frozen, tail, markdown } = useStreamingMarkdown(answer.text, streaming);
+  const { markdown, host } = useLiveAnswerMarkdown(turn.id, answer.text, streaming, currentText, onTurnsChange);
   const numbers = markdown.numbering.snapshot();
   const selected = useAppStore((s) => (s.selectedCitation?.turnId === turn.id ? s.selectedCitation.citationId : null));
   const selectCitation = useAppStore((s) => s.selectCitation);
@@ -255,7 +272,7 @@ export function AnswerView({ turn }: { turn: TurnView }) {
         ) : null}
       </header>
       <div className="answer-body" data-testid="answer-body" role="presentation" onClick={onClick} onMouseOver={onHover} onFocus={onHover} onMouseLeave={() => setPreview(null)} onBlur={() => setPreview(null)} onMouseUp={onMouseUp}>
-        <MarkdownBlocks frozen={frozen} tail={tail} />
+        <div ref={host} className="md-blocks" />
         {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
       <ConflictFlag answer={answer} />

@@ -127,17 +127,46 @@ function ToolbarActions() {
 /** A turn's key in the list: the id it was asked under, kept once main names it. */
 const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
 
+/** Whether two objects hold the same values (by identity) under the same keys, `except` aside. */
+function sameBeside(a: object, b: object, except: ReadonlySet<string>): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(y);
+  if (keys.length !== Object.keys(x).length) return false;
+  return keys.every((key) => except.has(key) || (key in x && x[key] === y[key]));
+}
+const TURN_TEXT = new Set(['answer', 'updates']);
+const ANSWER_TEXT = new Set(['text']);
+
+/**
+ * `kept` when `next` is it with only more answer text while it streams (issue 50): the row and its
+ * answer are not rendered again for that; the answer shows the text from the store itself
+ * (useLiveAnswerMarkdown). Text that begins a "Sources disagree" section renders them (the
+ * answer's flag reads the text).
+ */
+export function keepWhileOnlyTextGrew<T extends TurnEntry | undefined>(kept: T, next: T): T {
+  if (!kept || !next || kept === next || !kept.answer || !next.answer || kept.answer.status !== 'streaming' || next.answer.status !== 'streaming') return next;
+  if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_TEXT)) return next;
+  const before = kept.answer.text;
+  const after = next.answer.text;
+  if (!after.startsWith(before) || after.includes('Sources disagree', Math.max(0, before.length - 20))) return next;
+  return kept;
+}
+
 /**
  * One turn's row. It reads its own turn from the store, so a streamed batch (a new `turns` array
  * once per frame, issue 31) renders this row alone: not the list, its virtualiser and the other
- * rows, as it did when the list read `turns` and handed each row its turn.
+ * rows, as it did when the list read `turns` and handed each row its turn. A batch of text alone
+ * renders nothing (keepWhileOnlyTextGrew).
  */
 const TurnRow = memo(function TurnRow({ rowKey, index }: { rowKey: string; index: number }) {
+  const kept = useRef<TurnEntry | undefined>(undefined);
   // The row's own index first (a conversation of 1,000 turns is not searched on every batch);
   // a search only if the list changed under it.
   const turn = useAppStore((s) => {
     const at = s.turns[index];
-    return at && rowKeyOf(at) === rowKey ? at : s.turns.find((t) => rowKeyOf(t) === rowKey);
+    kept.current = keepWhileOnlyTextGrew(kept.current, at && rowKeyOf(at) === rowKey ? at : s.turns.find((t) => rowKeyOf(t) === rowKey));
+    return kept.current;
   });
   const setDraft = useAppStore((s) => s.setDraft);
   // Rendered: the slice holds this turn's answer and those around it (decision 0028).

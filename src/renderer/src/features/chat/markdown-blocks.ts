@@ -1,6 +1,7 @@
 // Rendered blocks and how a streamed block grows: plain appends, re-rendering a list by its items or a paragraph by its inline runs (split from markdown.ts).
 import { Parser, type Token, type Tokens } from 'marked';
 import { serialize } from './citation-chips';
+import { builderDoc } from './markdown-builder';
 
 /**
  * One rendered block: its sanitised nodes, kept pristine (the view shows copies), and its HTML
@@ -8,11 +9,19 @@ import { serialize } from './citation-chips';
  */
 export class RenderedBlock {
   private serialized: string | undefined;
+  /** The sanitised tree, once made (given, or built on first use from `build`). */
+  private built: DocumentFragment | undefined;
+  private build: ((doc: Document) => DocumentFragment) | undefined;
 
   constructor(
     readonly key: number,
-    /** The sanitised tree, in DOMPurify's inert document. Never attach it: copy it (`content()`). */
-    readonly source: DocumentFragment,
+    /**
+     * The sanitised tree, in an inert document; or, for a block built straight from its markdown
+     * (directBlocks), how to build it in a given document: the view's copy is then built in the
+     * page's document at once (issue 50: not built in the inert one and copied), and the inert
+     * tree only if something asks for `source` (a test, a replaced answer's morph).
+     */
+    source: DocumentFragment | ((doc: Document) => DocumentFragment),
     /**
      * marked's HTML before sanitising: the same string means the same block. A function for a
      * block built straight from the markdown (directBlocks): written only if asked (tests,
@@ -28,12 +37,20 @@ export class RenderedBlock {
      */
     readonly grown?: PlainAppend,
   ) {
+    if (typeof source === 'function') this.build = source;
+    else this.built = source;
     if (typeof rawHtml === 'string') this.raw = rawHtml;
     else this.writeRaw = rawHtml;
   }
 
   private raw: string | undefined;
   private writeRaw: (() => string) | undefined;
+
+  /** The sanitised tree, in an inert document. Never attach it: copy it (`content()`). */
+  get source(): DocumentFragment {
+    this.built ??= this.build!(builderDoc());
+    return this.built;
+  }
 
   get rawHtml(): string {
     this.raw ??= this.writeRaw!();
@@ -46,9 +63,9 @@ export class RenderedBlock {
     return this.serialized;
   }
 
-  /** A copy of the sanitised nodes, owned by the live document. */
+  /** A copy of the sanitised nodes, owned by the live document (built there, when the block is built from its markdown). */
   content(): DocumentFragment {
-    return document.importNode(this.source, true);
+    return this.built ? document.importNode(this.built, true) : this.build!(document);
   }
 }
 

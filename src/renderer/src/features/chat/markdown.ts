@@ -23,7 +23,8 @@ import { builderDoc, buildPlainMarkup } from './markdown-builder';
 import { directBlocks } from './markdown-direct';
 import { sanitize } from './markdown-sanitize';
 
-export { CITATION_MARKER } from '../../../../shared/cite-format';
+import { CITATION_MARKER } from '../../../../shared/cite-format';
+export { CITATION_MARKER };
 export { CitationNumbering, sanitizeHtmlWithChips } from './citation-chips';
 export { RenderedBlock, type PlainAppend } from './markdown-blocks';
 
@@ -107,13 +108,21 @@ export class IncrementalMarkdown {
     if (this.options.direct === false || this.options.builder === false) return false;
     const direct = directBlocks(text);
     if (!direct) return false;
-    const doc = builderDoc();
     const first = this.frozen.length;
+    // Numbered now, in order of appearance (as building them would), so the sources list has the
+    // numbers before the blocks are built: in the page's document, when the view shows them.
+    for (const marker of text.matchAll(CITATION_MARKER)) this.numbering.numberFor(marker[1]!);
     direct.forEach((block, i) => {
-      const fragment = block.build(doc, this.numbering);
-      // The closure keeps the block's text only, not the parsed block (its build, items, rows).
       const raw = block.raw;
-      this.frozen.push(new RenderedBlock(first + i, fragment, () => Parser.parse(new Lexer({ gfm: true }).lex(raw), { gfm: true, async: false })));
+      // The parsed block serves the first build only; a later one (rare: a test, a replaced
+      // answer) parses the block's text again, so a held answer keeps its text, not its parse.
+      let parsed: (typeof direct)[number] | null = block;
+      const build = (doc: Document): DocumentFragment => {
+        const use = parsed ?? directBlocks(raw)?.[0];
+        parsed = null;
+        return use ? use.build(doc, this.numbering) : doc.importNode(sanitizeToFragment(renderRaw(raw), this.numbering), true);
+      };
+      this.frozen.push(new RenderedBlock(first + i, build, () => renderRaw(raw)));
     });
     this.directAnswers += 1;
     this.lastText = text;
@@ -327,6 +336,11 @@ function bulletOf(raw: string): string {
 
 function withLinks(tokens: Token[], links: Lexer['tokens']['links']): Token[] & { links: Lexer['tokens']['links'] } {
   return Object.assign(tokens, { links });
+}
+
+/** marked's HTML for a block's markdown. */
+function renderRaw(raw: string): string {
+  return Parser.parse(new Lexer({ gfm: true }).lex(raw), { gfm: true, async: false });
 }
 
 /** Sanitised HTML for a whole markdown text at once (saved items, exports). */
