@@ -12,9 +12,18 @@ let sharedStore: SignalStore | null = null;
  * suite's corpus cache (corpus-cache-setup.ts) when the suite made one, else generated here.
  */
 export function testStore(): SignalStore {
-  const cacheDir = inject('testCorpusCacheDir');
+  const cacheDir = suiteCorpusCacheDir();
   sharedStore ??= cacheDir ? openCachedSignalStore(TEST_CORPUS_OPTIONS, { dir: cacheDir, codeDir: TEST_CORPUS_CODE_DIR }).store : new SignalStore(TEST_CORPUS_OPTIONS);
   return sharedStore;
+}
+
+/** The suite's corpus cache folder; none outside a vitest run with the setup (a script importing these helpers). */
+function suiteCorpusCacheDir(): string | undefined {
+  try {
+    return inject('testCorpusCacheDir');
+  } catch {
+    return undefined;
+  }
 }
 
 export function startTestService(options: ServiceOptions = {}): Promise<RunningService> {
