@@ -7,6 +7,8 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'test/e2e',
+  // One sample corpus built for the suite; every fresh app starts with it (test/e2e/warm-corpus.ts).
+  globalSetup: './test/e2e/global-setup.ts',
   outputDir: 'test-results/e2e',
   workers: 1,
   fullyParallel: false,

@@ -24,6 +24,8 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['test/integration/**/*.test.ts'],
+          // The in-process services' sample corpus, built once for the suite (test/support/corpus-cache-setup.ts).
+          globalSetup: ['test/support/corpus-cache-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -22,20 +22,29 @@ const LOGS = join('test-results', 'suites');
 
 /**
  * The suites in `npm test`'s old order (TEST_JOBS=1 keeps it). `after`: suites that must pass
- * first. Longest first among the ready ones is the order they start in (`weight`: seconds on
- * an idle machine, roughly), so the long suites are not left for last.
+ * first. Among the ready ones, the one with the longest path to the end of the run starts first
+ * (`weight`: seconds in a clean-clone CI run on this machine, roughly; a suite's path is its
+ * weight plus the longest path of the suites waiting for it), so the build starts at once and
+ * e2e, the longest suite, right after it: when build waited behind unit, e2e started 3 minutes
+ * late and ran alone at the end (the clean-clone run of 2026-12-07: 1,676 s).
  */
 const SUITES = [
-  { name: 'typecheck', command: 'npm run typecheck', weight: 120 },
-  { name: 'lint', command: 'npm run lint', weight: 120 },
-  { name: 'security', command: 'npm run security:scan', weight: 20 },
-  { name: 'unit', command: 'npm run test:unit', weight: 200 },
-  { name: 'integration', command: 'npm run test:integration', weight: 700 },
-  { name: 'keychain', command: 'npm run test:keychain', weight: 30 },
-  { name: 'build', command: 'npm run build', weight: 90 },
+  { name: 'typecheck', command: 'npm run typecheck', weight: 95 },
+  { name: 'lint', command: 'npm run lint', weight: 150 },
+  { name: 'security', command: 'npm run security:scan', weight: 10 },
+  { name: 'unit', command: 'npm run test:unit', weight: 180 },
+  { name: 'integration', command: 'npm run test:integration', weight: 1250 },
+  { name: 'keychain', command: 'npm run test:keychain', weight: 5 },
+  { name: 'build', command: 'npm run build', weight: 5 },
   { name: 'size', command: 'npm run size', after: ['build'], weight: 2 },
-  { name: 'e2e', command: 'npm run test:e2e', after: ['build'], weight: 600 },
+  { name: 'e2e', command: 'npm run test:e2e', after: ['build'], weight: 1500 },
 ];
+
+/** A suite's weight plus the longest path of the suites that wait for it. */
+function pathToEnd(suite) {
+  const waiting = SUITES.filter((other) => (other.after ?? []).includes(suite.name));
+  return suite.weight + Math.max(0, ...waiting.map(pathToEnd));
+}
 
 const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
 const asked = process.argv.slice(2);
@@ -92,7 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
   });
 }
 
-// Start whatever is ready (its needs passed), longest first, up to `jobs` at a time; a suite
+// Start whatever is ready (its needs passed), longest path to the end first, up to `jobs` at a time; a suite
 // whose need failed is not run (and counts as a failure).
 await new Promise((resolveAll) => {
   const pump = () => {
@@ -102,7 +111,7 @@ await new Promise((resolveAll) => {
     }
     const ready = suites
       .filter((suite) => results.get(suite.name).state === 'waiting' && (suite.after ?? []).every((need) => results.get(need)?.state === 'passed'))
-      .sort((a, b) => (jobs === 1 ? 0 : b.weight - a.weight));
+      .sort((a, b) => (jobs === 1 ? 0 : pathToEnd(b) - pathToEnd(a)));
     while (running.size < jobs && ready.length > 0) void run(ready.shift()).then(pump);
     if (running.size === 0 && ![...results.values()].some((result) => result.state === 'waiting')) resolveAll();
   };

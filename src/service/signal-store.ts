@@ -48,6 +48,8 @@ export class SignalStore {
   private readonly signalListeners = new Set<(signal: CorpusSignal) => void>();
   /** Told of every signal newly held, announced or not (Discover's timeline). */
   private readonly heldListeners = new Set<(signal: CorpusSignal) => void>();
+  /** Told when a held signal is replaced by its new version (a fetched item whose content changed). */
+  private readonly replacedListeners = new Set<(previous: CorpusSignal, next: CorpusSignal) => void>();
   private readonly seed: number;
   /**
    * Whether the sample's sources have a health to report: simulated when the sample is replayed,
@@ -185,6 +187,7 @@ export class SignalStore {
     if (previous.slug !== signal.slug) this.bySlug.delete(previous.slug);
     this.index.replace(signal);
     this.bySlug.set(signal.slug, signal);
+    for (const listener of this.replacedListeners) listener(previous, signal);
   }
 
   /**
@@ -226,6 +229,17 @@ export class SignalStore {
   onSignalHeld(listener: (signal: CorpusSignal) => void): () => void {
     this.heldListeners.add(listener);
     return () => this.heldListeners.delete(listener);
+  }
+
+  /** Called when a held signal is replaced by a new version of it (same id); returns its undo. */
+  onSignalReplaced(listener: (previous: CorpusSignal, next: CorpusSignal) => void): () => void {
+    this.replacedListeners.add(listener);
+    return () => this.replacedListeners.delete(listener);
+  }
+
+  /** How many signals `allSignals()` yields. */
+  get signalCount(): number {
+    return this.bySlug.size;
   }
 
   sourceEntry(source: CorpusSource, now: number): SourceEntry {

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { seedCorpusCache } from './warm-corpus';
 
 export interface StartOptions {
   /** Delay between streamed chunks of an answer (the browser host's --pace-ms); 12 unless set. */
@@ -50,6 +51,8 @@ const START_TIMEOUT_MS = Number(process.env.CLARITY_E2E_START_TIMEOUT_MS) || 150
 
 export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
+  // A fresh app starts with the suite's sample corpus already built, as after its first start.
+  if (!options.dataDir) await seedCorpusCache(join(dataDir, 'local-service'));
   const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
   const hostArgs = [
     '--import',

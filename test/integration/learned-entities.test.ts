@@ -5,44 +5,22 @@
  * follow on one matches a new item, the entities endpoint lists them, and after a restart
  * nothing changes. On PostgreSQL, what one process learned resolves on the other.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
-import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { processTestBed } from '../support/process-test-bed';
 import { devToken, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
-let web: FixtureWeb;
-const dirs: string[] = [];
-const running = new Set<ServiceProcess>();
-
-beforeAll(async () => {
-  web = await startFixtureWeb();
-});
-
-afterAll(async () => {
-  await Promise.all([...running].map((service) => service.kill9()));
-  await web?.close();
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'clarity-learned-'));
-  dirs.push(dir);
-  return dir;
-}
+const bed = processTestBed('clarity-learned-');
+const tempDir = (): Promise<string> => bed.tempDir();
 
 async function start(args: string[]): Promise<ServiceProcess> {
-  const service = await startServiceProcess([...FAST_ARGS, '--allow-private-sources', ...args]);
-  running.add(service);
-  return service;
+  return bed.track(await startServiceProcess([...FAST_ARGS, '--allow-private-sources', ...args]));
 }
 
 async function stop(service: ServiceProcess): Promise<void> {
   await service.stop();
-  running.delete(service);
+  bed.forget(service);
 }
 
 async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> {
@@ -69,7 +47,7 @@ const ask = async (base: string, question: string): Promise<{ content: string; c
 
 async function addSource(base: string, dataDir: string, id: string, cadence = 3_600): Promise<void> {
   const admin = await (await DevIdentityProvider.open(dataDir)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
-  const added = await post(`${base}/api/v1/sources`, { id, name: 'Open world desk', kind: 'rss', url: `${web.url}/open-world.xml`, cadence_s: cadence }, admin);
+  const added = await post(`${base}/api/v1/sources`, { id, name: 'Open world desk', kind: 'rss', url: `${bed.web.url}/open-world.xml`, cadence_s: cadence }, admin);
   expect(added.status).toBe(201);
 }
 
@@ -128,7 +106,7 @@ describe('entities learned from the feed, embedded database', () => {
     const follow = await post(`${service.url}/api/v1/follow`, { target: { type: 'entity', value: 'NTL' } }, analyst);
     expect(follow.status).toBe(201);
     expect(((await follow.json()) as { target: { value: string } }).target.value).toBe('Nilgiri Threads');
-    web.publish('open-world', { id: 'ntl-mysuru', title: 'Nilgiri Threads opens first Mysuru store', html: '<p>NTL opened its first store in Mysuru on Saturday.</p>', published: new Date().toISOString() });
+    bed.web.publish('open-world', { id: 'ntl-mysuru', title: 'Nilgiri Threads opens first Mysuru store', html: '<p>NTL opened its first store in Mysuru on Saturday.</p>', published: new Date().toISOString() });
     const matched = await until(async () => {
       const feed = (await (await fetch(`${service.url}/api/v1/follow/feed`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as { items: Array<{ signal: { title: string } }> };
       return feed.items.find((item) => item.signal.title === 'Nilgiri Threads opens first Mysuru store');

@@ -6,40 +6,22 @@
  * aside, never trusted. A service killed with kill -9 right after a fetch was acknowledged
  * finds that fetch's signals after its restart.
  */
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
 import { startService, type RunningService } from '../../src/service/server';
 import { SIGNAL_SNAPSHOT_FILE } from '../../src/service/stored-signals';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
-import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
-import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { processTestBed } from '../support/process-test-bed';
+import { FAST_ARGS, startServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
-const dirs: string[] = [];
-let web: FixtureWeb;
-const running = new Set<ServiceProcess>();
-
-beforeAll(async () => {
-  web = await startFixtureWeb();
-});
-
-afterAll(async () => {
-  await Promise.all([...running].map((service) => service.kill9()));
-  await web?.close();
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'clarity-stored-signals-'));
-  dirs.push(dir);
-  return dir;
-}
+const bed = processTestBed('clarity-stored-signals-');
+const tempDir = (): Promise<string> => bed.tempDir();
 
 const codeDir = fileURLToPath(new URL('../../src/service/', import.meta.url));
 const start = (dataDir: string): Promise<RunningService> =>
@@ -195,25 +177,25 @@ describe('stored signals at start', () => {
     const args = [...FAST_ARGS, '--allow-private-sources', '--health-max-age', '0', '--data-dir', dataDir];
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const before = await startServiceProcess(args);
-    running.add(before);
-    expect((await fetch(`${before.url}/api/v1/sources`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 3_600 }) })).status).toBe(201);
+    bed.track(before);
+    expect((await fetch(`${before.url}/api/v1/sources`, { method: 'POST', headers: auth, body: JSON.stringify({ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${bed.web.url}/rss.xml`, cadence_s: 3_600 }) })).status).toBe(201);
     // Acknowledged: the source's fetch is recorded as done (its signals were stored before that record).
     await waitFor(async () => ((await (await fetch(`${before.url}/api/v1/sources/desk`, { headers: auth })).json()) as { source: { last_success_at: string | null } }).source.last_success_at, { timeout: 60_000, interval: 100, what: 'the first fetch' });
     const page = (await (await fetch(`${before.url}/api/v1/discover?limit=50&source=desk`)).json()) as DiscoverPage;
     const ids = page.items.map((item) => item.id).sort();
     expect(ids).toHaveLength(4);
     await before.kill9();
-    running.delete(before);
+    bed.forget(before);
 
     const after = await startServiceProcess(args);
-    running.add(after);
+    bed.track(after);
     try {
       expect(await discoverIds(after.url, ids)).toEqual(ids);
       const answer = (await (await fetch(`${after.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ messages: [{ role: 'user', content: 'What was Avenue Supermarts revenue in Q2?' }] }) })).json()) as { citations: string[] };
       expect(answer.citations.some((id) => ids.includes(id))).toBe(true);
     } finally {
       await after.stop();
-      running.delete(after);
+      bed.forget(after);
     }
   });
 });

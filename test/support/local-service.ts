@@ -1,14 +1,29 @@
 /** Shared helpers: one real local service per test file, on a free loopback port. */
-import { createSignalStore, startService, type RunningService, type ServiceOptions } from '../../src/service/server';
-import type { SignalStore } from '../../src/service/signal-store';
+import { inject } from 'vitest';
+import { startService, type RunningService, type ServiceOptions } from '../../src/service/server';
+import { openCachedSignalStore, SignalStore } from '../../src/service/signal-store';
 import { FeedPage } from '../../src/shared/surface-schemas';
+import { TEST_CORPUS_CODE_DIR, TEST_CORPUS_OPTIONS } from './test-corpus';
 
 let sharedStore: SignalStore | null = null;
 
-/** The full corpus is built once per test file and shared by the services it starts. */
+/**
+ * The full corpus, one store per test file shared by the services it starts: read from the
+ * suite's corpus cache (corpus-cache-setup.ts) when the suite made one, else generated here.
+ */
 export function testStore(): SignalStore {
-  sharedStore ??= createSignalStore({ anchor: new Date('2026-11-01T00:00:00Z') });
+  const cacheDir = suiteCorpusCacheDir();
+  sharedStore ??= cacheDir ? openCachedSignalStore(TEST_CORPUS_OPTIONS, { dir: cacheDir, codeDir: TEST_CORPUS_CODE_DIR }).store : new SignalStore(TEST_CORPUS_OPTIONS);
   return sharedStore;
+}
+
+/** The suite's corpus cache folder; none outside a vitest run with the setup (a script importing these helpers). */
+function suiteCorpusCacheDir(): string | undefined {
+  try {
+    return inject('testCorpusCacheDir');
+  } catch {
+    return undefined;
+  }
 }
 
 export function startTestService(options: ServiceOptions = {}): Promise<RunningService> {

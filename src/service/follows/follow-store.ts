@@ -20,6 +20,7 @@ import type { CorpusSignal, SignalType } from '../world/signal-types';
 import type { SignalStore } from '../signal-store';
 import type { Database, Queryable } from '../store/database';
 import { discoverItem, lazyWords, targetMatcher } from './signal-query';
+import { SignalsByDate } from './signals-by-date';
 
 export interface FollowRecord {
   id: string;
@@ -87,6 +88,8 @@ export class FollowStore {
   private readonly notifying = new Set<Promise<void>>();
   private readonly matchListeners = new Set<(owner: string, follows: FollowRecord[], signal: CorpusSignal) => void>();
   private readonly unsubscribe: () => void;
+  /** The store's signals by publication date: a backfill reads its window, not every signal. */
+  private readonly byDate: SignalsByDate;
 
   constructor(
     private readonly store: SignalStore,
@@ -94,6 +97,7 @@ export class FollowStore {
     private readonly db: Database,
   ) {
     this.unsubscribe = store.onSignalAdded((signal) => this.arrive(signal));
+    this.byDate = new SignalsByDate(store);
   }
 
   /**
@@ -108,6 +112,7 @@ export class FollowStore {
     this.closeDone ??= (async () => {
       this.closing = true;
       this.unsubscribe();
+      this.byDate.close();
       if (this.retry) clearTimeout(this.retry);
       this.retry = null;
       // A write under way goes on through everything queued when it started and since.
@@ -169,13 +174,11 @@ export class FollowStore {
   private backfill(follow: FollowRecord): void {
     const since = new Date(this.now() - BACKFILL_DAYS * 86_400_000).toISOString();
     const until = new Date(this.now()).toISOString();
-    // One pass over the store, the cheap date test first; the target tokenized once.
+    // The signals of the window only (by date), the target tokenized once, each signal's words kept.
     const matches = targetMatcher(follow.target);
-    const found: CorpusSignal[] = [];
-    for (const signal of this.store.allSignals()) {
-      if (signal.published_at >= since && signal.published_at <= until && matches(signal)) found.push(signal);
-    }
-    const recent = found
+    const recent = this.byDate
+      .between(since, until)
+      .filter((signal) => matches(signal))
       .sort((a, b) => b.published_at.localeCompare(a.published_at) || b.id.localeCompare(a.id))
       .slice(0, BACKFILL_MAX)
       .reverse();

@@ -73,22 +73,48 @@ export function canonicalTarget(store: SignalStore, target: FollowTarget): Follo
 /** The text a `query` target is matched against: the signal's title, summary and entity names. */
 const matchedText = (signal: CorpusSignal): string => `${signal.title} ${signal.summary} ${entityNames(signal).join(' ')}`;
 
-function signalWords(signal: CorpusSignal): Set<string> {
-  return new Set(tokenize(matchedText(signal)));
-}
-
 const NON_ASCII = /[^\u0000-\u007f]/u; // eslint-disable-line no-control-regex -- the whole ASCII range, on purpose
 
+/** What matching needs of a signal's text, made once per signal (a backfill or a team caller's 1,000 follows test it again and again). */
+interface MatchedText {
+  /** What it was made from: a signal changed in place since is made again. */
+  title: string;
+  summary: string;
+  entityCount: number;
+  /** The lower-cased text; null when it is not all ASCII (then always tokenized). */
+  asciiLowered: string | null;
+  words: Set<string> | null;
+}
+
+const matchedTexts = new WeakMap<CorpusSignal, MatchedText>();
+
+function matchedTextOf(signal: CorpusSignal): MatchedText {
+  const { retailers, segments, cities, states } = signal.entities;
+  const entityCount = retailers.length + segments.length + cities.length + states.length;
+  let known = matchedTexts.get(signal);
+  if (!known || known.title !== signal.title || known.summary !== signal.summary || known.entityCount !== entityCount) {
+    const text = matchedText(signal);
+    known = { title: signal.title, summary: signal.summary, entityCount, asciiLowered: NON_ASCII.test(text) ? null : text.toLowerCase(), words: null };
+    matchedTexts.set(signal, known);
+  }
+  return known;
+}
+
+function signalWords(signal: CorpusSignal): Set<string> {
+  const known = matchedTextOf(signal);
+  known.words ??= new Set(tokenize(matchedText(signal)));
+  return known.words;
+}
+
 /**
- * Whether an ASCII text may hold every one of the tokens, without tokenizing it: `tokenize`'s
+ * Whether a signal's text may hold every one of the tokens, without tokenizing it: `tokenize`'s
  * stemmer only cuts a suffix or turns "ies" into "y", so a token's letters but its last always
  * begin a word of the lower-cased text. False means certainly not; true means "tokenize to know".
  * (Other text is always tokenized: lower-casing and NFKD can turn non-ASCII into ASCII letters.)
  */
-function mayHoldTokens(text: string, stems: string[]): boolean {
-  if (NON_ASCII.test(text)) return true;
-  const lowered = text.toLowerCase();
-  return stems.every((stem) => lowered.includes(stem));
+function mayHoldTokens(signal: CorpusSignal, stems: string[]): boolean {
+  const lowered = matchedTextOf(signal).asciiLowered;
+  return lowered === null || stems.every((stem) => lowered.includes(stem));
 }
 
 /**
@@ -115,7 +141,7 @@ export function targetMatcher(target: FollowTarget): (signal: CorpusSignal, word
       const stems = wanted.map((word) => word.slice(0, -1));
       return (signal, words) => {
         // The cheap test first: a backfill tests every recent signal against one new follow.
-        if (!mayHoldTokens(matchedText(signal), stems)) return false;
+        if (!mayHoldTokens(signal, stems)) return false;
         const have = words ? words() : signalWords(signal);
         return wanted.every((word) => have.has(word));
       };
