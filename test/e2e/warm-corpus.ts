@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 /** The cache file's path, for the suite's workers (they inherit the setup's environment). */
 export const WARM_CORPUS_ENV = 'CLARITY_E2E_CORPUS_CACHE';
 
-/** Starts the service from source in a folder of its own, stops it once listening (the cache is written by then), and returns the folder and its cache file. */
+/** Starts the service from source in a folder of its own, stops it once its index is ready (it listens before it holds its signals; the cache is written by then), and returns the folder and its cache file. */
 export async function prepareWarmCorpus(): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'clarity-e2e-corpus-'));
   // The app's own service (the browser host under tsx launches src/service/cli.ts), default sample.
@@ -27,7 +27,7 @@ export async function prepareWarmCorpus(): Promise<{ dir: string; file: string }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.includes('"listening"')) resolve();
+      if (line.includes('"index_ready"')) resolve();
     });
     void exited.then((code) => reject(new Error(`The service preparing the e2e corpus exited with ${code}:\n${stderr}`)));
   });
