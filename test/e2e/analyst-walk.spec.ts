@@ -48,6 +48,11 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   await sources.previewButton.click();
   await sources.privateHostYes.click();
   await expect(sources.previewItems.first()).toBeVisible({ timeout: 180_000 });
+  // Named by the feed's own title (not its host), the kind said in words (not "(rss)").
+  const previewCount = page.getByTestId('preview-count');
+  await expect(previewCount).toContainText('in the RSS feed at');
+  await expect(previewCount).toContainText('to be added as Open world desk');
+  await expect(previewCount).not.toContainText('(rss)');
   await sources.name.fill('Retail desk');
   await sources.confirmAdd.click();
   await expect(sources.card('Retail desk')).toBeVisible();
