@@ -93,6 +93,7 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   expect(file.suggestedFilename()).toBe('vishal-mega-mart-expansion.md');
   const markdown = await readFile((await file.path())!, 'utf8');
   expect(markdown).toMatch(/^# Vishal Mega Mart expansion/);
+  expect(markdown).toMatch(/^_Research report · .+ · exported from Clarity Desktop_$/m);
   expect(markdown).toMatch(/\[\^1\]:.*Retail desk/);
   await page.screenshot({ path: testInfo.outputPath('report.png') });
 
