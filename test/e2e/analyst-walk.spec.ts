@@ -85,6 +85,8 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   // Open, save, export.
   await research.runs.filter({ hasText: 'run while you waited' }).getByTestId('open-report').click();
   const viewer = research.viewer;
+  // The embedded service is "this computer", not its loopback address and passing port.
+  await expect(viewer.root.getByTestId('report-service')).toHaveText('Run on this computer');
   await viewer.saveButton.click();
   await expect(viewer.saved).toHaveText('Saved to the library.');
   const download = page.waitForEvent('download');
