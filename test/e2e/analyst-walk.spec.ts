@@ -87,6 +87,10 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   const viewer = research.viewer;
   // The embedded service is "this computer", not its loopback address and passing port.
   await expect(viewer.root.getByTestId('report-service')).toHaveText('Run on this computer');
+  // Key figures: the Signal column names the retailer the figure is about, not a city.
+  const firstFigure = viewer.root.locator('table tbody tr').first().locator('td').first();
+  await expect(firstFigure).toContainText('Vishal Mega Mart');
+  await expect(firstFigure).not.toContainText('Lucknow');
   await viewer.saveButton.click();
   await expect(viewer.saved).toHaveText('Saved to the library.');
   const download = page.waitForEvent('download');
