@@ -180,11 +180,13 @@ export function draftReport(
   });
 
   const timeline = byDate(pick('timeline', 8));
+  const toldInOverview = new Set(overview.slice(0, 3).map((signal) => signal.id));
   sections.push({
     key: 'timeline',
     title: 'Key developments',
     question: question('timeline'),
-    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at, context.timeZone)}** — ${signal.summary} ${cite(signal)}`).join('\n'),
+    // A development the Overview already tells is listed by its headline, not its summary again word for word.
+    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at, context.timeZone)}** — ${toldInOverview.has(signal.id) && signal.title.trim() ? signal.title.trim().replace(/[.!?]?$/, '.') : signal.summary} ${cite(signal)}`).join('\n'),
     evidence: timeline,
   });
 
