@@ -108,6 +108,7 @@ export const FeedSourceDryRun = z
     items_total: z.number().optional().meta({ description: 'How many items the source gave in all (the preview lists the first 20 kept).' }),
     dropped: z.array(DroppedItem).optional(),
     read_with_errors: z.string().nullable().optional().meta({ description: 'The first error of an ill-formed feed that was read anyway; null when well-formed.' }),
+    feed_title: z.string().nullable().optional().meta({ description: "The feed's own title (channel/feed <title>), null when it has none: what the app names a new source by when the analyst gives no name." }),
   })
   .meta({ id: 'FeedSourceDryRun' });
 

@@ -48,6 +48,11 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   await sources.previewButton.click();
   await sources.privateHostYes.click();
   await expect(sources.previewItems.first()).toBeVisible({ timeout: 180_000 });
+  // Named by the feed's own title (not its host), the kind said in words (not "(rss)").
+  const previewCount = page.getByTestId('preview-count');
+  await expect(previewCount).toContainText('in the RSS feed at');
+  await expect(previewCount).toContainText('to be added as Open world desk');
+  await expect(previewCount).not.toContainText('(rss)');
   await sources.name.fill('Retail desk');
   await sources.confirmAdd.click();
   await expect(sources.card('Retail desk')).toBeVisible();
@@ -80,6 +85,12 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   // Open, save, export.
   await research.runs.filter({ hasText: 'run while you waited' }).getByTestId('open-report').click();
   const viewer = research.viewer;
+  // The embedded service is "this computer", not its loopback address and passing port.
+  await expect(viewer.root.getByTestId('report-service')).toHaveText('Run on this computer');
+  // Key figures: the Signal column names the retailer the figure is about, not a city.
+  const firstFigure = viewer.root.locator('table tbody tr').first().locator('td').first();
+  await expect(firstFigure).toContainText('Vishal Mega Mart');
+  await expect(firstFigure).not.toContainText('Lucknow');
   await viewer.saveButton.click();
   await expect(viewer.saved).toHaveText('Saved to the library.');
   const download = page.waitForEvent('download');
@@ -88,6 +99,7 @@ test('ask, add a feed, research, schedule, save, export and read offline, with o
   expect(file.suggestedFilename()).toBe('vishal-mega-mart-expansion.md');
   const markdown = await readFile((await file.path())!, 'utf8');
   expect(markdown).toMatch(/^# Vishal Mega Mart expansion/);
+  expect(markdown).toMatch(/^_Research report · .+ · exported from Clarity Desktop_$/m);
   expect(markdown).toMatch(/\[\^1\]:.*Retail desk/);
   await page.screenshot({ path: testInfo.outputPath('report.png') });
 

@@ -178,7 +178,7 @@ describe("an answer's dates are the analyst's day", () => {
         expect(docx).toContain(`Pune Desk, ${shown}`);
         expect(pdf).toContain(`Pune Desk, ${shown}`);
         // The export's own date (saved 23:45 UTC on 12 Nov) is the analyst's day too.
-        expect(markdown).toContain(`_answer · ${shown} · exported from Clarity Desktop_`);
+        expect(markdown).toContain(`_Answer · ${shown} · exported from Clarity Desktop_`);
         for (const written of [copy, markdown, html, text, docx, pdf]) expect(written).not.toContain(other);
       }
     } finally {

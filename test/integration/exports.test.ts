@@ -200,6 +200,20 @@ describe('a research report exports professionally', () => {
     expect(table.match(/<w:tr>/g)!.length).toBeGreaterThan(2);
   });
 
+  it('every format says what it is under the title as an analyst would: "Research report · <date> · exported from Clarity Desktop"', async () => {
+    const markdown = (await renderExport(report, 'markdown')).data.toString();
+    expect(markdown).toMatch(/^_Research report · .+ · exported from Clarity Desktop_$/m);
+    expect(markdown).not.toMatch(/^_report ·/m);
+    const html = (await renderExport(report, 'html')).data.toString();
+    expect(new JSDOM(html).window.document.querySelector('p.meta')?.textContent).toMatch(/^Research report · .+ · exported from Clarity Desktop$/);
+    const docx = await (await JSZip.loadAsync((await renderExport(report, 'docx')).data)).file('word/document.xml')!.async('string');
+    expect(docx.replace(/<[^>]+>/g, ' ')).toMatch(/Research report · .+ · exported from Clarity Desktop/);
+    const path = join(dir, 'report-subtitle.pdf');
+    await writeFile(path, (await renderExport(report, 'pdf')).data);
+    const { stdout } = await promisify(execFile)('pdftotext', ['-layout', path, '-']);
+    expect(stdout).toMatch(/Research report · .+ · exported from Clarity Desktop/);
+  });
+
   it('pdf: one title, the Key figures table as a grid of cells, hanging bullets, page numbers and the sources', async () => {
     const file = await renderExport(report, 'pdf');
     const path = join(dir, 'report.pdf');

@@ -117,6 +117,10 @@ describe('a run is its work', () => {
     for (const heading of ['## Overview', '## Key figures', '## Key developments', '## Players involved', '## Where sources disagree', '## Risks', '## Outlook']) {
       expect(report.markdown).toContain(heading);
     }
+    // Key developments does not repeat the Overview word for word: a development the Overview tells is listed by its headline.
+    const sectionOf = (title: string): string => report.markdown.split(`## ${title}\n`)[1]!.split('\n## ')[0]!;
+    const overviewSentences = sectionOf('Overview').split('\n\n').map((line) => line.replace(/\s*\[[^\]]+\]\s*$/, '').trim()).filter((line) => line.length > 40);
+    for (const sentence of overviewSentences) expect(sectionOf('Key developments'), sentence).not.toContain(sentence);
     const verification = report.verification!;
     expect(verification.sentences).toBeGreaterThan(10);
     expect(verification.supported / verification.sentences).toBeGreaterThanOrEqual(0.98);

@@ -35,6 +35,16 @@ describe('the service with one allowed private host', () => {
     expect(preview.ok && preview.value.items.length).toBeGreaterThan(0);
   });
 
+  it("names a new feed by its own title when the analyst types no name, by the typed name otherwise, and a titleless listing by its host", async () => {
+    const admin = local(['127.0.0.1']);
+    const titled = await admin.preview({ url: `${web.url}/open-world.xml`, kind: 'rss', name: '', cadenceS: 900 });
+    expect(titled.ok && titled.value.source.name).toBe('Open world desk');
+    const typed = await admin.preview({ url: `${web.url}/open-world.xml`, kind: 'rss', name: 'Retail desk', cadenceS: 900 });
+    expect(typed.ok && typed.value.source.name).toBe('Retail desk');
+    const listing = await admin.preview({ url: `${web.url}/news/`, kind: 'html', name: '', cadenceS: 900 });
+    expect(listing.ok && listing.value.source.name).toBe('127.0.0.1');
+  });
+
   it('refuses another private host, and a redirect from the allowed host to another one', async () => {
     const admin = { authorization: `Bearer ${supervisor.adminToken}`, 'content-type': 'application/json' };
     const other = await fetch(`${url}/api/v1/sources?dry_run=true`, { method: 'POST', headers: admin, body: JSON.stringify({ url: `http://localhost:${port()}/rss.xml`, kind: 'rss', name: 'Other' }) });

@@ -30,6 +30,8 @@ export interface PreviewResult {
   dropped: DroppedItem[];
   /** Set when the document was ill-formed and read anyway: the first error. */
   read_with_errors: string | null;
+  /** The feed's own title (channel/feed <title>); null when it has none (a page, a folder, an untitled feed). */
+  feed_title: string | null;
 }
 
 /** Throws a FeedFailure when nothing would be kept (the partial failure, or why items were dropped). */
@@ -50,5 +52,5 @@ export function previewOf(definition: FeedSourceRecord, collected: Collected, at
     throw new FeedFailure('no_items', `The URL was read but gave no items${why}.`);
   }
   const readWithErrors = collected.partial?.kind === 'malformed_xml' ? collected.partial.message : null;
-  return { definition, preview: kept.slice(0, 20), items_total: collected.itemsTotal ?? collected.items.length, dropped, read_with_errors: readWithErrors };
+  return { definition, preview: kept.slice(0, 20), items_total: collected.itemsTotal ?? collected.items.length, dropped, read_with_errors: readWithErrors, feed_title: collected.title?.trim().slice(0, 200) || null };
 }

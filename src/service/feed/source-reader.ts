@@ -43,6 +43,8 @@ export interface Collected {
   /** Items the source gave (kept or not); absent where every item is kept. */
   itemsTotal?: number;
   dropped?: DroppedItem[];
+  /** The feed's own title (channel/feed <title>), when it has one: what a new source is named by. */
+  title?: string | null;
 }
 
 export interface SourceReaderOptions {
@@ -112,7 +114,7 @@ export class SourceReader {
       items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, feedUrl: source.url, title: entry.title, text, summary: entry.summary, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.options.now()) });
     }
     if (feed.entries.length === 0 && preview) throw new FeedFailure('no_items', `The ${feed.format} feed has no items.`);
-    return { items, response, partial, itemsTotal: feed.entries.length, dropped: feed.dropped };
+    return { items, response, partial, itemsTotal: feed.entries.length, dropped: feed.dropped, title: feed.title || null };
   }
 
   private async collectListing(source: FeedSourceRecord, html: string, response: FetchResponse): Promise<Collected> {

@@ -75,6 +75,17 @@ const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
 const subjectOf = (signal: CorpusSignal): string | null =>
   signal.entities.retailers.length === 1 ? signal.entities.retailers[0]! : signal.entities.cities.length === 1 ? signal.entities.cities[0]! : (signal.entities.segments[0] ?? null);
 
+/**
+ * What a Key figures row is about: the retailer or brand (the one the topic names when the signal
+ * carries several, else its first), then the segment, then the place. Not the city first: a row
+ * about Vishal Mega Mart's stores read "Lucknow" when the signal also named a learned person.
+ */
+export function figureRowSubject(signal: CorpusSignal, topic: string): string | null {
+  const asked = topic.toLowerCase();
+  const retailers = signal.entities.retailers;
+  return retailers.find((name) => asked.includes(name.toLowerCase())) ?? retailers[0] ?? signal.entities.segments[0] ?? signal.entities.cities[0] ?? signal.entities.states[0] ?? null;
+}
+
 /** The latest figure per subject and metric, one per reported fact. */
 export function figuresOf(signals: CorpusSignal[]): ReportFigure[] {
   const figures: ReportFigure[] = [];
@@ -157,7 +168,7 @@ export function draftReport(
   for (const signal of figureSignals) {
     for (const [key, value] of Object.entries(signal.metrics).slice(0, 2)) {
       // The row names its subject, not the signal's title: a title's other figures ("Blinkit leads with 30.2%") would sit beside this row's value.
-      rows.push(`| ${(subjectOf(signal) ?? sourcesById.get(signal.source_id)?.name ?? signal.source_id).replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, context.timeZone)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
+      rows.push(`| ${(figureRowSubject(signal, topic) ?? sourcesById.get(signal.source_id)?.name ?? signal.source_id).replace(/\|/g, '\\|')} ${cite(signal)} | ${formatDay(signal.published_at, context.timeZone)} | ${tableLabel(key)} | ${formatNumber(value, { maxFractionDigits: 2 })} |`);
     }
   }
   sections.push({
@@ -169,11 +180,13 @@ export function draftReport(
   });
 
   const timeline = byDate(pick('timeline', 8));
+  const toldInOverview = new Set(overview.slice(0, 3).map((signal) => signal.id));
   sections.push({
     key: 'timeline',
     title: 'Key developments',
     question: question('timeline'),
-    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at, context.timeZone)}** — ${signal.summary} ${cite(signal)}`).join('\n'),
+    // A development the Overview already tells is listed by its headline, not its summary again word for word.
+    markdown: timeline.map((signal) => `- **${formatDay(signal.published_at, context.timeZone)}** — ${toldInOverview.has(signal.id) && signal.title.trim() ? signal.title.trim().replace(/[.!?]?$/, '.') : signal.summary} ${cite(signal)}`).join('\n'),
     evidence: timeline,
   });
 

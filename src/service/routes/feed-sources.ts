@@ -49,10 +49,10 @@ export function registerFeedSourceRoutes(app: FastifyInstance, context: ServiceC
     requireAdmin(request);
     const dryRun = request.query.dry_run === 'true' || request.query.dry_run === '1';
     try {
-      const { definition, preview, items_total, dropped, read_with_errors } = await feed.preview(request.body as never);
-      if (dryRun) return { dry_run: true, source: definition, preview, items_total, dropped, read_with_errors };
+      const { definition, preview, items_total, dropped, read_with_errors, feed_title } = await feed.preview(request.body as never);
+      if (dryRun) return { dry_run: true, source: definition, preview, items_total, dropped, read_with_errors, feed_title };
       const created = await feed.add({ ...definition });
-      return reply.status(201).send({ source: sourceJson(created.id), preview, items_total, dropped, read_with_errors });
+      return reply.status(201).send({ source: sourceJson(created.id), preview, items_total, dropped, read_with_errors, feed_title });
     } catch (error) {
       throw asServiceError(error);
     }

@@ -8,9 +8,8 @@ import { existsSync } from 'node:fs';
 import { Lexer, type Token, type Tokens } from 'marked';
 import PDFDocument from 'pdfkit';
 import SVGtoPDF from 'svg-to-pdfkit';
-import { formatCitationDate } from '../../../shared/cite-format';
 import { httpHref } from '../../../shared/safe-href';
-import { bodyMarkdown, inlineRuns, numbering, sourceLine, type ExportDocument, type Run } from './export-runs';
+import { bodyMarkdown, inlineRuns, numbering, sourceLine, subtitleOf, type ExportDocument, type Run } from './export-runs';
 import { chartSlot, chartSvg, CHART_HEIGHT, CHART_WIDTH, drawableSeries } from './report-charts';
 
 /** A Unicode font where the system has one (₹ and — are not in PDF's standard fonts). */
@@ -149,7 +148,7 @@ export async function toPdf(doc: ExportDocument): Promise<Buffer> {
   };
 
   pdf.font(bold).fontSize(18).fillColor(INK).text(text(doc.title));
-  pdf.font(regular).fontSize(9).fillColor(MUTED).text(`${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`).fillColor(INK);
+  pdf.font(regular).fontSize(9).fillColor(MUTED).text(subtitleOf(doc)).fillColor(INK);
   pdf.moveDown();
   // The key figures drawn as vectors (the same SVG as the HTML's), right before the table that
   // reads every value out; each chart kept whole on one page.

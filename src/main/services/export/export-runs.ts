@@ -17,6 +17,14 @@ export interface ExportDocument {
   timeZone?: string;
 }
 
+/** What the document is, as an analyst would write it at the top of the page. */
+const KIND_IN_WORDS: Record<LibraryItemKind, string> = { answer: 'Answer', conversation: 'Conversation', report: 'Research report' };
+
+/** The line under every export's title, the same in each format: "Research report · 7 Dec 2026 … · exported from Clarity Desktop". */
+export function subtitleOf(doc: ExportDocument): string {
+  return `${KIND_IN_WORDS[doc.kind] ?? doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`;
+}
+
 export function numbering(doc: ExportDocument): { ordered: Array<{ number: number; citation: CitationSnapshot }>; numberOf: Map<string, number> } {
   const ordered = orderedCitations(doc.markdown, doc.citations);
   return { ordered, numberOf: new Map(ordered.map(({ number, citation }) => [citation.id, number])) };

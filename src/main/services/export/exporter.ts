@@ -13,10 +13,10 @@ import { AlignmentType, Document, ExternalHyperlink, FootnoteReferenceRun, Headi
 import { Lexer, Marked, type Token, type Tokens } from 'marked';
 import { toPdf } from './export-pdf';
 import { chartPng, chartSlot, chartSvg, CHART_HEIGHT, CHART_WIDTH, drawableSeries } from './report-charts';
-import { bodyMarkdown, inlineRuns, numbering, SAFE_LINK, sourceLine, type ExportDocument, type Run } from './export-runs';
+import { bodyMarkdown, inlineRuns, numbering, SAFE_LINK, sourceLine, subtitleOf, type ExportDocument, type Run } from './export-runs';
 
 export type { ExportDocument } from './export-runs';
-import { CITATION_MARKER, formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../shared/cite-format';
+import { CITATION_MARKER, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../shared/cite-format';
 import { LIBRARY_FORMAT_VERSION, type ExportFormat } from '../../../shared/library';
 import { httpHref } from '../../../shared/safe-href';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
@@ -54,7 +54,7 @@ export async function renderExport(doc: ExportDocument, format: ExportFormat): P
 }
 
 export function toMarkdown(doc: ExportDocument): string {
-  return `# ${doc.title}\n\n_${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop_\n\n${toMarkdownWithFootnotes(bodyMarkdown(doc), doc.citations, { zone: doc.timeZone })}`;
+  return `# ${doc.title}\n\n_${subtitleOf(doc)}_\n\n${toMarkdownWithFootnotes(bodyMarkdown(doc), doc.citations, { zone: doc.timeZone })}`;
 }
 
 /**
@@ -136,7 +136,7 @@ sup.cite a{text-decoration:none;font:600 11px system-ui,sans-serif}.sources li{m
 @media print{body{margin:0;max-width:none}a{color:inherit}.url{display:inline;color:#556;font-size:11px}h2{break-after:avoid}tr,li,figure.chart{break-inside:avoid}}
 </style></head><body>
 <h1>${escapeHtml(doc.title)}</h1>
-<p class="meta">${escapeHtml(doc.kind)} · ${escapeHtml(formatCitationDate(doc.createdAt, doc.timeZone))} · exported from Clarity Desktop</p>
+<p class="meta">${escapeHtml(subtitleOf(doc))}</p>
 ${body}
 <h2>Sources</h2>
 <ol class="sources">
@@ -157,7 +157,7 @@ async function toDocx(doc: ExportDocument): Promise<Buffer> {
     });
   const blocks: Array<Paragraph | Table> = [
     new Paragraph({ text: doc.title, heading: HeadingLevel.TITLE }),
-    new Paragraph({ children: [new TextRun({ text: `${doc.kind} · ${formatCitationDate(doc.createdAt, doc.timeZone)} · exported from Clarity Desktop`, italics: true, color: '5D6778' })] }),
+    new Paragraph({ children: [new TextRun({ text: subtitleOf(doc), italics: true, color: '5D6778' })] }),
   ];
   const headingLevels = [HeadingLevel.HEADING_1, HeadingLevel.HEADING_2, HeadingLevel.HEADING_3, HeadingLevel.HEADING_4, HeadingLevel.HEADING_5, HeadingLevel.HEADING_6];
   const tokens = new Lexer({ gfm: true }).lex(bodyMarkdown(doc));

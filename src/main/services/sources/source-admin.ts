@@ -104,7 +104,10 @@ export class SourceAdmin {
     if (consent) return consent;
     const read = await this.call('addFeedSource', { query: new URLSearchParams({ dry_run: 'true' }), body: definitionBody(args) }, 'a preview');
     if (!read.ok) return this.inWords(withWhyNoItems(read), args.url);
-    return ok(previewView(read.value));
+    // No name typed: the feed's own title names it ("Open world desk"), the host only when it has none.
+    const view = previewView(read.value);
+    const feedTitle = typeof read.value.feed_title === 'string' ? read.value.feed_title.trim() : '';
+    return ok(args.name || !feedTitle ? view : { ...view, source: { ...view.source, name: feedTitle } });
   }
 
   async add(args: NewSource): Promise<Result<{ source: FetchedSource; preview: SourcePreview }>> {

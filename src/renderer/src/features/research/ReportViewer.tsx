@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { ResearchRunSummary, StoredReport } from '../../../../shared/research';
 import { formatNumber } from '../../../../shared/format';
+import { whereItRan } from '../../../../shared/service-place';
 import { useDisplay } from '../../app/use-display';
 import { clarity } from '../../bridge/clarity';
 import { CitationPanel } from '../citations/CitationPanel';
@@ -146,7 +147,9 @@ export function ReportViewer({ runId, onClose }: { runId: string; onClose(): voi
               {compare}
             </span>
           ) : null}
-          <span className="hint">via {new URL(run.serviceUrl).host}</span>
+          <span className="hint" data-testid="report-service">
+            Run {whereItRan(run.serviceUrl)}
+          </span>
           <SaveToLibrary
             label="Save to library"
             className="secondary"

@@ -7,6 +7,15 @@ import { clarity } from '../../bridge/clarity';
 import { DroppedItems, ReadWithErrors } from './DroppedItems';
 import { CADENCES, guessKind, KIND_LABELS } from './source-kinds';
 
+/** Where the items were found, in words ("in the RSS feed at …"), never the kind's code. */
+const KIND_IN_A_SENTENCE: Record<SourceKind, string> = {
+  rss: 'in the RSS feed at',
+  atom: 'in the Atom feed at',
+  jsonfeed: 'in the JSON Feed at',
+  html: 'on the listing page at',
+  folder: 'in the folder',
+};
+
 export function AddSource({ onAdded }: { onAdded(): void }) {
   const display = useDisplay();
   const [url, setUrl] = useState('');
@@ -54,7 +63,8 @@ export function AddSource({ onAdded }: { onAdded(): void }) {
   };
   const add = async (): Promise<void> => {
     setBusy('add');
-    const result = await clarity().invoke('sources.add', args);
+    // No name typed: the name the preview showed (the feed's own title, or its host) is the one added.
+    const result = await clarity().invoke('sources.add', { ...args, name: args.name || preview?.source.name || '' });
     setBusy(null);
     if (!result.ok && result.error.code === 'private_host' && result.error.host) return setConsent(result.error.host);
     if (!result.ok) return setError({ message: result.error.message, noItems: result.error.status === 422 });
@@ -146,7 +156,7 @@ export function AddSource({ onAdded }: { onAdded(): void }) {
       {preview ? (
         <div className="source-preview" data-testid="add-source-preview-list">
           <p data-testid="preview-count" data-total={preview.itemsTotal}>
-            <strong>{formatNumber(preview.itemsTotal)}</strong> item{preview.itemsTotal === 1 ? '' : 's'} found at {preview.source.url} ({preview.source.kind})
+            <strong>{formatNumber(preview.itemsTotal)}</strong> item{preview.itemsTotal === 1 ? '' : 's'} found {KIND_IN_A_SENTENCE[preview.source.kind as SourceKind] ?? 'at'} {preview.source.url}
             {preview.dropped.length > 0 ? `, ${formatNumber(preview.itemsTotal - preview.dropped.length)} to be kept` : ''}, to be added as <strong>{preview.source.name}</strong>:
           </p>
           <ReadWithErrors message={preview.readWithErrors} />
