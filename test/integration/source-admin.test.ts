@@ -74,8 +74,9 @@ describe('sources managed from main', () => {
     expect(preview.ok).toBe(true);
     if (!preview.ok) return;
     expect(preview.value.items.map((item) => item.title)).toContain('Zepto raises ₹3,200 crore in fresh funding to expand dark stores');
-    // A blank name becomes the host's; nothing was added by the preview.
-    expect(preview.value.source.name).toBe('127.0.0.1');
+    // A blank name becomes the feed's own title (the host only for a feed without one, source-hosts);
+    // nothing was added by the preview.
+    expect(preview.value.source.name).toBe('Retail Desk');
     const still = await admin.overview();
     expect(still.ok && still.value.sources).toEqual([]);
 

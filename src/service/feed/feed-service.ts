@@ -88,6 +88,7 @@ export class FeedService {
   private readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private lastSyncAt = 0;
   private syncing: Promise<void> | null = null;
+  private syncAgain: Promise<void> | null = null;
   private signalCursorMs = 0;
   private readonly now: () => number;
   private readonly userAgent: string;
@@ -158,8 +159,17 @@ export class FeedService {
    */
   sync(): Promise<void> {
     if (!this.repository.shared || this.closed) return Promise.resolve();
-    this.syncing ??= this.readShared().finally(() => (this.syncing = null));
-    return this.syncing;
+    if (!this.syncing) {
+      this.syncing = this.readShared().finally(() => (this.syncing = null));
+      return this.syncing;
+    }
+    // A read under way may predate the caller's moment (a source just deleted through another
+    // process): read once more after it, shared by every caller arriving meanwhile.
+    this.syncAgain ??= this.syncing.then(() => {
+      this.syncAgain = null;
+      return this.sync();
+    });
+    return this.syncAgain;
   }
 
   private async readShared(): Promise<void> {
@@ -320,7 +330,8 @@ export class FeedService {
 
   private tick(): void {
     if (this.closed) return;
-    if (this.repository.shared && Date.now() - this.lastSyncAt >= (this.options.syncMs ?? 1_000)) void this.sync().catch(() => undefined);
+    // The periodic read needs no read-after-write: it skips while one is under way.
+    if (this.repository.shared && !this.syncing && Date.now() - this.lastSyncAt >= (this.options.syncMs ?? 1_000)) void this.sync().catch(() => undefined);
     this.scheduler.tick();
   }
 
