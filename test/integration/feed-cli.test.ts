@@ -28,9 +28,15 @@ describe('npm run service with a sources file', () => {
     await writeFile(file, JSON.stringify({ sources: [{ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 600 }] }));
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file, '--no-sample', '--allow-private-sources'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CLARITY_SUPERVISED: '' } });
     try {
-      const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-      const listening = JSON.parse(line) as { url: string; signals: number; sample: string; feed_sources: number };
-      expect(listening).toMatchObject({ signals: 0, sample: 'off', feed_sources: 1 });
+      // The service listens first ({"event":"listening",…}), then says when it holds every signal
+      // ({"event":"index_ready","signals":…}): without the sample it holds none of its own.
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const listening = JSON.parse((await lines.next()).value as string) as { url: string; sample: string; feed_sources: number };
+      expect(listening).toMatchObject({ event: 'listening', sample: 'off', feed_sources: 1 });
+      let ready: { event?: string; signals?: number } = {};
+      while (ready.event !== 'index_ready') ready = JSON.parse((await lines.next()).value as string) as typeof ready;
+      // None of the sample's 20,000 (the desk's own few items may have been fetched by then).
+      expect(ready.signals).toBeLessThan(50);
       // The fetched items become answerable; the health snapshot lists only the fetched source.
       type Page = { items: Array<{ source: { id: string } }> };
       const page = await pollUntil(async () => (await (await fetch(`${listening.url}/api/v1/discover?q=Avenue%20Supermarts&limit=3`)).json()) as Page, (read) => read.items.length > 0, { timeout: 20_000, interval: 100 });
