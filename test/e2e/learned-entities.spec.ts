@@ -49,6 +49,8 @@ test('a folder source about a new retailer: asked about it by name, the answer c
   // Clean: the document's Markdown heading is a sentence, never "# …" in the answer.
   await expect(answer).not.toContainText('# Vishal');
   await expect(answer).toContainText('In short: Value retailer Vishal Mega Mart');
+  // One signal, so no list of developments: the answer does not point at one.
+  await expect(answer).not.toContainText('developments above');
   // The analyst's own document is not "synthetic sample data".
   await expect(answer).not.toContainText('synthetic');
   // The right date: the app's display zone (India by default) dates the document the day after

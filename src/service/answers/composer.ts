@@ -187,7 +187,8 @@ export function composeAnswer(
     return health !== null && health !== 'healthy';
   });
   if (weak.length > 0) gaps.push(`Some cited sources are currently degraded or down, so their figures may lag: ${weak.map(cite).join(' ')}`);
-  if (!hasDirect) gaps.push('No single figure answers this directly; the developments above are the closest signals.');
+  // With one signal there is no list of developments above, only the In short line.
+  if (!hasDirect) gaps.push(developments.length > 0 ? 'No single figure answers this directly; the developments above are the closest signals.' : 'No single figure answers this directly; the signal above is the closest one.');
   // Only the sample is synthetic: an answer from the analyst's own sources does not call them so.
   const fromFeed = citations.filter((signal) => (signal as { origin?: string }).origin === 'feed').length;
   const kindOfData = fromFeed === 0 ? 'synthetic sample data' : fromFeed === citations.length ? 'the sources cited' : 'some of them synthetic sample data';
