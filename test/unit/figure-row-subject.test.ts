@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { figureRowSubject } from '../../src/service/research/report-builder';
+import { figureRowSubject, figuresOf } from '../../src/service/research/report-builder';
 import type { CorpusSignal } from '../../src/service/world/signal-types';
 
 const signal = (entities: Partial<CorpusSignal['entities']>): CorpusSignal => ({
@@ -26,5 +26,15 @@ describe("a Key figures row's Signal column names what the figure is about", () 
     expect(figureRowSubject(signal({ segments: ['grocery'], cities: ['Lucknow'] }), 'grocery chains')).toBe('grocery');
     expect(figureRowSubject(signal({ cities: ['Lucknow'] }), 'Lucknow retail')).toBe('Lucknow');
     expect(figureRowSubject(signal({}), 'anything')).toBeNull();
+  });
+});
+
+describe("a report's figures (its charts and what changed) name the row's subject too", () => {
+  it('a chart of a figure about Vishal Mega Mart in Lucknow is titled by the retailer, as its table row is', () => {
+    const topic = 'Vishal Mega Mart expansion';
+    const about = signal({ retailers: ['Sandeep Bhatia', 'Vishal Mega Mart'], segments: ['grocery'], cities: ['Lucknow'] });
+    const [figure] = figuresOf([about], topic);
+    expect(figure!.subject).toBe(figureRowSubject(about, topic));
+    expect(figure!.subject).toBe('Vishal Mega Mart');
   });
 });

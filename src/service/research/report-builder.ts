@@ -72,8 +72,6 @@ export interface ReportDrafts {
 }
 
 const cite = (signal: CorpusSignal): string => `[${signal.id}]`;
-const subjectOf = (signal: CorpusSignal): string | null =>
-  signal.entities.retailers.length === 1 ? signal.entities.retailers[0]! : signal.entities.cities.length === 1 ? signal.entities.cities[0]! : (signal.entities.segments[0] ?? null);
 
 /**
  * What a Key figures row is about: the retailer or brand (the one the topic names when the signal
@@ -86,11 +84,11 @@ export function figureRowSubject(signal: CorpusSignal, topic: string): string | 
   return retailers.find((name) => asked.includes(name.toLowerCase())) ?? retailers[0] ?? signal.entities.segments[0] ?? signal.entities.cities[0] ?? signal.entities.states[0] ?? null;
 }
 
-/** The latest figure per subject and metric, one per reported fact. */
-export function figuresOf(signals: CorpusSignal[]): ReportFigure[] {
+/** The latest figure per subject and metric, one per reported fact; its subject is the Key figures row's, so a chart and the table beside it name the same retailer. */
+export function figuresOf(signals: CorpusSignal[], topic: string): ReportFigure[] {
   const figures: ReportFigure[] = [];
   for (const signal of signals) {
-    const subject = subjectOf(signal);
+    const subject = figureRowSubject(signal, topic);
     if (!subject) continue;
     for (const [metric, value] of Object.entries(signal.metrics)) {
       figures.push({ subject, metric, label: metricLabel(metric), at: signal.period ?? signal.published_at.slice(0, 10), published_at: signal.published_at, value, citation: signal.id });
@@ -234,8 +232,8 @@ export function draftReport(
   sections.push({ key: 'risks_outlook', title: 'Risks', question: question('risks_outlook'), markdown: [...riskLines, '', '## Outlook', '', ...outlook].join('\n'), evidence: [...new Set([...riskPool, ...chosen])] });
 
   const onTopic = ranked.map((hit) => hit.signal);
-  const figures = figuresOf(onTopic);
-  return { sections, onTopic, figures, series: seriesOf(figuresOf([...new Set([...chosen, ...figureSignals])])), disagreements };
+  const figures = figuresOf(onTopic, topic);
+  return { sections, onTopic, figures, series: seriesOf(figuresOf([...new Set([...chosen, ...figureSignals])], topic)), disagreements };
 }
 
 /** One measure per statement: year-on-year revenue growth and order value growth are never averaged. */
