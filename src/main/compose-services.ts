@@ -99,6 +99,8 @@ export async function composeMainServices(options: ComposeOptions): Promise<Main
     onExit: (detail) => host?.localServiceExited(detail),
     // The status bar says what a long first start is doing, and for how long (start-progress.ts).
     onStartProgress: (elapsedMs, phase) => host?.localServiceStarting(startingInWords(elapsedMs, phase)),
+    // Listening but still loading its index: the status bar says how far (it answers meanwhile).
+    onIndexProgress: (progress) => host?.localServiceIndexing(progress),
     // Shared pages' links stay valid across restarts: the same port when it is free (issue 47).
     preferredPort: () => settings.get().localServicePort ?? null,
     onPort: (port) => {

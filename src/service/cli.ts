@@ -32,7 +32,8 @@
  * `npm run service -- token --user you@example.com [--ttl-s N] [--tier free|pro|team] [--role admin] [--data-dir DIR]` prints a bearer
  * JWT signed with the key in DIR: use the data directory of the service that will check it.
  * Prints one JSON line `{"event":"listening","url":…,"index":"warming"}` on stdout for supervisors
- * as soon as it listens, then `{"event":"index_ready",…}` once every signal is held (asks are
+ * as soon as it listens, `{"event":"index_progress","held":N,"total":M}` about once a second while
+ * its index loads, then `{"event":"index_ready",…}` once every signal is held (asks are
  * answered from the database's full-text search until then: server-warm-up.ts).
  */
 import { isIP } from 'node:net';
@@ -314,6 +315,17 @@ const service = await startService({
   throw error;
 });
 process.stdout.write(`${JSON.stringify({ event: 'listening', url: service.url, index: service.warmUp.state, sources: service.store.sources.length, feed_sources: sources.length, sample, startup_ms: Date.now() - started })}\n`);
+// While warming, a line a second says how many signals the index holds of how many (the app's
+// status bar shows it: "Indexing 40,000 of 1,20,000 signals…"); only when the count moved.
+let progressShown = -1;
+const indexProgress = setInterval(() => {
+  const held = service.store.index.size;
+  if (service.warmUp.state !== 'warming' || held === progressShown) return;
+  progressShown = held;
+  process.stdout.write(`${JSON.stringify({ event: 'index_progress', held, total: service.warmUp.expectedSignals })}\n`);
+}, 1_000);
+indexProgress.unref();
+void service.warmUp.whenReady().finally(() => clearInterval(indexProgress)).catch(() => undefined);
 service.warmUp.whenReady().then(
   () => process.stdout.write(`${JSON.stringify({ event: 'index_ready', signals: service.store.index.size, stored_signals: service.storedSignals.from, ready_ms: Date.now() - started })}\n`),
   (error: unknown) => {

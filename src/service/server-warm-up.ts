@@ -51,6 +51,11 @@ export class ServiceWarmUp {
   readonly startedAt = performance.now();
   /** How long the warm-up took (ms), once ready. */
   readyAfterMs: number | null = null;
+  /**
+   * How many signals the index will hold once warm (the corpus's and the stored ones), once
+   * counted; what the CLI's `index_progress` lines (and the app's status bar) count towards.
+   */
+  expectedSignals: number | null = null;
 
   constructor(db: Database) {
     this.repository = new SignalRepository(db);

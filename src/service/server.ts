@@ -7,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { openApiYaml } from '../shared/openapi/document';
 import { ApiKeyStore, authenticate, CompanyIdentityProvider, DevIdentityProvider, type CompanyIdentitySettings, type TokenVerifier } from './auth';
 import { registerExtensions, type ExtensionOptions } from './extensions';
+import { DEFAULT_SIGNAL_COUNT } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
 import type { FaultOptions } from './faults';
 import type { ComposerSettings } from './answers/answer-pipeline';
@@ -364,8 +365,11 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
    */
   const warming = warmUp.run(async (pause) => {
     await warmUp.held(options.holdWarmUp);
+    // The total the progress counts towards: the corpus's signals, then the stored ones once counted
+    // (that count is one scan of the table: not run twice, nor before the corpus is in).
+    const corpusCount = store.corpusHeld ? store.index.size : (options.signalCount ?? DEFAULT_SIGNAL_COUNT);
     if (!store.corpusHeld) corpusWritten = (await warmCorpus(store, corpusOptions(options), options.corpusCache ?? null, pause, (message) => process.stderr.write(`${message}\n`))).written;
-    const read = await storedSignals.load();
+    const read = await storedSignals.load((count) => (warmUp.expectedSignals = corpusCount + count));
     loaded = { from: read.from, rowsRead: read.rowsRead, ms: read.ms };
     await pause();
     await feed.load(read.signals);

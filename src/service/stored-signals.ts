@@ -89,10 +89,14 @@ export class StoredSignals {
     return this.options.snapshot ? join(this.options.snapshot.dir, SIGNAL_SNAPSHOT_FILE) : null;
   }
 
-  /** Reads the stored feed signals into the store (before the feed and follows start). */
-  async load(): Promise<LoadedSignals> {
+  /**
+   * Reads the stored feed signals into the store (before the feed and follows start); `counted`
+   * hears how many there are as soon as the table has said (the warm-up's progress).
+   */
+  async load(counted?: (count: number) => void): Promise<LoadedSignals> {
     const started = performance.now();
     const mark = await this.repository.changeMark('feed');
+    counted?.(mark.count);
     if (mark.count === 0) return { signals: [], from: 'none', rowsRead: 0, ms: performance.now() - started };
     const snapshot = await this.readSnapshot();
     if (snapshot) {

@@ -88,6 +88,18 @@ export interface ServiceStatus {
   lastSuccessAt?: string | null;
   /** While unreachable: when the app tries again on its own (ISO). */
   nextAttemptAt?: string | null;
+  /**
+   * While the ready local service still loads its search index (it answers meanwhile from its
+   * database, ranked differently): how many signals it holds of how many (total null until
+   * counted). Absent once the index is whole.
+   */
+  indexing?: IndexProgress;
+}
+
+/** A warming service's index: signals held so far, of how many (null: not yet counted). */
+export interface IndexProgress {
+  held: number;
+  total: number | null;
 }
 
 export type CredentialKind = 'jwt' | 'api-key' | 'token';

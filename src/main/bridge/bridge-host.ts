@@ -6,7 +6,7 @@
  * the service connection in ./service-connection.ts. compose-services.ts builds it.
  */
 import type { z } from 'zod';
-import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type InvokeResults, type PushEventName, type PushEvents, type Result, type ServiceStatus } from '../../shared/bridge-contract';
+import { BridgeMethods, fail, isInvokeMethod, type InvokeMethod, type InvokeParsedArgs, type IndexProgress, type InvokeResults, type PushEventName, type PushEvents, type Result, type ServiceStatus } from '../../shared/bridge-contract';
 import type { MethodSpec } from '../../shared/define-method';
 import type { ConversationStore } from '../services/conversations/conversation-store';
 import type { DataNotices } from '../services/data-folder/data-notices';
@@ -147,5 +147,10 @@ export class BridgeHost {
   /** Called by the supervisor once a second while the local service starts: what it is doing. */
   localServiceStarting(detail: string): void {
     this.parts.connection.localServiceStarting(detail);
+  }
+
+  /** Called by the supervisor while the listening local service loads its index; null once whole. */
+  localServiceIndexing(progress: IndexProgress | null): void {
+    this.parts.connection.localServiceIndexing(progress);
   }
 }

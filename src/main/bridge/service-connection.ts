@@ -3,7 +3,7 @@
  * its status as the status bar shows it, restarts of the local service after a crash, and the
  * rate-limit figures every response reports.
  */
-import { fail, ok, type Result, type ServiceSetting, type ServiceStatus } from '../../shared/bridge-contract';
+import { fail, ok, type IndexProgress, type Result, type ServiceSetting, type ServiceStatus } from '../../shared/bridge-contract';
 import { RetailSignalClient, type RateLimitObservation } from '../services/service-client/api-client';
 import type { Credential } from '../services/service-client/api-client';
 import type { CredentialStore } from '../services/credentials/credential-store';
@@ -132,7 +132,7 @@ export class ServiceConnection {
     if (service.mode === 'remote') {
       await this.deps.localService?.stop();
       // Not "ready" until the service has answered (issue #16): the probe below decides.
-      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'starting', detail: `Connecting to ${new URL(service.baseUrl).origin}…`, rateLimitRemaining: null, retryAt: null, lastSuccessAt: null, nextAttemptAt: null });
+      this.setStatus({ mode: 'remote', baseUrl: service.baseUrl, synthetic: false, state: 'starting', detail: `Connecting to ${new URL(service.baseUrl).origin}…`, rateLimitRemaining: null, retryAt: null, lastSuccessAt: null, nextAttemptAt: null, indexing: undefined });
       this.activeClient = this.makeClient(service.baseUrl);
       if (previousMode !== 'remote' || previousUrl !== service.baseUrl) this.serviceChanged();
       await this.probe();
@@ -142,7 +142,7 @@ export class ServiceConnection {
       this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'error', detail: 'This host cannot run the local service.' });
       return;
     }
-    this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'starting', detail: 'Starting the local service…', rateLimitRemaining: null, retryAt: null });
+    this.setStatus({ mode: 'local', baseUrl: null, synthetic: true, state: 'starting', detail: 'Starting the local service…', rateLimitRemaining: null, retryAt: null, indexing: undefined });
     try {
       const url = await this.deps.localService.start();
       this.activeClient = this.makeClient(url);
@@ -178,6 +178,16 @@ export class ServiceConnection {
   localServiceStarting(detail: string): void {
     if (this.current.mode !== 'local' || this.current.state !== 'starting' || this.disposed || this.current.detail === detail) return;
     this.setStatus({ detail });
+  }
+
+  /**
+   * While the local service answers but still loads its index (the status bar says how far);
+   * null once it holds every signal or has stopped.
+   */
+  localServiceIndexing(progress: IndexProgress | null): void {
+    if (this.current.mode !== 'local' || this.disposed) return;
+    if (!progress && !this.current.indexing) return;
+    this.setStatus({ indexing: progress ?? undefined });
   }
 
   /**

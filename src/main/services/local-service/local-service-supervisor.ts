@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { LaunchExtras } from './answer-composer-launch';
+import type { IndexProgress } from '../../../shared/bridge-settings';
 import { ENDPOINTS } from '../../../shared/endpoints/table';
 import { watchStart, type CpuTimeProbe } from './start-progress';
 
@@ -53,6 +54,11 @@ export interface SupervisorOptions {
   startCeilingMs?: number;
   /** Told once a second while the service starts: the time so far and what it is doing. */
   onStartProgress?: (elapsedMs: number, phase: string) => void;
+  /**
+   * Told while the listening service still loads its index (its `index_progress` lines: signals
+   * held, of how many), and null once it holds every signal (`index_ready`) or the process ends.
+   */
+  onIndexProgress?: (progress: IndexProgress | null) => void;
   /** Tests: how the process's CPU time is read. */
   cpuTimeProbe?: CpuTimeProbe;
   onExit?: (detail: string) => void;
@@ -159,8 +165,11 @@ export class LocalServiceSupervisor {
       lines.on('line', (line) => {
         wait.noteLine();
         try {
-          const message = JSON.parse(line) as { event?: string; url?: string; phase?: string };
+          const message = JSON.parse(line) as { event?: string; url?: string; phase?: string; held?: unknown; total?: unknown };
           if (message.event === 'listening' && message.url) resolve(message.url);
+          // After listening: how far its index is (the status bar says it until index_ready).
+          else if (message.event === 'index_progress' && typeof message.held === 'number') this.indexProgress(child, { held: message.held, total: typeof message.total === 'number' ? message.total : null });
+          else if (message.event === 'index_ready') this.indexProgress(child, null);
           // A service that says what it is doing while it starts (a warming or progress line).
           else if ((message.event === 'warming' || message.event === 'progress') && typeof message.phase === 'string') wait.noteLine(message.phase);
         } catch {
@@ -187,12 +196,18 @@ export class LocalServiceSupervisor {
     const listening = Number(new URL(url).port);
     if (listening) this.options.onPort?.(listening);
     child.once('exit', (code, signal) => {
+      this.indexProgress(child, null);
       this.child = null;
       this.url = null;
       this.admin = null;
       if (!this.stopping) this.options.onExit?.(`The local service stopped (${signal ?? `code ${code}`}).`);
     });
     return url;
+  }
+
+  /** Passes on the index progress of the process in use (never of one replaced since). */
+  private indexProgress(child: ServiceProcess, progress: IndexProgress | null): void {
+    if (this.child === child) this.options.onIndexProgress?.(progress);
   }
 
   async stop(): Promise<void> {

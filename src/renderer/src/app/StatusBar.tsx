@@ -1,4 +1,5 @@
 import type { CredentialStatus, ServiceStatus } from '../../../shared/bridge-settings';
+import { formatNumber } from '../../../shared/format';
 import { useAppStore } from '../store/app-store';
 import { clarity } from '../bridge/clarity';
 import { useDisplay } from './use-display';
@@ -16,6 +17,18 @@ export function callerLabel(credential: CredentialStatus | null, status: Service
   return 'Anonymous';
 }
 
+/**
+ * While the ready service still loads its search index (it answers meanwhile from its database,
+ * ranked by that database's own search): how far, in words. Nothing once the index is whole.
+ */
+export function indexingLabel(status: ServiceStatus | null): string {
+  const indexing = status?.state === 'ready' ? status.indexing : undefined;
+  if (!indexing) return '';
+  const held = indexing.total === null ? indexing.held : Math.min(indexing.held, indexing.total);
+  const progress = indexing.total === null ? `Indexing signals (${formatNumber(held)} so far)` : `Indexing ${formatNumber(held)} of ${formatNumber(indexing.total)} signals`;
+  return `${progress} — answers may rank differently until done`;
+}
+
 export function StatusBar({ retryInS }: { retryInS: number }) {
   const status = useAppStore((s) => s.serviceStatus);
   const credential = useAppStore((s) => s.credentialStatus);
@@ -23,6 +36,7 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
   const display = useDisplay();
   const down = status?.state === 'unreachable' || status?.state === 'error';
   const hostLost = useAppStore((s) => s.hostLost);
+  const indexing = indexingLabel(status);
   const service = !status
     ? 'Connecting…'
     : status.mode === 'local'
@@ -44,6 +58,11 @@ export function StatusBar({ retryInS }: { retryInS: number }) {
         {down ? ` Last answer: ${status?.lastSuccessAt ? display.dateTime(status.lastSuccessAt) : 'never'}.` : ''}
         {down && status?.nextAttemptAt ? ` Trying again at ${display.time(status.nextAttemptAt)}.` : ''}
       </span>
+      {indexing && !hostLost ? (
+        <span className="service-indexing" role="status" data-testid="service-indexing">
+          {indexing}
+        </span>
+      ) : null}
       {down ? (
         <button type="button" className="link" onClick={() => void clarity().invoke('service.retry').then((r) => r.ok && setServiceStatus(r.value))} data-testid="service-retry">
           Retry now
