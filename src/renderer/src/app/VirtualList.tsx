@@ -84,7 +84,7 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     estimateSize: () => estimateHeight,
     overscan: 4,
     getItemKey,
-    // Issue 50, round 5: react-virtual renders the list after a notification only when its visible
+    // Issue 50, round 5 (decision 0051): react-virtual renders the list after a notification only when its visible
     // range changed, not after every one. The last answer growing notified once per streamed frame,
     // and each notification rendered the list a moment after the frame's paint to show the same
     // rows at the same places. No container is handed to it (no `containerRef`), so it writes no
