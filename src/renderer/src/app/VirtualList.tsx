@@ -57,6 +57,22 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
   hasFooter.current = footer !== undefined && footer !== null;
   /** Set by a size the rows' ResizeObserver reported: the list is laid out again before paint. */
   const observed = useRef(false);
+  /** The holder's height as last rendered. */
+  const shownHolder = useRef(0);
+  /**
+   * The holder's height for these rows: with the last item rendered (and nothing under the
+   * holder), where that item starts (see the render below); otherwise the total.
+   */
+  const holderHeightOf = (rows: ReadonlyArray<{ index: number; start: number }>, count: number, total: number): number => {
+    const last = rows.at(-1);
+    return !hasFooter.current && last && last.index === count - 1 ? last.start : total;
+  };
+  /** Whether the list would render anything different from what it last rendered: a row in or out, a row moved, the holder's height. */
+  const outdated = (instance: { getVirtualItems(): ReadonlyArray<{ key: unknown; index: number; start: number }>; getTotalSize(): number; options: { count: number } }): { moved: boolean; holder: boolean } => {
+    const rows = instance.getVirtualItems();
+    const moved = rows.length !== placed.current.length || rows.some((row, i) => row.key !== placed.current[i]!.key || row.start !== placed.current[i]!.start);
+    return { moved, holder: holderHeightOf(rows, instance.options.count, instance.getTotalSize()) !== shownHolder.current };
+  };
   const [, relayout] = useReducer((n: number) => n + 1, 0);
   // The same function while the items are the same array: the virtualiser recomputes every row's
   // offset (a loop over all of them, 1,000 in a long conversation) whenever its options change,
@@ -68,6 +84,12 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     estimateSize: () => estimateHeight,
     overscan: 4,
     getItemKey,
+    // Issue 50, round 5 (decision 0051): react-virtual renders the list after a notification only when its visible
+    // range changed, not after every one. The last answer growing notified once per streamed frame,
+    // and each notification rendered the list a moment after the frame's paint to show the same
+    // rows at the same places. No container is handed to it (no `containerRef`), so it writes no
+    // style itself; onChange below renders the list whenever a row or the holder would change.
+    directDomUpdates: true,
     // Rows are measured only by their ResizeObserver, after the browser's own layout and before
     // paint (issue 31). Measured from the row's ref instead, inside React's commit, reading its
     // height forced a synchronous layout of the whole new row there: a new row keeps the size
@@ -88,11 +110,20 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     // otherwise do it after this frame's paint: rows overlapping for a frame), then the end is
     // followed; reading scrollHeight here costs no layout of its own in the commit.
     onChange: (instance) => {
-      // Scrolling, or a new count: React renders the list itself.
-      if (!observed.current) return;
+      const stale = outdated(instance);
+      // Scrolling, a new count, the scroller resized: react-virtual renders the list when its range
+      // changed (at once while scrolling); this renders it when anything else it shows did (the
+      // range react-virtual last saw can be older than the list's last render).
+      if (!observed.current) {
+        if (stale.moved || stale.holder) relayout();
+        return;
+      }
       observed.current = false;
       const total = instance.getTotalSize();
-      if (total === totalSize.current && !followNew.current) return;
+      if (total === totalSize.current && !followNew.current) {
+        if (stale.moved || stale.holder) relayout();
+        return;
+      }
       // A row that shrank (a retry cleared a long answer): the holder's old height would let
       // following scroll to blank space below the end, so the list renders at once.
       const shrank = total < totalSize.current;
@@ -100,14 +131,14 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
       // The last answer growing (once per streamed frame, issue 31) moves no row: nothing is
       // rendered or changed here then. The list's scroll height already holds the grown row (a
       // positioned row's box counts in its scroller's overflow), so following reads it from the
-      // layout just done and forces none; the holder's height catches up when the virtualiser's
-      // own render of this change lands, after this frame's paint. Before, this callback
-      // rendered the list and set that height, and following then laid the page out a second
-      // time within the frame. A row that moved or came into range, a row that shrank, or a footer
-      // placed under the holder: the list renders at once.
-      const rows = instance.getVirtualItems();
-      const moved = rows.length !== placed.current.length || rows.some((row, i) => row.key !== placed.current[i]!.key || row.start !== placed.current[i]!.start);
-      if (moved || shrank || hasFooter.current) flushSync(relayout);
+      // layout just done and forces none; the holder ends where that row starts, so it does not
+      // change, and the list is not rendered at all (issue 50, round 5). Before issue 31, this
+      // callback rendered the list and set the holder's height, and following then laid the page
+      // out a second time within the frame. A row that moved or came into range, a row that
+      // shrank, or a footer placed under the holder: the list renders at once.
+      if (stale.moved || shrank || hasFooter.current) flushSync(relayout);
+      // The holder's height catching up (the last item not rendered): after this frame's paint.
+      else if (stale.holder) relayout();
       follow();
     },
   });
@@ -182,8 +213,8 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
   // scroll lays the page out before the frame's own layout). The last row carries the list's
   // end padding itself (`data-last`, CSS): a positioned box's overflow gets none of its
   // scroller's padding.
-  const last = rows.at(-1);
-  const holderHeight = !hasFooter.current && last && last.index === items.length - 1 ? last.start : virtualizer.getTotalSize();
+  const holderHeight = holderHeightOf(rows, items.length, virtualizer.getTotalSize());
+  shownHolder.current = holderHeight;
   return (
     // No scroll anchoring: the browser would move the scroll position itself when a row's content
     // above its anchor changes size (an answer's header shrinking as it ends moved it up 26 px),
