@@ -4,18 +4,22 @@
  *
  * Suites share no fixed port (every server in the tests listens on port 0) and no folder (temp
  * dirs; Playwright writes test-results/ and playwright-report/, no other suite does), so they
- * may run at once. One build is made and reused: `size` and `e2e` wait for it, nothing else
- * needs it. At most TEST_JOBS suites run at a time (default 3 on this 2-core machine: the
- * suites wait on child processes, databases and browsers much of the time); TEST_JOBS=1 runs
+ * may run at once. One build is made and reused: `size`, `e2e` and `integration` wait for it
+ * (the apps and service processes the tests start run the build: test/support/built-code.ts).
+ * At most TEST_JOBS suites run at a time (default 3 on this 2-core machine: the suites wait on
+ * child processes, databases and browsers much of the time); TEST_JOBS=1 runs
  * them one after another in the old order. Each suite's output goes to
  * test-results/suites/<name>.log; a failed suite's output is printed at the end, then a table
- * of every suite's time. The exit code is 1 if any suite failed.
+ * of every suite's time and CPU seconds (user + system of the processes it waited for: on this
+ * 2-core machine the suites' CPU, not their order, bounds the run). The exit code is 1 if any
+ * suite failed.
  *
  *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit lint
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
 const LOGS = join('test-results', 'suites');
@@ -33,7 +37,8 @@ const SUITES = [
   { name: 'lint', command: 'npm run lint', weight: 150 },
   { name: 'security', command: 'npm run security:scan', weight: 10 },
   { name: 'unit', command: 'npm run test:unit', weight: 180 },
-  { name: 'integration', command: 'npm run test:integration', weight: 1250 },
+  // Its service processes run the build when it is fresh (test/support/built-code.ts): less CPU per start.
+  { name: 'integration', command: 'npm run test:integration', after: ['build'], weight: 1250 },
   { name: 'keychain', command: 'npm run test:keychain', weight: 5 },
   { name: 'build', command: 'npm run build', weight: 5 },
   { name: 'size', command: 'npm run size', after: ['build'], weight: 2 },
@@ -59,8 +64,14 @@ for (const suite of SUITES) if (wanted.has(suite.name)) for (const need of suite
 const suites = SUITES.filter((suite) => wanted.has(suite.name));
 
 await mkdir(LOGS, { recursive: true });
-/** name → { state: 'waiting' | 'running' | 'passed' | 'failed' | 'not run', seconds, code } */
-const results = new Map(suites.map((suite) => [suite.name, { state: 'waiting', seconds: null, code: null }]));
+/** name → { state: 'waiting' | 'running' | 'passed' | 'failed' | 'not run', seconds, cpu, code } */
+const results = new Map(suites.map((suite) => [suite.name, { state: 'waiting', seconds: null, cpu: null, code: null }]));
+
+/** Seconds from bash's `times` line `1m2.345s 0m3.210s` (user, system): their sum. */
+function cpuSeconds(line) {
+  const parts = [...(line ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]));
+  return parts.length === 2 ? parts[0] + parts[1] : null;
+}
 const started = Date.now();
 const running = new Set();
 
@@ -70,8 +81,11 @@ function run(suite) {
   const log = createWriteStream(join(LOGS, `${suite.name}.log`));
   const begun = Date.now();
   console.log(`test-all: ${suite.name} started (${suite.command})`);
+  // bash's `times` after the command: the CPU of the processes it waited for (children of children included).
+  const cpuFile = join(LOGS, `${suite.name}.cpu`);
+  const script = `${suite.command}\ncode=$?\ntimes > '${cpuFile}'\nexit $code`;
   // Its own process group, so an interrupt reaches the suite's children too.
-  const child = spawn('bash', ['-c', suite.command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
+  const child = spawn('bash', ['-c', script], { stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' } });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
   running.add(child);
@@ -82,8 +96,15 @@ function run(suite) {
       result.seconds = (Date.now() - begun) / 1000;
       result.code = code ?? signal;
       result.state = code === 0 ? 'passed' : 'failed';
-      console.log(`test-all: ${suite.name} ${result.state} in ${result.seconds.toFixed(0)} s${code === 0 ? '' : ` (exit ${result.code})`}`);
-      log.on('close', resolve);
+      void readFile(cpuFile, 'utf8')
+        .then((text) => (result.cpu = cpuSeconds(text.split('\n')[1])))
+        .catch(() => undefined)
+        .finally(() => {
+          void rm(cpuFile, { force: true });
+          console.log(`test-all: ${suite.name} ${result.state} in ${result.seconds.toFixed(0)} s${result.cpu === null ? '' : ` (CPU ${result.cpu.toFixed(0)} s)`}${code === 0 ? '' : ` (exit ${result.code})`}`);
+          if (log.closed) resolve();
+          else log.on('close', resolve);
+        });
     });
   });
 }
@@ -129,10 +150,12 @@ for (const suite of failed) {
 
 const wall = (Date.now() - started) / 1000;
 const sum = suites.reduce((total, suite) => total + (results.get(suite.name).seconds ?? 0), 0);
-console.log(`\nSuite         Result    Time`);
+const cpu = suites.reduce((total, suite) => total + (results.get(suite.name).cpu ?? 0), 0);
+const seconds = (value) => (value === null ? '     -' : `${value.toFixed(0).padStart(5)} s`);
+console.log(`\nSuite         Result    Time      CPU`);
 for (const suite of suites) {
   const result = results.get(suite.name);
-  console.log(`${suite.name.padEnd(13)} ${result.state.padEnd(9)} ${result.seconds === null ? '     -' : `${result.seconds.toFixed(0).padStart(5)} s`}`);
+  console.log(`${suite.name.padEnd(13)} ${result.state.padEnd(9)} ${seconds(result.seconds)}  ${seconds(result.cpu)}`);
 }
-console.log(`${'whole run'.padEnd(13)} ${(failed.length === 0 ? 'passed' : 'failed').padEnd(9)} ${wall.toFixed(0).padStart(5)} s  (suites one after another: ${sum.toFixed(0)} s; at most ${jobs} at a time)`);
+console.log(`${'whole run'.padEnd(13)} ${(failed.length === 0 ? 'passed' : 'failed').padEnd(9)} ${seconds(wall)}  ${seconds(cpu)}  (suites one after another: ${sum.toFixed(0)} s; at most ${jobs} at a time; ${cpus().length} cores; load ${loadavg().map((load) => load.toFixed(1)).join(' ')})`);
 process.exit(failed.length === 0 ? 0 : 1);

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { browserHostEntry, runsTheService, serviceEntry } from '../support/built-code';
 import { seedCorpusCache } from './warm-corpus';
 
 export interface StartOptions {
@@ -51,13 +52,12 @@ const START_TIMEOUT_MS = Number(process.env.CLARITY_E2E_START_TIMEOUT_MS) || 150
 
 export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'clarity-e2e-')));
-  // A fresh app starts with the suite's sample corpus already built, as after its first start.
-  if (!options.dataDir) await seedCorpusCache(join(dataDir, 'local-service'));
+  // A fresh app starts with the suite's sample corpus built and its database made, as after its first start.
+  if (!options.dataDir) await seedCorpusCache(join(dataDir, 'local-service'), { database: !options.runAsUser });
   const keychainService = options.keychainService ?? `Clarity Desktop e2e ${process.pid} ${Date.now()}`;
   const hostArgs = [
-    '--import',
-    'tsx',
-    'src/main/browser-host/cli.ts',
+    // The build when it is fresh (it starts with less CPU), else the source under tsx (test/support/built-code.ts).
+    ...browserHostEntry(),
     '--port',
     String(options.port ?? 0),
     '--data-dir',
@@ -120,7 +120,7 @@ export async function tokenFor(app: RunningApp, email: string, options: { tier?:
   const { execFile } = await import('node:child_process');
   const { promisify } = await import('node:util');
   const tier = options.tier ? ['--tier', options.tier] : [];
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', email, ...tier, '--data-dir', join(app.dataDir, 'local-service')]);
+  const { stdout } = await promisify(execFile)(process.execPath, [...serviceEntry(), 'token', '--user', email, ...tier, '--data-dir', join(app.dataDir, 'local-service')]);
   return stdout.trim();
 }
 
@@ -147,7 +147,7 @@ export async function localServicePids(app: RunningApp): Promise<number[]> {
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) pids.push(Number(pid));
+    if (runsTheService(cmdline) && cmdline.includes(marker)) pids.push(Number(pid));
   }
   return pids;
 }

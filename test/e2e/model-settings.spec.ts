@@ -16,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { test as base, expect } from './fixtures';
 import { citeTwiceSentences, evidenceInPrompt, startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { everyFileText } from '../support/data-files';
+import { serviceEntry } from '../support/built-code';
 
 const test = base.extend<{ scriptedModel: ScriptedModel }>({
   // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
@@ -128,7 +129,7 @@ test('a remote service’s composer is shown read-only, from what its answers na
   // Another service (our own CLI in a process of its own) that writes with the scripted model.
   scriptedModel.script = 'good';
   const dataDir = await mkdtemp(join(tmpdir(), 'clarity-remote-model-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--no-live', '--signals', '4000', '--data-dir', dataDir, '--model-url', scriptedModel.url, '--model', 'remote-13b'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...serviceEntry(), '--port', '0', '--no-live', '--signals', '4000', '--data-dir', dataDir, '--model-url', scriptedModel.url, '--model', 'remote-13b'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (line) => line.startsWith('{') && resolve((JSON.parse(line) as { url: string }).url));

@@ -14,6 +14,7 @@ import { LocalServiceSupervisor } from '../../src/main/services/local-service/lo
 import { ConversationStore } from '../../src/main/services/conversations/conversation-store';
 import { LibraryStore } from '../../src/main/services/library/library-store';
 import { SettingsStore } from '../../src/main/services/settings/settings-store';
+import { serviceEntry } from '../support/built-code';
 
 let dir: string;
 let host: BridgeHost;
@@ -40,7 +41,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clarity-bridge-'));
   settings = await SettingsStore.open(dir);
   supervisor = new LocalServiceSupervisor(
-    { command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-live'] },
+    { command: process.execPath, args: [...serviceEntry(), '--no-live'] },
     {
       paceMs: 3,
       // Wired as compose-services wires it.

@@ -16,6 +16,7 @@ import { startLogFiles, type LogFiles } from '../../src/main/logging/log-files';
 import type { AnswersStatus, AskEvent, StreamMessage } from '../../src/shared/bridge-contract';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { everyFileText } from '../support/data-files';
+import { serviceEntry, runsTheService } from '../support/built-code';
 
 const KEY = `sk-settings-${process.pid}-Zq7vW3xR9tLm2K`;
 let dir: string;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   services = await composeMainServices({
     dataDir: dir,
     keychainService: `Clarity model settings test ${process.pid}`,
-    serviceLaunch: { command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-live', '--signals', '4000'] },
+    serviceLaunch: { command: process.execPath, args: [...serviceEntry(), '--no-live', '--signals', '4000'] },
     capabilities: browserHostCapabilities(),
     paceMs: 0,
   });
@@ -160,7 +161,7 @@ async function servicePid(): Promise<number | null> {
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.includes('src/service/cli.ts') && cmdline.includes(marker)) return Number(pid);
+    if (runsTheService(cmdline) && cmdline.includes(marker)) return Number(pid);
   }
   return null;
 }

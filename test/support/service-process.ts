@@ -3,6 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildIsFresh, serviceEntry } from './built-code';
 
 export interface ServiceProcess {
   url: string;
@@ -19,18 +20,20 @@ export const FAST_ARGS = ['--port', '0', '--pace-ms', '0', '--no-live', '--signa
 
 /** The service's CLI from its source, under the TypeScript loader (tests: no build needed). */
 export const SOURCE_SERVICE: readonly string[] = ['--import', 'tsx', 'src/service/cli.ts'];
+/** What the tests run unless they ask for one: the build when it is fresh, else the source (built-code.ts). */
+export const TEST_SERVICE: readonly string[] = serviceEntry();
 /** The built service the app runs (`npm run build` writes it; the app forks it). */
 export const BUILT_SERVICE: readonly string[] = ['out/main/service.js'];
 /** The built service's entry from source (compile cache, PGlite compiled early, then the CLI). */
 export const SOURCE_SERVICE_ENTRY: readonly string[] = ['--import', 'tsx', 'src/service/main.ts'];
 
 /**
- * Starts the service (`entry`: Node's arguments before the CLI's, the source by default; `env`:
+ * Starts the service (`entry`: Node's arguments before the CLI's, TEST_SERVICE by default; `env`:
  * added to this process's). It listens before its index is warm (server-warm-up.ts) and prints
  * `index_ready` once it is: by default this resolves then, so a test meets the service it always
  * met; `until: 'listening'` resolves as soon as it listens (the warm-up's own tests, the bench).
  */
-export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = SOURCE_SERVICE, env: NodeJS.ProcessEnv = {}, until: 'ready' | 'listening' = 'ready'): Promise<ServiceProcess> {
+export async function startServiceProcess(args: string[], timeoutMs = 120_000, entry: readonly string[] = TEST_SERVICE, env: NodeJS.ProcessEnv = {}, until: 'ready' | 'listening' = 'ready'): Promise<ServiceProcess> {
   refuseUnsetArguments(args);
   const child = spawn(process.execPath, [...entry, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
@@ -83,15 +86,15 @@ function refuseUnsetArguments(args: readonly unknown[]): void {
   if (at >= 0) throw new Error(`The service's argument ${at}${at > 0 ? ` (after ${String(args[at - 1])})` : ''} is ${String(args[at])}: a test variable not set yet?`);
 }
 
-/** The CLI by absolute paths, so a refused start can run in a folder of its own (`cwd`). */
+/** The CLI by absolute paths, so a refused start can run in a folder of its own (`cwd`): the build's, or the source's with tsx's loader found from here. */
 const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const CLI = fileURLToPath(new URL('../../src/service/cli.ts', import.meta.url));
+const CLI_ENTRY: readonly string[] = buildIsFresh() ? serviceEntry() : ['--import', TSX_LOADER, fileURLToPath(new URL('../../src/service/cli.ts', import.meta.url))];
 
 /** Runs the CLI expecting it to refuse to start; resolves with its exit code, stderr and how long it took. */
 export async function failedStart(args: string[], cwd?: string): Promise<{ code: number | null; stderr: string; ms: number }> {
   refuseUnsetArguments(args);
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
