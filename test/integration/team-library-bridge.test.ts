@@ -23,6 +23,7 @@ import { CredentialStore } from '../../src/main/services/credentials/credential-
 import { LibraryHub } from '../../src/main/services/library/library-hub';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { SettingsStore } from '../../src/main/services/settings/settings-store';
+import { serviceEntry } from '../support/built-code';
 
 let root: string;
 let dataDir: string;
@@ -51,7 +52,7 @@ beforeAll(async () => {
   team = join(root, 'Shared', 'Retail team');
   await mkdir(team, { recursive: true });
   await mkdir(dataDir);
-  const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--no-live'] }, { paceMs: 0, onExit: () => undefined });
+  const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: [...serviceEntry(), '--no-live'] }, { paceMs: 0, onExit: () => undefined });
   host = await createBridgeHost({
     settings: await SettingsStore.open(dataDir),
     conversations: await ConversationStore.open(dataDir),
@@ -78,7 +79,7 @@ describe('team library through the bridge', () => {
       });
       expect(result.ok).toBe(true);
     });
-    expect((await done).kind).toBe('done');
+    const ended = await done; expect(ended.kind, JSON.stringify(ended)).toBe('done');
     const turn = (await call<Conversation>('conversations.get', { id: conversation.id })).turns[0]!;
 
     const location = await call<LibraryLocation>('library.addLocation', { path: team, name: 'Retail team' });
