@@ -55,32 +55,41 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
   const maxBoost = wanted === 0 ? 1 : 1 + 0.5 * wanted;
   const recencyAt = (when: number): number => 1 + 0.6 * 0.5 ** (Math.max(0, (now - when) / 86_400_000) / RECENCY_HALF_LIFE_DAYS);
   // The most recency can give any document from here on (the signals are mostly newest first, so it falls as the walk goes).
-  let run = -1;
+  let runEnd = 0;
   let maxRecency = MAX_RECENCY;
   let maxFactor = MAX_RECENCY * maxBoost * SLACK;
-  // The entity boost of a document naming m of the question's entities, by m (a signal missing
-  // one ranks well below one that has it).
-  const boosts = Array.from({ length: wanted + 1 }, (_, m) => (wanted === 0 ? 1 : ((1 + m) / (1 + wanted)) * (1 + 0.5 * m)));
+  // The entity boost of a document naming m of the question's entities, for every count a Uint8Array holds
+  // (a signal missing one ranks well below one that has it).
+  const boosts = new Float64Array(256);
+  for (let m = 0; m < 256; m += 1) boosts[m] = wanted === 0 ? 1 : ((1 + m) / (1 + wanted)) * (1 + 0.5 * m);
   const n = terms.length;
-  const bounds = terms.map((term) => term.idf * shareBound(term.maxTf, term.minLength) * SLACK);
-  // Terms by bound, smallest first; `prefix[i]` the sum of the first i bounds.
-  const order = [...terms.keys()].sort((a, b) => bounds[a]! - bounds[b]!);
-  const prefix = [0];
-  for (const t of order) prefix.push(prefix.at(-1)! + bounds[t]!);
+  // The terms by their bound, smallest first: cursors, idfs and bounds in that order; `slot` their place in the question.
+  const order = [...terms.keys()].map((t) => ({ t, bound: terms[t]!.idf * shareBound(terms[t]!.maxTf, terms[t]!.minLength) * SLACK })).sort((a, b) => a.bound - b.bound);
+  const cursors = order.map(({ t }) => terms[t]!.cursor);
+  const idfs = Float64Array.from(order, ({ t }) => terms[t]!.idf);
+  const bounds = Float64Array.from(order, ({ bound }) => bound);
+  const slot = Int32Array.from(order, ({ t }) => t);
+  // `prefix[i]` the sum of the first i bounds.
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i += 1) prefix[i + 1] = prefix[i]! + bounds[i]!;
+  // Each cursor's block bound, worked out once per block: it holds up to `blockLast`.
+  const blockLast = new Int32Array(n).fill(-1);
+  const blockBound = new Float64Array(n);
   const shares = new Float64Array(n);
   const top: SearchHit[] = [];
   let threshold = Number.NEGATIVE_INFINITY;
-  // order[0..firstEssential) are the terms that cannot bring a document into the top-k alone.
+  // Terms [0, firstEssential) cannot bring a document into the top-k alone.
   let firstEssential = 0;
   for (;;) {
     let doc = END;
     for (let i = firstEssential; i < n; i += 1) {
-      const at = terms[order[i]!]!.cursor.doc;
+      const at = cursors[i]!.doc;
       if (at < doc) doc = at;
     }
     if (doc === END) break;
-    if (Math.floor(doc / NEWEST_RUN) !== run) {
-      run = Math.floor(doc / NEWEST_RUN);
+    if (doc >= runEnd) {
+      const run = Math.floor(doc / NEWEST_RUN);
+      runEnd = (run + 1) * NEWEST_RUN;
       const latest = newestFrom[run];
       maxRecency = latest === undefined ? MAX_RECENCY : Math.min(MAX_RECENCY, recencyAt(latest) * SLACK);
       maxFactor = maxRecency * maxBoost * SLACK;
@@ -92,95 +101,93 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
       }
       if (moved) continue;
     }
-    // Cheapest first: the terms' bounds (whole lists) times the most recency can give and this
-    // document's own entity boost (a table lookup); then the block bounds; then its own recency.
-    let bound = prefix[firstEssential]!;
-    for (let i = firstEssential; i < n; i += 1) if (terms[order[i]!]!.cursor.doc === doc) bound += bounds[order[i]!]!;
-    const signal = doc < count ? docs[doc] : undefined;
-    const m = matches[doc]!;
-    const entityBoost = m < boosts.length ? boosts[m]! : ((1 + m) / (1 + wanted)) * (1 + 0.5 * m);
-    let pass = bound * maxRecency * entityBoost * SLACK < threshold;
-    let factor = 0;
-    let recency = 0;
-    if (!pass && signal) {
-      if (threshold > Number.NEGATIVE_INFINITY) {
-        bound = prefix[firstEssential]!;
-        for (let i = firstEssential; i < n; i += 1) {
-          const cursor = terms[order[i]!]!.cursor;
-          if (cursor.doc === doc) bound += terms[order[i]!]!.idf * shareBound(cursor.blockMaxTf(), cursor.blockMinLength()) * SLACK;
-        }
-        pass = bound * maxRecency * entityBoost * SLACK < threshold;
-      }
-      const when = published[doc]!;
-      if (!pass && until !== undefined && when > until) pass = true;
-      if (!pass) {
-        recency = recencyAt(when);
-        factor = recency * entityBoost * SLACK;
-        pass = bound * factor < threshold;
-      }
-    }
-    if (!pass && signal) {
-      // The essential terms' exact shares, then the others' (largest bound first) while the bound can still reach the top-k.
-      let partial = 0;
-      shares.fill(0);
-      for (let i = firstEssential; i < n; i += 1) {
-        const t = order[i]!;
-        const cursor = terms[t]!.cursor;
-        if (cursor.doc === doc && cursor.tf > 0) {
-          shares[t] = terms[t]!.idf * share(cursor.tf, doc);
-          partial += shares[t]!;
-        }
-      }
-      for (let i = firstEssential - 1; i >= 0; i -= 1) {
-        if ((partial + prefix[i + 1]!) * SLACK * factor < threshold) {
-          pass = true;
-          break;
-        }
-        const t = order[i]!;
-        const cursor = terms[t]!.cursor;
-        cursor.seek(doc);
-        if (cursor.doc === doc && cursor.tf > 0) {
-          shares[t] = terms[t]!.idf * share(cursor.tf, doc);
-          partial += shares[t]!;
-        }
-      }
-      if (!pass) {
-        // Summed in the question's term order, as the exhaustive ranking sums (the same float).
-        let textScore = 0;
-        let any = false;
-        for (let t = 0; t < n; t += 1) {
-          if (shares[t]! > 0) {
-            textScore += shares[t]!;
-            any = true;
-          }
-        }
-        const score = textScore * recency * entityBoost;
-        const last = top.length === limit ? top[limit - 1]! : null;
-        if (any && !(last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at)))) {
-          const hit: SearchHit = { signal, textScore, score, entityMatches: matches[doc]! };
-          // Where it goes: after every hit it does not beat (binary search; Discover keeps 1,000).
-          let low = 0;
-          let high = top.length;
-          while (low < high) {
-            const mid = (low + high) >>> 1;
-            const other = top[mid]!;
-            if (score > other.score || (score === other.score && signal.published_at > other.signal.published_at)) high = mid;
-            else low = mid + 1;
-          }
-          top.splice(low, 0, hit);
-          if (top.length > limit) top.pop();
-          if (top.length === limit) {
-            threshold = top[limit - 1]!.score;
-            while (firstEssential < n && prefix[firstEssential + 1]! * maxFactor < threshold) firstEssential += 1;
-          }
-        }
-      }
-    }
+    // A document number the index does not hold (only a faulty snapshot could give one) is passed over.
+    if (doc < count) scoreIfItCanReach(doc);
     // On to the next document: every essential cursor at this one moves past it.
     for (let i = firstEssential; i < n; i += 1) {
-      const cursor = terms[order[i]!]!.cursor;
+      const cursor = cursors[i]!;
       if (cursor.doc === doc) cursor.next();
     }
   }
   return top;
+
+  /** Scores `doc` into the top-k unless a bound shows it cannot reach the k-th best: cheapest bound first. */
+  function scoreIfItCanReach(doc: number): void {
+    // The terms' bounds (whole lists) times the most recency can give and this document's own entity boost.
+    let bound = prefix[firstEssential]!;
+    for (let i = firstEssential; i < n; i += 1) if (cursors[i]!.doc === doc) bound += bounds[i]!;
+    const entityBoost = boosts[matches[doc]!]!;
+    if (bound * maxRecency * entityBoost * SLACK < threshold) return;
+    const signal = docs[doc];
+    if (!signal) return;
+    // Then the block bounds.
+    if (threshold > Number.NEGATIVE_INFINITY) {
+      bound = prefix[firstEssential]!;
+      for (let i = firstEssential; i < n; i += 1) {
+        const cursor = cursors[i]!;
+        if (cursor.doc !== doc) continue;
+        if (doc > blockLast[i]!) {
+          blockLast[i] = cursor.blockLast();
+          blockBound[i] = idfs[i]! * shareBound(cursor.blockMaxTf(), cursor.blockMinLength()) * SLACK;
+        }
+        bound += blockBound[i]!;
+      }
+      if (bound * maxRecency * entityBoost * SLACK < threshold) return;
+    }
+    // Then its own recency.
+    const when = published[doc]!;
+    if (until !== undefined && when > until) return;
+    const recency = recencyAt(when);
+    const factor = recency * entityBoost * SLACK;
+    if (bound * factor < threshold) return;
+    // The essential terms' exact shares, then the others' (largest bound first) while the bound can still reach the top-k.
+    let partial = 0;
+    shares.fill(0);
+    for (let i = firstEssential; i < n; i += 1) {
+      const cursor = cursors[i]!;
+      if (cursor.doc === doc && cursor.tf > 0) {
+        const part = idfs[i]! * share(cursor.tf, doc);
+        shares[slot[i]!] = part;
+        partial += part;
+      }
+    }
+    for (let i = firstEssential - 1; i >= 0; i -= 1) {
+      if ((partial + prefix[i + 1]!) * SLACK * factor < threshold) return;
+      const cursor = cursors[i]!;
+      cursor.seek(doc);
+      if (cursor.doc === doc && cursor.tf > 0) {
+        const part = idfs[i]! * share(cursor.tf, doc);
+        shares[slot[i]!] = part;
+        partial += part;
+      }
+    }
+    // Summed in the question's term order, as the exhaustive ranking sums (the same float).
+    let textScore = 0;
+    let any = false;
+    for (let t = 0; t < n; t += 1) {
+      if (shares[t]! > 0) {
+        textScore += shares[t]!;
+        any = true;
+      }
+    }
+    const score = textScore * recency * entityBoost;
+    const last = top.length === limit ? top[limit - 1]! : null;
+    if (!any || (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at)))) return;
+    const hit: SearchHit = { signal, textScore, score, entityMatches: matches[doc]! };
+    // Where it goes: after every hit it does not beat (binary search; Discover keeps 1,000).
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const other = top[mid]!;
+      if (score > other.score || (score === other.score && signal.published_at > other.signal.published_at)) high = mid;
+      else low = mid + 1;
+    }
+    top.splice(low, 0, hit);
+    if (top.length > limit) top.pop();
+    if (top.length === limit) {
+      threshold = top[limit - 1]!.score;
+      while (firstEssential < n && prefix[firstEssential + 1]! * maxFactor < threshold) firstEssential += 1;
+    }
+  }
 }
