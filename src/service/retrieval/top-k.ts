@@ -72,9 +72,6 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
   // `prefix[i]` the sum of the first i bounds.
   const prefix = new Float64Array(n + 1);
   for (let i = 0; i < n; i += 1) prefix[i + 1] = prefix[i]! + bounds[i]!;
-  // Each cursor's block bound, worked out once per block: it holds up to `blockLast`.
-  const blockLast = new Int32Array(n).fill(-1);
-  const blockBound = new Float64Array(n);
   const shares = new Float64Array(n);
   const top: SearchHit[] = [];
   let threshold = Number.NEGATIVE_INFINITY;
@@ -111,38 +108,20 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
   }
   return top;
 
-  /** Scores `doc` into the top-k unless a bound shows it cannot reach the k-th best: cheapest bound first. */
+  /**
+   * Scores `doc` into the top-k unless a bound shows it cannot reach the k-th best, cheapest bound
+   * first: the terms' bounds (whole lists), then the essential terms' exact shares, then its own
+   * recency (its date is a second read of memory and a power), then each other term looked up while
+   * the bound can still reach the top-k. The signal object itself is read only for a tie.
+   */
   function scoreIfItCanReach(doc: number): void {
-    // The terms' bounds (whole lists) times the most recency can give and this document's own entity boost.
     let bound = prefix[firstEssential]!;
     for (let i = firstEssential; i < n; i += 1) if (cursors[i]!.doc === doc) bound += bounds[i]!;
     const entityBoost = boosts[matches[doc]!]!;
-    if (bound * maxRecency * entityBoost * SLACK < threshold) return;
-    const signal = docs[doc];
-    if (!signal) return;
-    // Then the block bounds.
-    if (threshold > Number.NEGATIVE_INFINITY) {
-      bound = prefix[firstEssential]!;
-      for (let i = firstEssential; i < n; i += 1) {
-        const cursor = cursors[i]!;
-        if (cursor.doc !== doc) continue;
-        if (doc > blockLast[i]!) {
-          blockLast[i] = cursor.blockLast();
-          blockBound[i] = idfs[i]! * shareBound(cursor.blockMaxTf(), cursor.blockMinLength()) * SLACK;
-        }
-        bound += blockBound[i]!;
-      }
-      if (bound * maxRecency * entityBoost * SLACK < threshold) return;
-    }
-    // Then its own recency.
-    const when = published[doc]!;
-    if (until !== undefined && when > until) return;
-    const recency = recencyAt(when);
-    const factor = recency * entityBoost * SLACK;
-    if (bound * factor < threshold) return;
-    // The essential terms' exact shares, then the others' (largest bound first) while the bound can still reach the top-k.
+    const most = maxRecency * entityBoost * SLACK;
+    if (bound * most < threshold) return;
     let partial = 0;
-    shares.fill(0);
+    for (let t = 0; t < n; t += 1) shares[t] = 0;
     for (let i = firstEssential; i < n; i += 1) {
       const cursor = cursors[i]!;
       if (cursor.doc === doc && cursor.tf > 0) {
@@ -151,6 +130,12 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
         partial += part;
       }
     }
+    if ((partial + prefix[firstEssential]!) * SLACK * most < threshold) return;
+    const when = published[doc]!;
+    if (until !== undefined && when > until) return;
+    const recency = recencyAt(when);
+    const factor = recency * entityBoost * SLACK;
+    // The others' exact shares, largest bound first, while the bound can still reach the top-k.
     for (let i = firstEssential - 1; i >= 0; i -= 1) {
       if ((partial + prefix[i + 1]!) * SLACK * factor < threshold) return;
       const cursor = cursors[i]!;
@@ -171,8 +156,9 @@ export function rankTopK(terms: RankedTerm[], view: RankingView, options: { limi
       }
     }
     const score = textScore * recency * entityBoost;
+    const signal = docs[doc];
     const last = top.length === limit ? top[limit - 1]! : null;
-    if (!any || (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at)))) return;
+    if (!any || signal === undefined || (last && !(score > last.score || (score === last.score && signal.published_at > last.signal.published_at)))) return;
     const hit: SearchHit = { signal, textScore, score, entityMatches: matches[doc]! };
     // Where it goes: after every hit it does not beat (binary search; Discover keeps 1,000).
     let low = 0;
