@@ -2,9 +2,9 @@
  * The ranking's top-k, pruned (decision 0040): documents are taken in document order across the
  * question's terms (document-at-a-time) and a document is scored only when the most it could
  * score can reach the k-th best so far (MaxScore). Each term's bound is its largest BM25 share:
- * idf × the share of its largest weighted count in its shortest document, per block of its
- * postings (block-max) and for the whole list; a document's bound is the sum of its terms' bounds
- * times its own recency and entity boost. Terms whose bounds together cannot reach the k-th best
+ * idf × the share of its largest weighted count in its shortest document (the whole list: a block's
+ * bound was hardly tighter, decision 0040 round 5); a document's bound is the sum of its terms'
+ * bounds, then its essential terms' exact shares, times its recency and entity boost. Terms whose bounds together cannot reach the k-th best
  * are only looked up for documents another term brought, never walked.
  *
  * It returns exactly the exhaustive ranking: scores are summed in the question's term order as the
