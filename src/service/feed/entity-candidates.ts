@@ -9,8 +9,9 @@
  * the subject that opens a sentence-case title ("Lenskart opens …"). Anything else is kept only
  * when it recurs (entity-learning.ts counts that).
  */
-import winkNLP, { type PartOfSpeech } from 'wink-nlp';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
+import type winkNLP from 'wink-nlp';
+import type { PartOfSpeech, WinkMethods } from 'wink-nlp';
 import { EntityRegistry } from '../world/entity-registry';
 import { ORGANISATION_NAMES } from '../world/gazetteer';
 import { findEntities as findInRegistry } from './gazetteer';
@@ -27,8 +28,17 @@ export interface Candidate {
   marked: boolean;
 }
 
-const nlp = winkNLP(model, ['sbd', 'pos']);
-const its = nlp.its;
+// wink's model takes 0.3–0.5 s to load and only reading fetched items for new names needs it, so
+// it is loaded at the first item, not with the service: a start answers its first ask sooner.
+const requireLazily = createRequire(import.meta.url);
+let tagger: WinkMethods | null = null;
+function nlp(): WinkMethods {
+  if (!tagger) {
+    const create = requireLazily('wink-nlp') as typeof winkNLP;
+    tagger = create(requireLazily('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0], ['sbd', 'pos']);
+  }
+  return tagger;
+}
 
 /** Only this much of an item's text is read for new names (a long article's names recur early). */
 const TEXT_READ = 1_500;
@@ -106,9 +116,9 @@ export function findCandidates(title: string, text: string, knownWord: (lowerCas
 
 function scan(text: string, isTitle: boolean, add: (candidate: Candidate) => void): void {
   if (!text.trim()) return;
-  const doc = nlp.readDoc(text);
-  const values = doc.tokens().out(its.value) as string[];
-  const tags = doc.tokens().out(its.pos) as PartOfSpeech[];
+  const doc = nlp().readDoc(text);
+  const values = doc.tokens().out(nlp().its.value) as string[];
+  const tags = doc.tokens().out(nlp().its.pos) as PartOfSpeech[];
   const tokens: Token[] = values.map((value, i) => ({ value, pos: tags[i]!, lower: value.toLowerCase() }));
   let i = 0;
   // "in Lucknow, Kanpur and Gorakhpur": names listed after a place cue are places too.
