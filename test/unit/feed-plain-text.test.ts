@@ -44,6 +44,28 @@ describe('toPlainText', () => {
     expect(signal.title).toBe('Big news.');
     expect(signal.body).toContain('one\ntwo');
   });
+
+  it('leads a signal\'s summary with the item\'s first paragraph, not a heading above it (Markdown or HTML); a heading alone stays', () => {
+    const read = (description: string) => {
+      const feed = readFeedBody(
+        Buffer.from(`<?xml version="1.0"?><rss version="2.0"><channel><title>T</title><link>https://e.in/</link>
+          <item><title>VMM plans 40 more stores in tier-2 towns</title><link>https://e.in/2</link><description>${description}</description></item></channel></rss>`),
+        'application/rss+xml',
+        'https://e.in/feed.xml',
+      );
+      const entry = feed.entries[0]!;
+      return extractSignal({ sourceId: 's', url: entry.url, guid: entry.guid, pageUrl: 'https://e.in/', title: entry.title, text: entry.content || entry.summary, summary: entry.summary, summaryHeadings: entry.summaryHeadings, published: null, fetchedAt: new Date() })!;
+    };
+    const markdown = read('# VMM sets out its plan\n\n**Vishal Mega Mart** said on Tuesday it would open 40 more stores.');
+    expect(markdown.summary).toBe('Vishal Mega Mart said on Tuesday it would open 40 more stores.');
+    // The body keeps the heading: only the lead leaves it out.
+    expect(markdown.body).toContain('VMM sets out its plan.');
+    const html = read('&lt;h2&gt;Plan&lt;/h2&gt;&lt;p&gt;Vishal Mega Mart will open 40 stores.&lt;/p&gt;');
+    expect(html.summary).toBe('Vishal Mega Mart will open 40 stores.');
+    expect(read('# Stores in Bihar').summary).toBe('Stores in Bihar.');
+    // Without the feed's heading lines (an input from elsewhere) the text's own markup is read.
+    expect(extractSignal({ sourceId: 's', url: 'https://e.in/3', title: 'T', text: '## Outlook\n\nRevenue rose 12 per cent.', published: null, fetchedAt: new Date() })!.summary).toBe('Revenue rose 12 per cent.');
+  });
 });
 
 describe('items without a link', () => {

@@ -15,6 +15,8 @@ export interface FeedEntry {
   url: string | null;
   title: string;
   summary: string;
+  /** The summary's lines that were headings in its markup (a signal's lead leaves opening ones out). */
+  summaryHeadings: string[];
   content: string;
   published: string | null;
   updated: string | null;
@@ -43,10 +45,12 @@ export interface FeedRead {
 }
 
 /** Text of any type as a signal keeps it: plain text, whatever markup (HTML, XHTML, Markdown) it used. */
-export function feedTextToPlain(text: FeedText): string {
+export function feedTextToPlain(text: FeedText, headings?: string[]): string {
   if (!text.value) return '';
   // A text construct is literal: its "&nbsp;" or "<b>" is what the reader sees, as feedparser gives it.
-  const plain = toPlainText(text.type === 'html' ? text.value : text.value.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+  const found: string[] = [];
+  const plain = toPlainText(text.type === 'html' ? text.value : text.value.replace(/&/g, '&amp;').replace(/</g, '&lt;'), found);
+  headings?.push(...found.map((line) => repairDoubleEncoding(windowsC1(line))));
   return repairDoubleEncoding(windowsC1(plain));
 }
 
@@ -63,13 +67,15 @@ export function readFeedBody(body: Buffer, contentType: string, url: string): Fe
   const entries: FeedEntry[] = [];
   const dropped: DroppedEntry[] = [];
   for (const item of feed.items) {
+    const summaryHeadings: string[] = [];
     const entry: FeedEntry = {
       dropReason: null,
       guid: item.guid,
       url: item.url ? httpUrl(item.url, url) : null,
       title: collapseLine(feedTextToPlain(item.title)),
       // As feedparser: an entry with content and no summary is summarised by its content.
-      summary: feedTextToPlain(item.summary.value ? item.summary : item.content),
+      summary: feedTextToPlain(item.summary.value ? item.summary : item.content, summaryHeadings),
+      summaryHeadings,
       content: feedTextToPlain(item.content),
       published: item.published,
       // As feedparser: an entry with no update time was last updated when it was published.

@@ -23,8 +23,8 @@ function asSentence(line: string): string {
   return !text || /[.!?:;…।"'”’)]$/.test(text) ? text : `${text}.`;
 }
 
-/** Lines of text from HTML: each block on its own line, each heading a sentence. */
-function htmlLines(html: string): string[] {
+/** Lines of text from HTML: each block on its own line, each heading a sentence (also put in `headings`). */
+function htmlLines(html: string, headings?: string[]): string[] {
   const lines: string[] = [];
   let current = '';
   let heading = 0;
@@ -32,6 +32,7 @@ function htmlLines(html: string): string[] {
   const flush = (): void => {
     const line = heading > 0 ? asSentence(current) : collapse(current);
     if (line) lines.push(line);
+    if (line && heading > 0) headings?.push(line);
     current = '';
   };
   const parser = new Parser(
@@ -101,20 +102,23 @@ function inlineText(tokens: Token[] | undefined, fallback = ''): string {
   return out;
 }
 
-function blockLines(tokens: Token[], lines: string[]): void {
+function blockLines(tokens: Token[], lines: string[], headings?: string[]): void {
   for (const token of tokens) {
     switch (token.type) {
-      case 'heading':
-        lines.push(asSentence(inlineText((token as Tokens.Heading).tokens, (token as Tokens.Heading).text)));
+      case 'heading': {
+        const line = asSentence(inlineText((token as Tokens.Heading).tokens, (token as Tokens.Heading).text));
+        lines.push(line);
+        headings?.push(line);
         break;
+      }
       case 'paragraph':
         lines.push(collapse(inlineText((token as Tokens.Paragraph).tokens, (token as Tokens.Paragraph).text)));
         break;
       case 'list':
-        for (const item of (token as Tokens.List).items) blockLines(item.tokens, lines);
+        for (const item of (token as Tokens.List).items) blockLines(item.tokens, lines, headings);
         break;
       case 'blockquote':
-        blockLines((token as Tokens.Blockquote).tokens, lines);
+        blockLines((token as Tokens.Blockquote).tokens, lines, headings);
         break;
       case 'code':
         lines.push(...(token as Tokens.Code).text.split('\n').map(collapse));
@@ -125,7 +129,7 @@ function blockLines(tokens: Token[], lines: string[]): void {
         break;
       }
       case 'html':
-        lines.push(...htmlLines((token as Tokens.HTML).text));
+        lines.push(...htmlLines((token as Tokens.HTML).text, headings));
         break;
       case 'text':
         lines.push(collapse(inlineText((token as Tokens.Text).tokens, (token as Tokens.Text).text)));
@@ -148,18 +152,38 @@ const MARKDOWN = /(^|\n)\s{0,3}(#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|>|```|~~~)|\*\*|_
  * Any source markup as plain text: lines (blocks, list items, headings as sentences) joined by
  * newlines, each line's whitespace collapsed. Text with no markup comes back collapsed, at once.
  */
-export function toPlainText(source: string | null | undefined): string {
+export function toPlainText(source: string | null | undefined, headings?: string[]): string {
   if (!source) return '';
   let text = source;
-  if (/<\/?[a-z][\w:-]*[\s/>]|&(#\d+|#x[\da-f]+|[a-z][a-z\d]+);/i.test(text)) text = htmlLines(text).join('\n');
+  if (/<\/?[a-z][\w:-]*[\s/>]|&(#\d+|#x[\da-f]+|[a-z][a-z\d]+);/i.test(text)) text = htmlLines(text, headings).join('\n');
   if (!MARKDOWN.test(text)) return text.split('\n').map(collapse).filter(Boolean).join('\n');
   const lines: string[] = [];
   try {
-    blockLines(new Lexer({ gfm: true }).lex(text), lines);
+    blockLines(new Lexer({ gfm: true }).lex(text), lines, headings);
   } catch {
     return text.split('\n').map(collapse).filter(Boolean).join('\n');
   }
   return lines.filter(Boolean).join('\n');
+}
+
+/**
+ * Plain text for a lead (a signal's summary): as toPlainText, without the headings that open it
+ * ("VMM sets out its plan" above the article's first paragraph), unless headings are all it has.
+ * A summary is read beside the item's own title, where an opening heading reads as a bare line.
+ */
+export function toPlainLead(source: string | null | undefined): string {
+  const headings: string[] = [];
+  return withoutOpeningHeadings(toPlainText(source, headings), headings);
+}
+
+/** Plain text (from toPlainText) without the opening lines that were these headings, unless they are all of it. */
+export function withoutOpeningHeadings(plain: string, headings: string[]): string {
+  if (headings.length === 0) return plain;
+  const lines = plain.split('\n');
+  const opening = new Set(headings);
+  let first = 0;
+  while (first < lines.length - 1 && opening.has(lines[first]!)) first += 1;
+  return first === 0 ? plain : lines.slice(first).join('\n');
 }
 
 /** One line of plain text (titles, summaries). */

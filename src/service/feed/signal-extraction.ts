@@ -6,7 +6,7 @@
 import type { CorpusSignal, SignalType } from '../world/signal-types';
 import { createHash } from 'node:crypto';
 import { canonicalUrl, signalIdFor } from './canonical-url';
-import { toPlainText } from './plain-text';
+import { toPlainLead, toPlainText, withoutOpeningHeadings } from './plain-text';
 import { findEntities } from './gazetteer';
 
 export interface FeedSignal extends CorpusSignal {
@@ -36,6 +36,8 @@ export interface ExtractInput {
   title: string;
   text: string;
   summary?: string;
+  /** The summary's lines that were headings in the feed's markup (already plain text). */
+  summaryHeadings?: string[];
   published: string | null;
   updated?: string | null;
   author?: string | null;
@@ -58,7 +60,8 @@ export function unkeptReason(input: ExtractInput): string | null {
 export function extractSignal(input: ExtractInput): FeedSignal | null {
   if (unkeptReason(input) !== null) return null;
   const linked = input.url ? canonicalUrl(input.url) : null;
-  const text = toPlainText(input.text);
+  const textHeadings: string[] = [];
+  const text = toPlainText(input.text, textHeadings);
   const title = toPlainText(input.title) || text.slice(0, 120) || linked || '';
   if (!title) return null;
   // An item without a link keeps its place: its id from its guid, else its content; its url is
@@ -66,7 +69,8 @@ export function extractSignal(input: ExtractInput): FeedSignal | null {
   // fragment naming it, so two such items never share one.
   const key = linked ?? `${canonicalUrl(input.pageUrl!)}#${input.guid ? `guid=${encodeURIComponent(input.guid.trim())}` : `item=${createHash('sha256').update(`${title}\n${text}`).digest('hex').slice(0, 16)}`}`;
   const canonical = linked ?? key;
-  const summary = summarise(toPlainText(input.summary ?? '') || text, title);
+  // The summary is a lead: an opening heading inside the item's text is left to the body.
+  const summary = summarise(withoutOpeningHeadings(toPlainLead(input.summary ?? ''), input.summaryHeadings ?? []) || withoutOpeningHeadings(text, textHeadings), title);
   const parsed = input.published ? Date.parse(input.published) : Number.NaN;
   const fromItem = Number.isFinite(parsed) && parsed <= input.fetchedAt.getTime() + FUTURE_TOLERANCE_MS && parsed > Date.UTC(1995, 0, 1);
   const publishedAt = new Date(fromItem ? parsed : input.fetchedAt.getTime()).toISOString();

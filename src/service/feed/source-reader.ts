@@ -111,7 +111,7 @@ export class SourceReader {
           partial ??= asFeedFailure(error);
         }
       }
-      items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, feedUrl: source.url, title: entry.title, text, summary: entry.summary, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.options.now()) });
+      items.push({ sourceId: source.id, url, guid: entry.guid, pageUrl, feedUrl: source.url, title: entry.title, text, summary: entry.summary, summaryHeadings: entry.summaryHeadings, published: entry.published ?? entry.updated, updated: entry.updated, author: entry.author, categories: entry.categories, enclosures: entry.enclosures, fetchedAt: new Date(this.options.now()) });
     }
     if (feed.entries.length === 0 && preview) throw new FeedFailure('no_items', `The ${feed.format} feed has no items.`);
     return { items, response, partial, itemsTotal: feed.entries.length, dropped: feed.dropped, title: feed.title || null };
