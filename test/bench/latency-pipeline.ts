@@ -2,7 +2,7 @@
  * Benchmark only (issue 50, round 6): where a streamed batch's time goes in the page, the app's
  * page beside the floor page, from one Chromium trace per answer (the main thread's frames and
  * every thread of the page's renderer and of the display compositor).
- *   npx tsx test/bench/latency-pipeline.ts [--out DIR] [--rounds N] [--css RULES]
+ *   npx tsx test/bench/latency-pipeline.ts [--out DIR] [--rounds N] [--css RULES] [--detail]
  * Each round asks the app and the floor page the same question (`--pace-ms 5`, as app-bench).
  * With `--css`, the app is asked twice a round, without and then with RULES added to its page
  * (a constructed sheet, taken off again after), the order turning each round: an A/B of a
@@ -11,6 +11,8 @@
  * WebSocket message): the wait from its first message to the start of the frame task that
  * applied it, that task's length, and the time from its end to the after-paint mark; the
  * frames' intervals; and each thread's busy time per painted batch with its largest events.
+ * `--detail` prints every answer's batches in stream order (wait + task + after, ms), to see
+ * which of an answer's batches make the tail.
  */
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +21,7 @@ import { chromium, type CDPSession, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, startHost, stopHost, waitForAnswerDone } from './app-bench';
 import { selfTimeByName, type TraceEvent } from './trace-self-time';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'out' }, rounds: { type: 'string', default: '2' }, css: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'out' }, rounds: { type: 'string', default: '2' }, css: { type: 'string' }, detail: { type: 'boolean', default: false } } });
 const QUESTIONS = ['Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad', 'How fast is quick commerce growing in Bengaluru?'];
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'toplevel', 'cc', 'viz', 'gpu', 'benchmark'].join(',');
 type Ev = TraceEvent & { cat?: string; tdur?: number; args?: { name?: string; data?: Record<string, unknown> } };
@@ -88,6 +90,7 @@ function analyse(events: Ev[], into: Sample): void {
   const first = painted[0]!;
   const last = painted.at(-1)!;
   let counted = 0;
+  const order: string[] = [];
   for (const p of painted) {
     let k = frames.length - 1;
     while (k >= 0 && frames[k]!.end > p) k -= 1;
@@ -101,7 +104,9 @@ function analyse(events: Ev[], into: Sample): void {
     into.task.push((frame.end - frame.start) / 1000);
     into.after.push((p - frame.end) / 1000);
     into.inPage.push((p - arrived) / 1000);
+    order.push(`${f1((frame.start - arrived) / 1000)}+${f1((frame.end - frame.start) / 1000)}+${f1((p - frame.end) / 1000)}`);
   }
+  if (values.detail) console.log(`  batches in order (wait+task+after ms): ${order.join(' ')}`);
   const streamed = frames.filter((f) => f.start >= first - 50_000 && f.start <= last);
   for (let i = 1; i < streamed.length; i += 1) into.intervals.push((streamed[i]!.start - streamed[i - 1]!.start) / 1000);
   into.batches += counted;
@@ -202,6 +207,7 @@ try {
       let latencies: number[] = [];
       const events = await trace(cdp.get(on)!, async () => void (latencies = await ask(on, question)));
       const into = samples.get(side)!;
+      if (values.detail) console.log(`${side}, ${question}:`);
       analyse(events, into.sample);
       into.latencies.push(...latencies);
     }
