@@ -32,14 +32,17 @@ export function shareAudience(mode: 'local' | 'remote', baseUrl: string | null):
 }
 
 function ShareButton() {
-  const conversation = useAppStore((s) => s.activeConversation);
+  // The id and link alone (issue 50, round 6): the conversation's head is a new object whenever an
+  // answer's first events name its session, and this toolbar rendered again for it mid-stream.
+  const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
+  const publicUrl = useAppStore((s) => s.activeConversation?.publicUrl ?? null);
   const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
   const serviceMode = useAppStore((s) => s.serviceStatus?.mode ?? 'local');
   const serviceUrl = useAppStore((s) => s.serviceStatus?.baseUrl ?? null);
-  if (!conversation || !hasTurns) return null;
+  if (!conversationId || !hasTurns) return null;
   const onShare = async (): Promise<void> => {
     setAsking(false);
     const result = await share(true);
@@ -61,17 +64,17 @@ function ShareButton() {
       <SaveToLibrary
         label="Save conversation"
         testId="save-conversation"
-        save={(location) => clarity().invoke('library.saveConversation', { conversationId: conversation.id, location })}
+        save={(location) => clarity().invoke('library.saveConversation', { conversationId, location })}
         onResult={(result, team) => setMessage(result.ok ? `Conversation saved to ${team ? `“${team}”` : 'the library'}.` : result.error.message)}
       />
-      <ExportMenu source={{ kind: 'conversation', conversationId: conversation.id }} label="Export conversation" />
-      {conversation.publicUrl ? (
+      <ExportMenu source={{ kind: 'conversation', conversationId }} label="Export conversation" />
+      {publicUrl ? (
         <span className="hint" data-testid="public-url">
-          Public: {conversation.publicUrl}
+          Public: {publicUrl}
         </span>
       ) : null}
-      <button type="button" className="secondary" onClick={() => (conversation.publicUrl ? void onShare() : setAsking(true))} data-testid="share">
-        {conversation.publicUrl ? 'Copy link' : 'Share…'}
+      <button type="button" className="secondary" onClick={() => (publicUrl ? void onShare() : setAsking(true))} data-testid="share">
+        {publicUrl ? 'Copy link' : 'Share…'}
       </button>
       {asking ? (
         // Issue 47: nothing is made public until the analyst has read who can open the link.
@@ -85,7 +88,7 @@ function ShareButton() {
           </button>
         </span>
       ) : null}
-      {conversation.publicUrl ? (
+      {publicUrl ? (
         <button type="button" className="ghost" onClick={() => void share(false).then(() => setMessage('No longer public.'))} data-testid="unshare">
           Make private
         </button>
