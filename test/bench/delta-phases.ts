@@ -52,6 +52,23 @@ function printProfile(profile: Profile, updates: number, label: string): void {
   const rows = [...totals].filter(([name]) => !/^\((idle|program)\)/.test(name)).sort((a, b) => b[1] - a[1]).slice(0, 20);
   console.log(`${label}: JS self time per update (ms, ${updates} measured updates, their time alone; the page's forced layout after each is in deltaPhases)`);
   for (const [name, ms] of rows) console.log(`  ${(ms / updates).toFixed(4).padStart(8)}  ${name}`);
+  // Inclusive time (a function counted once per sample however deep it recurses; issue 50, round 6):
+  // where the full-path updates' time goes, as the plain-text path's updates add little beneath `update`.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes as Array<Profile['nodes'][number] & { children?: number[] }>) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const frame = byId.get(at)!.callFrame;
+      const name = `${frame.functionName || '(anonymous)'} ${frame.url.split('/').pop() ?? ''}:${frame.lineNumber + 1}`;
+      if (seen.has(name) || /^\((idle|program|root)\)/.test(name)) continue;
+      seen.add(name);
+      inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    }
+  });
+  console.log(`${label}: JS inclusive time per update (ms)`);
+  for (const [name, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${(ms / updates).toFixed(4).padStart(8)}  ${name}`);
 }
 
 const variants: Array<{ label: string; root: string; off?: string }> = [{ label: 'current', root: resolve('.') }, ...(values.base ? [{ label: 'base', root: resolve(values.base) }] : [])];

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IncrementalMarkdown } from '../../src/renderer/src/features/chat/markdown';
+import { DIRECT_REFUSED } from '../../src/renderer/src/features/chat/markdown-direct';
 
 const answers = JSON.parse(readFileSync(join(process.cwd(), 'test/unit/fixtures/bench-answers.json'), 'utf8')) as string[];
 
@@ -60,6 +61,37 @@ describe('a finished answer built without marked', () => {
       'x [si', 'x [sig_01', 'x [sig_0123456789abcdef', '- x [si', '[si', '| a |\n|---|\n| [si', '**a [si',
     ];
     for (const text of misses) compare(text);
+  });
+
+  it('refuses exactly the characters its Unicode-mode definition did (issue 50, round 6)', () => {
+    // The definition before round 6, written with `\p{Cc}` under the `u` flag.
+    const unicode = /&(?! )|(?!\n)\p{Cc}|[<>\\`~_![\]@\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]|[^\S \n]|www\.|:\/\//iu;
+    const differ: string[] = [];
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const one = `a${String.fromCharCode(code)}b`;
+      if (DIRECT_REFUSED.test(one) !== unicode.test(one)) differ.push(code.toString(16));
+    }
+    // Beyond the plane (emoji, a lone surrogate), the case of the two words, an `&` with and without its space.
+    for (const text of ['a 😀 b', '\u{1d400}', 'x\ud800y', 'WWW.x', 'Www.x', 'a:\\/b', 'HTTPS://x', 'a & b', 'a &b', '&', 'a\n\nb', 'a\r\nb', 'a\tb'])
+      if (DIRECT_REFUSED.test(text) !== unicode.test(text)) differ.push(JSON.stringify(text));
+    expect(differ).toEqual([]);
+  });
+
+  it("makes each citation chip as it always was, in the page's document and the inert one", () => {
+    const direct = new IncrementalMarkdown();
+    const { frozen } = direct.update('Sales rose [sig_0123456789abcdef] and fell [sig_fedcba9876543210]. Again [sig_0123456789abcdef].', false);
+    expect(direct.directAnswers).toBe(1);
+    const expected =
+      '<p>Sales rose <button type="button" class="cite-chip" data-cite="sig_0123456789abcdef" data-testid="citation-chip" title="Citation 1">1</button> and fell ' +
+      '<button type="button" class="cite-chip" data-cite="sig_fedcba9876543210" data-testid="citation-chip" title="Citation 2">2</button>. Again ' +
+      '<button type="button" class="cite-chip" data-cite="sig_0123456789abcdef" data-testid="citation-chip" title="Citation 1">1</button>.</p>\n';
+    const shown = document.createElement('div');
+    shown.append(frozen[0]!.content());
+    expect(shown.innerHTML).toBe(expected);
+    expect(frozen[0]!.html).toBe(expected);
+    // Through marked and the sanitiser too.
+    const marked = new IncrementalMarkdown({ direct: false });
+    expect(marked.update('Sales rose [sig_0123456789abcdef] and fell [sig_fedcba9876543210]. Again [sig_0123456789abcdef].', false).frozen[0]!.html).toBe(expected);
   });
 
   it('leaves hostile text to marked and the sanitiser', () => {

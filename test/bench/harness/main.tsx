@@ -3,7 +3,7 @@
  * the identical stream — react-markdown re-rendering the whole answer per update (what popular
  * chat clients do) and streamdown. Driven by test/bench/renderer-bench.ts through `window.bench`.
  */
-import { useState, type ReactElement } from 'react';
+import { useState, useSyncExternalStore, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { flushSync } from 'react-dom';
 import ReactMarkdown from 'react-markdown';
@@ -32,29 +32,59 @@ function ClarityAnswer({ text, streaming }: { text: string; streaming: boolean }
   );
 }
 
-let setText: (text: string) => void = () => undefined;
+/**
+ * The streaming answer's text, read by its row alone (issue 50, round 6): as in the app, where each
+ * row reads its own turn from the store (ChatView's TurnRow) and the list's items are the turns'
+ * keys, a streamed update renders the growing answer's row, not the list and its virtualiser.
+ */
+const live = { text: '', listeners: new Set<() => void>() };
+const subscribeLive = (listener: () => void): (() => void) => {
+  live.listeners.add(listener);
+  return () => live.listeners.delete(listener);
+};
+const setText = (text: string): void => {
+  live.text = text;
+  for (const listener of live.listeners) listener();
+};
 let setHistory: (history: string[]) => void = () => undefined;
 let mountedHistory: string[] = [];
 
+type Item = { key: string; text: string | null };
+/** The streaming answer's item: always the same object (its text is read from `live`). */
+const LIVE_ITEM: Item = { key: 'live', text: null };
+/**
+ * The history's items: an answer's item stays the same object while the answer does, as the app's
+ * store keeps every other turn's object when a turn is added (chat-slice: `[...state.turns, turn]`),
+ * so an append renders the new row alone, not every row in view again (the list's rows are memoised on
+ * their item). Until round 6 the harness made a new object for every answer on every update.
+ */
+let historyItems: Item[] = [];
+let itemsOf: { history: readonly string[]; items: Item[] } = { history: [], items: [LIVE_ITEM] };
+function listItems(history: readonly string[]): Item[] {
+  if (itemsOf.history === history) return itemsOf.items;
+  historyItems = history.map((text, i) => (historyItems[i]?.text === text ? historyItems[i]! : { key: `h${i}`, text }));
+  itemsOf = { history, items: [...historyItems, LIVE_ITEM] };
+  return itemsOf.items;
+}
+const keyOfItem = (item: Item): string => item.key;
+
+function LiveAnswer({ renderer }: { renderer: RendererName }) {
+  const text = useSyncExternalStore(subscribeLive, () => live.text);
+  return <Answer renderer={renderer} text={text} streaming />;
+}
+
 function Page({ renderer }: { renderer: RendererName }) {
-  const [text, set] = useState('');
   const [history, setH] = useState<string[]>([]);
-  setText = set;
   setHistory = setH;
   // The app's own list (virtualised), holding the history and the streaming answer last.
-  const items = [...history.map((message, i) => ({ key: `h${i}`, text: message, streaming: false })), { key: 'live', text, streaming: true }];
   return (
     <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }}>
       <VirtualList
         className="messages"
-        items={items}
-        keyOf={(item) => item.key}
+        items={listItems(history)}
+        keyOf={keyOfItem}
         estimateHeight={700}
-        render={(item) => (
-          <div className="answer">
-            <Answer renderer={renderer} text={item.text} streaming={item.streaming} />
-          </div>
-        )}
+        render={(item) => <div className="answer">{item.text === null ? <LiveAnswer renderer={renderer} /> : <Answer renderer={renderer} text={item.text} streaming={false} />}</div>}
       />
     </div>
   );
@@ -70,6 +100,7 @@ const nextFrame = (): Promise<number> => new Promise((resolve) => requestAnimati
 
 function mount(renderer: RendererName): void {
   root?.unmount();
+  live.text = '';
   root = createRoot(document.getElementById('root')!);
   flushSync(() => root!.render(<Page renderer={renderer} />));
 }
