@@ -14,7 +14,7 @@
  * 2-core machine the suites' CPU, not their order, bounds the run). The exit code is 1 if any
  * suite failed.
  *
- *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit lint
+ *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit types+lint
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -33,16 +33,21 @@ const LOGS = join('test-results', 'suites');
  * late and ran alone at the end (the clean-clone run of 2026-12-07: 1,676 s).
  */
 const SUITES = [
-  { name: 'typecheck', command: 'npm run typecheck', weight: 95 },
-  { name: 'lint', command: 'npm run lint', weight: 150 },
+  // `npm run typecheck` and `npm run lint` in one process: each TypeScript program built once, for tsc's
+  // diagnostics and ESLint's type-aware rules both (scripts/typecheck-and-lint.mjs); apart, lint built them again.
+  { name: 'types+lint', command: 'node scripts/typecheck-and-lint.mjs', weight: 170 },
   { name: 'security', command: 'npm run security:scan', weight: 10 },
   { name: 'unit', command: 'npm run test:unit', weight: 180 },
   // Its service processes run the build when it is fresh (test/support/built-code.ts): less CPU per start.
-  { name: 'integration', command: 'npm run test:integration', after: ['build'], weight: 1250 },
+  // Two files at a time (vitest's default on 2 cores is one): its files wait on child processes and
+  // databases much of the time, and share no port or folder (docs/decisions/0049-the-ci-s-shape.md).
+  { name: 'integration', command: 'npm run test:integration -- --maxWorkers=2', after: ['build'], weight: 1250 },
   { name: 'keychain', command: 'npm run test:keychain', weight: 5 },
   { name: 'build', command: 'npm run build', weight: 5 },
   { name: 'size', command: 'npm run size', after: ['build'], weight: 2 },
-  { name: 'e2e', command: 'npm run test:e2e', after: ['build'], weight: 1500 },
+  // Two spec files at a time (playwright.config.ts keeps one for people): each test's app start is
+  // ~9 s of mostly waiting at load 2-4, and one worker left e2e the run's longest path (0049).
+  { name: 'e2e', command: 'npm run test:e2e -- --workers=2', after: ['build'], weight: 1500 },
 ];
 
 /** A suite's weight plus the longest path of the suites that wait for it. */
@@ -133,7 +138,15 @@ await new Promise((resolveAll) => {
     const ready = suites
       .filter((suite) => results.get(suite.name).state === 'waiting' && (suite.after ?? []).every((need) => results.get(need)?.state === 'passed'))
       .sort((a, b) => (jobs === 1 ? 0 : pathToEnd(b) - pathToEnd(a)));
-    while (running.size < jobs && ready.length > 0) void run(ready.shift()).then(pump);
+    while (running.size < jobs && ready.length > 0) {
+      // A slot is kept for each suite that waits only on running ones and has the longer path: the build runs
+      // its few seconds alone, then e2e and integration start together (integration no longer waits ~300 s
+      // behind unit and lint for a slot, to run alone at the end).
+      const soon = jobs === 1 ? [] : suites.filter((suite) => results.get(suite.name).state === 'waiting' && (suite.after ?? []).length > 0 && (suite.after ?? []).every((need) => ['running', 'passed'].includes(results.get(need)?.state)) && !ready.includes(suite));
+      const reserved = soon.filter((suite) => pathToEnd(suite) > pathToEnd(ready[0])).length;
+      if (running.size > 0 && running.size + reserved >= jobs) break;
+      void run(ready.shift()).then(pump);
+    }
     if (running.size === 0 && ![...results.values()].some((result) => result.state === 'waiting')) resolveAll();
   };
   pump();

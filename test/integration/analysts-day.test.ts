@@ -23,6 +23,7 @@ import { LibraryStore } from '../../src/main/services/library/library-store';
 import { citationSnapshot } from '../support/citation-snapshot';
 import { ask, parseSseText, postJson } from '../support/local-service';
 import { waitFor } from '../support/wait-for';
+import { serviceEntry } from '../support/built-code';
 
 const LATE = { id: 'zepto-late', title: 'Zepto shares listed on the NSE', html: '<p>Zepto listed its shares on the National Stock Exchange; its Pune team rang the bell.</p>', published: '2026-11-12T23:30:00Z' };
 const LEAD = { id: 'zepto-lead', title: 'Zepto dark stores in Pune pass 120', html: '<p>Zepto now runs more than 120 dark stores in Pune, the company said.</p>', published: '2026-11-14T06:00:00Z' };
@@ -202,7 +203,7 @@ describe("an answer's dates are the analyst's day", () => {
   });
 
   it('the service refuses --time-zone that is not a zone, saying what it wants, and starts nothing', { timeout: 60_000 }, async () => {
-    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--time-zone', 'Mars/Olympus']);
+    const run = promisify(execFile)(process.execPath, [...serviceEntry(), '--port', '0', '--time-zone', 'Mars/Olympus']);
     const failed = (await run.then(() => null, (error: unknown) => error)) as { code: number; stderr: string } | null;
     expect(failed?.code).toBe(2);
     expect(failed?.stderr).toContain('--time-zone: "Mars/Olympus" is not a time zone: give an IANA zone name such as Asia/Kolkata');

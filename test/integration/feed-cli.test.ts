@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { pollUntil } from '../support/wait-for';
+import { serviceEntry } from '../support/built-code';
 
 let web: FixtureWeb;
 let dir: string;
@@ -26,7 +27,7 @@ describe('npm run service with a sources file', () => {
   it('fetches the file\'s sources, starts without the sample, and lists only them in health', async () => {
     const file = join(dir, 'sources.json');
     await writeFile(file, JSON.stringify({ sources: [{ id: 'desk', name: 'Retail Desk', kind: 'rss', url: `${web.url}/rss.xml`, cadence_s: 600 }] }));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file, '--no-sample', '--allow-private-sources'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CLARITY_SUPERVISED: '' } });
+    const child = spawn(process.execPath, [...serviceEntry(), '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file, '--no-sample', '--allow-private-sources'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CLARITY_SUPERVISED: '' } });
     try {
       // The service listens first ({"event":"listening",…}), then says when it holds every signal
       // ({"event":"index_ready","signals":…}): without the sample it holds none of its own.
@@ -52,7 +53,7 @@ describe('npm run service with a sources file', () => {
   it('refuses a bad sources file, naming the entry, and starts nothing', async () => {
     const file = join(dir, 'bad.json');
     await writeFile(file, JSON.stringify({ sources: [{ name: 'Folder', kind: 'folder', url: 'https://example.com/x' }] }));
-    const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file]);
+    const run = promisify(execFile)(process.execPath, [...serviceEntry(), '--port', '0', '--data-dir', join(dir, 'data'), '--sources-file', file]);
     await expect(run).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/sources\.0 \(Folder\): A folder source needs a file:\/\/\/ URL/) });
   });
 });

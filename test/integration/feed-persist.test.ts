@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
-import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { FAST_ARGS, startServiceProcess, TEST_SERVICE, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
@@ -157,7 +157,7 @@ describe('a restart keeps the feed', () => {
     // This test reopens the data folder of the one before it; run alone (-t), it says so.
     expect(embeddedDir, 'the data folder of the test before this one (run the describe, not this test alone)').toBeTypeOf('string');
     // As the app starts its embedded service (CLARITY_SUPERVISED=1, its stdin a pipe it holds open).
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', '--port', '0', '--pace-ms', '0', '--signals', '3000', '--health-max-age', '0', '--data-dir', embeddedDir], {
+    const child = spawn(process.execPath, [...TEST_SERVICE, '--port', '0', '--pace-ms', '0', '--signals', '3000', '--health-max-age', '0', '--data-dir', embeddedDir], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, CLARITY_SUPERVISED: '1' },
     });

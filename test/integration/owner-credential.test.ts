@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceConnection } from '../../src/main/bridge/service-connection';
 import { CredentialStore } from '../../src/main/services/credentials/credential-store';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
+import { serviceEntry } from '../support/built-code';
 
 let dir: string;
 let supervisor: LocalServiceSupervisor;
@@ -20,7 +21,7 @@ let credentials: CredentialStore;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clarity-owner-'));
-  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', '--research-ms', '50', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
+  supervisor = new LocalServiceSupervisor({ command: process.execPath, args: [...serviceEntry(), '--research-ms', '50', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
   credentials = new CredentialStore({ keychain: null, detail: 'No keychain in this test.' }, () => 'bearer', `clarity-owner-test-${process.pid}`);
   connection = new ServiceConnection({ initial: { mode: 'local' }, credentials, localService: supervisor, onStatus: () => undefined });
   await connection.apply({ mode: 'local' });

@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { ask, postJson, startTestService } from '../support/local-service';
+import { serviceEntry } from '../support/built-code';
 
 let service: RunningService;
 let jwt: string;
@@ -123,7 +124,7 @@ describe('development tokens', () => {
   it('the CLI token command signs with the key of --data-dir; another directory\'s service says why it refuses it', async () => {
     const [mine, other] = await Promise.all([mkdtemp(join(tmpdir(), 'clarity-token-')), mkdtemp(join(tmpdir(), 'clarity-token-'))]);
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', 'cli@example.com', '--data-dir', mine]);
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [...serviceEntry(), 'token', '--user', 'cli@example.com', '--data-dir', mine]);
       expect(stderr).toContain(mine);
       const token = stdout.trim();
       const accepting = await startTestService({ dataDir: mine });

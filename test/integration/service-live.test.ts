@@ -8,6 +8,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { HealthSnapshot } from '../../src/shared/service-schemas';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { createSignalStore, startService } from '../../src/service/server';
+import { serviceEntry } from '../support/built-code';
 
 describe('live feed', () => {
   it('replayed: adds retrievable signals, moves simulated health and items, and changes the snapshot ETag once its max-age passes', async () => {
@@ -53,7 +54,7 @@ describe('npm run service -- token', () => {
   it('prints an ES256 JWT that a service using the same data directory accepts', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'clarity-idp-'));
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/service/cli.ts', 'token', '--user', 'analyst@example.com', '--data-dir', dataDir]);
+      const { stdout } = await promisify(execFile)(process.execPath, [...serviceEntry(), 'token', '--user', 'analyst@example.com', '--data-dir', dataDir]);
       const token = stdout.trim();
       expect(token.split('.')).toHaveLength(3);
       const idp = await DevIdentityProvider.open(dataDir);

@@ -1,6 +1,6 @@
 /**
- * The embedded service as the app starts it (the real LocalServiceSupervisor, the CLI from
- * source, a data folder of its own) beside the fixture web that plays the outside world: what
+ * The embedded service as the app starts it (the real LocalServiceSupervisor, the CLI: the build
+ * when fresh, else the source, test/support/built-code.ts; a data folder of its own) beside the fixture web that plays the outside world: what
  * the source tests set up once per file, and take down with `close` (supervisor, web, folder).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { startFixtureWeb, type FixtureWeb } from './fixture-web';
+import { serviceEntry } from './built-code';
 
 export interface SupervisedService {
   /** The service's data folder. */
@@ -22,7 +23,7 @@ export interface SupervisedService {
 export async function startSupervisedService(prefix: string, serviceArgs: string[]): Promise<SupervisedService> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const web = await startFixtureWeb();
-  const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: ['--import', 'tsx', 'src/service/cli.ts', ...serviceArgs, '--data-dir', dir] }, { startTimeoutMs: 180_000 });
+  const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: [...serviceEntry(), ...serviceArgs, '--data-dir', dir] }, { startTimeoutMs: 180_000 });
   const close = async (): Promise<void> => {
     await supervisor.stop();
     await web.close();
