@@ -369,7 +369,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     // (that count is one scan of the table: not run twice, nor before the corpus is in).
     const corpusCount = store.corpusHeld ? store.index.size : (options.signalCount ?? DEFAULT_SIGNAL_COUNT);
     if (!store.corpusHeld) corpusWritten = (await warmCorpus(store, corpusOptions(options), options.corpusCache ?? null, pause, (message) => process.stderr.write(`${message}\n`))).written;
-    const read = await storedSignals.load((count) => (warmUp.expectedSignals = corpusCount + count));
+    const read = await storedSignals.load((count) => (warmUp.expectedSignals = corpusCount + count), pause);
     loaded = { from: read.from, rowsRead: read.rowsRead, ms: read.ms };
     await pause();
     await feed.load(read.signals);
