@@ -30,6 +30,9 @@ export interface Answering {
   cited: boolean;
   /** The first answer's `x-index-state`: `warming` when it came from the database's search. */
   indexState: string | null;
+  /** Its HTTP status, and its error code when it was not 200. */
+  status: number;
+  error: string | null;
 }
 
 /**
@@ -37,16 +40,18 @@ export interface Answering {
  * (what an analyst waits for; while the index warms it comes from the database's full-text
  * search, server-warm-up.ts), and when its index holds every signal (ms from the spawn).
  */
-export async function startAnswering(args: string[], timeoutMs: number, question: string, entry?: readonly string[]): Promise<Answering> {
+export async function startAnswering(args: string[], timeoutMs: number, question: string, entry?: readonly string[], onAnswered?: (answered: Omit<Answering, 'readyMs'>) => void): Promise<Answering> {
   const started = performance.now();
   const service = await startServiceProcess(args, timeoutMs, entry, {}, 'listening');
   const listenMs = performance.now() - started;
   const body = JSON.stringify({ messages: [{ role: 'user', content: question }] });
   const response = await fetch(`${service.url}/api/v1/ask`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  const answer = (await response.json()) as { citations?: string[] };
+  const answer = (await response.json()) as { citations?: string[]; error?: string };
   const answerMs = performance.now() - started;
+  const answered = { service, listenMs, answerMs, cited: response.status === 200 && (answer.citations?.length ?? 0) > 0, indexState: response.headers.get('x-index-state'), status: response.status, error: answer.error ?? null };
+  onAnswered?.(answered);
   const readyMs = (await service.readyAt) - started;
-  return { service, listenMs, answerMs, readyMs, cited: response.status === 200 && (answer.citations?.length ?? 0) > 0, indexState: response.headers.get('x-index-state') };
+  return { ...answered, readyMs };
 }
 
 /** Loads the rows through bulkLoad (the figure: ms), then analyses the tables (not counted). */
@@ -80,7 +85,10 @@ export async function benchStart1mOnly(question: string): Promise<void> {
     await db.close();
     const loaded = round(loadavg()[0]!);
     console.log(`  loaded in ${round(loadMs / 1000)} s; a service over them…`);
-    const big = await startAnswering(bigServiceArgs(count, url), 1_800_000, question);
+    // Said at once: the index at 1M takes minutes more, and a run cut short still has the figure.
+    const big = await startAnswering(bigServiceArgs(count, url), 1_800_000, question, undefined, (answered) =>
+      console.log(`  listening after ${round(answered.listenMs / 1000)} s, a cited answer after ${round(answered.answerMs / 1000)} s (status ${answered.status}${answered.error ? ` ${answered.error}` : ''}, cited: ${answered.cited}, x-index-state ${answered.indexState}, load average ${round(loadavg()[0]!)}); waiting for the index…`),
+    );
     service = big.service;
     const result = {
       measured_at: new Date().toISOString(),
@@ -92,6 +100,7 @@ export async function benchStart1mOnly(question: string): Promise<void> {
       service_ready_1m_s: round(big.readyMs / 1000),
       service_start_1m_cited: big.cited,
       first_answer_index_state: big.indexState,
+      first_answer_status: big.error ? `${big.status} ${big.error}` : big.status,
       load_1m_s: round(loadMs / 1000),
     };
     await mkdir('bench/results', { recursive: true });
