@@ -74,9 +74,10 @@ export async function registerExtensions(
   registerDeveloperArea(app, context, webhooks, options.db);
 
   return {
-    // Discover's timeline is built once the service listens (or by the first request before that).
+    // Discover's timeline is built once the index is warm (or by the first request before that),
+    // in steps between requests: the asks that waited for the warm index are answered first.
     listening() {
-      setImmediate(() => timeline.warm());
+      void timeline.warm(() => new Promise<void>((resolve) => setImmediate(resolve)));
     },
     close() {
       timeline.close();

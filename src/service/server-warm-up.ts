@@ -16,7 +16,7 @@
  * both atomically: a kill -9 meanwhile loses nothing (the database stays the truth).
  */
 import type { FastifyReply } from 'fastify';
-import { corpusCacheBytes, corpusCacheKey, readPackedCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
+import { corpusCacheBytes, corpusCacheKey, readPackedCorpusCacheStepped, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { corpusSteps, type CorpusOptions } from './corpus/generator';
 import { ServiceError } from './http-errors';
 import type { SearchHit } from './retrieval/search-index';
@@ -175,7 +175,7 @@ export async function warmCorpus(
     }
   }
   if (cache && key) {
-    const { cached, problem } = readPackedCorpusCache(cache.dir, key);
+    const { cached, problem } = await readPackedCorpusCacheStepped(cache.dir, key, pause);
     let unusable = problem;
     if (cached) {
       try {

@@ -37,6 +37,7 @@ import { isUnavailable, type Database } from './store/database';
 import { importLegacyFiles } from './store/legacy-files';
 import { openDatabase } from './store/open';
 import { StoredSignals, type LoadedSignals } from './stored-signals';
+import { NO_SCHEMA_COMPILERS } from './no-schema-compilers';
 import { ServiceWarmUp, warmCorpus } from './server-warm-up';
 import { DEFAULT_TIME_ZONE } from './world/time-zone';
 
@@ -207,6 +208,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   const feed = new FeedService({ ...options.feed, store, now, repository: feedRepository, learnedStore: new DatabaseLearnedEntityStore(db) });
   const app = Fastify({
     bodyLimit: BODY_LIMIT_BYTES,
+    schemaController: { compilersFactory: NO_SCHEMA_COMPILERS },
     logger: false,
     // SECURITY: a forwarded address is believed only from the proxy's own addresses.
     trustProxy: options.trustProxy?.length ? options.trustProxy : false,
@@ -369,7 +371,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
     // (that count is one scan of the table: not run twice, nor before the corpus is in).
     const corpusCount = store.corpusHeld ? store.index.size : (options.signalCount ?? DEFAULT_SIGNAL_COUNT);
     if (!store.corpusHeld) corpusWritten = (await warmCorpus(store, corpusOptions(options), options.corpusCache ?? null, pause, (message) => process.stderr.write(`${message}\n`))).written;
-    const read = await storedSignals.load((count) => (warmUp.expectedSignals = corpusCount + count));
+    const read = await storedSignals.load((count) => (warmUp.expectedSignals = corpusCount + count), pause);
     loaded = { from: read.from, rowsRead: read.rowsRead, ms: read.ms };
     await pause();
     await feed.load(read.signals);

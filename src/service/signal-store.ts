@@ -18,6 +18,7 @@ import {
 } from './corpus/generator';
 import { SeededRandom } from './corpus/random';
 import { SignalSearchIndex, type PackedIndex } from './retrieval/search-index';
+import { finishSteps } from './retrieval/packed-snapshot';
 import { corpusCacheBytes, corpusCacheKey, readCorpusCache, writeCorpusCache, type CorpusCacheOptions } from './corpus/corpus-cache';
 import { SignalFacts } from './answers/signal-facts';
 import type { GroundTruth } from './corpus/ground-truth';
@@ -102,7 +103,7 @@ export class SignalStore {
   *takeCorpusSteps(corpus: Corpus, packed: PackedIndex | null): Generator<void, void> {
     if (this.corpusHeld) throw new Error('the store already holds its corpus');
     if (this.index.size > 0) throw new Error('the corpus must come before any other signal');
-    if (packed) this.index.appendPacked(corpus.signals, packed);
+    if (packed) yield* this.index.appendPackedSteps(corpus.signals, packed);
     else {
       for (const [at, signal] of corpus.signals.entries()) {
         this.index.add(signal);
@@ -165,11 +166,22 @@ export class SignalStore {
    * index over them alone: indexed without tokenizing again, and not announced.
    */
   addStoredSnapshot(signals: CorpusSignal[], packed: PackedIndex, lastItemAt?: Readonly<Record<string, string>>): void {
-    this.index.appendPacked(signals, packed);
-    for (const signal of signals) {
+    finishSteps(this.addStoredSnapshotSteps(signals, packed, lastItemAt));
+  }
+
+  /**
+   * addStoredSnapshot in steps (a warming service answers asks between them; 100,000 signals took
+   * 3.2 s as one step under load, decision 0040 round 5): the index's checks, then the append,
+   * then the facts every CORPUS_STEP_SIGNALS signals. A malformed snapshot throws before anything
+   * changes; a warming ask reads neither the index nor the facts (routes/ask.ts warmRetrieval).
+   */
+  *addStoredSnapshotSteps(signals: CorpusSignal[], packed: PackedIndex, lastItemAt?: Readonly<Record<string, string>>): Generator<void, void> {
+    yield* this.index.appendPackedSteps(signals, packed);
+    for (const [at, signal] of signals.entries()) {
       this.facts.add(signal);
       this.bySlug.set(signal.slug, signal);
       if (!lastItemAt) this.noteLastItem(signal.source_id, signal.published_at);
+      if (at % CORPUS_STEP_SIGNALS === CORPUS_STEP_SIGNALS - 1) yield;
     }
     // Each source's newest publication time among these signals, as the snapshot kept it (lastItemsOf): one per source, not per signal.
     if (lastItemAt) for (const [source, publishedAt] of Object.entries(lastItemAt)) this.noteLastItem(source, publishedAt);

@@ -23,7 +23,8 @@ import writeFileAtomic from 'write-file-atomic';
 import { codeHash } from './corpus/corpus-cache';
 import type { FeedSignal } from './feed/signal-extraction';
 import { takeEarlyRead } from './retrieval/early-reads';
-import { packSnapshot, unpackSnapshot } from './retrieval/packed-snapshot';
+import { packSnapshot, unpackSnapshotSteps } from './retrieval/packed-snapshot';
+import { runSteps } from './server-warm-up';
 import type { PackedIndex } from './retrieval/search-index';
 import { lastItemsOf, type SignalStore } from './signal-store';
 import type { Database } from './store/database';
@@ -91,14 +92,16 @@ export class StoredSignals {
 
   /**
    * Reads the stored feed signals into the store (before the feed and follows start); `counted`
-   * hears how many there are as soon as the table has said (the warm-up's progress).
+   * hears how many there are as soon as the table has said (the warm-up's progress). The
+   * snapshot is unpacked and indexed in steps, awaiting `pause` between them (a warming service
+   * answers asks meanwhile); an error `pause` throws (the service closing) ends the load.
    */
-  async load(counted?: (count: number) => void): Promise<LoadedSignals> {
+  async load(counted?: (count: number) => void, pause: () => Promise<void> = async () => undefined): Promise<LoadedSignals> {
     const started = performance.now();
     const mark = await this.repository.changeMark('feed');
     counted?.(mark.count);
     if (mark.count === 0) return { signals: [], from: 'none', rowsRead: 0, ms: performance.now() - started };
-    const snapshot = await this.readSnapshot();
+    const snapshot = await this.readSnapshot(pause);
     if (snapshot) {
       const changed = await this.readChanged(snapshot.changeSeq);
       // Nothing changed since (the usual restart): the snapshot's signals are the count (a repeated
@@ -109,7 +112,7 @@ export class StoredSignals {
         for (const signal of changed) ids.add(signal.id);
         count = ids.size;
       }
-      if (count === mark.count && this.tryAddSnapshot(snapshot)) {
+      if (count === mark.count && (await this.tryAddSnapshot(snapshot, pause))) {
         this.snapshotSeq = snapshot.changeSeq;
         let signals = snapshot.signals;
         if (changed.length > 0) {
@@ -167,14 +170,22 @@ export class StoredSignals {
     this.writing = this.writeSnapshot().catch((error: unknown) => this.warn(`The signal index snapshot could not be written (${error instanceof Error ? error.message : String(error)}).`));
   }
 
-  /** Indexes the snapshot's signals; false (the store untouched: checked before it changes) when it is malformed. */
-  private tryAddSnapshot(snapshot: SnapshotFile): boolean {
-    try {
-      this.options.store.addStoredSnapshot(snapshot.signals, snapshot.index, snapshot.lastItemAt);
-      return true;
-    } catch (error) {
-      this.warn(`The signal index snapshot could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
-      return false;
+  /**
+   * Indexes the snapshot's signals in steps; false (the store untouched: checked before it
+   * changes) when it is malformed. What `pause` throws is not the snapshot's fault: thrown on.
+   */
+  private async tryAddSnapshot(snapshot: SnapshotFile, pause: () => Promise<void>): Promise<boolean> {
+    const steps = this.options.store.addStoredSnapshotSteps(snapshot.signals, snapshot.index, snapshot.lastItemAt);
+    for (;;) {
+      let step: IteratorResult<void, void>;
+      try {
+        step = steps.next();
+      } catch (error) {
+        this.warn(`The signal index snapshot could not be used (${error instanceof Error ? error.message : String(error)}); reading every signal from the database.`);
+        return false;
+      }
+      if (step.done) return true;
+      await pause();
     }
   }
 
@@ -184,7 +195,7 @@ export class StoredSignals {
     return signals;
   }
 
-  private async readSnapshot(): Promise<SnapshotFile | null> {
+  private async readSnapshot(pause: () => Promise<void>): Promise<SnapshotFile | null> {
     const file = this.file;
     if (!file) return null;
     let bytes: Buffer;
@@ -195,8 +206,14 @@ export class StoredSignals {
     } catch {
       return null;
     }
+    // Unpacked in steps; what the pause throws (the service closing) is not the file's fault.
+    return runSteps(this.snapshotSteps(file, bytes, early ?? undefined), pause);
+  }
+
+  /** The snapshot file's contents, checked; null (said) when it is damaged or of other code. */
+  private *snapshotSteps(file: string, bytes: Buffer, early: { checksum: number } | undefined): Generator<void, SnapshotFile | null> {
     try {
-      const { meta, records, index } = unpackSnapshot(bytes, early);
+      const { meta, records, index } = yield* unpackSnapshotSteps(bytes, early);
       const { format, code, changeSeq, lastItemAt } = (meta ?? {}) as Partial<SnapshotMeta>;
       if (format !== FORMAT || code !== codeHash(this.options.snapshot!.codeDir)) return null;
       if (typeof changeSeq !== 'number' || !Number.isFinite(changeSeq)) throw new Error('it is incomplete');

@@ -89,16 +89,17 @@ export interface ServiceStatus {
   /** While unreachable: when the app tries again on its own (ISO). */
   nextAttemptAt?: string | null;
   /**
-   * While the ready local service still loads its search index (it answers meanwhile from its
+   * While the ready service still loads its search index (it answers meanwhile from its
    * database, ranked differently): how many signals it holds of how many (total null until
-   * counted). Absent once the index is whole.
+   * counted; both null for a remote service, whose `x-index-state: warming` says only that it
+   * is). Absent once the index is whole.
    */
   indexing?: IndexProgress;
 }
 
-/** A warming service's index: signals held so far, of how many (null: not yet counted). */
+/** A warming service's index: signals held so far, of how many (null: not yet counted, or not told). */
 export interface IndexProgress {
-  held: number;
+  held: number | null;
   total: number | null;
 }
 

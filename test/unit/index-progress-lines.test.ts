@@ -2,9 +2,11 @@
  * The embedded service's index progress reaches the status the app shows: the supervisor reads
  * the listening service's `index_progress` lines and its `index_ready` line, and the connection
  * puts them in the service status (ServiceStatus.indexing) until the index is whole or the
- * process ends. A process stand-in writes the lines as the CLI does (src/service/cli.ts).
+ * process ends. A process stand-in writes the lines as the CLI does (src/service/cli.ts). A remote
+ * service's responses say only whether it is warming (`x-index-state`): the status says that much.
  */
-import { EventEmitter } from 'node:events';
+import { EventEmitter, once } from 'node:events';
+import { createServer } from 'node:http';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { IndexProgress, ServiceStatus } from '../../src/shared/bridge-contract';
@@ -70,5 +72,31 @@ describe('the local service index progress in the service status', () => {
     await supervisor.stop();
     await until(() => told.at(-1) === null);
     expect(statuses.at(-1)!.indexing).toBeUndefined();
+  });
+
+  it("from a remote service's x-index-state: warming until a response says ready", async () => {
+    let state = 'warming';
+    const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json', 'x-index-state': state }).end('{}'));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const address = server.address();
+    const baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    const statuses: ServiceStatus[] = [];
+    const connection = new ServiceConnection({ initial: { mode: 'remote', baseUrl }, credentials: { credential: async () => null } as unknown as CredentialStore, localService: null, onStatus: (status) => statuses.push(status) });
+    try {
+      await connection.apply({ mode: 'remote', baseUrl });
+      expect(statuses.at(-1)).toMatchObject({ mode: 'remote', state: 'ready', indexing: { held: null, total: null } });
+      state = 'ready';
+      await connection.retry();
+      expect(statuses.at(-1)).toMatchObject({ state: 'ready' });
+      expect(statuses.at(-1)!.indexing).toBeUndefined();
+      // A header that is neither (an older service sends none) changes nothing.
+      state = 'unknown';
+      await connection.retry();
+      expect(statuses.at(-1)!.indexing).toBeUndefined();
+    } finally {
+      await connection.dispose();
+      server.close();
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
-import { LONG_MIN, packSnapshot, unpackSnapshot } from '../../src/service/retrieval/packed-snapshot';
+import { LONG_MIN, packSnapshot, unpackSnapshot, unpackSnapshotSteps } from '../../src/service/retrieval/packed-snapshot';
 import { SignalSearchIndex } from '../../src/service/retrieval/search-index';
 import { lastItemsOf, SignalStore } from '../../src/service/signal-store';
 
@@ -283,6 +283,37 @@ describe('packed snapshot', () => {
       target.replace({ ...signals[1]!, published_at: '2026-10-30T00:00:00Z' });
     }
     compare();
+  });
+
+  it('read and taken in by a store in steps (a warming service answers between them), it gives the same signals and ranking as at once', () => {
+    const { signals, index } = sample();
+    const { signals: kept, packed } = index.packedSnapshotOf(signals.map((signal) => signal.id));
+    const file = packSnapshot({ format: 5 }, kept, packed, { storedSignals: true });
+    const whole = unpackSnapshot(file);
+    const steps = unpackSnapshotSteps(file, undefined, 32);
+    let pauses = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) pauses += 1;
+    // 300 records, a pause after every 32 of them.
+    expect(pauses).toBe(Math.floor(signals.length / 32));
+    expect(step.value.records).toStrictEqual(whole.records);
+    expect(step.value.index).toEqual(whole.index);
+
+    const atOnce = new SignalStore({ signalCount: 50, seed: 9 });
+    atOnce.addStoredSnapshot(whole.records as typeof signals, whole.index);
+    const stepped = new SignalStore({ signalCount: 50, seed: 9 });
+    const adding = stepped.addStoredSnapshotSteps(step.value.records as typeof signals, step.value.index);
+    while (!adding.next().done);
+    for (const question of ['How fast is DMart growing?', 'Zudio store openings in Pune', 'Reliance Retail crore bet']) {
+      const ranked = (store: SignalStore) => store.index.search(question, { now: NOW, limit: 40 }).map((hit) => [hit.signal.id, hit.score]);
+      expect(ranked(stepped), question).toEqual(ranked(atOnce));
+    }
+    // The facts an answer reads its figures from: the same groups.
+    expect(stepped.facts).toEqual(atOnce.facts);
+    // A damaged file is refused by its first step, before any record is read.
+    const damaged = Buffer.from(file);
+    damaged[damaged.length - 9] = damaged[damaged.length - 9]! ^ 0x20;
+    expect(() => unpackSnapshotSteps(damaged).next()).toThrow(/checksum/);
   });
 
   it('refuses columns that do not fit their signals, the index untouched', () => {

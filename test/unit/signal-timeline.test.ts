@@ -40,4 +40,43 @@ describe('signal timeline', () => {
     }
     timeline.close();
   });
+
+  it('built in steps between requests, it gives the same pages, also when a request or an arrival comes mid-build', async () => {
+    const anchor = new Date('2026-11-01T00:00:00Z');
+    const until = '2026-11-01T00:00:00.000Z';
+    const filters: SignalFilter[] = [{}, { entity: 'DMart' }, { city: 'pune' }, { kind: 'funding' }];
+    const pages = (store: SignalStore, timeline: SignalTimeline) => filters.map((filter) => timeline.take(30, signalPredicate(store, filter), until, null, filter).map((signal) => signal.id));
+    const expected = (store: SignalStore) => {
+      const all = [...store.allSignals()].sort(newestFirst);
+      return filters.map((filter) => {
+        const keep = signalPredicate(store, filter);
+        return all.filter((signal) => signal.published_at <= until && keep(signal)).slice(0, 30).map((signal) => signal.id);
+      });
+    };
+
+    // Warmed in steps to the end: the pages a walk over every signal gives.
+    const store = new SignalStore({ signalCount: 4_500, seed: 5, anchor });
+    const warmed = new SignalTimeline(store);
+    let pauses = 0;
+    await warmed.warm(async () => void (pauses += 1));
+    expect(pauses).toBeGreaterThan(2);
+    expect(pages(store, warmed)).toEqual(expected(store));
+
+    // A request after the first pause finishes the build at once; the warm then has nothing left.
+    const asked = new SignalTimeline(store);
+    let askedPages: string[][] | null = null;
+    await asked.warm(async () => void (askedPages ??= pages(store, asked)));
+    expect(askedPages).toEqual(expected(store));
+
+    // An arrival mid-build (after the order was taken): the build begins again and holds it.
+    const arriving = new SignalTimeline(store);
+    let arrived = false;
+    await arriving.warm(async () => {
+      if (!arrived) store.addLiveSignal(new Date('2026-10-31T12:00:00Z'));
+      arrived = true;
+    });
+    expect(pages(store, arriving)).toEqual(expected(store));
+    expect(pages(store, arriving)[0]![0]).toBe([...store.allSignals()].sort(newestFirst).find((signal) => signal.published_at <= until)!.id);
+    for (const timeline of [warmed, asked, arriving]) timeline.close();
+  });
 });

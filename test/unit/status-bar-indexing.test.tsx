@@ -26,6 +26,8 @@ describe('the status bar while the service loads its index', () => {
     expect(indexingLabel({ ...ready, indexing: { held: 5_000, total: null } })).toBe('Indexing signals (5,000 so far) — answers may rank differently until done');
     // Never more held than the total said (a live arrival while warming).
     expect(indexingLabel({ ...ready, indexing: { held: 120_004, total: 120_000 } })).toBe('Indexing 1,20,000 of 1,20,000 signals — answers may rank differently until done');
+    // A remote service says only that it is warming (x-index-state), not how far.
+    expect(indexingLabel({ ...ready, mode: 'remote', indexing: { held: null, total: null } })).toBe('The service is still indexing its signals — answers may rank differently until done');
     expect(indexingLabel(ready)).toBe('');
     expect(indexingLabel({ ...starting, indexing: { held: 0, total: 100 } })).toBe('');
     expect(indexingLabel({ ...ready, state: 'unreachable', indexing: { held: 10, total: 100 } })).toBe('');

@@ -297,11 +297,24 @@ export class ServiceConnection {
       onReach: (reach) => {
         if (this.activeClient === client) this.observeReach(reach);
       },
+      onIndexState: (state) => {
+        if (this.activeClient === client) this.observeIndexState(state);
+      },
       onDeprecation: (observed) => {
         if (this.activeClient === client) this.deps.onDeprecation?.(observed);
       },
     });
     return client;
+  }
+
+  /**
+   * A remote service says on every response whether its index is whole (`x-index-state`); the
+   * local one's own lines say how far (localServiceIndexing), so its header is not read here.
+   */
+  private observeIndexState(state: 'warming' | 'ready'): void {
+    if (this.current.mode !== 'remote') return;
+    if (state === 'warming' && !this.current.indexing) this.setStatus({ indexing: { held: null, total: null } });
+    else if (state === 'ready' && this.current.indexing) this.setStatus({ indexing: undefined });
   }
 
   private observeRateLimit({ remaining, retryAfterS }: RateLimitObservation): void {

@@ -13,11 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { takeFinishedEarlyRead } from '../retrieval/early-reads';
-import { packSnapshot, unpackSnapshot } from '../retrieval/packed-snapshot';
+import { takeEarlyRead, takeFinishedEarlyRead } from '../retrieval/early-reads';
+import { finishSteps, packSnapshot, unpackSnapshotSteps } from '../retrieval/packed-snapshot';
 import { SignalSearchIndex, type PackedIndex } from '../retrieval/search-index';
 import type { GroundTruth } from './ground-truth';
 import { DEFAULT_ANCHOR, DEFAULT_SEED, DEFAULT_SIGNAL_COUNT, type Corpus, type CorpusOptions, type CorpusSignal, type CorpusSource } from './generator';
@@ -92,7 +92,7 @@ export function readCorpusCache(dir: string, key: string): { cached: CachedCorpu
 }
 
 /** The cached corpus for `key` with its index as the file packs it (a warming store appends it to its own index). */
-export function readPackedCorpusCache(dir: string, key: string): { cached: { corpus: Corpus; packed: PackedIndex } | null; problem?: string } {
+export function readPackedCorpusCache(dir: string, key: string): PackedCorpusRead {
   let bytes: Buffer;
   // Read and checksummed on a worker thread since the process began, when the entry started it.
   const early = takeFinishedEarlyRead(corpusCacheFile(dir, key));
@@ -101,8 +101,34 @@ export function readPackedCorpusCache(dir: string, key: string): { cached: { cor
   } catch {
     return { cached: null };
   }
+  return finishSteps(packedCorpusSteps(key, bytes, early));
+}
+
+type PackedCorpusRead = { cached: { corpus: Corpus; packed: PackedIndex } | null; problem?: string };
+
+/**
+ * readPackedCorpusCache for a warming service: it waits for the early read (rather than reading
+ * the file again on the main thread) and unpacks in steps, awaiting `pause` between them.
+ */
+export async function readPackedCorpusCacheStepped(dir: string, key: string, pause: () => Promise<void>): Promise<PackedCorpusRead> {
+  let bytes: Buffer;
+  const early = await takeEarlyRead(corpusCacheFile(dir, key));
   try {
-    const { meta, records, index } = unpackSnapshot(bytes, early);
+    bytes = early?.bytes ?? (await readFile(corpusCacheFile(dir, key)));
+  } catch {
+    return { cached: null };
+  }
+  const steps = packedCorpusSteps(key, bytes, early);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await pause();
+  }
+}
+
+function* packedCorpusSteps(key: string, bytes: Buffer, early: { checksum: number } | undefined): Generator<void, PackedCorpusRead> {
+  try {
+    const { meta, records, index } = yield* unpackSnapshotSteps(bytes, early);
     const { key: fileKey, sources, truth } = (meta ?? {}) as Partial<CacheMeta>;
     if (fileKey !== key) throw new Error('it belongs to other inputs');
     if (!Array.isArray(sources) || typeof truth !== 'object' || truth === null || Array.isArray(truth)) throw new Error('it is incomplete');

@@ -50,14 +50,19 @@ export function entityListsOf(columns: PackedColumns, size: number): Record<Enti
   return lists;
 }
 
+/** Ids checked between two pauses of checkIdOrder (a few ms each). */
+const ID_CHECK_STEP = 10_000;
+
 /**
  * Throws unless `order` lists every one of `signals` once, by ascending id (so no id repeats), and
- * none of their ids is one of `held` (the ids the index holds); nothing changes.
+ * none of their ids is one of `held` (the ids the index holds); nothing changes. It yields every
+ * ID_CHECK_STEP ids (a caller may give the event loop back there).
  */
-export function checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array, held: Iterable<string>): void {
+export function* checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array, held: Iterable<string>): Generator<void, void> {
   if (order.length !== signals.length) throw new Error('index snapshot has malformed columns');
   let previous: string | null = null;
   for (let at = 0; at < order.length; at += 1) {
+    if (at % ID_CHECK_STEP === ID_CHECK_STEP - 1) yield;
     const doc = order[at]!;
     const id = doc >= 0 && doc < signals.length ? signals[doc]!.id : undefined;
     if (typeof id !== 'string') throw new Error('index snapshot has a malformed id order');
@@ -65,5 +70,9 @@ export function checkIdOrder(signals: readonly CorpusSignal[], order: Int32Array
     previous = id;
   }
   // Strictly ascending ids, each a document number below the count: every document exactly once.
-  for (const id of held) if (findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined) throw new Error(`index snapshot repeats signal ${id}`);
+  let checked = 0;
+  for (const id of held) {
+    if (findInOrder(order, (doc) => signals[doc]!.id, id) !== undefined) throw new Error(`index snapshot repeats signal ${id}`);
+    if (++checked % ID_CHECK_STEP === 0) yield;
+  }
 }

@@ -8,6 +8,7 @@
  */
 import type { CorpusSignal } from '../world/signal-types';
 import { checkIdOrder, entityListsOf, findInOrder, joined } from './index-columns';
+import { finishSteps } from './packed-snapshot';
 import { boundsOfPairs, ChainCursor, PairsCursor, PostingList, type PostingCursor } from './postings';
 import { extractEntities, STOPWORDS, termCounts, tokenize } from './search-tokens';
 import {
@@ -112,6 +113,14 @@ export class SignalSearchIndex {
    * the sample). Checked whole before anything changes: a malformed one throws, the index untouched.
    */
   appendPacked(signals: CorpusSignal[], packed: PackedIndex): void {
+    finishSteps(this.appendPackedSteps(signals, packed));
+  }
+
+  /**
+   * appendPacked in steps: its checks (nothing changed yet) yield every ID_CHECK_STEP ids, so a
+   * warming service answers asks between them; the append itself (array pushes) is one step.
+   */
+  *appendPackedSteps(signals: CorpusSignal[], packed: PackedIndex): Generator<void, void> {
     const { lengths, terms, counts, pairs } = packed;
     if (lengths.length !== signals.length || counts.length !== terms.length) throw new Error('index snapshot does not match its signals');
     const offset = this.docs.length;
@@ -131,7 +140,7 @@ export class SignalSearchIndex {
     for (const length of lengths) if (!(length >= 0)) throw new Error('index snapshot has a malformed length');
     const columns = packed.columns;
     const entityLists = columns ? entityListsOf(columns, signals.length) : null;
-    if (columns) checkIdOrder(signals, columns.byId, this.heldIds());
+    if (columns) yield* checkIdOrder(signals, columns.byId, this.heldIds());
     // Ids go in first, each checked as it goes (no second set of 100,000); a repeated one takes them out again.
     for (let doc = 0; !columns && doc < signals.length; doc += 1) {
       const id = signals[doc]!.id;

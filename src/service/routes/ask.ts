@@ -49,7 +49,8 @@ export function registerAskRoute(app: FastifyInstance, context: ServiceContext):
       let turn: SessionTurn | null = null;
       // While the store warms, the database's full-text search finds the hits (server-warm-up.ts).
       const warm = context.warmUp.ready ? null : await warmRetrieval(question, earlier, session, context, timeZone);
-      if (warm) reply.header('x-index-state', 'warming');
+      // Said again as answered: an ask that waited for the index is answered from it, whatever the request began under.
+      reply.header('x-index-state', warm ? 'warming' : context.warmUp.state);
       // Retrieval and compose are two steps, so a stream can give the loop back between them (answer-turns.ts).
       const retrieve = (): Retrieved => {
         if (warm) {

@@ -28,6 +28,8 @@ export interface ApiClientOptions {
   stallTimeoutMs?: number;
   /** Called with every response's rate-limit headers, for the status bar. */
   onRateLimit?: (observation: RateLimitObservation) => void;
+  /** Every response's `x-index-state` (`warming`: the service answers before its index is whole; `ready`). */
+  onIndexState?: (state: 'warming' | 'ready') => void;
   /** Every attempt's reach: the service answered (any HTTP status), or the network failed and why. */
   onReach?: (reach: { reached: true } | { reached: false; message: string; timedOut: boolean }) => void;
   /**
@@ -178,6 +180,8 @@ export class ServiceTransport {
       return fail(redirected);
     }
     if (!options.otherBucket) this.reportRateLimit(response);
+    const indexState = response.headers.get('x-index-state')?.trim();
+    if (indexState === 'warming' || indexState === 'ready') this.options.onIndexState?.(indexState);
     this.reportDeprecation(method, target, response);
     if (response.ok || options.passStatuses?.includes(response.status)) return ok(response);
     return fail(await errorFromResponse(response, this.options.now?.() ?? Date.now()));

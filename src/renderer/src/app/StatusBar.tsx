@@ -24,6 +24,8 @@ export function callerLabel(credential: CredentialStatus | null, status: Service
 export function indexingLabel(status: ServiceStatus | null): string {
   const indexing = status?.state === 'ready' ? status.indexing : undefined;
   if (!indexing) return '';
+  // A remote service says only that it is warming (x-index-state), not how far.
+  if (indexing.held === null) return 'The service is still indexing its signals — answers may rank differently until done';
   const held = indexing.total === null ? indexing.held : Math.min(indexing.held, indexing.total);
   const progress = indexing.total === null ? `Indexing signals (${formatNumber(held)} so far)` : `Indexing ${formatNumber(held)} of ${formatNumber(indexing.total)} signals`;
   return `${progress} — answers may rank differently until done`;
