@@ -63,11 +63,12 @@ function orderOf(keys: readonly SortKeys[], key: SortKey): SortKeys[] {
   return ordered;
 }
 
-function StatCard({ label, value, series, testId }: { label: string; value: string; series: number[]; testId: string }) {
+/** `words`: the value is a phrase, not a figure (set smaller, so it does not wrap into a column). */
+function StatCard({ label, value, series, testId, words = false }: { label: string; value: string; series: number[]; testId: string; words?: boolean }) {
   return (
     <div className="stat" data-testid={testId}>
       <span className="stat-label">{label}</span>
-      <strong className="stat-value">{value}</strong>
+      <strong className={words ? 'stat-value stat-words' : 'stat-value'}>{value}</strong>
       <Sparkline values={series} label={`${label} trend`} width={110} />
     </div>
   );
@@ -82,7 +83,7 @@ function Overview({ history, stats, missRate, measured }: { history: StatsPoint[
       <StatCard testId="stat-down" label="Down" value={formatNumber(stats.down)} series={history.map((p) => p.down)} />
       <StatCard testId="stat-items-per-hour" label="Items per hour" value={formatNumber(stats.items_per_hour, { maxFractionDigits: 1 })} series={history.map((p) => p.itemsPerHour)} />
       <StatCard testId="stat-signals-24h" label="Signals, 24 h" value={formatCount(stats.signals_24h)} series={history.map((p) => p.signals24h)} />
-      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={measured ? formatPercent(missRate) : 'not measured — no reference feed'} series={measured ? history.map((p) => p.missRate) : []} />
+      <StatCard testId="stat-miss-rate" label="Oracle miss-rate" value={measured ? formatPercent(missRate) : 'not measured — no reference feed'} words={!measured} series={measured ? history.map((p) => p.missRate) : []} />
     </div>
   );
 }
