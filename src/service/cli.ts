@@ -266,6 +266,25 @@ async function readSourcesFile(file: string | undefined): Promise<SourceDefiniti
 const adminSecret = process.env.CLARITY_SUPERVISED === '1' && !companyIdentity ? process.env.CLARITY_ADMIN_SECRET || null : null;
 delete process.env.CLARITY_ADMIN_SECRET;
 
+// Stopping, registered before the start: a supervisor that stops or dies while we start (its
+// SIGTERM, or our stdin closing) ends this process then, rather than after a start nobody will
+// use, held open with the data folder's database locked against the app's next start (seen: a
+// browser host stopped mid-start left its service running, and the next start found it "in use").
+let running: { close(): Promise<void> } | null = null;
+let stopping = false;
+const shutdown = (): void => {
+  if (stopping) return;
+  stopping = true;
+  if (!running) process.exit(0); // mid-start: nothing served yet; the database recovers as from kill -9
+  void running.close().finally(() => process.exit(0));
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
+// A supervisor that dies closes our stdin: do not outlive it. (An Electron utility process has
+// no stdin — `parentPort` instead — and Electron ends it with the app.)
+const isUtilityProcess = 'parentPort' in process;
+if (process.env.CLARITY_SUPERVISED === '1' && !isUtilityProcess) process.stdin.on('end', shutdown).resume();
+
 const started = Date.now();
 const sources = await readSourcesFile(values['sources-file']);
 // The sample is a fixed snapshot that reports no health, standalone and supervised by the app
@@ -341,12 +360,4 @@ process.stderr.write(
     `  Answers written by ${composer.model ? `the model ${composer.model.model} at ${shownUrl(composer.model.url)}${composer.model.apiKey ? ' (key from CLARITY_MODEL_API_KEY)' : ''}, checked claim by claim` : 'the extractive composer (no model), checked claim by claim'}; unsupported sentences ${composer.unsupportedClaims === 'mark' ? 'marked' : 'removed'}\n`,
 );
 
-const shutdown = (): void => {
-  void service.close().finally(() => process.exit(0));
-};
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
-// A supervisor that dies closes our stdin: do not outlive it. (An Electron utility process has
-// no stdin — `parentPort` instead — and Electron ends it with the app.)
-const isUtilityProcess = 'parentPort' in process;
-if (process.env.CLARITY_SUPERVISED === '1' && !isUtilityProcess) process.stdin.on('end', shutdown).resume();
+running = service;

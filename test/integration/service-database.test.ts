@@ -2,7 +2,9 @@
  * The embedded database's lifecycle: migrations forward only, a backup before migrating an
  * existing database, a newer schema refused with one sentence, one process per folder.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DatabaseStartError } from '../../src/service/store/database';
@@ -51,5 +53,22 @@ describe('embedded database', () => {
     expect(await readFile(lock, 'utf8')).toBe(String(process.pid));
     await db.close();
     await expect(stat(lock)).rejects.toThrow();
+  }, 120_000);
+
+  it('waits for a previous service still closing the folder, then opens it (an app quit and started again at once)', async () => {
+    const dir = await tempDir();
+    // A live process holds the lock, as a service still closing its database does, and ends soon.
+    const previous = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1500)']);
+    await once(previous, 'spawn');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'database.lock'), String(previous.pid));
+    const opening = openEmbeddedDatabase(dir);
+    const exited = once(previous, 'exit');
+    const db = await opening;
+    // Opened only after the holder had gone (not taken from under a live process).
+    expect(previous.exitCode ?? previous.signalCode).not.toBeNull();
+    await exited;
+    expect(await readFile(join(dir, 'database.lock'), 'utf8')).toBe(String(process.pid));
+    await db.close();
   }, 120_000);
 });

@@ -71,13 +71,9 @@ const machineLines = !process.stdout.isTTY;
 // cold start opens it from here. Tests and people wait for browser-host-ready below.
 if (machineLines) console.log(JSON.stringify({ event: 'browser-host-listening', url: web.launchUrl }));
 console.log(services.credentialBackendLine);
-console.log('Starting the local Retail Signal service (synthetic sample data)…');
-await services.host.start();
-const status = services.host.serviceStatus();
-console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
-console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
-if (machineLines) console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
-
+// Stopping is set up before the service starts: a host stopped mid-start stops its service too
+// (the default SIGTERM would end only this process, leaving the service to finish its start
+// with the data folder's database locked against the next start).
 let closing = false;
 const shutdown = (): void => {
   if (closing) return;
@@ -89,3 +85,10 @@ const shutdown = (): void => {
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);
+console.log('Starting the local Retail Signal service (synthetic sample data)…');
+await services.host.start();
+const status = services.host.serviceStatus();
+console.log(status.state === 'ready' ? `Service: ${status.baseUrl} (${status.synthetic ? 'local, synthetic sample data' : 'remote'})` : `Service: ${status.state} — ${status.detail ?? ''}`);
+console.log(`\nClarity Desktop (browser host) is ready. Open this URL in Chromium:\n\n  ${web.launchUrl}\n`);
+if (machineLines) console.log(JSON.stringify({ event: 'browser-host-ready', url: web.launchUrl, origin: web.origin }));
+

@@ -150,8 +150,16 @@ async function takeLock(file: string, folder: string): Promise<() => Promise<voi
   };
 }
 
-async function takeLockFile(file: string, folder: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt += 1) {
+/**
+ * How long a start waits for another live process to let go of the database: the app's previous
+ * service may still be closing it (an app quit and started again at once) and is gone within
+ * seconds; a service really running on this folder is not, and is named in the error.
+ */
+const LOCK_WAIT_MS = 10_000;
+
+async function takeLockFile(file: string, folder: string, waitMs = LOCK_WAIT_MS): Promise<() => Promise<void>> {
+  const deadline = Date.now() + waitMs;
+  for (let takeovers = 0; takeovers < 2; ) {
     try {
       const handle = await open(file, 'wx', 0o600);
       await handle.writeFile(String(process.pid));
@@ -161,10 +169,15 @@ async function takeLockFile(file: string, folder: string): Promise<() => Promise
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(await readFile(file, 'utf8').catch(() => ''));
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw new DatabaseStartError(`The embedded database in ${folder} is in use by another service process (pid ${pid}); stop it first or start this one with another --data-dir.`);
+        if (Date.now() >= deadline) {
+          throw new DatabaseStartError(`The embedded database in ${folder} is in use by another service process (pid ${pid}); stop it first or start this one with another --data-dir.`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        continue;
       }
       // A lock left by a process that died (kill -9, power loss): take it over.
       await unlink(file).catch(() => undefined);
+      takeovers += 1;
     }
   }
   throw new DatabaseStartError(`Could not lock the embedded database in ${folder}.`);
