@@ -68,8 +68,8 @@ test('conversations persist across a restart; rename, delete with undo, follow-u
   }
 });
 
-test('citations open a side panel with the signal, its health when cited and now; confidence keeps a trace', async ({ page, app, chat, citations: panel, statusBar }, testInfo) => {
-  await chat.open(app);
+test('citations open a side panel with the signal, its health when cited and now; confidence keeps a trace', async ({ page, fileApp, chat, citations: panel, statusBar }, testInfo) => {
+  await chat.open(fileApp);
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
   const answer = chat.latest();
@@ -147,9 +147,10 @@ test('on 429 the status bar counts down from Retry-After and sending waits; noth
 });
 });
 
-test('share a session publicly and copy an answer as markdown and as text', async ({ page, app, chat, context }) => {
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.origin });
-  await chat.open(app);
+test('share a session publicly and copy an answer as markdown and as text', async ({ page, fileApp, chat, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: fileApp.origin });
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await chat.ask(QC);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
@@ -184,8 +185,10 @@ test('share a session publicly and copy an answer as markdown and as text', asyn
   await expect.poll(async () => (await page.request.get(url)).status()).toBe(404);
 });
 
-test('an unreachable service is reported plainly and the question is kept', async ({ app, chat, settings, statusBar }) => {
-  await chat.open(app);
+test('an unreachable service is reported plainly and the question is kept', async ({ fileApp, chat, settings, statusBar }) => {
+  // The last of this file's tests on the shared app: it leaves the app pointed at the dead service.
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await settings.useRemoteService('http://127.0.0.1:9');
   await expect(statusBar.serviceLabel).toHaveText('Remote: http://127.0.0.1:9');
   await chat.goTo('chat');

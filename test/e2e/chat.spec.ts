@@ -7,8 +7,8 @@ const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 // deliver between two of the test's looks; at 40 ms it streams for about 5 s.
 test.use({ paceMs: 40 });
 
-test('a question streams in as a cited answer whose chips match the sources list', async ({ page, app, chat, statusBar }, testInfo) => {
-  await chat.open(app);
+test('a question streams in as a cited answer whose chips match the sources list', async ({ page, fileApp, chat, statusBar }, testInfo) => {
+  await chat.open(fileApp);
   await expect(statusBar.serviceLabel).toContainText('Local demo service — synthetic sample data');
   await chat.ask(QUESTION);
 
@@ -67,8 +67,10 @@ test('a question streams in as a cited answer whose chips match the sources list
   await page.screenshot({ path: testInfo.outputPath('chat-cited-answer.png'), fullPage: false });
 });
 
-test('a running answer can be cancelled and keeps its partial text; the question can be asked again', async ({ page, app, chat }) => {
-  await chat.open(app);
+test('a running answer can be cancelled and keeps its partial text; the question can be asked again', async ({ page, fileApp, chat }) => {
+  await chat.open(fileApp);
+  // The file's app is shared: this test asks in a conversation of its own.
+  await chat.startNewConversation();
   await chat.ask(QUESTION);
   const cancelled = chat.latest();
   await expect.poll(async () => (await cancelled.text()).length).toBeGreaterThan(40);

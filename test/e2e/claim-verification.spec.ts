@@ -9,19 +9,28 @@
 import { test as base, expect } from './fixtures';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 
+// One scripted model for the file, so that its tests can share one app (`fileApp`, whose service
+// is started with the model's URL); each test starts from the file's script.
+let fileModel: ScriptedModel | null = null;
+
 const test = base.extend<{ scriptedModel: ScriptedModel }>({
   // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
   scriptedModel: async ({}, use) => {
-    const model = await startScriptedModel({ script: 'invent-figure', chunkMs: 2 });
-    await use(model);
-    await model.close();
+    fileModel ??= await startScriptedModel({ script: 'invent-figure', chunkMs: 2 });
+    fileModel.script = 'invent-figure';
+    await use(fileModel);
   },
   serviceArgs: async ({ scriptedModel }, use) => use(['--model-url', scriptedModel.url, '--model', 'scripted-7b']),
 });
 
-test('a removed claim is shown collapsed under the answer, and a chip opens the supporting span highlighted', async ({ app, chat, citations, settings }) => {
-  await chat.open(app);
+test.afterAll(async () => {
+  await fileModel?.close();
+  fileModel = null;
+});
+
+test('a removed claim is shown collapsed under the answer, and a chip opens the supporting span highlighted', async ({ fileApp, chat, citations, settings }) => {
+  await chat.open(fileApp);
   await chat.askAndWait('How fast is quick commerce growing in Bengaluru?');
   const answer = chat.latest();
   await expect(answer.composerName).toContainText('Written by the model scripted-7b');
@@ -50,9 +59,10 @@ test('a removed claim is shown collapsed under the answer, and a chip opens the 
   await expect(settings.composerLine).toContainText('It runs on the same machine as the service.');
 });
 
-test('a model that fails with 429 is named, and the answer comes from the signals', async ({ app, chat, scriptedModel }) => {
+test('a model that fails with 429 is named, and the answer comes from the signals', async ({ fileApp, chat, scriptedModel }) => {
   scriptedModel.script = 'rate-limit';
-  await chat.open(app);
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await chat.askAndWait('How fast is quick commerce growing in Bengaluru?');
   const answer = chat.latest();
   await expect(answer.composerFallback).toContainText('The model scripted-7b could not answer');

@@ -7,8 +7,9 @@ import { expect, test } from './fixtures';
 const LONG = 'How many dark stores does Zepto operate in Mumbai and Bengaluru, and which retailer is expanding fastest there?';
 const SHORT = 'How is DMart doing in Pune?';
 
-test('titles are kept whole, conversations are searched by title and answer, and a pinned one stays on top', async ({ page, app, chat }, testInfo) => {
-  await chat.open(app);
+test('titles are kept whole, conversations are searched by title and answer, and a pinned one stays on top', async ({ page, fileApp, chat }, testInfo) => {
+  // The first test on the file's shared app: no conversation yet.
+  await chat.open(fileApp);
   await expect(page.getByTestId('conversations-empty')).toBeVisible();
   await chat.ask(LONG);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
@@ -49,8 +50,9 @@ test('titles are kept whole, conversations are searched by title and answer, and
   await page.screenshot({ path: testInfo.outputPath('conversation-list.png') });
 });
 
-test('a question can be edited and asked again, and an answer regenerated', async ({ page, app, chat }) => {
-  await chat.open(app);
+test('a question can be edited and asked again, and an answer regenerated', async ({ page, fileApp, chat }) => {
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await chat.ask(SHORT);
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 

@@ -21,7 +21,7 @@ async function filesUnder(dir: string): Promise<string[]> {
 // became a fixed snapshot that reports no health: the refused-credential test reads health rows.
 test.use({ serviceArgs: ['--replay-sample'] });
 
-test('a credential saved in settings lives in the keychain only', async ({ page, app, chat, settings, statusBar }, testInfo) => {
+test('a credential saved in settings lives in the keychain only', async ({ page, fileApp: app, chat, settings, statusBar }, testInfo) => {
   const probe = await probeKeychain(app.keychainService);
   if (process.env.CI === 'true') expect(probe.keychain, probe.detail).not.toBeNull();
   test.skip(!probe.keychain, `No OS keychain here (${probe.detail}); run through scripts/with-keychain.sh.`);
@@ -62,8 +62,10 @@ test('a credential saved in settings lives in the keychain only', async ({ page,
   expect(await probe.keychain!.getPassword(app.keychainService, 'retail-signal-credential')).toBeNull();
 });
 
-test('a credential the service refuses does not blank the app: the answer and health still come, and the user is told to renew it', async ({ page, app, chat, settings, health, statusBar }, testInfo) => {
-  await chat.open(app);
+test('a credential the service refuses does not blank the app: the answer and health still come, and the user is told to renew it', async ({ page, fileApp, chat, settings, health, statusBar }, testInfo) => {
+  // The file's app, after the test above (which clears its credential): asked in a conversation of its own.
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await settings.saveCredential('ck_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
   await chat.goTo('chat');
   await chat.ask('Which fashion chains are opening stores in tier-2 cities?');

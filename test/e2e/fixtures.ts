@@ -9,6 +9,11 @@
  *
  * Tests that need two apps or a restart on the same data directory use `apps.start(…)` (stopped
  * for them at the end) or `startApp`/`stopApp` directly.
+ *
+ * `fileApp` instead of `app`: one app shared by the tests of a spec file that ask for it with the
+ * same options, for tests that check no first start, restart, fresh data folder or the service's
+ * own start-up (each judged; one that needs its own data asks in a new conversation). A fresh app
+ * costs ~7 CPU s and ~10 s of the suite's one worker (issue 49, decision 0049).
  */
 import { test as base, expect, type Page } from '@playwright/test';
 import { rm } from 'node:fs/promises';
@@ -69,6 +74,10 @@ export interface AppOptions {
 
 export interface AppFixtures {
   app: RunningApp;
+  /** The spec file's shared app for these options (see the top of this file). */
+  fileApp: RunningApp;
+  /** Stops the apps of the spec file before (set up for every test; the worker runs files one after another). */
+  fileAppsOfOtherFiles: void;
   apps: AppLauncher;
   chat: ChatPage;
   citations: CitationPanel;
@@ -81,7 +90,24 @@ export interface AppFixtures {
   statusBar: StatusBar;
 }
 
-export const test = base.extend<AppOptions & AppFixtures>({
+/** The shared apps (`fileApp`) of the spec file `fileAppsFile`, by their options. */
+const fileApps = new Map<string, RunningApp>();
+let fileAppsFile: string | null = null;
+
+async function stopFileApps(): Promise<void> {
+  for (const app of fileApps.values()) await stopApp(app);
+  fileApps.clear();
+  fileAppsFile = null;
+}
+
+const exited = (app: RunningApp): boolean => app.process.exitCode !== null || app.process.signalCode !== null;
+
+interface WorkerFixtures {
+  /** Stops the shared apps when the worker ends (the last file's, or after a failed test, which ends its worker). */
+  fileAppsAtWorkerEnd: void;
+}
+
+export const test = base.extend<AppOptions & AppFixtures, WorkerFixtures>({
   serviceArgs: [[], { option: true }],
   paceMs: [12, { option: true }],
   app: async ({ serviceArgs, paceMs }, use) => {
@@ -89,6 +115,33 @@ export const test = base.extend<AppOptions & AppFixtures>({
     await use(app);
     await stopApp(app);
   },
+  fileApp: async ({ serviceArgs, paceMs }, use, testInfo) => {
+    if (fileAppsFile !== testInfo.file) await stopFileApps();
+    fileAppsFile = testInfo.file;
+    const key = JSON.stringify([serviceArgs, paceMs]);
+    let app = fileApps.get(key);
+    if (!app || exited(app)) {
+      app = await startApp({ serviceArgs, paceMs });
+      fileApps.set(key, app);
+    }
+    await use(app);
+  },
+  fileAppsOfOtherFiles: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use, testInfo) => {
+      if (fileAppsFile !== null && fileAppsFile !== testInfo.file) await stopFileApps();
+      await use();
+    },
+    { auto: true },
+  ],
+  fileAppsAtWorkerEnd: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use();
+      await stopFileApps();
+    },
+    { scope: 'worker', auto: true },
+  ],
   // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
   apps: async ({}, use) => {

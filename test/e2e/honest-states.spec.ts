@@ -19,6 +19,8 @@ async function freePort(): Promise<number> {
 
 // This file's app replays the sample (--replay-sample) as the supervised service did before it
 // became a fixed snapshot that reports no health: the health-view test reads rows and a drill-down.
+// The last three tests share one app (`fileApp`); those that switch to another service, spend the
+// ask quota or restart the host have their own.
 test.use({ serviceArgs: ['--replay-sample'] });
 
 test('switching to a service where nothing listens shows connecting, then the reason and a retry that connects once it is up', async ({ page, app, chat }, testInfo) => {
@@ -66,20 +68,6 @@ test('switching to a service where nothing listens shows connecting, then the re
   } finally {
     await service?.close();
   }
-});
-
-test('a credential is checked when saved, and Test credential says whether the service accepts it', async ({ page, app, chat }, testInfo) => {
-  await chat.open(app);
-  await saveCredential(page, 'not-a-real-token-at-all');
-  const check = page.getByTestId('credential-check');
-  await expect(check).toHaveAttribute('data-verdict', 'refused');
-  await expect(check).toContainText('The service refused this credential as invalid or expired');
-  await page.locator('section.settings').screenshot({ path: testInfo.outputPath('credential-refused.png') });
-
-  await saveCredential(page, await tokenFor(app, 'check@example.com'));
-  await expect(check).toHaveAttribute('data-verdict', 'accepted');
-  await page.getByTestId('credential-test').click();
-  await expect(check).toContainText('The service accepts this credential');
 });
 
 test('research on a remote service without a credential asks for sign-in at the action, never as a failed run', async ({ page, app, chat }) => {
@@ -156,8 +144,8 @@ test('the old tab says when the host has gone and reconnects by itself when it i
   }
 });
 
-test('the health view explains its figures and says when a filter matches nothing', async ({ page, app, chat }, testInfo) => {
-  await chat.open(app);
+test('the health view explains its figures and says when a filter matches nothing', async ({ page, fileApp, chat }, testInfo) => {
+  await chat.open(fileApp);
   await page.getByTestId('nav-health').click();
   await expect(page.getByTestId('health-overview')).toBeVisible();
   // Figures in Indian grouping with a true percentage, and each one explained.
@@ -180,8 +168,8 @@ test('the health view explains its figures and says when a filter matches nothin
   await expect(page.getByTestId('health-timeline')).toContainText('since at least');
 });
 
-test('research on the local service needs no credential: the app is its owner', async ({ page, app, chat }) => {
-  await chat.open(app);
+test('research on the local service needs no credential: the app is its owner', async ({ page, fileApp, chat }) => {
+  await chat.open(fileApp);
   await page.getByTestId('nav-research').click();
   // Issue 47: nothing to set on the embedded service; sign-in is asked only by a remote one.
   await expect(page.getByTestId('caller')).toHaveText('You (owner of the local service)');
@@ -191,4 +179,19 @@ test('research on the local service needs no credential: the app is its owner', 
   await expect(page.getByTestId('research-mode').locator('option').first()).toHaveText('Wait for the report (a few seconds on this computer)');
   // No API version in the analyst's words (issue 47).
   await expect(page.getByTestId('research-mode')).not.toContainText(/\bv[12]\b/);
+});
+
+test('a credential is checked when saved, and Test credential says whether the service accepts it', async ({ page, fileApp, chat }, testInfo) => {
+  // After the two tests above on the shared app: a credential saved makes the app someone other than its owner.
+  await chat.open(fileApp);
+  await saveCredential(page, 'not-a-real-token-at-all');
+  const check = page.getByTestId('credential-check');
+  await expect(check).toHaveAttribute('data-verdict', 'refused');
+  await expect(check).toContainText('The service refused this credential as invalid or expired');
+  await page.locator('section.settings').screenshot({ path: testInfo.outputPath('credential-refused.png') });
+
+  await saveCredential(page, await tokenFor(fileApp, 'check@example.com'));
+  await expect(check).toHaveAttribute('data-verdict', 'accepted');
+  await page.getByTestId('credential-test').click();
+  await expect(check).toContainText('The service accepts this credential');
 });

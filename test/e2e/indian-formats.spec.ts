@@ -4,9 +4,9 @@
  */
 import { expect, saveCredential, test, tokenFor } from './fixtures';
 
-test('costs follow the display setting, and dates and times read the Indian way', async ({ page, app, chat }, testInfo) => {
-  await chat.open(app);
-  await saveCredential(page, await tokenFor(app, 'formats@example.com'));
+test('costs follow the display setting, and dates and times read the Indian way', async ({ page, fileApp, chat }, testInfo) => {
+  await chat.open(fileApp);
+  await saveCredential(page, await tokenFor(fileApp, 'formats@example.com'));
   await page.getByTestId('nav-research').click();
   await page.getByTestId('research-topic').fill('Zepto in Bengaluru');
   await page.getByTestId('research-start').click();
@@ -34,8 +34,9 @@ test('costs follow the display setting, and dates and times read the Indian way'
   await expect(page.getByTestId('display-currency')).toHaveValue('inr');
 });
 
-test('the library takes days typed day first instead of the US date picker', async ({ page, app, chat }) => {
-  await chat.open(app);
+test('the library takes days typed day first instead of the US date picker', async ({ page, fileApp, chat }) => {
+  // The file's app, after the test above (rupees shown, a research run, no answer saved): the library starts empty.
+  await chat.open(fileApp);
   await chat.ask('How is DMart doing in Pune?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
   await chat.lastAnswer().getByTestId('save-answer').click();

@@ -11,15 +11,24 @@ import { panelSwap, evidenceInPrompt, startScriptedModel, type ScriptedModel } f
 
 const QUESTION = 'How fast is quick commerce growing in Bengaluru?';
 
+// One scripted model for the file, so that its tests can share one app (`fileApp`, whose service
+// is started with the model's URL); each test starts from the file's script.
+let fileModel: ScriptedModel | null = null;
+
 const test = base.extend<{ scriptedModel: ScriptedModel }>({
   // Playwright reads fixture dependencies from the destructuring pattern; this one has none.
   // eslint-disable-next-line no-empty-pattern
   scriptedModel: async ({}, use) => {
-    const model = await startScriptedModel({ script: 'swap-subject', chunkMs: 2 });
-    await use(model);
-    await model.close();
+    fileModel ??= await startScriptedModel({ script: 'swap-subject', chunkMs: 2 });
+    fileModel.script = 'swap-subject';
+    await use(fileModel);
   },
   serviceArgs: async ({ scriptedModel }, use) => use(['--model-url', scriptedModel.url, '--model', 'scripted-7b', '--model-silence-ms', '2000']),
+});
+
+test.afterAll(async () => {
+  await fileModel?.close();
+  fileModel = null;
 });
 
 /** No citation form but a chip reaches what the analyst reads. */
@@ -28,8 +37,8 @@ async function expectNoLiteralMarkers(answer: Answer): Promise<void> {
   expect(text).not.toMatch(/sig_[0-9a-f]{6}|【|\[\d+\]|\(\s*\)/);
 }
 
-test('a swapped figure is removed with the mismatch named; sloppy citation forms become chips', async ({ app, chat, scriptedModel }) => {
-  await chat.open(app);
+test('a swapped figure is removed with the mismatch named; sloppy citation forms become chips', async ({ fileApp, chat, scriptedModel }) => {
+  await chat.open(fileApp);
 
   // A panel's share given to another player: removed, and the reason says whose figure it is.
   await chat.askAndWait(QUESTION);
@@ -64,9 +73,10 @@ test('a swapped figure is removed with the mismatch named; sloppy citation forms
   await expectNoLiteralMarkers(numbered);
 });
 
-test('a model that stalls after a kept sentence: its partial text is replaced by the answer from the signals, not followed by it', async ({ app, chat, scriptedModel }) => {
+test('a model that stalls after a kept sentence: its partial text is replaced by the answer from the signals, not followed by it', async ({ fileApp, chat, scriptedModel }) => {
   scriptedModel.script = 'stall-after-text';
-  await chat.open(app);
+  await chat.open(fileApp);
+  await chat.startNewConversation();
   await chat.askAndWait(QUESTION, { timeout: 30_000 });
   const answer = chat.latest();
   await expect(answer.composerFallback).toContainText('The model scripted-7b');

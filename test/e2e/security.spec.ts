@@ -5,8 +5,20 @@
  */
 import { expect, test, triggerCspViolation } from './fixtures';
 
-test('the CSP is enforced: an injected inline script and inline handler do not run, and a violation is reported', async ({ page, app, chat }) => {
-  await chat.open(app);
+test('the browser host exposes no bridge global, keeps its session cookie HttpOnly and drops the token from the URL', async ({ page, fileApp, chat }) => {
+  // The file's first test: it opens the shared app through its one-time launch link, whose token must leave the URL.
+  expect(fileApp.session, 'the app is opened here for the first time').toBeUndefined();
+  await chat.open(fileApp);
+  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { clarity?: object }).clarity)).toBe('undefined');
+  // In the browser host the bridge is a module, not a global: nothing for injected code to grab.
+  const keys = await page.evaluate(() => Object.keys(window).filter((key) => /clarity|ipc|bridge|token/i.test(key)));
+  expect(keys).toEqual([]);
+  expect(await page.evaluate(() => document.cookie)).toBe(''); // the session cookie is HttpOnly
+  expect(await page.evaluate(() => location.search)).toBe(''); // the launch token left the address bar
+});
+
+test('the CSP is enforced: an injected inline script and inline handler do not run, and a violation is reported', async ({ page, fileApp, chat }) => {
+  await chat.open(fileApp);
   const violation = await triggerCspViolation(page);
   expect(violation).toMatch(/^script-src/);
   expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
@@ -25,8 +37,8 @@ test('the CSP is enforced: an injected inline script and inline handler do not r
   expect(await page.evaluate(() => (window as unknown as { __handler?: number }).__handler)).toBeUndefined();
 });
 
-test('the renderer cannot reach the network itself: the CSP blocks connect-src, not just CORS', async ({ page, app, chat, statusBar }) => {
-  await chat.open(app);
+test('the renderer cannot reach the network itself: the CSP blocks connect-src, not just CORS', async ({ page, fileApp, chat, statusBar }) => {
+  await chat.open(fileApp);
   const serviceUrl = await statusBar.serviceUrl();
   // A CORS refusal would also make fetch fail; only a connect-src violation proves the CSP did it.
   const outcome = await page.evaluate(async (url) => {
@@ -43,14 +55,4 @@ test('the renderer cannot reach the network itself: the CSP blocks connect-src, 
   }, serviceUrl);
   expect(outcome.fetched).toBe('blocked');
   expect(outcome.violation).toBe(`connect-src ${serviceUrl}/api/v1/sources/health`);
-});
-
-test('the browser host exposes no bridge global, keeps its session cookie HttpOnly and drops the token from the URL', async ({ page, app, chat }) => {
-  await chat.open(app);
-  await expect.poll(() => page.evaluate(() => typeof (window as unknown as { clarity?: object }).clarity)).toBe('undefined');
-  // In the browser host the bridge is a module, not a global: nothing for injected code to grab.
-  const keys = await page.evaluate(() => Object.keys(window).filter((key) => /clarity|ipc|bridge|token/i.test(key)));
-  expect(keys).toEqual([]);
-  expect(await page.evaluate(() => document.cookie)).toBe(''); // the session cookie is HttpOnly
-  expect(await page.evaluate(() => location.search)).toBe(''); // the launch token left the address bar
 });

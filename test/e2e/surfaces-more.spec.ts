@@ -9,11 +9,11 @@ import { ChatPage, expect, saveCredential, test, tokenFor } from './fixtures';
 // became a fixed snapshot that reports no health: the drill-down test follows a source from a health row.
 test.use({ serviceArgs: ['--replay-sample'] });
 
-test('from a cited signal: follow its retailer, forecast its revenue, save the forecast, find it in the library, export it', async ({ app, page }, testInfo) => {
+test('from a cited signal: follow its retailer, forecast its revenue, save the forecast, find it in the library, export it', async ({ fileApp, page }, testInfo) => {
   const chat = new ChatPage(page);
-  await chat.open(app);
+  await chat.open(fileApp);
   // Following and forecasting need a signed-in caller.
-  await saveCredential(page, await tokenFor(app, 'analyst@example.com'));
+  await saveCredential(page, await tokenFor(fileApp, 'analyst@example.com'));
   await page.getByTestId('nav-chat').click();
   await chat.ask('What was DMart revenue last quarter?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
@@ -67,10 +67,11 @@ test('from a cited signal: follow its retailer, forecast its revenue, save the f
   await page.screenshot({ path: testInfo.outputPath('library-forecast.png') });
 });
 
-test('follow a source from the health drill-down and a search from Discover; both are on the watchlist', async ({ app, page }) => {
+test('follow a source from the health drill-down and a search from Discover; both are on the watchlist', async ({ fileApp, page }) => {
+  // The file's app, as another analyst (their own follows).
   const chat = new ChatPage(page);
-  await chat.open(app);
-  await saveCredential(page, await tokenFor(app, 'watcher@example.com'));
+  await chat.open(fileApp);
+  await saveCredential(page, await tokenFor(fileApp, 'watcher@example.com'));
 
   await page.getByTestId('nav-health').click();
   await page.getByTestId('health-row').first().click();

@@ -87,6 +87,19 @@ export class ChatPage extends AppShell {
     return this.lastAnswer();
   }
 
+  /**
+   * Starts a new, empty conversation, as Alt+N does: a test on an app shared with the file's other
+   * tests (`fileApp`) asks in its own. Waits first for what the page opens with (the latest
+   * conversation, or none), so that opening does not replace the new one.
+   */
+  async startNewConversation(): Promise<void> {
+    await expect(this.page.locator('[data-testid="conversation-item"].active, [data-testid="conversations-empty"]')).not.toHaveCount(0);
+    const before = await this.conversations.count();
+    await this.page.getByTestId('new-conversation').click();
+    await expect(this.conversations).toHaveCount(before + 1);
+    await expect(this.answers).toHaveCount(0);
+  }
+
   conversation(hasText: string): Locator {
     return this.conversations.filter({ hasText });
   }
