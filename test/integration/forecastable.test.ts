@@ -13,6 +13,7 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import type { ForecastableList, ForecastableMetric } from '../../src/shared/surface-schemas';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
 
 let web: FixtureWeb;
 let service: ServiceProcess;
@@ -66,15 +67,8 @@ const judged = async (entity: string): Promise<{ status: number; body: Forecasta
 };
 const metricOf = (list: ForecastableList, metric: string): ForecastableMetric | undefined => list.metrics.find((m) => m.metric === metric);
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const until = <T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> =>
+  waitFor(check, { what, timeout: ms, interval: 200 }) as Promise<T>;
 
 describe('forecasts offered by history', () => {
   it("judges every metric of a learned retailer's history by the rule, by name or alias", async () => {

@@ -10,6 +10,7 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { processTestBed } from '../support/process-test-bed';
 import { devToken, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { waitFor } from '../support/wait-for';
 
 const bed = processTestBed('clarity-learned-');
 const tempDir = (): Promise<string> => bed.tempDir();
@@ -23,15 +24,8 @@ async function stop(service: ServiceProcess): Promise<void> {
   bed.forget(service);
 }
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const until = <T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 60_000): Promise<T> =>
+  waitFor(check, { what, timeout: ms, interval: 100 }) as Promise<T>;
 
 const post = (url: string, body: unknown, token?: string): Promise<Response> =>
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
@@ -140,9 +134,11 @@ describe('entities learned on a team server', () => {
   it('an entity one process learned resolves on the other', async () => {
     const url = await cluster.createDatabase('learned_entities');
     const [dirA, dirB] = await Promise.all([tempDir(), tempDir()]);
-    // A first: it puts the signing key of its data directory in the database, B takes it from there.
-    const a = await start(['--data-dir', dirA, '--database', url]);
+    // A first: it puts the signing key of its data directory in the database before it listens, B
+    // takes it from there (B starts while A's index still warms; both are ready before the test goes on).
+    const a = bed.track(await startServiceProcess([...FAST_ARGS, '--allow-private-sources', '--data-dir', dirA, '--database', url], undefined, undefined, {}, 'listening'));
     const b = await start(['--data-dir', dirB, '--database', url]);
+    await a.readyAt;
     await addSource(a.url, dirA, 'team-open-world');
     // One of the two fetched the source (whichever took its lease): both know what it learned.
     for (const service of [a, b]) {

@@ -12,6 +12,7 @@ import { Report, ResearchQueuedResponse, ResearchRunV2 } from '../../src/shared/
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { postJson, startTestService } from '../support/local-service';
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
+import { waitFor } from '../support/wait-for';
 
 let service: RunningService;
 let web: FixtureWeb;
@@ -20,15 +21,8 @@ let receiverUrl: string;
 const received: Array<{ event: string; signature: string; body: string }> = [];
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-async function until<T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000, everyMs = 20): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+const until = <T>(check: () => Promise<T | null | undefined | false>, what: string, ms = 30_000, everyMs = 20): Promise<T> =>
+  waitFor(check, { what, timeout: ms, interval: everyMs }) as Promise<T>;
 
 async function startRun(on: RunningService, token: string, topic: string, preset = 'standard'): Promise<string> {
   const response = await postJson(`${on.url}/api/v2/research`, { topic, preset }, bearer(token));

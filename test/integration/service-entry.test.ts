@@ -20,6 +20,13 @@ afterAll(async () => {
 });
 
 const tempDir = temp.make;
+/**
+ * The user cache folder of the first test once it holds what a start keeps there (the compile
+ * cache, the embedded database's template cluster): the second test's starts use it, as a user's
+ * later starts do, instead of making the template again by initdb in WebAssembly (several CPU
+ * seconds); that test is about the data folder, not the cache. Run alone, it makes its own.
+ */
+let usedCacheHome: string | undefined;
 
 async function start(dataDir: string, cacheHome: string): Promise<ServiceProcess> {
   const service = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir], 180_000, SOURCE_SERVICE_ENTRY, { XDG_CACHE_HOME: cacheHome });
@@ -57,10 +64,11 @@ describe('the service process entry', () => {
     const second = await start(dataDir, cacheHome);
     expect(await keyIds(second.url)).toContain(id);
     await stop(second);
+    usedCacheHome = cacheHome;
   }, 400_000);
 
   it('a first start the CLI refuses leaves no database behind, and the next start makes one', async () => {
-    const [dataDir, cacheHome] = [await tempDir(), await tempDir()];
+    const [dataDir, cacheHome] = [await tempDir(), usedCacheHome ?? (await tempDir())];
     // Beyond loopback without a team database: refused after the arguments are read.
     const refused = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir, '--host', '0.0.0.0'], 180_000, SOURCE_SERVICE_ENTRY, { XDG_CACHE_HOME: cacheHome }).catch((error: unknown) => error);
     expect((refused as Error).message).toMatch(/needs --database/);

@@ -19,6 +19,7 @@ import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { pollUntil, waitFor } from '../support/wait-for';
 
 let cluster: PostgresCluster;
 const running = new Set<ServiceProcess>();
@@ -35,7 +36,6 @@ const listen = (server: Server): Promise<string> =>
       resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
     }),
   );
-const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -64,18 +64,29 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-/** Two processes on one new database, each with its own data directory, fetching `sources`. */
-async function twoProcesses(database: string, sources: unknown[], extra: (n: number) => string[] = () => []): Promise<{ a: ServiceProcess; b: ServiceProcess; dirA: string }> {
+/**
+ * Two processes on one new database, each with its own data directory, fetching `sources`.
+ * `tokensFromA`: tests sign their tokens with A's data directory's key, so B starts once A has put
+ * it in the database (before A listens); otherwise both start at once.
+ */
+async function twoProcesses(database: string, sources: unknown[], extra: (n: number) => string[] = () => [], tokensFromA = true): Promise<{ a: ServiceProcess; b: ServiceProcess; dirA: string }> {
   const url = await cluster.createDatabase(database);
   const [dirA, dirB, config] = await Promise.all([tempDir(), tempDir(), tempDir()]);
   const sourcesFile = join(config, 'sources.json');
   await writeFile(sourcesFile, JSON.stringify({ sources }));
   const args = (dir: string, n: number) => [...FAST_ARGS, '--allow-private-webhooks', '--allow-private-sources', '--data-dir', dir, '--database', url, '--sources-file', sourcesFile, ...extra(n)];
-  // A first: it puts the signing key of its data directory in the database, B takes it from there.
-  const a = await startServiceProcess(args(dirA, 0));
+  if (!tokensFromA) {
+    const [a, b] = await Promise.all([startServiceProcess(args(dirA, 0)), startServiceProcess(args(dirB, 1))]);
+    running.add(a).add(b);
+    return { a, b, dirA };
+  }
+  // A first: it puts the signing key of its data directory in the database before it listens, B
+  // takes it from there (B starts while A's index still warms; both are ready before the test goes on).
+  const a = await startServiceProcess(args(dirA, 0), undefined, undefined, {}, 'listening');
   running.add(a);
   const b = await startServiceProcess(args(dirB, 1));
   running.add(b);
+  await a.readyAt;
   return { a, b, dirA };
 }
 
@@ -146,20 +157,31 @@ describe('follow feeds and arrivals on two processes', () => {
     let published = 0;
     let reads = 0;
     const deadline = Date.now() + 180_000;
-    for (;;) {
-      if (published < titles.length) {
-        const i = published;
-        web.publish('rss', { id: `team-zepto-${i + 1}`, title: titles[i]!, html: `<p>Quick commerce firm Zepto opened dark store ${i + 1} in Pune.</p>`, published: new Date().toISOString() });
-        published += 1;
+    // The items arrive one every 250 ms, whatever the reader does; the reader, once at the end of
+    // the feed, waits for the next fetch of the feed by either process before reading again.
+    const publishNext = (): void => {
+      if (published >= titles.length) return;
+      const i = published;
+      web.publish('rss', { id: `team-zepto-${i + 1}`, title: titles[i]!, html: `<p>Quick commerce firm Zepto opened dark store ${i + 1} in Pune.</p>`, published: new Date().toISOString() });
+      published += 1;
+    };
+    const feedFetches = (): number => web.requests.filter((request) => request.path === '/rss.xml').length;
+    publishNext();
+    const arrivals = setInterval(publishNext, 250);
+    try {
+      for (;;) {
+        const fetchesBefore = feedFetches();
+        const page = await readFeed(reads % 2 === 0 ? a.url : b.url, analyst, cursor);
+        reads += 1;
+        read.push(...page.items);
+        cursor = page.next_cursor;
+        const got = new Set(read.map((item) => item.signal.title));
+        if (published === titles.length && !page.has_more && titles.every((title) => got.has(title))) break;
+        if (Date.now() > deadline) throw new Error(`after 180 s, ${titles.filter((title) => !got.has(title)).length} of the 30 items are not in the feed`);
+        if (!page.has_more) await waitFor(() => feedFetches() > fetchesBefore, { what: `the next fetch of the feed (${titles.filter((title) => !got.has(title)).length} of the 30 items not read yet)`, timeout: Math.max(0, deadline - Date.now()), interval: 20 });
       }
-      const page = await readFeed(reads % 2 === 0 ? a.url : b.url, analyst, cursor);
-      reads += 1;
-      read.push(...page.items);
-      cursor = page.next_cursor;
-      const got = new Set(read.map((item) => item.signal.title));
-      if (published === titles.length && !page.has_more && titles.every((title) => got.has(title))) break;
-      if (Date.now() > deadline) throw new Error(`after 180 s, ${titles.filter((title) => !got.has(title)).length} of the 30 items are not in the feed`);
-      if (!page.has_more) await pause(250);
+    } finally {
+      clearInterval(arrivals);
     }
     const ids = read.map((item) => item.signal.id);
     expect(ids.length - new Set(ids).size).toBe(0);
@@ -174,38 +196,45 @@ describe('follow feeds and arrivals on two processes', () => {
     // newest-first Discover and in the follow feed read there from the end cursor.
     const title = 'Zepto opens dark store number 31 in Pune';
     web.publish('rss', { id: 'team-zepto-31', title, html: '<p>Quick commerce firm Zepto opened dark store 31 in Pune.</p>', published: new Date().toISOString() });
-    let fetcher: ServiceProcess | null = null;
-    let id = '';
-    while (!fetcher) {
-      if (Date.now() > deadline) throw new Error('the 31st item was never fetched');
-      for (const service of [a, b]) {
-        const found = (await newestTitles(service.url)).get(title);
-        if (found && !fetcher) [fetcher, id] = [service, found];
-      }
-      if (!fetcher) await pause(50);
-    }
+    const [fetcher, id] = await waitFor(
+      async () => {
+        for (const service of [a, b]) {
+          const found = (await newestTitles(service.url)).get(title);
+          if (found) return [service, found] as const;
+        }
+        return null;
+      },
+      { what: 'the 31st item fetched by either process', timeout: Math.max(0, deadline - Date.now()), interval: 50 },
+    );
     const other = fetcher === a ? b : a;
-    const seenBy = Date.now() + 5_000;
     let inDiscover = false;
     let inFeed = false;
-    while (!(inDiscover && inFeed) && Date.now() < seenBy) {
-      inDiscover ||= (await newestTitles(other.url)).get(title) === id;
-      inFeed ||= (await readFeed(other.url, analyst, cursor)).items.some((item) => item.signal.id === id);
-      if (!(inDiscover && inFeed)) await pause(100);
-    }
+    await pollUntil(
+      async () => {
+        inDiscover ||= (await newestTitles(other.url)).get(title) === id;
+        inFeed ||= (await readFeed(other.url, analyst, cursor)).items.some((item) => item.signal.id === id);
+        return inDiscover && inFeed;
+      },
+      (seen) => seen,
+      { timeout: 5_000, interval: 100 },
+    );
     expect({ inDiscover, inFeed }).toEqual({ inDiscover: true, inFeed: true });
 
     // follow.matched: every one of the 31 delivered, each once, though both processes hold them.
     const all = new Set([...ids.filter((signal) => read.find((item) => item.signal.id === signal)!.signal.title.startsWith('Zepto opens dark store')), id]);
     expect(all.size).toBe(31);
     type Deliveries = { deliveries: Array<{ state: string }> };
-    for (;;) {
-      const delivered = new Set(matchedEvents.map((event) => event.signal).filter((signal) => all.has(signal)));
-      const pending = ((await (await fetch(`${b.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } })).json()) as Deliveries).deliveries.filter((delivery) => delivery.state === 'pending');
-      if (delivered.size === all.size && pending.length === 0) break;
-      if (Date.now() > deadline) throw new Error(`${all.size - delivered.size} matches not delivered`);
-      await pause(500);
-    }
+    const delivered = () => new Set(matchedEvents.map((event) => event.signal).filter((signal) => all.has(signal)));
+    await waitFor(() => delivered().size === all.size, { what: `every match delivered (${all.size - delivered().size} not yet)`, timeout: Math.max(0, deadline - Date.now()), interval: 20 });
+    // Then no delivery left pending (its state is recorded after the receiver answered). The
+    // analyst's webhooks bucket allows 30 reads a minute: a few polls, well apart.
+    await waitFor(
+      async () => {
+        const response = await fetch(`${b.url}/api/v1/webhooks/${hookId}/deliveries`, { headers: { authorization: `Bearer ${analyst}` } });
+        return response.status === 200 && ((await response.json()) as Deliveries).deliveries.every((delivery) => delivery.state !== 'pending');
+      },
+      { what: 'no follow.matched delivery pending', timeout: Math.max(10_000, deadline - Date.now()), interval: 250 },
+    );
     const perSignal = new Map<string, number>();
     for (const event of matchedEvents) if (all.has(event.signal)) perSignal.set(event.signal, (perSignal.get(event.signal) ?? 0) + 1);
     expect([...perSignal.values()].every((count) => count === 1)).toBe(true);
@@ -259,27 +288,25 @@ describe('politeness across processes', () => {
 
   it("never fetches one host's four sources at once across two processes, and holds the host's Retry-After for both", async () => {
     const sources = [1, 2, 3, 4].map((n) => ({ id: `feed-${n}`, name: `Feed ${n}`, kind: 'rss', url: `${hostUrl}/feed-${n}.xml`, cadence_s: 1 }));
-    await twoProcesses('team_polite', sources, (n) => ['--contact-url', `https://example.com/process-${n}`]);
+    await twoProcesses('team_polite', sources, (n) => ['--contact-url', `https://example.com/process-${n}`], false);
     const deadline = Date.now() + 120_000;
     const feedRequests = () => seen.filter((request) => request.path.startsWith('/feed-') && request.end > 0);
     // Both processes take part, each source fetched more than once.
-    while (!(new Set(feedRequests().map((request) => request.agent)).size === 2 && [1, 2, 3, 4].every((n) => feedRequests().filter((request) => request.path === `/feed-${n}.xml`).length >= 2))) {
-      if (Date.now() > deadline) throw new Error(`after 120 s: ${feedRequests().length} feed requests, from ${new Set(feedRequests().map((request) => request.agent)).size} processes`);
-      await pause(200);
-    }
+    await waitFor(() => new Set(feedRequests().map((request) => request.agent)).size === 2 && [1, 2, 3, 4].every((n) => feedRequests().filter((request) => request.path === `/feed-${n}.xml`).length >= 2), {
+      what: 'each source fetched twice, by both processes together',
+      timeout: Math.max(0, deadline - Date.now()),
+      interval: 20,
+    });
     expect(overlaps()).toEqual([]);
 
     // The next request is answered 429 with Retry-After: 2. No request to the host, from either
     // process, starts in the 2 s after it.
     throttleNext = true;
-    let throttled: Seen | undefined;
-    let after: Seen[] = [];
-    while (!throttled || after.length < 2) {
-      if (Date.now() > deadline + 60_000) throw new Error('no request after the 429');
-      throttled = seen.find((request) => request.status === 429 && request.end > 0);
-      after = throttled ? seen.filter((request) => request.start > throttled!.end) : [];
-      await pause(100);
-    }
+    const throttled = await waitFor(() => seen.find((request) => request.status === 429 && request.end > 0), { what: 'the 429', timeout: Math.max(0, deadline + 60_000 - Date.now()), interval: 20 });
+    const after = await waitFor(() => {
+      const later = seen.filter((request) => request.start > throttled.end);
+      return later.length >= 2 && later;
+    }, { what: 'two requests after the 429', timeout: Math.max(0, deadline + 60_000 - Date.now()), interval: 20 });
     expect(after[0]!.start - throttled.end).toBeGreaterThanOrEqual(1_950);
     expect(overlaps()).toEqual([]);
   }, 240_000);

@@ -45,6 +45,8 @@ const listen = (server: Server): Promise<string> =>
   );
 
 let first: { privateKey: CryptoKey; jwk: JWK };
+/** The watch on a newly published key (the first test of the team describe starts it, the last test of the file judges it). */
+let rotation: Promise<{ status: number; error?: string }> | undefined;
 
 beforeAll(async () => {
   cluster = await startPostgresCluster();
@@ -94,6 +96,20 @@ describe('two service processes on one PostgreSQL', () => {
     [a, b] = await Promise.all([start(team), start(team)]);
     token = await sign(first.privateKey, 'key-1', 'analyst@example.com');
   }, 300_000);
+
+  // A newly published key is accepted once the processes' JWKS cache has cooled down (30 s):
+  // published first, watched in the background (one request a second, as before) while the other
+  // tests run, and judged by the last test of the file.
+  it('does not accept a key before the JWKS publishes it', async () => {
+    const second = await newKey('key-2');
+    const token2 = await sign(second.privateKey, 'key-2', 'rotated@example.com');
+    expect((await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status).toBe(401);
+    published.push(second.jwk);
+    rotation = pollUntil(async () => (await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status, (now) => now === 200, { timeout: 60_000, interval: 1_000 }).then(
+      (status) => ({ status }),
+      (error: unknown) => ({ status: 0, error: String(error) }),
+    );
+  });
 
   it('serves a session created through one process from the other, and its public page', async () => {
     const asked = (await (await post(`${a.url}/api/v1/ask`, { messages: [{ role: 'user', content: 'DMart stores in Pune' }] }, token)).json()) as { session_id: string; session_slug: string };
@@ -199,15 +215,6 @@ describe('two service processes on one PostgreSQL', () => {
     expect(forged.status).toBe(403);
     expect(await (await fetch(`${a.url}/developer/keys`, { headers: { cookie } })).text()).not.toContain('Signed in as');
   });
-
-  it('accepts a key newly published in the JWKS within a minute, and not before it is published', async () => {
-    const second = await newKey('key-2');
-    const token2 = await sign(second.privateKey, 'key-2', 'rotated@example.com');
-    expect((await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status).toBe(401);
-    published.push(second.jwk);
-    const status = await pollUntil(async () => (await fetch(`${a.url}/api/v1/keys`, { headers: { authorization: `Bearer ${token2}` } })).status, (now) => now === 200, { timeout: 60_000, interval: 1_000 });
-    expect(status).toBe(200);
-  }, 90_000);
 
   it('answers 503 with Retry-After while PostgreSQL is stopped, and recovers by itself', async () => {
     await cluster.stop();
@@ -344,4 +351,14 @@ describe('team settings that cannot work', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim()).toMatch(/^The JWKS at http:\/\/127\.0\.0\.1:\d+\/empty did not answer with signing keys/);
   }, 120_000);
+});
+
+describe('a key newly published in the JWKS', () => {
+  it('is accepted within a minute of its publication', async () => {
+    // Its watch started in the team describe's first test; run alone (-t), this says so.
+    expect(rotation, 'the watch started by "does not accept a key before the JWKS publishes it" (run the file, not this test alone)').toBeDefined();
+    // Polled once a second for up to 60 s after its publication, as the test before the split did.
+    const { status, error } = await rotation!;
+    expect({ status, error }).toEqual({ status: 200, error: undefined });
+  }, 90_000);
 });
