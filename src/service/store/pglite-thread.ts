@@ -21,16 +21,21 @@ import { Worker } from 'node:worker_threads';
  * raised ~150 times, so the start's queries run on the baseline code (Liftoff) and only the
  * functions that then run long (a bulk read, many searches) tier up, seconds later, as before.
  * The default is put back once no open is under way (what a function's budget is reset to after
- * it tiered up, and what later modules get). A budget given to the process is left alone.
+ * it tiered up, and what later modules get). A budget given to the process is left alone, and so
+ * is V8 under Electron (the app's utility process): Node lets flags change after V8 started
+ * (checked here, Node 24), but where V8 froze its flags a change is a fatal error, and Electron's
+ * utility process could not be checked on this machine.
  */
 const DEFAULT_TIERING_BUDGET = 13_000_000;
 const OPENING_TIERING_BUDGET = 2_000_000_000;
-const budgetGiven = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--wasm-tiering-budget') || arg.startsWith('--wasm_tiering_budget'));
+const leaveBudgetAlone =
+  process.versions.electron !== undefined ||
+  [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--wasm-tiering-budget') || arg.startsWith('--wasm_tiering_budget'));
 let opensUnderWay = 0;
 
 /** Raises the tiering budget for one open; the returned function ends it (once). */
 function deferTierUp(): () => void {
-  if (budgetGiven) return () => undefined;
+  if (leaveBudgetAlone) return () => undefined;
   if (opensUnderWay++ === 0) setFlagsFromString(`--wasm-tiering-budget=${OPENING_TIERING_BUDGET}`);
   let ended = false;
   return () => {
