@@ -8,7 +8,42 @@
  * big reads already come back as one JSON text each: signal-repository.ts).
  */
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
+
+/**
+ * V8 tiers PGlite's hot WebAssembly functions up to its optimising compiler on background
+ * threads once each has run a little (its "tiering budget", 13,000,000 by default in Node 24's
+ * V8). At start that compile was most of the process's CPU before the first answer: 1.4-2.2 s of
+ * the V8 threads against ~1 s for the main thread and ~0.7 s for the database's (perf, decision
+ * 0040 round 7), on a 2-core machine taken from both. Each function's budget is set when the
+ * module is instantiated, in the thread's open: while an open is under way the budget is
+ * raised ~150 times, so the start's queries run on the baseline code (Liftoff) and only the
+ * functions that then run long (a bulk read, many searches) tier up, seconds later, as before.
+ * The default is put back once no open is under way (what a function's budget is reset to after
+ * it tiered up, and what later modules get). A budget given to the process is left alone, and so
+ * is V8 under Electron (the app's utility process): Node lets flags change after V8 started
+ * (checked here, Node 24), but where V8 froze its flags a change is a fatal error, and Electron's
+ * utility process could not be checked on this machine.
+ */
+const DEFAULT_TIERING_BUDGET = 13_000_000;
+const OPENING_TIERING_BUDGET = 2_000_000_000;
+const leaveBudgetAlone =
+  process.versions.electron !== undefined ||
+  [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((arg) => arg.startsWith('--wasm-tiering-budget') || arg.startsWith('--wasm_tiering_budget'));
+let opensUnderWay = 0;
+
+/** Raises the tiering budget for one open; the returned function ends it (once). */
+function deferTierUp(): () => void {
+  if (leaveBudgetAlone) return () => undefined;
+  if (opensUnderWay++ === 0) setFlagsFromString(`--wasm-tiering-budget=${OPENING_TIERING_BUDGET}`);
+  let ended = false;
+  return () => {
+    if (ended) return;
+    ended = true;
+    if (--opensUnderWay === 0) setFlagsFromString(`--wasm-tiering-budget=${DEFAULT_TIERING_BUDGET}`);
+  };
+}
 
 /** One open folder's PGlite on its worker. One caller at a time (EmbeddedDatabase serialises). */
 export interface PgliteThread {
@@ -118,7 +153,14 @@ function rebuilt(error: NonNullable<Reply['error']>): Error {
 export function openPgliteThread(options: { folder: string; existed: boolean; template: string; extraStartParams: readonly string[] }): Promise<PgliteThread> {
   // Resolved as Node resolves the package (its CommonJS build: the worker's source is a script).
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...options, pglite } });
+  const endDeferral = deferTierUp();
+  let worker: Worker;
+  try {
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...options, pglite } });
+  } catch (error) {
+    endDeferral();
+    throw error;
+  }
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let next = 1;
   let gone: Error | null = null;
@@ -157,6 +199,8 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
   };
   const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
   const opened = new Promise<unknown[]>((resolve, reject) => waiting.set(0, { resolve, reject }));
+  // Instantiated (or failed) by now: the module's budgets are set.
+  opened.then(endDeferral, endDeferral);
   return opened.then(
     (): PgliteThread => ({
       exited,
