@@ -22,6 +22,30 @@ function appendToCopy(element: Node, grown: PlainAppend): boolean {
   return true;
 }
 
+/**
+ * The list's or table's items replaced in place (replaceItems in markdown-blocks.ts), done to the
+ * view's copy: its container's child nodes from the same place on become copies of the block's.
+ * The items before them are not compared or touched. False when the copy is not as the block it
+ * came from left it, and the caller morphs instead.
+ */
+function replaceInCopy(element: Node, block: RenderedBlock): boolean {
+  const { path, before, start } = block.replaced!;
+  let into: Node | undefined = element;
+  let source: Node | undefined = block.source;
+  for (const index of path) {
+    into = into?.childNodes[index];
+    source = source?.childNodes[index];
+  }
+  if (!into || !source || into.childNodes.length !== before || into.nodeName !== source.nodeName) return false;
+  while (into.childNodes.length > start) into.lastChild!.remove();
+  const doc = into.ownerDocument ?? document;
+  const added = doc.createDocumentFragment();
+  const kids = source.childNodes;
+  for (let i = start; i < kids.length; i += 1) added.appendChild(doc.importNode(kids[i]!, true));
+  into.appendChild(added);
+  return true;
+}
+
 /** Same node type, and for elements the same tag and attributes: its children can be morphed. */
 function sameShell(live: Node, next: Node): boolean {
   if (live.nodeType !== next.nodeType) return false;
@@ -69,28 +93,54 @@ export class BlockDom {
       this.settled = 0;
     }
     const total = frozen.length + tail.length;
-    // New blocks (a whole answer: all of them) go into the page in one insertion, not one each.
-    let added: DocumentFragment | null = null;
+    // Blocks not shown yet (a whole answer: all of them), from `firstNew` on.
+    const added: RenderedBlock[] = [];
+    const firstNew = this.shown.length;
     for (let i = this.settled; i < total; i += 1) {
       const block = i < frozen.length ? frozen[i]! : tail[i - frozen.length]!;
       const entry = this.shown[i];
       if (!entry) {
-        const element = document.createElement('div');
-        element.className = i >= frozen.length ? 'md-block md-tail' : 'md-block';
-        element.append(block.content());
-        added ??= document.createDocumentFragment();
-        added.append(element);
-        this.shown.push({ block, element });
+        added.push(block);
         continue;
       }
       if (entry.block !== block) {
-        if (block.grown?.from !== entry.block || !appendToCopy(entry.element, block.grown)) morphChildren(entry.element, block.source);
+        const done = (block.grown?.from === entry.block && appendToCopy(entry.element, block.grown)) || (block.replaced?.from === entry.block && replaceInCopy(entry.element, block));
+        if (!done) morphChildren(entry.element, block.source);
         entry.block = block;
       }
       entry.element.classList.toggle('md-tail', i >= frozen.length);
     }
-    if (added) this.host.append(added);
+    if (added.length > 0) this.insert(added, firstNew, frozen.length);
     while (this.shown.length > total) this.shown.pop()!.element.remove();
     this.settled = frozen.length;
+  }
+
+  /** New blocks go into the page in one insertion, not one each. */
+  private insert(blocks: readonly RenderedBlock[], first: number, frozenCount: number): void {
+    const className = (i: number): string => (i >= frozenCount ? 'md-block md-tail' : 'md-block');
+    // Issue 50, round 7: blocks whose HTML the direct path wrote (a finished answer in the plainest
+    // markdown) are made by parsing that HTML, all of them in one call, in an inert template: a
+    // whole 4 KB answer is some 300 nodes, each a call of its own when built one by one. The HTML
+    // holds only the builder's elements and the chips, its text escaped (markdown-direct.ts).
+    const htmls = blocks.map((block) => block.writtenHtml());
+    if (htmls.every((html) => html !== null)) {
+      const template = document.createElement('template');
+      template.innerHTML = htmls.map((html, k) => `<div class="${className(first + k)}">${html}</div>`).join('');
+      const elements = template.content.children;
+      if (elements.length === blocks.length) {
+        blocks.forEach((block, k) => this.shown.push({ block, element: elements[k] as HTMLElement }));
+        this.host.append(template.content);
+        return;
+      }
+    }
+    const added = document.createDocumentFragment();
+    blocks.forEach((block, k) => {
+      const element = document.createElement('div');
+      element.className = className(first + k);
+      element.append(block.content());
+      added.append(element);
+      this.shown.push({ block, element });
+    });
+    this.host.append(added);
   }
 }

@@ -14,11 +14,13 @@
  * This file lexes and decides what to render again (IncrementalMarkdown); around it:
  * markdown-sanitize.ts (DOMPurify), markdown-builder.ts (plain markup as elements),
  * markdown-direct.ts (the direct path, without marked), citation-chips.ts (numbering, chips),
- * markdown-blocks.ts (rendered blocks and how a streamed block grows).
+ * markdown-blocks.ts (rendered blocks and how a streamed block grows), markdown-items.ts (lists and
+ * tables by their items).
  */
 import { Lexer, Parser, type Token, type Tokens, type TokensList } from 'marked';
 import { addChips, CitationNumbering, renderBlockHtml, sanitizeBlocksTogether, sanitizeToFragment } from './citation-chips';
-import { BARE_MAX, BARE_TAGS, bareBlocks, escapeQuotes, grownByText, hasRawHtml, type InlineRun, itemHtmls, lineStaysText, type Pieces, PLAIN_DELTA, type PlainAppend, type PlainTail, plainTailOf, renderByItems, renderByRuns, RenderedBlock } from './markdown-blocks';
+import { BARE_MAX, BARE_TAGS, bareBlocks, type BlockExtra, escapeQuotes, grownByText, hasRawHtml, type InlineRun, lineStaysText, PLAIN_DELTA, type PlainAppend, type PlainTail, plainTailOf, renderByRuns, RenderedBlock } from './markdown-blocks';
+import { itemHtmls, type Pieces, renderByItems } from './markdown-items';
 import { builderDoc, buildPlainMarkup } from './markdown-builder';
 import { directBlocks } from './markdown-direct';
 import { sanitize } from './markdown-sanitize';
@@ -117,12 +119,18 @@ export class IncrementalMarkdown {
       // The parsed block serves the first build only; a later one (rare: a test, a replaced
       // answer) parses the block's text again, so a held answer keeps its text, not its parse.
       let parsed: (typeof direct)[number] | null = block;
-      const build = (doc: Document): DocumentFragment => {
+      const take = (): (typeof direct)[number] | undefined => {
         const use = parsed ?? directBlocks(raw)?.[0];
         parsed = null;
+        return use;
+      };
+      const build = (doc: Document): DocumentFragment => {
+        const use = take();
         return use ? use.build(doc, this.numbering) : doc.importNode(sanitizeToFragment(renderRaw(raw), this.numbering), true);
       };
-      this.frozen.push(new RenderedBlock(first + i, build, () => renderRaw(raw)));
+      // The view's copy is made from this HTML (one parse for the answer: BlockDom), the tree only if asked.
+      const write = (): string | null => take()?.html(this.numbering) ?? null;
+      this.frozen.push(new RenderedBlock(first + i, build, () => renderRaw(raw), { write }));
     });
     this.directAnswers += 1;
     this.lastText = text;
@@ -200,7 +208,8 @@ export class IncrementalMarkdown {
     const cut = html.length - plain.closers.length;
     const grown: PlainAppend = { from: previous, path: plain.path, length: plain.text.length, text: shown };
     plain.text.appendData(shown);
-    plain.block = new RenderedBlock(previous.key, previous.source, html.slice(0, cut) + escapeQuotes(shown) + html.slice(cut), previous.runs, grown);
+    // (A list's items as last put in stay right but for the last one, which the next replacement replaces anyway.)
+    plain.block = new RenderedBlock(previous.key, previous.source, html.slice(0, cut) + escapeQuotes(shown) + html.slice(cut), { runs: previous.runs, grown, listed: previous.listed });
     this.tail = [plain.block];
     return true;
   }
@@ -232,9 +241,12 @@ export class IncrementalMarkdown {
       const raw = hasRawHtml(token);
       let grown = !same && previous && !raw ? grownByText(previous, html) : null;
       let runs: InlineRun[] = grown && previous ? [...previous.runs] : [];
+      // A copy grown by text keeps its items where they were (all but the last one's HTML, replaced next anyway).
+      let items: Pick<BlockExtra, 'listed' | 'replaced'> = grown && previous ? { listed: previous.listed } : {};
       if (!same && !grown && previous && !raw) {
         flush(); // blocks before it get their citation numbers first
-        grown = renderByItems(token, html, (htmls) => this.sanitizeMany(htmls), this.pieces, pieces, listParts);
+        const byItems = renderByItems(token, html, (htmls) => this.sanitizeMany(htmls), this.pieces, pieces, listParts, previous);
+        if (byItems) ({ nodes: grown, ...items } = byItems);
         const byRuns = grown ? null : renderByRuns(token, html, previous.runs, (piece) => this.sanitizeBare(piece));
         if (byRuns) {
           if (byRuns.nodes.textContent?.includes('[sig_')) addChips(byRuns.nodes, this.numbering);
@@ -243,7 +255,7 @@ export class IncrementalMarkdown {
       }
       if (same || grown || raw) flush();
       if (same) blocks.push(same);
-      else if (grown) blocks.push(new RenderedBlock(key, grown, html, runs));
+      else if (grown) blocks.push(new RenderedBlock(key, grown, html, { runs, ...items }));
       else if (raw) blocks.push(new RenderedBlock(key, this.sanitizeOne(html, false), html));
       else run.push({ key, html });
     });
