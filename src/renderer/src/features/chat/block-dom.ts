@@ -23,7 +23,7 @@ function appendToCopy(element: Node, grown: PlainAppend): boolean {
 }
 
 /**
- * The list's or table's items replaced in place (replaceItems in markdown-blocks.ts), done to the
+ * The list's or table's items replaced in place (renderByItems in markdown-items.ts), done to the
  * view's copy: its container's child nodes from the same place on become copies of the block's.
  * The items before them are not compared or touched. False when the copy is not as the block it
  * came from left it, and the caller morphs instead.
@@ -93,14 +93,18 @@ export class BlockDom {
       this.settled = 0;
     }
     const total = frozen.length + tail.length;
-    // Blocks not shown yet (a whole answer: all of them), from `firstNew` on.
-    const added: RenderedBlock[] = [];
-    const firstNew = this.shown.length;
+    // New blocks (a whole answer: all of them) go into the page in one insertion, not one each.
+    let added: DocumentFragment | null = null;
     for (let i = this.settled; i < total; i += 1) {
       const block = i < frozen.length ? frozen[i]! : tail[i - frozen.length]!;
       const entry = this.shown[i];
       if (!entry) {
-        added.push(block);
+        const element = document.createElement('div');
+        element.className = i >= frozen.length ? 'md-block md-tail' : 'md-block';
+        element.append(block.content());
+        added ??= document.createDocumentFragment();
+        added.append(element);
+        this.shown.push({ block, element });
         continue;
       }
       if (entry.block !== block) {
@@ -110,37 +114,8 @@ export class BlockDom {
       }
       entry.element.classList.toggle('md-tail', i >= frozen.length);
     }
-    if (added.length > 0) this.insert(added, firstNew, frozen.length);
+    if (added) this.host.append(added);
     while (this.shown.length > total) this.shown.pop()!.element.remove();
     this.settled = frozen.length;
-  }
-
-  /** New blocks go into the page in one insertion, not one each. */
-  private insert(blocks: readonly RenderedBlock[], first: number, frozenCount: number): void {
-    const className = (i: number): string => (i >= frozenCount ? 'md-block md-tail' : 'md-block');
-    // Issue 50, round 7: blocks whose HTML the direct path wrote (a finished answer in the plainest
-    // markdown) are made by parsing that HTML, all of them in one call, in an inert template: a
-    // whole 4 KB answer is some 300 nodes, each a call of its own when built one by one. The HTML
-    // holds only the builder's elements and the chips, its text escaped (markdown-direct.ts).
-    const htmls = blocks.map((block) => block.writtenHtml());
-    if (htmls.every((html) => html !== null)) {
-      const template = document.createElement('template');
-      template.innerHTML = htmls.map((html, k) => `<div class="${className(first + k)}">${html}</div>`).join('');
-      const elements = template.content.children;
-      if (elements.length === blocks.length) {
-        blocks.forEach((block, k) => this.shown.push({ block, element: elements[k] as HTMLElement }));
-        this.host.append(template.content);
-        return;
-      }
-    }
-    const added = document.createDocumentFragment();
-    blocks.forEach((block, k) => {
-      const element = document.createElement('div');
-      element.className = className(first + k);
-      element.append(block.content());
-      added.append(element);
-      this.shown.push({ block, element });
-    });
-    this.host.append(added);
   }
 }

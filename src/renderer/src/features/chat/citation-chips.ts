@@ -139,15 +139,6 @@ function chipShell(doc: Document): HTMLButtonElement {
 }
 
 /**
- * A chip as HTML, byte for byte what a chip element serialises to (chipShell's attributes in their
- * order, its number as text), for the direct path's HTML (issue 50, round 7). `id` is a marker's
- * signal id as CITATION_MARKER matched it: `sig_` and 16 hex digits, nothing to escape.
- */
-export function chipHtml(id: string, n: number): string {
-  return `<button type="button" class="cite-chip" data-cite="${id}" data-testid="citation-chip" title="Citation ${n}">${n}</button>`;
-}
-
-/**
  * Text with its markers as chips, in order (the marker's number from `numbering`), or null when it
  * has no marker. A chip is the app's own element: only its own attributes, its number as text.
  */

@@ -6,8 +6,7 @@ import type { ItemsReplaced, ListedItems } from './markdown-items';
 
 /**
  * One rendered block: its sanitised nodes, kept pristine (the view shows copies), and its HTML
- * only when asked (tests, exports): the view never serialises it, and parses only the HTML the
- * direct path's own code writes (`writtenHtml`).
+ * only when asked (tests, exports): the view never serialises or re-parses it.
  */
 export class RenderedBlock {
   private serialized: string | undefined;
@@ -38,7 +37,6 @@ export class RenderedBlock {
     else this.writeRaw = rawHtml;
     this.runs = extra.runs ?? [];
     this.grown = extra.grown;
-    this.write = extra.write;
     this.listed = extra.listed;
     this.replaced = extra.replaced;
   }
@@ -51,33 +49,13 @@ export class RenderedBlock {
    * this block's tree, which has grown since: a superseded tail block is not to be read again.
    */
   readonly grown: PlainAppend | undefined;
-  /**
-   * For a block built straight from its markdown (directBlocks): its sanitised HTML, chips
-   * included, written straight from its parts (`html` without building and serialising the
-   * tree), or null if it cannot be. The view then makes its copy by parsing that HTML, with the
-   * other new blocks', in one call (issue 50, round 7) rather than with a call per node.
-   */
-  private readonly write: (() => string | null) | undefined;
-  /** A list or table made of its items' pieces (renderByItems, replaceItems): how, for the next update to replace items in place. */
+  /** A list or table made of its items' pieces (renderByItems): how, for the next update to replace items in place. */
   readonly listed: ListedItems | undefined;
-  /** Set when this block is `from` with the items at the end of its container replaced in place (replaceItems): the view does the same to its copy. */
+  /** Set when this block is `from` with the items at the end of its container replaced in place (renderByItems): the view does the same to its copy. */
   readonly replaced: ItemsReplaced | undefined;
 
   private raw: string | undefined;
   private writeRaw: (() => string) | undefined;
-  /** The HTML the direct path wrote (`write`), once asked. */
-  private written: string | null | undefined;
-
-  /**
-   * The block's HTML as the direct path's own code wrote it, or null: only that HTML may the view
-   * parse. Serialised sanitiser output is never parsed again (a round trip through the parser is
-   * where mutation XSS lives); a block without it is copied from its tree (`content()`).
-   */
-  writtenHtml(): string | null {
-    if (this.written === undefined) this.written = this.write?.() ?? null;
-    return this.written;
-  }
-
   /** The sanitised tree, in an inert document. Never attach it: copy it (`content()`). */
   get source(): DocumentFragment {
     this.built ??= this.build!(builderDoc());
@@ -91,7 +69,7 @@ export class RenderedBlock {
   }
 
   get html(): string {
-    this.serialized ??= this.writtenHtml() ?? serialize(this.source);
+    this.serialized ??= serialize(this.source);
     return this.serialized;
   }
 
@@ -105,7 +83,6 @@ export class RenderedBlock {
 export interface BlockExtra {
   runs?: readonly InlineRun[];
   grown?: PlainAppend;
-  write?: () => string | null;
   listed?: ListedItems;
   replaced?: ItemsReplaced;
 }

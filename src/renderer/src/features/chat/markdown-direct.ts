@@ -1,6 +1,5 @@
 // The direct path: an answer's common markdown (paragraphs, headings, bullets, strong, tables, markers) built as elements without marked (split from markdown.ts).
-import { CITATION_MARKER } from '../../../../shared/cite-format';
-import { chipHtml, CitationNumbering, withChips } from './citation-chips';
+import { CitationNumbering, withChips } from './citation-chips';
 
 /**
  * A finished answer's markdown, lexed and built without marked when it is written in the plainest
@@ -24,13 +23,6 @@ interface DirectBlock {
   raw: string;
   /** The block's tree, its markers made chips as it is built (numbered in order, as addChips would). */
   build(doc: Document, numbering: CitationNumbering): DocumentFragment;
-  /**
-   * The same tree as HTML, chips included (issue 50, round 7): what `serialize(build(…))` gives,
-   * written straight from the same parts, for the view to parse in one call instead of making
-   * each node with its own (BlockDom). Parsing it gives the tree `build` makes: only the builder's
-   * elements, its one attribute and the chip's own, text escaped (tests compare the two).
-   */
-  html(numbering: CitationNumbering): string;
 }
 
 /** A citation marker that cannot be part of a link, an image or a definition (nothing follows it that could make one). */
@@ -89,28 +81,6 @@ function appendInline(doc: Document, parent: Node, runs: ReadonlyArray<string | 
   }
 }
 
-/** Text as the serialiser writes it: parsed back it is the same text, never markup. */
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;');
-}
-
-/** appendInline's nodes as HTML: text escaped, a chip's own markup (chipHtml) for each marker. */
-function inlineHtml(runs: ReadonlyArray<string | { strong: string }>, numbering: CitationNumbering): string {
-  const text = (value: string): string => {
-    if (!value.includes('[sig_')) return escapeHtml(value);
-    let out = '';
-    let last = 0;
-    for (const match of value.matchAll(CITATION_MARKER)) {
-      out += escapeHtml(value.slice(last, match.index)) + chipHtml(match[1]!, numbering.numberFor(match[1]!));
-      last = match.index + match[0].length;
-    }
-    return out + escapeHtml(value.slice(last));
-  };
-  let out = '';
-  for (const run of runs) out += typeof run === 'string' ? text(run) : `<strong>${text(run.strong)}</strong>`;
-  return out;
-}
-
 /** A pipe table's row: its cells' text, trimmed as marked trims them; null unless written `| a | b |`. */
 function directCells(line: string): string[] | null {
   if (line.length < 2 || !line.startsWith('|') || !line.endsWith('|')) return null;
@@ -145,7 +115,7 @@ export function directBlocks(text: string): DirectBlock[] | null {
       const inline = directInline(heading[2]!);
       if (!inline) return null;
       const tag = `h${heading[1]!.length}`;
-      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), tag), html: (numbering) => `<${tag}>${inlineHtml(inline, numbering)}</${tag}>\n` });
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), tag) });
       previousList = false;
       continue;
     }
@@ -171,7 +141,6 @@ export function directBlocks(text: string): DirectBlock[] | null {
               list.appendChild(doc.createTextNode('\n'));
             }
           }, 'ul'),
-        html: (numbering) => `<ul>\n${items.map((item) => `<li>${inlineHtml(item, numbering)}</li>\n`).join('')}</ul>\n`,
       });
       previousList = true;
       continue;
@@ -195,13 +164,13 @@ export function directBlocks(text: string): DirectBlock[] | null {
         if (inline.some((cell) => cell === null)) return null;
         rows.push(inline as Array<Array<string | { strong: string }>>);
       }
-      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (table) => buildTable(doc, table, rows, aligns, numbering), 'table'), html: (numbering) => tableHtml(rows, aligns, numbering) });
+      blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (table) => buildTable(doc, table, rows, aligns, numbering), 'table') });
       continue;
     }
     for (const line of paragraph) if (!DIRECT_LINE_START.test(line) || DIRECT_ORDERED.test(line) || line.includes('|')) return null;
     const inline = directInline(raw);
     if (!inline) return null;
-    blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), 'p'), html: (numbering) => `<p>${inlineHtml(inline, numbering)}</p>\n` });
+    blocks.push({ raw, build: (doc, numbering) => withNewline(doc, (el) => appendInline(doc, el, inline, numbering), 'p') });
   }
   return blocks;
 }
@@ -236,11 +205,4 @@ function buildTable(doc: Document, table: Element, rows: ReadonlyArray<ReadonlyA
   newline(table);
   const body = table.appendChild(doc.createElement('tbody'));
   for (const cells of rows.slice(1)) row(body, cells, 'td');
-}
-
-/** buildTable's tree as HTML, in the same order (marked's table). */
-function tableHtml(rows: ReadonlyArray<ReadonlyArray<ReadonlyArray<string | { strong: string }>>>, aligns: ReadonlyArray<string | null>, numbering: CitationNumbering): string {
-  const row = (cells: ReadonlyArray<ReadonlyArray<string | { strong: string }>>, tag: string): string =>
-    `<tr>\n${cells.map((cell, i) => `<${tag}${aligns[i] ? ` align="${aligns[i]}"` : ''}>${inlineHtml(cell, numbering)}</${tag}>\n`).join('')}</tr>\n`;
-  return `<table>\n<thead>\n${row(rows[0]!, 'th')}</thead>\n<tbody>${rows.slice(1).map((cells) => row(cells, 'td')).join('')}</tbody></table>\n`;
 }

@@ -18,7 +18,7 @@ export interface ListedItems {
   readonly counts: readonly number[];
 }
 
-/** What replaceItems did to a block's tree: the container's child nodes from `start` on are new. */
+/** What renderByItems did to a block's tree when it replaced items in place: the container's child nodes from `start` on are new. */
 export interface ItemsReplaced {
   readonly from: RenderedBlock;
   readonly path: readonly number[];

@@ -119,18 +119,12 @@ export class IncrementalMarkdown {
       // The parsed block serves the first build only; a later one (rare: a test, a replaced
       // answer) parses the block's text again, so a held answer keeps its text, not its parse.
       let parsed: (typeof direct)[number] | null = block;
-      const take = (): (typeof direct)[number] | undefined => {
+      const build = (doc: Document): DocumentFragment => {
         const use = parsed ?? directBlocks(raw)?.[0];
         parsed = null;
-        return use;
-      };
-      const build = (doc: Document): DocumentFragment => {
-        const use = take();
         return use ? use.build(doc, this.numbering) : doc.importNode(sanitizeToFragment(renderRaw(raw), this.numbering), true);
       };
-      // The view's copy is made from this HTML (one parse for the answer: BlockDom), the tree only if asked.
-      const write = (): string | null => take()?.html(this.numbering) ?? null;
-      this.frozen.push(new RenderedBlock(first + i, build, () => renderRaw(raw), { write }));
+      this.frozen.push(new RenderedBlock(first + i, build, () => renderRaw(raw)));
     });
     this.directAnswers += 1;
     this.lastText = text;
