@@ -72,9 +72,15 @@ export class IncrementalMarkdown {
   constructor(private readonly options: { plainText?: boolean; lastItem?: boolean; builder?: boolean; direct?: boolean } = {}) {}
 
   update(text: string, streaming: boolean): { frozen: readonly RenderedBlock[]; tail: readonly RenderedBlock[] } {
-    if (streaming && this.plain && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
+    // Whether the text continues the last one (every streamed update does): the answer's whole text
+    // is compared once per update, and as one equality of its start (a memory comparison in V8;
+    // issue 50, round 7). `startsWith` compared it character by character, twice on a full-path
+    // update (here and in appendPlain): about 70 µs of a 40 KB answer's update against 13 in Node.
+    const grew = text.length >= this.lastText.length && text.slice(0, this.lastText.length) === this.lastText;
+    if (streaming && this.plain && grew && this.appendPlain(text)) return { frozen: this.frozen, tail: this.tail };
     this.plain = null;
-    if (!text.startsWith(this.lastText.slice(0, this.frozenLength))) this.reset();
+    // (The frozen blocks' text is the start of the last text: kept when the text grew, else compared.)
+    if (!grew && text.slice(0, this.frozenLength) !== this.lastText.slice(0, this.frozenLength)) this.reset();
     if (!streaming && this.frozenLength === 0 && this.tail.length === 0 && this.directUpdate(text)) return { frozen: this.frozen, tail: this.tail };
     this.lastText = text;
     const rest = text.slice(this.frozenLength);
@@ -177,7 +183,8 @@ export class IncrementalMarkdown {
    */
   private appendPlain(text: string): boolean {
     const plain = this.plain!;
-    if (text.length <= this.lastText.length || !text.startsWith(this.lastText)) return false;
+    // (The caller checked that the text continues the last one.)
+    if (text.length <= this.lastText.length) return false;
     const delta = text.slice(this.lastText.length);
     if (!PLAIN_DELTA.test(delta)) return false;
     const lineStart = text.lastIndexOf('\n') + 1;
