@@ -5,6 +5,7 @@
  */
 import { render } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { BlockDom } from '../../src/renderer/src/features/chat/block-dom';
 import { IncrementalMarkdown } from '../../src/renderer/src/features/chat/markdown';
 import { MarkdownBlocks, useStreamingMarkdown } from '../../src/renderer/src/features/chat/StreamingMarkdown';
 
@@ -146,6 +147,30 @@ describe('a long list or table tail, sanitised again only in its changed items',
       expect(streamed.container.innerHTML.replace(/title="Citation \d+">\d+</g, '')).toBe(fresh.container.innerHTML.replace(/title="Citation \d+">\d+</g, ''));
       fresh.unmount();
     }
+  }, 60_000);
+
+  it('replaces a changed item in place on the page: the items before it stay the very nodes the reader sees (issue 50, round 7)', () => {
+    const host = document.createElement('div');
+    const view = new BlockDom(host);
+    const streamed = new IncrementalMarkdown();
+    const text = `${list}\n\n${table}\n\n${tasks}`;
+    let kept = 0;
+    for (let end = 1; end <= text.length; end += 7) {
+      const rows = [...host.querySelectorAll('li, tr')];
+      const { frozen, tail } = streamed.update(text.slice(0, end), true);
+      view.show(frozen, tail);
+      const fresh = document.createElement('div');
+      const again = new IncrementalMarkdown().update(text.slice(0, end), true);
+      new BlockDom(fresh).show(again.frozen, again.tail);
+      expect(host.innerHTML.replace(/title="Citation \d+">\d+</g, ''), JSON.stringify(text.slice(0, end))).toBe(fresh.innerHTML.replace(/title="Citation \d+">\d+</g, ''));
+      // Every item but the last one shown before (the one the delta changed) is the node it was.
+      const now = new Set(host.querySelectorAll('li, tr'));
+      const before = tail[0]?.replaced ? rows.slice(0, -1) : [];
+      for (const row of before) expect(now.has(row)).toBe(true);
+      if (before.length > 0) kept += 1;
+    }
+    // Most of the list's and the table's updates that change more than text are replacements in place.
+    expect(kept).toBeGreaterThan(40);
   }, 60_000);
 
   it.each([

@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BlockDom } from '../../src/renderer/src/features/chat/block-dom';
 import { IncrementalMarkdown } from '../../src/renderer/src/features/chat/markdown';
 import { DIRECT_REFUSED } from '../../src/renderer/src/features/chat/markdown-direct';
 
@@ -61,6 +62,27 @@ describe('a finished answer built without marked', () => {
       'x [si', 'x [sig_01', 'x [sig_0123456789abcdef', '- x [si', '[si', '| a |\n|---|\n| [si', '**a [si',
     ];
     for (const text of misses) compare(text);
+  });
+
+  it("is shown on the page byte for byte and node for node as marked and the sanitiser's tree (issue 50, round 7)", () => {
+    const nodes = (node: Node): unknown => [node.nodeName, node instanceof Text ? node.data : null, node instanceof Element ? node.getAttributeNames().map((name) => [name, node.getAttribute(name)]) : null, [...node.childNodes].map(nodes)];
+    let parsed = 0;
+    for (const text of [...answers, ...appended, '| a | b |\n|:---|---:|\n| **1** [sig_0123456789abcdef] | 2 |\n| 3 | 4 |', '## Head [sig_0123456789abcdef]\n\n- **a** b\n- c [sig_fedcba9876543210]']) {
+      const shownBy = (markdown: IncrementalMarkdown): HTMLElement => {
+        const host = document.createElement('div');
+        const { frozen, tail } = markdown.update(text, false);
+        new BlockDom(host).show(frozen, tail);
+        return host;
+      };
+      const direct = new IncrementalMarkdown();
+      const page = shownBy(direct);
+      const reference = shownBy(new IncrementalMarkdown({ direct: false }));
+      // Byte for byte, and node for node (two text nodes side by side would serialise as one).
+      expect(page.innerHTML, JSON.stringify(text)).toBe(reference.innerHTML);
+      expect(nodes(page)).toEqual(nodes(reference));
+      if (direct.directAnswers === 1) parsed += 1;
+    }
+    expect(parsed).toBeGreaterThan(answers.length);
   });
 
   it('refuses exactly the characters its Unicode-mode definition did (issue 50, round 6)', () => {

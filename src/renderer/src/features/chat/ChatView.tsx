@@ -152,7 +152,8 @@ export function keepWhileOnlyTextGrew<T extends TurnEntry | undefined>(kept: T, 
   if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_TEXT)) return next;
   const before = kept.answer.text;
   const after = next.answer.text;
-  if (!after.startsWith(before) || after.includes('Sources disagree', Math.max(0, before.length - 20))) return next;
+  // (One equality of the start, not startsWith's character-by-character walk: issue 50, round 7.)
+  if (after.slice(0, before.length) !== before || after.includes('Sources disagree', Math.max(0, before.length - 20))) return next;
   return kept;
 }
 

@@ -22,6 +22,30 @@ function appendToCopy(element: Node, grown: PlainAppend): boolean {
   return true;
 }
 
+/**
+ * The list's or table's items replaced in place (renderByItems in markdown-items.ts), done to the
+ * view's copy: its container's child nodes from the same place on become copies of the block's.
+ * The items before them are not compared or touched. False when the copy is not as the block it
+ * came from left it, and the caller morphs instead.
+ */
+function replaceInCopy(element: Node, block: RenderedBlock): boolean {
+  const { path, before, start } = block.replaced!;
+  let into: Node | undefined = element;
+  let source: Node | undefined = block.source;
+  for (const index of path) {
+    into = into?.childNodes[index];
+    source = source?.childNodes[index];
+  }
+  if (!into || !source || into.childNodes.length !== before || into.nodeName !== source.nodeName) return false;
+  while (into.childNodes.length > start) into.lastChild!.remove();
+  const doc = into.ownerDocument ?? document;
+  const added = doc.createDocumentFragment();
+  const kids = source.childNodes;
+  for (let i = start; i < kids.length; i += 1) added.appendChild(doc.importNode(kids[i]!, true));
+  into.appendChild(added);
+  return true;
+}
+
 /** Same node type, and for elements the same tag and attributes: its children can be morphed. */
 function sameShell(live: Node, next: Node): boolean {
   if (live.nodeType !== next.nodeType) return false;
@@ -84,7 +108,8 @@ export class BlockDom {
         continue;
       }
       if (entry.block !== block) {
-        if (block.grown?.from !== entry.block || !appendToCopy(entry.element, block.grown)) morphChildren(entry.element, block.source);
+        const done = (block.grown?.from === entry.block && appendToCopy(entry.element, block.grown)) || (block.replaced?.from === entry.block && replaceInCopy(entry.element, block));
+        if (!done) morphChildren(entry.element, block.source);
         entry.block = block;
       }
       entry.element.classList.toggle('md-tail', i >= frozen.length);

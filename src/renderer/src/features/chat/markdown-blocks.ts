@@ -1,7 +1,8 @@
-// Rendered blocks and how a streamed block grows: plain appends, re-rendering a list by its items or a paragraph by its inline runs (split from markdown.ts).
+// Rendered blocks and how a streamed block grows: plain appends, re-rendering a paragraph by its inline runs (split from markdown.ts; lists and tables by their items: markdown-items.ts).
 import { Parser, type Token, type Tokens } from 'marked';
 import { serialize } from './citation-chips';
 import { builderDoc } from './markdown-builder';
+import type { ItemsReplaced, ListedItems } from './markdown-items';
 
 /**
  * One rendered block: its sanitised nodes, kept pristine (the view shows copies), and its HTML
@@ -28,24 +29,33 @@ export class RenderedBlock {
      * exports), as nothing in a finished answer's update reads it.
      */
     rawHtml: string | (() => string),
-    /** A paragraph's or heading's sanitised runs (renderByRuns), for the next update to reuse. */
-    readonly runs: readonly InlineRun[] = [],
-    /**
-     * Set when this block is `from` with `text` appended to one text node (the plain-text path):
-     * the view appends the same text to its copy instead of comparing the trees. `from` shares
-     * this block's tree, which has grown since: a superseded tail block is not to be read again.
-     */
-    readonly grown?: PlainAppend,
+    extra: BlockExtra = {},
   ) {
     if (typeof source === 'function') this.build = source;
     else this.built = source;
     if (typeof rawHtml === 'string') this.raw = rawHtml;
     else this.writeRaw = rawHtml;
+    this.runs = extra.runs ?? [];
+    this.grown = extra.grown;
+    this.listed = extra.listed;
+    this.replaced = extra.replaced;
   }
+
+  /** A paragraph's or heading's sanitised runs (renderByRuns), for the next update to reuse. */
+  readonly runs: readonly InlineRun[];
+  /**
+   * Set when this block is `from` with `text` appended to one text node (the plain-text path):
+   * the view appends the same text to its copy instead of comparing the trees. `from` shares
+   * this block's tree, which has grown since: a superseded tail block is not to be read again.
+   */
+  readonly grown: PlainAppend | undefined;
+  /** A list or table made of its items' pieces (renderByItems): how, for the next update to replace items in place. */
+  readonly listed: ListedItems | undefined;
+  /** Set when this block is `from` with the items at the end of its container replaced in place (renderByItems): the view does the same to its copy. */
+  readonly replaced: ItemsReplaced | undefined;
 
   private raw: string | undefined;
   private writeRaw: (() => string) | undefined;
-
   /** The sanitised tree, in an inert document. Never attach it: copy it (`content()`). */
   get source(): DocumentFragment {
     this.built ??= this.build!(builderDoc());
@@ -67,6 +77,14 @@ export class RenderedBlock {
   content(): DocumentFragment {
     return this.built ? document.importNode(this.built, true) : this.build!(document);
   }
+}
+
+/** What a block may carry beside its tree and HTML (RenderedBlock). */
+export interface BlockExtra {
+  runs?: readonly InlineRun[];
+  grown?: PlainAppend;
+  listed?: ListedItems;
+  replaced?: ItemsReplaced;
 }
 
 const CLOSING_TAG = /^<\/[a-z][a-z0-9]*>$/;
@@ -232,102 +250,10 @@ export function plainTailOf(token: Token, block: RenderedBlock, text: string): P
   return { block, path, text: textNode, closers, trims, pendingSpaces };
 }
 
-/**
- * marked's HTML for a list item token. A token is never changed once lexed (the lexer's task-item
- * rewrite happens before it returns), and its HTML depends on nothing else: links are resolved
- * when lexing, and an item's looseness is set on it by then.
- */
-const itemHtmlCache = new WeakMap<Tokens.ListItem, string>();
-
 /** Blocks of bare tags and line breaks only (no text, no attribute), sanitised once (sanitizeOne). */
 export const BARE_TAGS = /^(?:<\/?[a-z][a-z0-9]*>|\n)+$/;
 export const BARE_MAX = 64;
 export const bareBlocks = new Map<string, DocumentFragment>();
-
-/** Sanitised list items and table rows (each in its wrapper), by their HTML. */
-export type Pieces = Map<string, DocumentFragment>;
-
-/**
- * marked's HTML for a list or table, in parts: the container's opening and closing HTML, each
- * item's (list item or table row) as marked renders it, and the wrapper each item is sanitised in.
- */
-export function itemHtmls(token: Token): { open: string; items: string[]; close: string; wrap(item: string): string } | null {
-  const renderer = new Parser({ gfm: true, async: false }).renderer;
-  if (token.type === 'list') {
-    const list = token as Tokens.List;
-    const tag = list.ordered ? 'ol' : 'ul';
-    const start = list.ordered && list.start !== 1 ? ` start="${list.start}"` : '';
-    // An item is parsed alike in any list: it is sanitised in a bare <ul>. Items kept from the
-    // last update (lexLastItem) are the same token objects: their HTML is not rendered again.
-    const items = list.items.map((item) => {
-      let html = itemHtmlCache.get(item);
-      if (html === undefined) {
-        html = renderer.listitem(item);
-        itemHtmlCache.set(item, html);
-      }
-      return html;
-    });
-    return { open: `<${tag}${start}>\n`, items, close: `</${tag}>\n`, wrap: (item) => `<ul>${item}</ul>` };
-  }
-  if (token.type === 'table') {
-    const table = token as Tokens.Table;
-    const row = (cells: Tokens.TableCell[]): string => renderer.tablerow({ text: cells.map((cell) => renderer.tablecell(cell)).join('') });
-    return { open: `<table>\n<thead>\n${row(table.header)}</thead>\n<tbody>`, items: table.rows.map(row), close: '</tbody></table>\n', wrap: (item) => `<table><tbody>${item}</tbody></table>` };
-  }
-  return null;
-}
-
-/** The sanitised container of items (`ul`/`ol`, or a table's `tbody`) in a fragment that must hold exactly it. */
-function containerOf(fragment: DocumentFragment, list: boolean): Element | null {
-  const top = [...fragment.childNodes].filter((node) => !(node instanceof Text && node.data.trim() === ''));
-  if (top.length !== 1 || !(top[0] instanceof Element)) return null;
-  const element = top[0];
-  if (list) return element.tagName === 'UL' || element.tagName === 'OL' ? element : null;
-  if (element.tagName !== 'TABLE') return null;
-  const bodies = [...element.children].filter((child) => child.tagName === 'TBODY');
-  return bodies.length === 1 ? bodies[0]! : null;
-}
-
-/**
- * A long list or table tail, changed by more than plain text (a citation marker, a new row, an
- * entity): only its changed items are sanitised again (issue 31). Each item (list item, table
- * row) is marked's own balanced HTML, sanitised alone inside its own list or table, and the list
- * or table itself is sanitised from its HTML without the items; the sanitised items are then
- * copied into it. Items whose HTML is unchanged since the last update are copies of their
- * sanitised tree from then (`pieces`, keyed by their HTML). Only for tokens with no raw HTML
- * from the service (an unclosed tag there could reach across items); anything unexpected in a
- * sanitised piece's shape (not exactly the container with its items) returns null, and the
- * whole block is sanitised as before.
- */
-export function renderByItems(token: Token, html: string, sanitizeMany: (htmls: string[]) => DocumentFragment[], previous: Pieces, next: Pieces, listParts?: ReturnType<typeof itemHtmls>): DocumentFragment | null {
-  const parts = listParts ?? itemHtmls(token);
-  // The parts must make exactly marked's HTML for the whole block.
-  if (!parts || parts.items.length < 2 || parts.open + parts.items.join('') + parts.close !== html) return null;
-  const list = token.type === 'list';
-  // The pieces not sanitised yet (a new item, and the one that was last, which changed with it;
-  // a new table's container and rows), in ONE DOMPurify call (round 7): a new inert document
-  // per piece was most of a new item's cost. In order, so citation numbers still follow first appearance.
-  const missing = [...new Set([parts.open + parts.close, ...parts.items.map(parts.wrap)])].filter((piece) => !next.has(piece) && !previous.has(piece));
-  if (missing.length > 0) sanitizeMany(missing).forEach((fragment, i) => next.set(missing[i]!, fragment));
-  const sanitized = (pieceHtml: string): DocumentFragment => {
-    const fragment = next.get(pieceHtml) ?? previous.get(pieceHtml)!;
-    next.set(pieceHtml, fragment);
-    return fragment;
-  };
-  const block = sanitized(parts.open + parts.close).cloneNode(true) as DocumentFragment;
-  const into = containerOf(block, list);
-  // The empty container: a list holds only its first line break, a tbody nothing.
-  if (!into || into.childNodes.length !== (list ? 1 : 0)) return null;
-  for (const item of parts.items) {
-    const container = containerOf(sanitized(parts.wrap(item)), list);
-    // The item alone: exactly one LI or TR, then only whitespace.
-    const kids = container ? [...container.childNodes] : [];
-    const [element, ...after] = kids;
-    if (!(element instanceof Element) || element.tagName !== (list ? 'LI' : 'TR') || after.some((kid) => !(kid instanceof Text) || kid.data.trim() !== '')) return null;
-    for (const kid of kids) into.appendChild(kid.cloneNode(true));
-  }
-  return block;
-}
 
 /** A run of a paragraph's or heading's inline HTML and its sanitised nodes (without chips). */
 export interface InlineRun {
