@@ -89,10 +89,10 @@ export async function floorRenderer(source = 'out/renderer'): Promise<{ dir: str
  * Opens the floor page of a host in `context`: the launch token (good once) is traded for the
  * session cookie by a plain request if no page of the context has done it yet.
  */
-export async function openFloor(context: BrowserContext, host: Host, tokenUsed: boolean, waitUntil: 'load' | 'commit' = 'load'): Promise<Page> {
+export async function openFloor(context: BrowserContext, host: Host, tokenUsed: boolean, waitUntil: 'load' | 'commit' = 'load', query = ''): Promise<Page> {
   if (!tokenUsed) await context.request.get(host.url, { maxRedirects: 0 });
   const page = await context.newPage();
-  await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html`, { waitUntil });
+  await page.goto(`${new URL(host.url).origin}/bench-floor/floor.html${query}`, { waitUntil });
   return page;
 }
 

@@ -2,11 +2,13 @@
  * Benchmark only (issue 50, round 6): where a streamed batch's time goes in the page, the app's
  * page beside the floor page, from one Chromium trace per answer (the main thread's frames and
  * every thread of the page's renderer and of the display compositor).
- *   npx tsx test/bench/latency-pipeline.ts [--out DIR] [--rounds N] [--css RULES] [--detail]
+ *   npx tsx test/bench/latency-pipeline.ts [--out DIR] [--rounds N] [--css RULES] [--detail] [--following-floor]
  * Each round asks the app and the floor page the same question (`--pace-ms 5`, as app-bench).
  * With `--css`, the app is asked twice a round, without and then with RULES added to its page
  * (a constructed sheet, taken off again after), the order turning each round: an A/B of a
- * style change on one build, one host and one machine state.
+ * style change on one build, one host and one machine state. `--following-floor` asks a third page
+ * too, the floor page that follows the end of a screenful of text as the app's list does
+ * (floor.html?follow, issue 50 round 7): what following itself costs, beside what the app adds.
  * Per painted batch (the app's `stream-painted` mark; the bench's `ws-message` mark on each
  * WebSocket message): the wait from its first message to the start of the frame task that
  * applied it, that task's length, and the time from its end to the after-paint mark; the
@@ -18,10 +20,10 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type CDPSession, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, startHost, stopHost, waitForAnswerDone } from './app-bench';
+import { CHROMIUM_ARGS, clockOffset, floorRenderer, openAppBesideFloor, openFloor, startHost, stopHost, waitForAnswerDone } from './app-bench';
 import { selfTimeByName, type TraceEvent } from './trace-self-time';
 
-const { values } = parseArgs({ options: { out: { type: 'string', default: 'out' }, rounds: { type: 'string', default: '2' }, css: { type: 'string' }, detail: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { out: { type: 'string', default: 'out' }, rounds: { type: 'string', default: '2' }, css: { type: 'string' }, detail: { type: 'boolean', default: false }, 'following-floor': { type: 'boolean', default: false } } });
 const QUESTIONS = ['Tanishq jewellery in Kerala', 'Zudio store openings in Pune', 'Apollo Pharmacy hiring in Hyderabad', 'How fast is quick commerce growing in Bengaluru?'];
 const CATEGORIES = ['devtools.timeline', 'disabled-by-default-devtools.timeline.frame', 'blink.user_timing', 'toplevel', 'cc', 'viz', 'gpu', 'benchmark'].join(',');
 type Ev = TraceEvent & { cat?: string; tdur?: number; args?: { name?: string; data?: Record<string, unknown> } };
@@ -163,13 +165,15 @@ try {
     };
   });
   const { page, floor } = await openAppBesideFloor(context, host);
+  const followingFloor = values['following-floor'] ? await openFloor(context, host, true, 'load', '?follow') : null;
+  const floors = new Map<string, Page>([['floor', floor], ...(followingFloor ? [['floor+follow', followingFloor] as const] : [])]);
   const hostOffset = (await clockOffset(host.clock)).offsetMs;
   const offsets = new Map<Page, number>();
-  for (const on of [page, floor]) offsets.set(on, (await clockOffset(() => on.evaluate(() => performance.timeOrigin + performance.now()))).offsetMs);
-  const cdp = new Map<Page, CDPSession>([
-    [page, await context.newCDPSession(page)],
-    [floor, await context.newCDPSession(floor)],
-  ]);
+  const cdp = new Map<Page, CDPSession>();
+  for (const on of [page, ...floors.values()]) {
+    offsets.set(on, (await clockOffset(() => on.evaluate(() => performance.timeOrigin + performance.now()))).offsetMs);
+    cdp.set(on, await context.newCDPSession(on));
+  }
   const setCss = (on: boolean): Promise<void> =>
     page.evaluate(([css, add]) => {
       const w = window as unknown as { __benchSheet?: CSSStyleSheet };
@@ -196,13 +200,13 @@ try {
   };
   // A first answer untraced: the app's code and the list are warm, as in the bench.
   await ask(page, 'How fast is quick commerce growing in Bengaluru?');
-  const sides = values.css ? ['app', 'app+css', 'floor'] : ['app', 'floor'];
+  const sides = [...(values.css ? ['app', 'app+css'] : ['app']), ...floors.keys()];
   const samples = new Map(sides.map((name) => [name, { sample: emptySample(), latencies: [] as number[] }]));
   for (let round = 0; round < Number(values.rounds); round += 1) {
     const question = QUESTIONS[round % QUESTIONS.length]!;
     const order = sides.map((_, i) => sides[(i + round) % sides.length]!);
     for (const side of order) {
-      const on = side === 'floor' ? floor : page;
+      const on = floors.get(side) ?? page;
       if (values.css && on === page) await setCss(side === 'app+css');
       let latencies: number[] = [];
       const events = await trace(cdp.get(on)!, async () => void (latencies = await ask(on, question)));

@@ -2,11 +2,12 @@
  * Issue 50, round 4: which of the app's functions the streamed frames' script time is, by a V8 CPU
  * profile of the app page while answers stream (the page and stream of figure 1's latency, as
  * long-frames.ts latency). Benchmark only; judges nothing.
- *   npx tsx test/bench/stream-profile.ts [--rounds N] [--minified]
+ *   npx tsx test/bench/stream-profile.ts [--rounds N] [--minified] [--css RULES]
  * By default the renderer is built again unminified (into a temporary folder, out/ untouched), so
  * the functions keep their names; `--minified` profiles out/renderer as last built.
  * Prints self time per function (ms over all the streamed answers, and per animation frame) and the
- * inclusive time of the frame's main entry points.
+ * inclusive time of the frame's main entry points. `--css` adds RULES to the app's page before the
+ * answers (issue 50, round 7: which script a style change brings, e.g. a composited scroller).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { mainThread, traced, type Ev } from './frame-breakdown';
 const args = process.argv.slice(2);
 const rounds = Number(args[args.indexOf('--rounds') + 1] || 3) || 3;
 const minified = args.includes('--minified');
+const css = args.includes('--css') ? args[args.indexOf('--css') + 1] ?? '' : '';
 
 type CallFrame = { functionName: string; url: string; lineNumber: number };
 type Chunk = { cpuProfile?: { nodes?: Array<{ id: number; parent?: number; callFrame: CallFrame }>; samples?: number[] }; timeDeltas?: number[] };
@@ -110,10 +112,17 @@ if (!minified || !process.argv.includes('--no-build')) execFileSync('npx', ['--n
 const renderer = await floorRenderer(source);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 const host = await startHost(['--pace-ms', '5'], { withClock: true, renderer: renderer.dir });
-console.log(`load average at start ${loadavg().map((n) => n.toFixed(2)).join(' ')}; renderer ${minified ? 'minified' : 'unminified'}`);
+console.log(`load average at start ${loadavg().map((n) => n.toFixed(2)).join(' ')}; renderer ${minified ? 'minified' : 'unminified'}${css ? `; css ${css}` : ''}`);
 try {
   const context = await browser.newContext();
   const { page } = await openAppBesideFloor(context, host);
+  // A constructed sheet: the page's CSP refuses inline styles.
+  if (css)
+    await page.evaluate((rules) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(rules);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }, css);
   const ask = async (question: string): Promise<void> => {
     await page.getByTestId('composer-input').fill(question);
     await page.getByTestId('send').click();

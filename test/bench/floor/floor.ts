@@ -7,6 +7,10 @@
  *     (stream-start 'ask'), batched once per animation frame as the app's stream client does,
  *     each batch's text appended to a <div>, and the app's own 'stream-painted' mark
  *     (src/renderer/src/bridge/latency-mark.ts, imported) after the frame that painted it.
+ * With `?follow` (issue 50, round 7; latency-pipeline.ts --following-floor), the <div> is a scroller
+ * of the chat column's size holding a screenful of earlier text, and it follows the end as the app's
+ * list does (its scroll position written to the end when the growing text's size changes): the
+ * least a page that follows a stream must do. Not used by `npm run bench`.
  * Built by the benchmark with Vite (floorRenderer in test/bench/app-bench.ts) into same-origin
  * files, as the host's CSP allows only scripts from its own origin.
  */
@@ -27,6 +31,27 @@ declare global {
 
 const textarea = document.querySelector('textarea')!;
 const answer = document.getElementById('answer')!;
+/** Where a streamed answer's text goes: the <div>, or with `?follow` the growing end of its scroller. */
+const target = new URLSearchParams(location.search).has('follow') ? followingScroller(answer) : answer;
+
+function followingScroller(scroller: HTMLElement): HTMLElement {
+  // Styles through the CSSOM: the host's CSP refuses inline style attributes and elements.
+  Object.assign(scroller.style, { height: '620px', width: '1100px', overflowY: 'auto', overflowAnchor: 'none', padding: '1rem 1.5rem', boxSizing: 'border-box', lineHeight: '1.55', fontFamily: 'system-ui, sans-serif' });
+  const earlier = 'Quick commerce in Bengaluru grew 42% last quarter, with Zepto and Blinkit opening dark stores across the city; analysts expect the pace to hold as tier-2 cities follow, and jewellery chains in Kerala keep adding stores ahead of the wedding season. ';
+  for (let i = 0; i < 12; i += 1) {
+    const p = document.createElement('p');
+    p.style.maxWidth = '52rem';
+    p.textContent = earlier.repeat(2);
+    scroller.append(p);
+  }
+  const growing = document.createElement('p');
+  growing.style.maxWidth = '52rem';
+  growing.style.whiteSpace = 'pre-wrap';
+  scroller.append(growing);
+  // As the app's list: followed after the browser's layout, before paint, when the end grew.
+  new ResizeObserver(() => (scroller.scrollTop = scroller.scrollHeight)).observe(growing);
+  return growing;
+}
 const pending = new Map<number, (result: { ok: boolean; error?: { message?: string } }) => void>();
 let nextId = 1;
 let socket: Promise<WebSocket> | null = null;
@@ -74,7 +99,7 @@ function flush(inFrameCallback: boolean): void {
     if (message.kind !== 'events') continue;
     for (const event of message.events) if (event.type === 'text') text += event.text;
   }
-  if (text) answer.append(text);
+  if (text) target.append(text);
   markStreamPainted(batch, inFrameCallback);
 }
 
@@ -82,7 +107,7 @@ window.floor = {
   /** Streams one answer to `question` into the div; resolves with 'done' or 'error' when it ends. */
   async ask(question: string): Promise<string> {
     const ws = await connect();
-    answer.textContent = '';
+    target.textContent = '';
     const ended = new Promise<string>((resolve) => (finished = resolve));
     const id = nextId++;
     const started = new Promise<{ ok: boolean; error?: { message?: string } }>((resolve) => pending.set(id, resolve));

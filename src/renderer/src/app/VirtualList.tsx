@@ -2,6 +2,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useReducer, useRef, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 
+/** A scroll position past any list's end: written, the browser puts the list at its end. */
+const PAST_THE_END = 1e9;
+
 interface VirtualListProps<T> {
   items: readonly T[];
   keyOf(item: T): string;
@@ -46,8 +49,11 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     followNew.current = false;
     const element = scroller.current;
     if (!element || pinned.current || !atBottom.current || items.length === 0) return;
-    const bottom = element.scrollHeight - element.clientHeight;
-    if (element.scrollTop < bottom - 1) element.scrollTop = bottom;
+    // Issue 50, round 8: the end without reading it first. The browser clamps a scroll position
+    // past the end to the end, so no `scrollHeight`, `clientHeight` or `scrollTop` is read
+    // before the write (each read lays out whatever the frame dirtied since its layout; the
+    // write then finds it laid out); the position read after it costs no layout of its own.
+    element.scrollTop = PAST_THE_END;
     followedTo.current = element.scrollTop;
   };
   const totalSize = useRef(0);
@@ -108,7 +114,7 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     // A row changed size (mounted, or the last answer grew): in the rows' ResizeObserver callback,
     // after the browser's layout and before paint. The rows are placed again at once (React would
     // otherwise do it after this frame's paint: rows overlapping for a frame), then the end is
-    // followed; reading scrollHeight here costs no layout of its own in the commit.
+    // followed, by a scroll position written past the end (no layout of its own in the commit).
     onChange: (instance) => {
       const stale = outdated(instance);
       // Scrolling, a new count, the scroller resized: react-virtual renders the list when its range
@@ -193,11 +199,11 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     followNew.current = true;
     // Also followed in the next frame's animation callback: a new row whose first observation
     // finds its estimate exact reports no change to onChange. That callback runs before the
-    // frame's own layout, so its scrollHeight read is that layout done early, not a second one.
+    // frame's own layout, so the layout its write needs is that layout done early, not a second one.
     const frame = requestAnimationFrame(() => {
       if (!followNew.current) return;
       followNew.current = false;
-      element.scrollTop = element.scrollHeight;
+      element.scrollTop = PAST_THE_END;
       followedTo.current = element.scrollTop;
     });
     return () => cancelAnimationFrame(frame);
