@@ -66,10 +66,24 @@ export function AnswerSettings() {
     apply();
   };
 
+  // Until the saved settings are read the controls are disabled: the defaults shown meanwhile are
+  // not the analyst's settings, and a choice that matched a default (a click on the radio already
+  // checked) would be replaced when they arrived (seen on a busy machine: "extractive" clicked,
+  // then the saved model came back and was saved again).
+  const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     void clarity()
       .invoke('answers.status')
-      .then((result) => result.ok && (edited.current ? setStatus(result.value) : show(result.value)));
+      .then(
+        (result) => {
+          if (result.ok) {
+            if (edited.current) setStatus(result.value);
+            else show(result.value);
+          }
+          setLoaded(true);
+        },
+        () => setLoaded(true),
+      );
   }, []);
 
   const save = async (options: { clearKey?: boolean } = {}): Promise<void> => {
@@ -103,7 +117,7 @@ export function AnswerSettings() {
       : 'The local service composes answers from the signals, with no model (works offline); every claim is checked against the signals it cites.';
 
   return (
-    <fieldset data-testid="answer-settings">
+    <fieldset data-testid="answer-settings" disabled={!loaded} aria-busy={!loaded}>
       <legend>Answers</legend>
       {remote ? (
         <p className="hint" data-testid="answers-remote">
@@ -111,7 +125,7 @@ export function AnswerSettings() {
         </p>
       ) : (
         <p className="hint" data-testid="answers-current">
-          {current}
+          {loaded ? current : 'Reading the saved settings…'}
         </p>
       )}
       <label>
