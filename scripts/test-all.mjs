@@ -14,7 +14,7 @@
  * 2-core machine the suites' CPU, not their order, bounds the run). The exit code is 1 if any
  * suite failed.
  *
- *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit types+lint integration
+ *   npm test                       TEST_JOBS=1 npm test        node scripts/test-all.mjs unit types+lint
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
@@ -39,12 +39,8 @@ const SUITES = [
   { name: 'security', command: 'npm run security:scan', weight: 10 },
   { name: 'unit', command: 'npm run test:unit', weight: 180 },
   // Its service processes run the build when it is fresh (test/support/built-code.ts): less CPU per start.
-  // Two halves (vitest --shard), each one file at a time: beside e2e and one another they keep both cores
-  // busy where one integration process waited on its services' timers and starts with a core idle
-  // (decision 0049, round 7). At most TEST_JOBS suites run at once, so they never run beside e2e and
-  // unit and types+lint all at once (the two-worker trial's load 13-14).
-  { name: 'integration-1', command: 'npm run test:integration -- --shard=1/2', after: ['build'], weight: 650 },
-  { name: 'integration-2', command: 'npm run test:integration -- --shard=2/2', after: ['build'], weight: 650 },
+  // One file at a time: two at a time overloaded 2 cores beside e2e (timeouts in the clean-clone run, decision 0049).
+  { name: 'integration', command: 'npm run test:integration', after: ['build'], weight: 1250 },
   { name: 'keychain', command: 'npm run test:keychain', weight: 5 },
   { name: 'build', command: 'npm run build', weight: 5 },
   { name: 'size', command: 'npm run size', after: ['build'], weight: 2 },
@@ -59,16 +55,14 @@ function pathToEnd(suite) {
 }
 
 const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3) || 1);
-// A suite in parts is asked for by its name (`integration`: both halves) or a part's.
-const named = (suite, name) => suite.name === name || suite.name.replace(/-\d+$/, '') === name;
 const asked = process.argv.slice(2);
-const unknown = asked.filter((name) => !SUITES.some((suite) => named(suite, name)));
+const unknown = asked.filter((name) => !SUITES.some((suite) => suite.name === name));
 if (unknown.length > 0) {
   console.error(`test-all: no suite named ${unknown.join(', ')}; the suites are ${SUITES.map((suite) => suite.name).join(', ')}`);
   process.exit(2);
 }
 // Asking for a suite brings what it needs (size and e2e need the build).
-const wanted = new Set(SUITES.filter((suite) => asked.length === 0 || asked.some((name) => named(suite, name))).map((suite) => suite.name));
+const wanted = new Set(asked.length > 0 ? asked : SUITES.map((suite) => suite.name));
 for (const suite of SUITES) if (wanted.has(suite.name)) for (const need of suite.after ?? []) wanted.add(need);
 const suites = SUITES.filter((suite) => wanted.has(suite.name));
 
