@@ -45,21 +45,14 @@ const commits = vi.hoisted(() => {
 
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClarityBridge } from '../../src/shared/bridge-contract';
+import { idleBridge } from '../support/idle-bridge';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { ChatView } from '../../src/renderer/src/features/chat/ChatView';
 import { useAppStore, type TurnView } from '../../src/renderer/src/store/app-store';
 import { applyAskEvent } from '../../src/shared/answer-rules';
 import type { AskEvent } from '../../src/shared/ask-event';
 
-const bridge: ClarityBridge = {
-  host: 'electron',
-  invoke: (async () => ({ ok: true, value: null })) as ClarityBridge['invoke'],
-  startStream: async () => ({ ok: true, value: null }),
-  abortStream: async () => undefined,
-  onStreamMessage: () => () => undefined,
-  onPush: () => () => undefined,
-};
+const bridge = idleBridge();
 const A = 'sig_aaaaaaaaaaaaaaaa';
 const citation = { id: A, title: 'A', source_name: 'Source of A', published_at: '2026-11-01T00:00:00Z' };
 const answered = (id: string, text: string): TurnView => ({

@@ -6,7 +6,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { useRef } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClarityBridge } from '../../src/shared/bridge-contract';
+import { idleBridge } from '../support/idle-bridge';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { AnswerView } from '../../src/renderer/src/features/chat/AnswerView';
 import { keepWhileOnlyTextGrew } from '../../src/renderer/src/features/chat/ChatView';
@@ -16,14 +16,7 @@ import type { AskEvent } from '../../src/shared/ask-event';
 
 const A = 'sig_aaaaaaaaaaaaaaaa';
 const B = 'sig_bbbbbbbbbbbbbbbb';
-const bridge: ClarityBridge = {
-  host: 'electron',
-  invoke: (async () => ({ ok: true, value: null })) as ClarityBridge['invoke'],
-  startStream: async () => ({ ok: true, value: null }),
-  abortStream: async () => undefined,
-  onStreamMessage: () => () => undefined,
-  onPush: () => () => undefined,
-};
+const bridge = idleBridge();
 const citation = (id: string, title: string) => ({ id, title, source_name: `Source of ${title}`, published_at: '2026-11-01T00:00:00Z' });
 
 function streamingTurn(text = ''): TurnView {
