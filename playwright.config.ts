@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { CHROMIUM_TEST_FLAGS } from './test/support/chromium-flags';
 
 /**
  * End-to-end tests drive the real renderer in Debian's Chromium through the browser host,
@@ -21,7 +22,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 860 },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+      args: CHROMIUM_TEST_FLAGS,
     },
     // A failed test's trace keeps its actions, DOM snapshots and sources; not the screencast, which
     // cost ~1.2-1.6 CPU s a test (docs/decisions/0049-the-ci-s-shape.md). A failure still gets its screenshot.

@@ -17,8 +17,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_TEST_FLAGS } from '../support/chromium-flags';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+export const CHROMIUM_ARGS = CHROMIUM_TEST_FLAGS;
 const percentile = (values: number[], p: number): number => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? 0;
 const round = (n: number): number => Math.round(n * 100) / 100;
 /** The benchmark's clock, as epoch milliseconds (the same form the app's marks use). */

@@ -15,6 +15,7 @@ import { extname, join, resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { chromium, type Page } from 'playwright-core';
 import { build } from 'vite';
+import { CHROMIUM_TEST_FLAGS } from '../support/chromium-flags';
 import { LIMIT_TABLE } from '../../src/service/rate-limiter';
 import { startService } from '../../src/service/server';
 import { animationFrameTasks, traced } from './frame-breakdown';
@@ -31,7 +32,7 @@ interface BenchWindow {
   };
 }
 export const RENDERERS: RendererName[] = ['clarity', 'react-markdown', 'streamdown'];
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--enable-precise-memory-info', '--js-flags=--expose-gc'];
+export const CHROMIUM_ARGS = [...CHROMIUM_TEST_FLAGS, '--enable-precise-memory-info', '--js-flags=--expose-gc'];
 const RUNS = 3;
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
