@@ -14,7 +14,8 @@
  * them: each variant makes one new folder first, unmeasured); --service-args="…" are added to every
  * start's (e.g. --service-args="--signals 3000", as the integration tests start it). Every start also reports
  * the CPU of the whole process (every thread, ended ones too: /proc/<pid>/stat) at the answer and
- * at index ready.
+ * at index ready, and with --settle-ms N once more N ms after ready (work a start leaves for after
+ * it, such as Discover's timeline before round 8).
  */
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
@@ -28,7 +29,7 @@ import { startServiceProcess } from '../support/service-process';
 import { startAnswering, type Answering } from './start-1m-bench';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '5' }, signals: { type: 'string', default: '100000' }, variant: { type: 'string', multiple: true }, profile: { type: 'string' }, keep: { type: 'string' }, kinds: { type: 'string', default: 'restart,empty' }, 'service-args': { type: 'string', default: '' } },
+  options: { rounds: { type: 'string', default: '5' }, signals: { type: 'string', default: '100000' }, variant: { type: 'string', multiple: true }, profile: { type: 'string' }, keep: { type: 'string' }, kinds: { type: 'string', default: 'restart,empty' }, 'service-args': { type: 'string', default: '' }, 'settle-ms': { type: 'string', default: '0' } },
 });
 const variants = (values.variant ?? ['current=out/main/service.js']).map((spec) => {
   // `name=[node flags …] entry`: variants of one build (same entry) share its data directories.
@@ -74,6 +75,8 @@ interface Run {
   /** CPU ms of the whole process at the answer and at index ready. */
   processAtAnswer: number;
   processAtReady: number;
+  /** CPU ms of the whole process --settle-ms after ready (0: not read). */
+  processSettled: number;
   listen: number;
   answer: number;
   ready: number;
@@ -104,8 +107,14 @@ async function once(variant: { name: string; entry: string; flags: string[] }, k
   });
   await pending;
   await readyRead;
+  let processSettled = 0;
+  const settleMs = Number(values['settle-ms']);
+  if (settleMs > 0) {
+    await new Promise((resolve) => setTimeout(resolve, settleMs));
+    processSettled = await processCpu(run.service.child.pid!);
+  }
   await run.service.stop();
-  return { variant: variant.name, kind, listen: run.listenMs, answer: run.answerMs, ready: run.readyMs, state: run.indexState, cited: run.cited, cpu, load, processAtAnswer, processAtReady };
+  return { variant: variant.name, kind, listen: run.listenMs, answer: run.answerMs, ready: run.readyMs, state: run.indexState, cited: run.cited, cpu, load, processAtAnswer, processAtReady, processSettled };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
@@ -161,7 +170,7 @@ async function main(): Promise<void> {
             .map(([name, ms]) => `${name} ${Math.round(ms)}`)
             .join(', ');
           console.log(
-            `round ${round + 1} ${variant.name.padEnd(8)} ${kind.padEnd(7)} listen ${Math.round(run.listen)} answer ${Math.round(run.answer)} ready ${Math.round(run.ready)} (${run.state}, cited ${run.cited}) load ${run.load.toFixed(2)} | process cpu at answer ${Math.round(run.processAtAnswer)}, at ready ${Math.round(run.processAtReady)} | cpu at answer: ${cpu}`,
+            `round ${round + 1} ${variant.name.padEnd(8)} ${kind.padEnd(7)} listen ${Math.round(run.listen)} answer ${Math.round(run.answer)} ready ${Math.round(run.ready)} (${run.state}, cited ${run.cited}) load ${run.load.toFixed(2)} | process cpu at answer ${Math.round(run.processAtAnswer)}, at ready ${Math.round(run.processAtReady)}, settled ${Math.round(run.processSettled)} | cpu at answer: ${cpu}`,
           );
         }
       }
@@ -173,7 +182,7 @@ async function main(): Promise<void> {
         const cpuMain = median(mine.map((run) => run.cpu.main ?? 0));
         const cpuAll = median(mine.map((run) => Object.values(run.cpu).reduce((a, b) => a + b, 0)));
         console.log(
-          `${variant.name.padEnd(8)} ${kind.padEnd(7)} answer ${Math.round(median(mine.map((r) => r.answer)))} (${mine.map((r) => Math.round(r.answer)).join(', ')}) listen ${Math.round(median(mine.map((r) => r.listen)))} ready ${Math.round(median(mine.map((r) => r.ready)))} | cpu at answer: main ${Math.round(cpuMain)}, all threads ${Math.round(cpuAll)} | process cpu at answer ${Math.round(median(mine.map((r) => r.processAtAnswer)))}, at ready ${Math.round(median(mine.map((r) => r.processAtReady)))} (${mine.map((r) => Math.round(r.processAtReady)).join(', ')}) | load ${mine.map((r) => r.load.toFixed(1)).join(' ')}`,
+          `${variant.name.padEnd(8)} ${kind.padEnd(7)} answer ${Math.round(median(mine.map((r) => r.answer)))} (${mine.map((r) => Math.round(r.answer)).join(', ')}) listen ${Math.round(median(mine.map((r) => r.listen)))} ready ${Math.round(median(mine.map((r) => r.ready)))} | cpu at answer: main ${Math.round(cpuMain)}, all threads ${Math.round(cpuAll)} | process cpu at answer ${Math.round(median(mine.map((r) => r.processAtAnswer)))}, at ready ${Math.round(median(mine.map((r) => r.processAtReady)))} (${mine.map((r) => Math.round(r.processAtReady)).join(', ')}), settled ${Math.round(median(mine.map((r) => r.processSettled)))} (${mine.map((r) => Math.round(r.processSettled)).join(', ')}) | load ${mine.map((r) => r.load.toFixed(1)).join(' ')}`,
         );
       }
     }
