@@ -1,17 +1,15 @@
 /**
- * The built service's process entry (`out/main/service.js`, what the app forks): before the
- * service's modules load, Node's on-disk compile cache is turned on (a later start skips compiling
- * the ~500 files of fastify, zod and the rest: they are read as cached code) and the embedded
- * database starts opening on its own thread (store/pglite-thread.ts). Then the CLI (`cli.ts`) runs
- * as before, and takes that database when it opens the same data directory.
+ * The built service's process entry (`out/main/service.js`, what the app forks). It imports
+ * nothing of the service's own until Node's on-disk compile cache is on, so every module after
+ * it (the early start's, then the ~500 files of the CLI, fastify, zod and the rest) is read as
+ * cached code at a later start instead of compiled again. Then `early-start.ts` starts opening the
+ * embedded database on its own thread and reading the data directory's packed files, and the CLI
+ * (`cli.ts`) runs as before, taking that database when it opens the same data directory.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import module from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { defaultServiceDataDir, namesNoFolder } from './data-dir';
-import { startEarlyReads } from './retrieval/early-reads';
-import { DATABASE_FOLDER, openEmbeddedDatabaseEarly } from './store/embedded';
 
 /**
  * Per user (0700), beside the PGlite template in the user's cache, so nobody else can plant
@@ -28,48 +26,9 @@ function enableCompileCache(): void {
   }
 }
 
-/**
- * The value of `--name value` or `--name=value` among the arguments (the CLI parses them properly
- * later); the last one given, as the CLI's parseArgs takes it, so both open the same directory.
- */
-function argument(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let at = args.length - 1; at >= 0; at -= 1) {
-    if (args[at] === `--${name}`) return args[at + 1];
-    if (args[at]!.startsWith(`--${name}=`)) return args[at]!.slice(name.length + 3);
-  }
-  return undefined;
-}
-
-/**
- * The packed files the start will read from the data directory (the sample's corpus cache, and
- * the stored signals' snapshot of an embedded database), read and checksummed on a worker thread
- * meanwhile (retrieval/early-reads.ts). The names are the readers' (corpus/corpus-cache.ts,
- * stored-signals.ts); a file the start does not take is read for nothing, no more.
- */
-function readPackedFilesEarly(dir: string, embedded: boolean): void {
-  try {
-    const names = readdirSync(dir).filter((name) => /^corpus-cache-[0-9a-f]{32}\.bin$/.test(name) || (embedded && name === 'signal-index-snapshot.bin'));
-    // The corpus cache first: it is read first, and is the smaller.
-    names.sort((a, b) => Number(b.startsWith('corpus-cache-')) - Number(a.startsWith('corpus-cache-')));
-    if (names.length > 0) startEarlyReads(names.map((name) => join(dir, name)));
-  } catch {
-    // No data directory yet (a first start): nothing to read early.
-  }
-}
-
 enableCompileCache();
-const serving = !process.argv.slice(2).includes('token');
-// Only the embedded database uses PGlite (not a team server's --database, nor the token command).
-const embedded = argument('database') === undefined;
-// The CLI opens the embedded database in the same directory (its --data-dir, else the default).
-// Only a database already made: a first start creates it after the CLI has checked its arguments,
-// so a start it refuses (and exits) never leaves a half-made database folder behind.
-// A --data-dir that names no folder ("undefined") is the CLI's to refuse: nothing is read early.
-const named = argument('data-dir');
-const dataDir = named !== undefined && namesNoFolder(named) ? null : (named ?? defaultServiceDataDir());
-if (serving && embedded && dataDir && existsSync(join(dataDir, DATABASE_FOLDER, 'PG_VERSION'))) openEmbeddedDatabaseEarly(dataDir);
-if (serving && dataDir) readPackedFilesEarly(dataDir, embedded);
+// Dynamic imports: a static one would be loaded (and compiled) before the line above runs.
+await import('./early-start');
 await import('./cli');
 // Written now rather than at exit: the app's utility process may be ended without a normal exit.
 module.flushCompileCache?.();

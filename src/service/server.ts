@@ -39,6 +39,7 @@ import { openDatabase } from './store/open';
 import { StoredSignals, type LoadedSignals } from './stored-signals';
 import { NO_SCHEMA_COMPILERS } from './no-schema-compilers';
 import { ServiceWarmUp, warmCorpus } from './server-warm-up';
+import { RequestQuiet } from './request-quiet';
 import { DEFAULT_TIME_ZONE } from './world/time-zone';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -147,6 +148,8 @@ export interface RunningService {
   readonly storedSignals: Omit<LoadedSignals, 'signals'>;
   /** The warm-up: `state` (warming, ready, failed) and whenReady() (server-warm-up.ts). */
   warmUp: ServiceWarmUp;
+  /** Whether Discover's timeline is built yet: by its first request, or once the service was left quiet after its start (extensions.ts). */
+  discoverTimelineBuilt(): boolean;
   /** Every route the server registered (endpoint-table.test.ts checks they are the table's rows). */
   routes: ReadonlyArray<{ method: string; url: string }>;
   close(): Promise<void>;
@@ -287,7 +290,9 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   };
 
   app.decorateRequest('identity', null);
+  const quiet = new RequestQuiet(); // work that only speeds up a later request waits for a quiet moment
   app.addHook('onRequest', async (request, reply) => {
+    quiet.began((ended) => reply.raw.once('close', ended));
     // Who is calling comes first: a refused credential is 401 on every route, before any body error.
     await resolveIdentity(request);
     await warmUp.gate(request.routeOptions.url, reply);
@@ -350,7 +355,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
   registerSessionRoutes(app, context);
   registerDeveloperRoutes(app, context);
   if (options.adminBootstrapSecret && !options.companyIdentity) registerAdminBootstrapRoute(app, context, options.adminBootstrapSecret);
-  const extensions = await registerExtensions(app, context, { ...options.extensions, db });
+  const extensions = await registerExtensions(app, context, { ...options.extensions, db, quiet });
   // Written on first request (stringifying the document takes a noticeable part of a start).
   let openApi: string | null = null;
   route(app, 'openapi', async (_request, reply) => reply.type('application/yaml; charset=utf-8').send((openApi ??= openApiYaml(options.publicUrl ?? url))));
@@ -413,6 +418,7 @@ async function startOnDatabase(options: ServiceOptions, db: Database, now: () =>
       return loaded;
     },
     warmUp,
+    discoverTimelineBuilt: () => extensions.discoverTimelineBuilt,
     routes,
     async close() {
       if (liveTimer) clearInterval(liveTimer);

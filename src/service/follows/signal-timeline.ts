@@ -43,13 +43,20 @@ export class SignalTimeline {
   }
 
   /**
-   * Builds it now if no request has (the service calls this once its index is warm), in steps of
+   * Builds it now if no request has (the service calls this once its index is warm and nobody has
+   * asked anything for a while: extensions.ts), in steps of
    * WARM_STEP_SIGNALS awaiting `pause` between them: built in one step (1 s under load at
    * 120,000 signals, decision 0040 round 6) it held up the answers of the asks that had waited
    * for the warm index. A request that needs it meanwhile finishes the build at once.
    */
   async warm(pause: () => Promise<void>): Promise<void> {
-    while (this.buildStep(WARM_STEP_SIGNALS)) await pause();
+    // A closed service's timeline is not built on for nobody.
+    while (!this.closed && this.buildStep(WARM_STEP_SIGNALS)) await pause();
+  }
+
+  /** Whether the order and the filter lists are built (by a request or by warm). */
+  get built(): boolean {
+    return this.sorted !== null;
   }
 
   private get ordered(): CorpusSignal[] {
@@ -78,7 +85,10 @@ export class SignalTimeline {
     return false;
   }
 
+  private closed = false;
+
   close(): void {
+    this.closed = true;
     this.unsubscribe();
   }
 

@@ -5,15 +5,15 @@
  * service in the process shares one in-memory PGlite, each in a schema of its own.
  */
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, open, readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { cp, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { resolve } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import writeFileAtomic from 'write-file-atomic';
 import { DatabaseStartError, type Database, type Queryable } from './database';
 import { preparePgliteArtifacts } from './pglite-artifacts';
-import { openPgliteThread, type PgliteThread } from './pglite-thread';
+import { FROM_TEMPLATE, openPgliteThread, type PgliteThread } from './pglite-thread';
 
 export const DATABASE_FOLDER = 'database';
 export const BACKUP_FOLDER = 'database-backups';
@@ -39,7 +39,7 @@ const run = async <T>(target: PGlite | Transaction, sql: string, params?: unknow
 const early = new Map<string, Promise<EmbeddedDatabase>>();
 
 /**
- * Starts opening the database in `dataDir` now (the process entry, main.ts, calls it first thing,
+ * Starts opening the database in `dataDir` now (the process entry calls it first thing, early-start.ts,
  * so PGlite's open on its thread overlaps the loading of the service's modules); the service's
  * own `openEmbeddedDatabase` of the same directory then takes it, or its error. Never throws.
  */
@@ -49,23 +49,34 @@ export function openEmbeddedDatabaseEarly(dataDir: string): void {
   early.set(resolve(dataDir), opening);
 }
 
+export interface EmbeddedOpenOptions {
+  /**
+   * A new database starts as a copy of this folder when it holds a cluster: one already migrated
+   * to this version's schema (open.ts names it by the migrations; migratedTemplateFolder).
+   */
+  migratedTemplate?: string | null;
+}
+
+/** How the open found its folder: there already, copied from the migrated template, or created from PGlite's pristine cluster (or initdb). */
+export type FolderMade = 'existing' | 'copied' | 'created';
+
 /** Opens (or creates) the database in `dataDir`; a clear DatabaseStartError when it cannot. */
-export async function openEmbeddedDatabase(dataDir: string): Promise<EmbeddedDatabase> {
+export async function openEmbeddedDatabase(dataDir: string, options: EmbeddedOpenOptions = {}): Promise<EmbeddedDatabase> {
   const started = early.get(resolve(dataDir));
   if (started) {
     early.delete(resolve(dataDir));
     return started;
   }
-  return openEmbeddedDatabaseNow(dataDir);
+  return openEmbeddedDatabaseNow(dataDir, options);
 }
 
-async function openEmbeddedDatabaseNow(dataDir: string): Promise<EmbeddedDatabase> {
+async function openEmbeddedDatabaseNow(dataDir: string, options: EmbeddedOpenOptions = {}): Promise<EmbeddedDatabase> {
   const folder = join(dataDir, DATABASE_FOLDER);
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const releaseLock = await takeLock(join(dataDir, 'database.lock'), folder);
   try {
-    const pglite = await openFolder(folder, dataDir);
-    return new EmbeddedDatabase(pglite, folder, dataDir, releaseLock);
+    const { thread, made } = await openFolder(folder, dataDir, options.migratedTemplate ?? null);
+    return new EmbeddedDatabase(thread, folder, dataDir, releaseLock, made);
   } catch (error) {
     await releaseLock();
     throw error;
@@ -77,7 +88,27 @@ async function openEmbeddedDatabaseNow(dataDir: string): Promise<EmbeddedDatabas
  * in WebAssembly) takes several seconds, loading a copy about one. Per user (0700) so nobody
  * else can plant one; named by PGlite's version.
  */
-const TEMPLATE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop', `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
+const USER_CACHE = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'clarity-desktop');
+const TEMPLATE = join(USER_CACHE, `pglite-cluster-${PGLITE_VERSION}.tar.gz`);
+const MIGRATED_TEMPLATE_PREFIX = `pglite-cluster-${PGLITE_VERSION}-schema-`;
+
+/**
+ * The migrated template of a schema (`schemaKey`: open.ts's hash of the migrations), in the same
+ * per-user cache: a new database copied from it skips PGlite's unpacking of the pristine cluster
+ * (file by file, in WebAssembly) and every migration (decision 0040, round 8).
+ */
+export function migratedTemplateFolder(schemaKey: string): string {
+  return join(USER_CACHE, `${MIGRATED_TEMPLATE_PREFIX}${schemaKey}`);
+}
+
+/** PostgreSQL's lock file of a running cluster: not part of a template. */
+const NOT_IN_TEMPLATE = new Set(['postmaster.pid']);
+
+const isFile = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (found) => found.isFile(),
+    () => false,
+  );
 
 /**
  * A new cluster in memory (a folder's is made on its thread, the same way: pglite-thread.ts).
@@ -110,15 +141,19 @@ async function createInMemory(): Promise<PGlite> {
   return pglite;
 }
 
-async function openFolder(folder: string, dataDir: string): Promise<PgliteThread> {
-  const existed = await stat(join(folder, 'PG_VERSION')).then(
-    () => true,
-    () => false,
-  );
+async function openFolder(folder: string, dataDir: string, migratedTemplate: string | null = null): Promise<{ thread: PgliteThread; made: FolderMade }> {
+  const existed = await isFile(join(folder, 'PG_VERSION'));
   try {
-    // Opened on its own thread; a new folder from the template (or initdb), the catalog checked there.
-    return await openPgliteThread({ folder, existed, template: TEMPLATE, extraStartParams: EXTRA_START_PARAMS });
+    // Opened on its own thread; a new folder from a template (or initdb), the catalog checked there.
+    const thread = await openPgliteThread({ folder, existed, template: TEMPLATE, migratedTemplate: existed ? null : migratedTemplate, extraStartParams: EXTRA_START_PARAMS });
+    return { thread, made: existed ? 'existing' : thread.copied ? 'copied' : 'created' };
   } catch (error) {
+    if (migratedTemplate && error instanceof Error && FROM_TEMPLATE in error) {
+      // A damaged migrated template: dropped, and this database made as without one.
+      await rm(migratedTemplate, { recursive: true, force: true }).catch(() => undefined);
+      await rm(folder, { recursive: true, force: true });
+      return openFolder(folder, dataDir);
+    }
     const backup = await newestBackup(dataDir);
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new DatabaseStartError(
@@ -211,6 +246,8 @@ export class EmbeddedDatabase implements Database {
     readonly location: string,
     private readonly dataDir: string,
     private readonly releaseLock: () => Promise<void>,
+    /** How this open found its folder (a new one 'created' is kept as the migrated template once migrated: open.ts). */
+    readonly made: FolderMade = 'existing',
   ) {}
 
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Rows<T> {
@@ -250,11 +287,37 @@ export class EmbeddedDatabase implements Database {
         await mkdir(join(this.dataDir, BACKUP_FOLDER), { recursive: true, mode: 0o700 });
         await cp(this.location, target, { recursive: true });
       } finally {
-        this.pglite = await openFolder(this.location, this.dataDir);
+        this.pglite = (await openFolder(this.location, this.dataDir)).thread;
       }
       const names = (await readdir(join(this.dataDir, BACKUP_FOLDER))).sort();
       for (const old of names.slice(0, Math.max(0, names.length - BACKUPS_KEPT))) await rm(join(this.dataDir, BACKUP_FOLDER, old), { recursive: true, force: true });
       return target;
+    });
+  }
+
+  /**
+   * Keeps this database, new and just migrated, as the template the next new database is copied
+   * from (`migratedTemplateFolder`): PostgreSQL writes out all it holds (CHECKPOINT), nothing runs
+   * on it meanwhile, and its folder is copied beside `target` and renamed into place (whole or
+   * not at all; another process that made it first wins). Templates of other schemas, older
+   * versions', are removed. Only a speed-up: a failure leaves the next new database made as before.
+   */
+  async keepAsTemplate(target: string): Promise<void> {
+    await this.exclusive.run(async () => {
+      const partial = `${target}.partial-${process.pid}`;
+      try {
+        await this.pglite.run('CHECKPOINT');
+        await mkdir(dirname(target), { recursive: true, mode: 0o700 });
+        await cp(this.location, partial, { recursive: true, filter: (source) => !NOT_IN_TEMPLATE.has(basename(source)) });
+        await rename(partial, target);
+        for (const name of await readdir(dirname(target))) {
+          if (name.startsWith(MIGRATED_TEMPLATE_PREFIX) && join(dirname(target), name) !== target) await rm(join(dirname(target), name), { recursive: true, force: true });
+        }
+      } catch {
+        // Not kept (or already there): the next new database is made as this one was.
+      } finally {
+        await rm(partial, { recursive: true, force: true }).catch(() => undefined);
+      }
     });
   }
 

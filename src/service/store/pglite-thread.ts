@@ -47,6 +47,8 @@ function deferTierUp(): () => void {
 
 /** One open folder's PGlite on its worker. One caller at a time (EmbeddedDatabase serialises). */
 export interface PgliteThread {
+  /** Whether this open made its new folder as a copy of the migrated template it was given. */
+  readonly copied: boolean;
   /** One statement with `$1…` parameters, or (none) a script of statements: the last one's rows. */
   run<T>(sql: string, params?: unknown[]): Promise<T[]>;
   close(): Promise<void>;
@@ -58,19 +60,27 @@ interface Reply {
   id: number;
   rows?: unknown[];
   error?: { message: string; fields: Record<string, unknown> };
+  /** The open's reply (id 0): whether the folder is a copy of the migrated template. */
+  copied?: boolean;
 }
+
+/** Set on the open's error when the folder it could not open was a copy of the migrated template (embedded.ts then drops that template). */
+export const FROM_TEMPLATE = 'openedCopyOfMigratedTemplate';
 
 /**
  * Plain JavaScript run as the worker (CommonJS; no file of its own to bundle or find beside the
- * build). It opens the folder (a new one from the user's template cluster when there is one, else
- * by initdb, then keeping a template for next time), checks the catalog reads, then answers.
+ * build). It opens the folder (a new one as a copy of the migrated template when it is given one
+ * that exists; else from the user's pristine cluster when there is one, else by initdb, then
+ * keeping that for next time), checks the catalog reads, then answers. The template is copied
+ * here, natively (cpSync), beside the folder and renamed into place: whole or not at all, and off
+ * the main thread (an async copy of its ~1,000 files cost ~0.4 CPU s of JavaScript there).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const { readFileSync, writeFileSync, renameSync, mkdirSync, rmSync } = require('node:fs');
-const { dirname } = require('node:path');
+const { readFileSync, writeFileSync, renameSync, mkdirSync, rmSync, cpSync, statSync, readdirSync } = require('node:fs');
+const { dirname, join } = require('node:path');
 const { PGlite } = require(workerData.pglite);
-const { folder, existed, template } = workerData;
+const { folder, existed, template, migratedTemplate } = workerData;
 const startParams = [...PGlite.defaultStartParams, ...workerData.extraStartParams];
 let pglite = null;
 const errorOf = (error) => {
@@ -104,17 +114,40 @@ async function create() {
   }
   return db;
 }
+function copyMigratedTemplate() {
+  try {
+    if (!migratedTemplate || !statSync(join(migratedTemplate, 'PG_VERSION')).isFile()) return false;
+  } catch {
+    return false;
+  }
+  // Only into a folder that is not there or empty (anything else is not ours to replace).
+  let inFolder = [];
+  try { inFolder = readdirSync(folder); } catch {}
+  if (inFolder.length > 0) return false;
+  const partial = folder + '.partial-' + process.pid;
+  try {
+    rmSync(partial, { recursive: true, force: true });
+    cpSync(migratedTemplate, partial, { recursive: true });
+    rmSync(folder, { recursive: true, force: true });
+    renameSync(partial, folder);
+    return true;
+  } catch {
+    rmSync(partial, { recursive: true, force: true });
+    return false;
+  }
+}
+const copied = !existed && copyMigratedTemplate();
 async function open() {
-  const db = existed ? await PGlite.create(folder, { startParams }) : await create();
+  const db = existed || copied ? await PGlite.create(folder, { startParams }) : await create();
   // A folder that opens but whose catalog is damaged fails here, before anything is served.
   await db.query('SELECT count(*) FROM pg_catalog.pg_class');
   return db;
 }
 const opening = open();
 opening.then(
-  (db) => { pglite = db; parentPort.postMessage({ id: 0, rows: [] }); },
+  (db) => { pglite = db; parentPort.postMessage({ id: 0, rows: [], copied }); },
   (error) => {
-    parentPort.postMessage({ id: 0, error: errorOf(error) });
+    parentPort.postMessage({ id: 0, error: errorOf(error), copied });
     parentPort.close();
   },
 );
@@ -150,13 +183,13 @@ function rebuilt(error: NonNullable<Reply['error']>): Error {
  * Starts opening `folder` on a new worker; resolves once PGlite has opened it and read its
  * catalog, rejects (the worker gone) with PGlite's error when it cannot.
  */
-export function openPgliteThread(options: { folder: string; existed: boolean; template: string; extraStartParams: readonly string[] }): Promise<PgliteThread> {
+export function openPgliteThread(options: { folder: string; existed: boolean; template: string; migratedTemplate?: string | null; extraStartParams: readonly string[] }): Promise<PgliteThread> {
   // Resolved as Node resolves the package (its CommonJS build: the worker's source is a script).
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
   const endDeferral = deferTierUp();
   let worker: Worker;
   try {
-    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...options, pglite } });
+    worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...options, migratedTemplate: options.migratedTemplate ?? null, pglite } });
   } catch (error) {
     endDeferral();
     throw error;
@@ -169,14 +202,16 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
     for (const { reject } of waiting.values()) reject(error);
     waiting.clear();
   };
+  let copied = false;
   worker.on('message', (reply: Reply) => {
+    if (reply.id === 0) copied = reply.copied ?? false;
     const caller = waiting.get(reply.id);
     if (!caller) return;
     waiting.delete(reply.id);
     // An idle thread does not keep the process alive (as PGlite on the main thread did not); a
     // query waited for does.
     if (waiting.size === 0) worker.unref();
-    if (reply.error) caller.reject(rebuilt(reply.error));
+    if (reply.error) caller.reject(reply.id === 0 && copied ? Object.assign(rebuilt(reply.error), { [FROM_TEMPLATE]: true }) : rebuilt(reply.error));
     else caller.resolve(reply.rows ?? []);
   });
   worker.on('error', (error) => fail(error instanceof Error ? error : new Error(String(error))));
@@ -203,6 +238,7 @@ export function openPgliteThread(options: { folder: string; existed: boolean; te
   opened.then(endDeferral, endDeferral);
   return opened.then(
     (): PgliteThread => ({
+      copied,
       exited,
       run: async <T>(sql: string, params?: unknown[]) => (await ask({ kind: 'run', sql, params })) as T[],
       async close() {
