@@ -356,8 +356,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       let settingsNotice: string | null = null;
       let restoreDraft: string | null = null;
       let sessionSlug: string | undefined;
-      const turns = get().turns.map((turn) => {
-        if (turn.id !== turnId) return turn;
+      // The batch's turn, searched from the end (the streaming turn is usually the last): a batch
+      // reads and copies the one turn it changes, not each of the conversation's (issue 50, round 9).
+      let turns = get().turns;
+      let at = turns.length - 1;
+      while (at >= 0 && turns[at]!.id !== turnId) at -= 1;
+      const applied = (turn: TurnEntry): TurnEntry => {
         // The streaming turn is always held; a retried one gets a fresh answer before it streams.
         let answer = turn.answer ?? emptyAnswer();
         for (const message of batch) {
@@ -385,10 +389,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         // A finished answer keeps one copy of the strings the conversation already holds.
         if (answer.status !== 'waiting' && answer.status !== 'streaming') answer = content.answer(answer);
         return { ...turn, status: answer.status, answer, updates: turn.updates + 1 };
-      });
+      };
+      if (at >= 0) {
+        turns = turns.slice();
+        turns[at] = applied(turns[at]!);
+      }
       // The stream's end frees the composer even if its turn is no longer shown (main keeps the
       // answer in its own conversation): otherwise Stop stayed up and no question could be asked.
-      if (batch.some((message) => message.kind === 'done' || message.kind === 'error') && get().activeStreamId && !turns.some((turn) => turn.id === turnId)) {
+      if (batch.some((message) => message.kind === 'done' || message.kind === 'error') && get().activeStreamId && at < 0) {
         activeStreamId = null;
         streamingTurnId = null;
       }

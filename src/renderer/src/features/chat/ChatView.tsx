@@ -1,9 +1,9 @@
 import { Ellipsis, PanelLeft } from 'lucide-react';
 import { memo, useEffect, useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { useDismiss } from '../../app/use-dismiss';
 import { VirtualList } from '../../app/VirtualList';
 import { isHeld, useAppStore, type TurnEntry } from '../../store/app-store';
+import { hasFinishedTurn, rowKeyOf, rowKeysSelector } from '../../store/turn-selectors';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
@@ -36,7 +36,7 @@ function ShareButton() {
   // answer's first events name its session, and this toolbar rendered again for it mid-stream.
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   const publicUrl = useAppStore((s) => s.activeConversation?.publicUrl ?? null);
-  const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
+  const hasTurns = useAppStore(hasFinishedTurn);
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -107,7 +107,7 @@ function ShareButton() {
  * when it is narrow (a container query in layout.css decides; the same buttons either way).
  */
 function ToolbarActions() {
-  const show = useAppStore((s) => s.activeConversation !== null && s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
+  const show = useAppStore((s) => s.activeConversation !== null && hasFinishedTurn(s));
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -126,9 +126,6 @@ function ToolbarActions() {
     </div>
   );
 }
-
-/** A turn's key in the list: the id it was asked under, kept once main names it. */
-const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
 
 /** Whether two objects hold the same values (by identity) under the same keys, `except` aside. */
 function sameBeside(a: object, b: object, except: ReadonlySet<string>): boolean {
@@ -210,7 +207,9 @@ const keyOfRow = (rowKey: string): string => rowKey;
  * chat's toolbar, conversation list and composer, nor this list and its virtualiser.
  */
 function ConversationTurns() {
-  const rowKeys = useAppStore(useShallow((s) => s.turns.map(rowKeyOf)));
+  // One selector for this list: a write that changes no turn's key maps no turn (issue 50, round 9).
+  const [selectRowKeys] = useState(rowKeysSelector);
+  const rowKeys = useAppStore(selectRowKeys);
   const setDraft = useAppStore((s) => s.setDraft);
   const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
   const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);
