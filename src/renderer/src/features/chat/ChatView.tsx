@@ -131,22 +131,38 @@ function ToolbarActions() {
 function sameBeside(a: object, b: object, except: ReadonlySet<string>): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(y);
-  if (keys.length !== Object.keys(x).length) return false;
-  return keys.every((key) => except.has(key) || (key in x && x[key] === y[key]));
+  // (A key of `except` may come or go: an answer's first support entry adds `support`.)
+  let shared = 0;
+  for (const key of Object.keys(y)) {
+    if (except.has(key)) continue;
+    if (!(key in x) || x[key] !== y[key]) return false;
+    shared += 1;
+  }
+  for (const key of Object.keys(x)) if (!except.has(key)) shared -= 1;
+  return shared === 0;
 }
 const TURN_TEXT = new Set(['answer', 'updates']);
-const ANSWER_TEXT = new Set(['text']);
+/**
+ * What a streaming answer shows nothing of (issue 50, round 9): its text (shown from the store),
+ * its sentences' support (read by the citation panel from the store), its promotion (shown once
+ * the answer ends), and of its citations, their details (looked up after each citation: neither
+ * the sources list nor a chip's preview shows them; the panel reads them from the store).
+ */
+const ANSWER_UNSHOWN = new Set(['text', 'support', 'promotion', 'citations']);
+const CITATION_UNSHOWN = new Set(['detail']);
+const sameCitationsShown = (a: readonly object[], b: readonly object[]): boolean => a === b || (a.length === b.length && a.every((citation, i) => citation === b[i] || sameBeside(citation, b[i]!, CITATION_UNSHOWN)));
 
 /**
- * `kept` when `next` is it with only more answer text while it streams (issue 50): the row and its
- * answer are not rendered again for that; the answer shows the text from the store itself
- * (useLiveAnswerMarkdown). Text that begins a "Sources disagree" section renders them (the
- * answer's flag reads the text).
+ * `kept` when `next` is it with only more answer text while it streams (issue 50), or with only
+ * what a streaming answer does not show (ANSWER_UNSHOWN: a batch of claim support or a
+ * citation's details, most of a stream's batches that are not text alone): the row and its answer
+ * are not rendered again for that; the answer shows the text from the store itself
+ * (useLiveAnswerMarkdown), and its end renders the whole answer. Text that begins a "Sources
+ * disagree" section renders them (the answer's flag reads the text).
  */
 export function keepWhileOnlyTextGrew<T extends TurnEntry | undefined>(kept: T, next: T): T {
   if (!kept || !next || kept === next || !kept.answer || !next.answer || kept.answer.status !== 'streaming' || next.answer.status !== 'streaming') return next;
-  if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_TEXT)) return next;
+  if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_UNSHOWN) || !sameCitationsShown(kept.answer.citations, next.answer.citations)) return next;
   const before = kept.answer.text;
   const after = next.answer.text;
   // (One equality of the start, not startsWith's character-by-character walk: issue 50, round 7.)
