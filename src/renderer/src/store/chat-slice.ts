@@ -16,6 +16,7 @@ import type { Conversation, ConversationTurn } from '../../../shared/conversatio
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';
+import { applyWithEndAfterPaint } from './stream-end';
 import { TurnContent } from './turn-content';
 import type { ChatSlice, ConversationHead, SliceCreator, TurnEntry } from './types';
 
@@ -39,22 +40,6 @@ const turnsOf = (conversation: Conversation, held: number): TurnEntry[] =>
 
 const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
 const finished = (turn: TurnEntry): boolean => turn.status !== 'waiting' && turn.status !== 'streaming';
-
-/** The longest an answer's end waits for the frame that shows its last text (onBatch in runStream). */
-const END_FALLBACK_MS = 250;
-
-/** Whether frames come: a visible page with animation frames (not a hidden window, not a test without them). */
-const canWaitForFrame = (): boolean => typeof requestAnimationFrame === 'function' && typeof MessageChannel === 'function' && typeof document !== 'undefined' && document.visibilityState === 'visible';
-
-/** `work` right after the current frame is painted (called from a frame callback: a posted message runs after the paint). */
-function afterPaint(work: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => {
-    channel.port1.close();
-    work();
-  };
-  channel.port2.postMessage(null);
-}
 
 export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
   /** The open conversation's shared strings (turn-content.ts): a new table for each conversation opened or made. */
@@ -209,36 +194,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       get().applyStream(currentTurnId, batch);
       markStreamPainted(batch, inFrameCallback);
     };
-    const onBatch = (batch: StreamMessage[], inFrameCallback: boolean): void => {
-      const end = batch.findIndex((message) => message.kind === 'done' || message.kind === 'error');
-      if (inFrameCallback || end <= 0 || !batch.slice(0, end).some((message) => message.kind === 'events') || !canWaitForFrame()) {
-        apply(batch, inFrameCallback);
-        return;
-      }
-      // Issue 50, round 9: the stream's last batch comes at once, outside a frame, with its end.
-      // Its events are shown in the next frame, as any batch's, and the end (the finished answer's
-      // render: its actions, the composer's Ask, the toolbar's Share) once that frame is painted:
-      // the last text does not wait behind the work of the end.
-      let shown = false;
-      let ended = false;
-      const show = (): void => {
-        if (shown) return;
-        shown = true;
-        apply(batch.slice(0, end), true);
-      };
-      const finish = (): void => {
-        if (ended) return;
-        show();
-        ended = true;
-        apply(batch.slice(end), false);
-      };
-      requestAnimationFrame(() => {
-        show();
-        afterPaint(finish);
-      });
-      // Frames that stop coming (a window hidden meanwhile) still end the answer.
-      setTimeout(finish, END_FALLBACK_MS);
-    };
+    // The last batch's text is painted before its end is applied (stream-end.ts, issue 50 round 9).
+    const onBatch = (batch: StreamMessage[], inFrameCallback: boolean): void => applyWithEndAfterPaint(batch, inFrameCallback, apply);
     set({ activeStreamId: streamId, streamingTurnId: turnId });
     const started = await startAskStream({
       bridge: clarity(),
