@@ -70,6 +70,23 @@ describe('keepWhileOnlyTextGrew', () => {
     const confidence = { ...grown, answer: { ...grown.answer, confidence: 0.5, confidenceTrace: [0.5] } };
     expect(keepWhileOnlyTextGrew(kept, confidence)).toBe(confidence);
   });
+
+  it('keeps it too for what a streaming answer does not show: claim support, a citation’s details, a promotion (round 9)', () => {
+    const kept: TurnEntry = { ...streamingTurn('Growth '), answer: { ...streamingTurn().answer!, text: 'Growth ', citations: [citation(A, 'A')] } };
+    const supported = { ...kept, updates: 2, answer: { ...kept.answer!, text: 'Growth is fast', support: [{ sentence: 'Growth', citation: A, start: 0, end: 6 }] } };
+    expect(keepWhileOnlyTextGrew(kept, supported)).toBe(kept);
+    const detailed = { ...supported, answer: { ...supported.answer, citations: [{ ...citation(A, 'A'), detail: { body: 'Body' } }] } } as unknown as TurnEntry;
+    expect(keepWhileOnlyTextGrew(kept, detailed)).toBe(kept);
+    const promoted = { ...kept, answer: { ...kept.answer!, promotion: { topic: 'Growth', preset: 'standard' } } };
+    expect(keepWhileOnlyTextGrew(kept, promoted)).toBe(kept);
+    // What the sources list shows of a citation renders: a new one, or a title that changed.
+    const another = { ...kept, answer: { ...kept.answer!, citations: [citation(A, 'A'), citation(B, 'B')] } };
+    expect(keepWhileOnlyTextGrew(kept, another)).toBe(another);
+    const retitled = { ...kept, answer: { ...kept.answer!, citations: [citation(A, 'A again')] } };
+    expect(keepWhileOnlyTextGrew(kept, retitled)).toBe(retitled);
+    const removed = { ...kept, answer: { ...kept.answer!, removedClaims: [{ text: 'Growth', reason: 'unsupported' }] } };
+    expect(keepWhileOnlyTextGrew(kept, removed)).toBe(removed);
+  });
 });
 
 describe('a streaming answer shown from the store', () => {
@@ -87,6 +104,23 @@ describe('a streaming answer shown from the store', () => {
     const entries = screen.getAllByTestId('citation-entry');
     expect(entries.map((entry) => [entry.dataset.cite, entry.dataset.number])).toEqual([[B, '1']]);
     expect([...body.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['Nov — Stores opened in Pune and Delhi 1', 'Oct — Prices up']);
+  });
+
+  it('a batch of claim support or a citation’s details renders nothing, its text still shows, and the end shows all (round 9)', () => {
+    render(<Row />);
+    apply([{ type: 'citation', citation: citation(A, 'A') } as AskEvent, text(`Stores opened [${A}]`)]);
+    const article = screen.getByTestId('answer');
+    const rendered = article.dataset.updates;
+    apply([{ type: 'claim_supported', sentence: 'Stores opened', citation: A, start: 0, end: 13 } as AskEvent, text(' in Pune')]);
+    apply([{ type: 'citation_detail', id: A, detail: { body: 'Stores opened in Pune.' } } as unknown as AskEvent, text(' and Delhi')]);
+    expect(article.dataset.updates).toBe(rendered);
+    expect(screen.getByTestId('answer-body').textContent?.trim()).toBe('Stores opened 1 in Pune and Delhi');
+    const last = useAppStore.getState().turns[0] as TurnView;
+    act(() => useAppStore.setState({ turns: [{ ...last, status: 'done', updates: last.updates + 1, answer: { ...last.answer, status: 'done' } }] }));
+    expect(screen.getByTestId('answer').dataset.status).toBe('done');
+    expect(Number(screen.getByTestId('answer').dataset.updates)).toBe(last.updates + 1);
+    expect(screen.getByTestId('answer-body').textContent?.trim()).toBe('Stores opened 1 in Pune and Delhi');
+    expect(screen.getAllByTestId('citation-entry').map((entry) => entry.dataset.number)).toEqual(['1']);
   });
 
   it('a render with the turn it was handed (older text) never shows less than the page did', () => {

@@ -16,6 +16,7 @@ import type { Conversation, ConversationTurn } from '../../../shared/conversatio
 import { clarity } from '../bridge/clarity';
 import { markStreamPainted } from '../bridge/latency-mark';
 import { startAskStream } from '../bridge/stream-client';
+import { applyWithEndAfterPaint } from './stream-end';
 import { TurnContent } from './turn-content';
 import type { ChatSlice, ConversationHead, SliceCreator, TurnEntry } from './types';
 
@@ -173,7 +174,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
     const conversationId = get().activeConversation?.id;
     const streamId = tempId('ask');
     let currentTurnId = turnId;
-    const onBatch = (batch: StreamMessage[], inFrameCallback: boolean): void => {
+    const apply = (batch: StreamMessage[], inFrameCallback: boolean): void => {
       // Main names the stored turn in its first event; follow it from then on.
       for (const message of batch) {
         if (message.kind !== 'events') continue;
@@ -193,6 +194,8 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       get().applyStream(currentTurnId, batch);
       markStreamPainted(batch, inFrameCallback);
     };
+    // The last batch's text is painted before its end is applied (stream-end.ts, issue 50 round 9).
+    const onBatch = (batch: StreamMessage[], inFrameCallback: boolean): void => applyWithEndAfterPaint(batch, inFrameCallback, apply);
     set({ activeStreamId: streamId, streamingTurnId: turnId });
     const started = await startAskStream({
       bridge: clarity(),
@@ -356,8 +359,12 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
       let settingsNotice: string | null = null;
       let restoreDraft: string | null = null;
       let sessionSlug: string | undefined;
-      const turns = get().turns.map((turn) => {
-        if (turn.id !== turnId) return turn;
+      // The batch's turn, searched from the end (the streaming turn is usually the last): a batch
+      // reads and copies the one turn it changes, not each of the conversation's (issue 50, round 9).
+      let turns = get().turns;
+      let at = turns.length - 1;
+      while (at >= 0 && turns[at]!.id !== turnId) at -= 1;
+      const applied = (turn: TurnEntry): TurnEntry => {
         // The streaming turn is always held; a retried one gets a fresh answer before it streams.
         let answer = turn.answer ?? emptyAnswer();
         for (const message of batch) {
@@ -385,10 +392,14 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set, get) => {
         // A finished answer keeps one copy of the strings the conversation already holds.
         if (answer.status !== 'waiting' && answer.status !== 'streaming') answer = content.answer(answer);
         return { ...turn, status: answer.status, answer, updates: turn.updates + 1 };
-      });
+      };
+      if (at >= 0) {
+        turns = turns.slice();
+        turns[at] = applied(turns[at]!);
+      }
       // The stream's end frees the composer even if its turn is no longer shown (main keeps the
       // answer in its own conversation): otherwise Stop stayed up and no question could be asked.
-      if (batch.some((message) => message.kind === 'done' || message.kind === 'error') && get().activeStreamId && !turns.some((turn) => turn.id === turnId)) {
+      if (batch.some((message) => message.kind === 'done' || message.kind === 'error') && get().activeStreamId && at < 0) {
         activeStreamId = null;
         streamingTurnId = null;
       }

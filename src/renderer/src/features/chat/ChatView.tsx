@@ -1,9 +1,9 @@
 import { Ellipsis, PanelLeft } from 'lucide-react';
 import { memo, useEffect, useRef, useState } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { useDismiss } from '../../app/use-dismiss';
 import { VirtualList } from '../../app/VirtualList';
 import { isHeld, useAppStore, type TurnEntry } from '../../store/app-store';
+import { hasFinishedTurn, rowKeyOf, rowKeysSelector } from '../../store/turn-selectors';
 import { clarity } from '../../bridge/clarity';
 import { ChatCitationPanel } from '../citations/CitationPanel';
 import { ExportMenu } from '../library/ExportMenu';
@@ -36,7 +36,7 @@ function ShareButton() {
   // answer's first events name its session, and this toolbar rendered again for it mid-stream.
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   const publicUrl = useAppStore((s) => s.activeConversation?.publicUrl ?? null);
-  const hasTurns = useAppStore((s) => s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
+  const hasTurns = useAppStore(hasFinishedTurn);
   const share = useAppStore((s) => s.share);
   const [message, setMessage] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -107,7 +107,7 @@ function ShareButton() {
  * when it is narrow (a container query in layout.css decides; the same buttons either way).
  */
 function ToolbarActions() {
-  const show = useAppStore((s) => s.activeConversation !== null && s.turns.some((turn) => turn.status === 'done' || turn.status === 'incomplete'));
+  const show = useAppStore((s) => s.activeConversation !== null && hasFinishedTurn(s));
   const [open, setOpen] = useState(false);
   const toggle = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
@@ -127,29 +127,42 @@ function ToolbarActions() {
   );
 }
 
-/** A turn's key in the list: the id it was asked under, kept once main names it. */
-const rowKeyOf = (turn: TurnEntry): string => turn.rowKey ?? turn.id;
-
 /** Whether two objects hold the same values (by identity) under the same keys, `except` aside. */
 function sameBeside(a: object, b: object, except: ReadonlySet<string>): boolean {
   const x = a as Record<string, unknown>;
   const y = b as Record<string, unknown>;
-  const keys = Object.keys(y);
-  if (keys.length !== Object.keys(x).length) return false;
-  return keys.every((key) => except.has(key) || (key in x && x[key] === y[key]));
+  // (A key of `except` may come or go: an answer's first support entry adds `support`.)
+  let shared = 0;
+  for (const key of Object.keys(y)) {
+    if (except.has(key)) continue;
+    if (!(key in x) || x[key] !== y[key]) return false;
+    shared += 1;
+  }
+  for (const key of Object.keys(x)) if (!except.has(key)) shared -= 1;
+  return shared === 0;
 }
 const TURN_TEXT = new Set(['answer', 'updates']);
-const ANSWER_TEXT = new Set(['text']);
+/**
+ * What a streaming answer shows nothing of (issue 50, round 9): its text (shown from the store),
+ * its sentences' support (read by the citation panel from the store), its promotion (shown once
+ * the answer ends), and of its citations, their details (looked up after each citation: neither
+ * the sources list nor a chip's preview shows them; the panel reads them from the store).
+ */
+const ANSWER_UNSHOWN = new Set(['text', 'support', 'promotion', 'citations']);
+const CITATION_UNSHOWN = new Set(['detail']);
+const sameCitationsShown = (a: readonly object[], b: readonly object[]): boolean => a === b || (a.length === b.length && a.every((citation, i) => citation === b[i] || sameBeside(citation, b[i]!, CITATION_UNSHOWN)));
 
 /**
- * `kept` when `next` is it with only more answer text while it streams (issue 50): the row and its
- * answer are not rendered again for that; the answer shows the text from the store itself
- * (useLiveAnswerMarkdown). Text that begins a "Sources disagree" section renders them (the
- * answer's flag reads the text).
+ * `kept` when `next` is it with only more answer text while it streams (issue 50), or with only
+ * what a streaming answer does not show (ANSWER_UNSHOWN: a batch of claim support or a
+ * citation's details, most of a stream's batches that are not text alone): the row and its answer
+ * are not rendered again for that; the answer shows the text from the store itself
+ * (useLiveAnswerMarkdown), and its end renders the whole answer. Text that begins a "Sources
+ * disagree" section renders them (the answer's flag reads the text).
  */
 export function keepWhileOnlyTextGrew<T extends TurnEntry | undefined>(kept: T, next: T): T {
   if (!kept || !next || kept === next || !kept.answer || !next.answer || kept.answer.status !== 'streaming' || next.answer.status !== 'streaming') return next;
-  if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_TEXT)) return next;
+  if (!sameBeside(kept, next, TURN_TEXT) || !sameBeside(kept.answer, next.answer, ANSWER_UNSHOWN) || !sameCitationsShown(kept.answer.citations, next.answer.citations)) return next;
   const before = kept.answer.text;
   const after = next.answer.text;
   // (One equality of the start, not startsWith's character-by-character walk: issue 50, round 7.)
@@ -210,7 +223,9 @@ const keyOfRow = (rowKey: string): string => rowKey;
  * chat's toolbar, conversation list and composer, nor this list and its virtualiser.
  */
 function ConversationTurns() {
-  const rowKeys = useAppStore(useShallow((s) => s.turns.map(rowKeyOf)));
+  // One selector for this list: a write that changes no turn's key maps no turn (issue 50, round 9).
+  const [selectRowKeys] = useState(rowKeysSelector);
+  const rowKeys = useAppStore(selectRowKeys);
   const setDraft = useAppStore((s) => s.setDraft);
   const serviceDown = useAppStore((s) => s.serviceStatus?.state === 'unreachable' || s.serviceStatus?.state === 'error');
   const serviceDetail = useAppStore((s) => s.serviceStatus?.detail);

@@ -7,6 +7,7 @@ import { metricLabel } from '../../../../shared/metric-labels';
 import { clarity } from '../../bridge/clarity';
 import type { CitationSnapshot } from '../../../../shared/conversation';
 import { useAppStore } from '../../store/app-store';
+import { selectedCitationTurn } from '../../store/turn-selectors';
 import { CITATION_MARKER } from '../../../../shared/cite-format';
 import { httpHref } from '../../../../shared/safe-href';
 import { openExternalLink } from './open-link';
@@ -35,7 +36,7 @@ function HealthBadge({ health, label, checkedAt, notMeasured }: { health: string
 /** The chat's side panel: the selected citation of one answer. */
 export function ChatCitationPanel() {
   const selection = useAppStore((s) => s.selectedCitation);
-  const turn = useAppStore((s) => s.turns.find((t) => t.id === s.selectedCitation?.turnId));
+  const turn = useAppStore(selectedCitationTurn);
   const select = useAppStore((s) => s.selectCitation);
   // The selected turn's answer is held while its citation is open (chat-slice.ts keeps it in the window).
   if (!selection || !turn?.answer) return null;
