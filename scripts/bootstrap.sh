@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepares a fresh Debian machine for Clarity Desktop: system packages, Node 24, then npm ci.
 #   chromium         the browser for the browser host and the end-to-end tests (never downloaded)
+#   chromium-headless-shell   the same Chromium's headless build, which the end-to-end tests drive (less CPU a page)
 #   xvfb             a virtual display, for the Electron spec where an Electron binary exists
 #   libsecret-1-dev  lets keytar build from source (its prebuilt download is not reachable)
 #   gnome-keyring, dbus-x11   a real Secret Service for the credential tests
@@ -22,7 +23,7 @@ NODE_VERSION=24.21.0   # the newest 24.x the registry serves; Electron 45 rolls 
 SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
-PACKAGES=(chromium xvfb libsecret-1-dev gnome-keyring dbus-x11 poppler-utils librsvg2-bin openssl postgresql)
+PACKAGES=(chromium chromium-headless-shell xvfb libsecret-1-dev gnome-keyring dbus-x11 poppler-utils librsvg2-bin openssl postgresql)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

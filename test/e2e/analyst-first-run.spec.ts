@@ -5,7 +5,9 @@
  * of the health and Sources views with their two actions and the starter pack; an intranet
  * (loopback) feed added with consent while a second private host is still asked about, and the
  * consent withdrawn in Settings; sharing that asks first and is withdrawn; the forecast's axis.
- * One fresh data folder per test.
+ * The first start, the share and the forecast run on one app (`fileApp`, the first start first: it
+ * is the app's first page; the other two check nothing of a first start, and the share asks in a
+ * new conversation); the empty views and the private feed each get a fresh data folder of their own.
  */
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { expect, SourcesPage, test } from './fixtures';
@@ -21,9 +23,8 @@ test.afterAll(async () => {
 /** A cold start on a loaded machine can pass the supervisor's minute. */
 const START = { startTimeoutMs: 240_000 };
 
-test('research and a follow with no credential typed; an example asks at once; nothing covers the page at start', async ({ page, apps, chat, research, discover, statusBar }, testInfo) => {
+test('research and a follow with no credential typed; an example asks at once; nothing covers the page at start', async ({ page, fileApp: app, chat, research, discover, statusBar }, testInfo) => {
   test.setTimeout(480_000);
-  const app = await apps.start(START);
   await chat.open(app);
   // Nothing over the content at start: no notice, the question box and examples in view.
   await expect(page.locator('.notice-stack .notice-card')).toHaveCount(0);
@@ -112,10 +113,10 @@ test('a loopback feed is added after consent to its host only; another private h
   await expect(page.getByTestId('source-hosts-empty')).toBeVisible({ timeout: 120_000 });
 });
 
-test('share asks who can open the link first, then the shared page is listed and withdrawn', async ({ page, apps, chat, settings }) => {
+test('share asks who can open the link first, then the shared page is listed and withdrawn', async ({ page, fileApp: app, chat, settings }) => {
   test.setTimeout(480_000);
-  const app = await apps.start(START);
   await chat.open(app);
+  await chat.startNewConversation();
   await chat.ask('How fast is quick commerce growing in Bengaluru?');
   await expect(chat.lastAnswer()).toHaveAttribute('data-status', 'done');
 
@@ -139,9 +140,8 @@ test('share asks who can open the link first, then the shared page is listed and
   await expect(settings.sharedPages).toHaveCount(0);
 });
 
-test("the forecast's value axis has values and the metric's own label; no forecast where the history is too short, with why", async ({ page, apps, chat, discover, citations }, testInfo) => {
+test("the forecast's value axis has values and the metric's own label; no forecast where the history is too short, with why", async ({ page, fileApp: app, chat, discover, citations }, testInfo) => {
   test.setTimeout(480_000);
-  const app = await apps.start(START);
   await chat.open(app);
   await discover.goTo('discover');
   await discover.search({ entity: 'DMart', kind: 'results' });
