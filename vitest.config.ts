@@ -25,8 +25,9 @@ export default defineConfig({
           environment: 'node',
           include: ['test/integration/**/*.test.ts'],
           // The in-process services' sample corpus, built once for the suite (test/support/corpus-cache-setup.ts);
-          // one initdb for the suite, each file's throw-away PostgreSQL a copy (test/support/postgres-template-setup.ts).
-          globalSetup: ['test/support/corpus-cache-setup.ts', 'test/support/postgres-template-setup.ts'],
+          // one initdb for the suite, each file's throw-away PostgreSQL a copy (test/support/postgres-template-setup.ts);
+          // one first start of the service, its data folder copied into new ones (test/support/service-folder-setup.ts).
+          globalSetup: ['test/support/corpus-cache-setup.ts', 'test/support/postgres-template-setup.ts', 'test/support/service-folder-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

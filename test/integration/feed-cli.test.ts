@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { pollUntil } from '../support/wait-for';
 import { serviceEntry } from '../support/built-code';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 
 let web: FixtureWeb;
 let dir: string;
@@ -17,6 +18,8 @@ let dir: string;
 beforeAll(async () => {
   web = await startFixtureWeb();
   dir = await mkdtemp(join(tmpdir(), 'clarity-feed-cli-'));
+  // Its data folder begins with the migrated database a first start leaves (the suite's copy): these tests are about the sources file.
+  await seedServiceFolder(join(dir, 'data'), { corpus: false });
 });
 afterAll(async () => {
   await web.close();

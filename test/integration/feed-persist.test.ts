@@ -16,7 +16,8 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
+import { sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { FAST_ARGS, startServiceProcess, TEST_SERVICE, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
@@ -26,7 +27,7 @@ const dirs: string[] = [];
 const running = new Set<ServiceProcess>();
 
 beforeAll(async () => {
-  [web, cluster] = await Promise.all([startFixtureWeb(), startPostgresCluster()]);
+  [web, cluster] = await Promise.all([startFixtureWeb(), sharedPostgresCluster()]);
 }, 120_000);
 
 afterAll(async () => {
@@ -149,7 +150,8 @@ describe('a restart keeps the feed', () => {
   let embeddedDir: string;
 
   it('on the embedded database (a data directory)', { timeout: 300_000 }, async () => {
-    embeddedDir = await tempDir();
+    // Begun as a first start leaves a folder (the suite's copy): this test is about the restart.
+    embeddedDir = await seedServiceFolder(await tempDir());
     await restartKeepsTheFeed(['--data-dir', embeddedDir], embeddedDir, 'desk-embedded');
   });
 
@@ -197,7 +199,7 @@ describe('a restart keeps the feed', () => {
   });
 
   it('from a sources file: applied again at each start, its entries and what was learnt about them kept once', { timeout: 300_000 }, async () => {
-    const dataDir = await tempDir();
+    const dataDir = await seedServiceFolder(await tempDir(), { corpus: false });
     const file = join(dataDir, 'sources.json');
     // No id: one derived from the name and URL, the same at every start.
     await writeFile(file, JSON.stringify({ sources: [{ name: 'JSON newsroom', kind: 'jsonfeed', url: `${web.url}/feed.json`, cadence_s: 3_600 }] }));
@@ -221,7 +223,7 @@ describe('a restart keeps the feed', () => {
   });
 
   it('on PostgreSQL', { timeout: 300_000 }, async () => {
-    const dataDir = await tempDir();
+    const dataDir = await seedServiceFolder(await tempDir(), { database: false });
     const database = await cluster.createDatabase('feed_restart');
     await restartKeepsTheFeed(['--data-dir', dataDir, '--database', database], dataDir, 'desk-postgres');
   });
@@ -234,7 +236,7 @@ describe('a team server: two processes on one PostgreSQL', () => {
 
   beforeAll(async () => {
     const database = await cluster.createDatabase('feed_team');
-    const [dirA, dirB] = [await tempDir(), await tempDir()];
+    const [dirA, dirB] = [await seedServiceFolder(await tempDir(), { database: false }), await seedServiceFolder(await tempDir(), { database: false })];
     token = await adminToken(dirA);
     // A first: it puts the signing key of its data directory in the database, B takes it from there.
     a = await start(['--data-dir', dirA, '--database', database]);

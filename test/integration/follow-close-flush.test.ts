@@ -19,7 +19,7 @@ import type { CorpusSignal } from '../../src/service/corpus/generator';
 import type { RunningService, ServiceOptions } from '../../src/service/server';
 import { Follow } from '../../src/shared/surface-schemas';
 import { postJson, readFollowFeedToEnd, startTestService } from '../support/local-service';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 
 const dirs: string[] = [];
 let cluster: PostgresCluster | null = null;
@@ -41,7 +41,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const address = receiver.address();
   receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
-  cluster = await startPostgresCluster();
+  cluster = await sharedPostgresCluster();
 }, 120_000);
 afterAll(async () => {
   await cluster?.destroy();

@@ -18,7 +18,7 @@ import type { Database } from '../../src/service/store/database';
 import { openMemoryDatabase } from '../../src/service/store/embedded';
 import { migrate } from '../../src/service/store/migrations';
 import { openPostgresDatabase } from '../../src/service/store/postgres';
-import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { postgresBinDir, sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 
 const OWNER = 'reader@example.com';
 /** Overlapping targets: many signals match two or three of them. */
@@ -140,7 +140,7 @@ afterAll(() => cluster?.destroy());
 // Without Debian's server binaries (scripts/bootstrap.sh installs them) there is no cluster to start.
 describe.skipIf(postgresBinDir() === null)('on PostgreSQL', () => {
   contract('postgres', async () => {
-    cluster = await startPostgresCluster();
+    cluster = await sharedPostgresCluster();
     return openPostgresDatabase(await cluster.createDatabase('feed_paging'));
   });
 });

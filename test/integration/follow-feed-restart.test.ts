@@ -12,6 +12,7 @@ import type { CorpusSignal } from '../../src/service/corpus/generator';
 import type { RunningService } from '../../src/service/server';
 import { Follow } from '../../src/shared/surface-schemas';
 import { postJson, readFollowFeedToEnd, startTestService } from '../support/local-service';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -31,7 +32,8 @@ function arriveGrocery(service: RunningService): CorpusSignal {
 
 describe('the follow feed across a restart (embedded database)', () => {
   it('keeps a cursor good: arrivals before the restart are there for a reader behind them, shown once, and new ones follow', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'clarity-follow-restart-'));
+    // The migrated empty database a first start leaves (the suite's copy): this test is about the restart.
+    const dataDir = await seedServiceFolder(await mkdtemp(join(tmpdir(), 'clarity-follow-restart-')), { corpus: false });
     dirs.push(dataDir);
     const before = await startTestService({ dataDir, now: () => now });
     let token: string;

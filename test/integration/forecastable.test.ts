@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import type { ForecastableList, ForecastableMetric } from '../../src/shared/surface-schemas';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
@@ -44,7 +45,8 @@ beforeAll(async () => {
     }),
   );
   web.publish('open-world', { id: 'vmm-closure', title: 'Vishal Mega Mart shuts stores in Kanpur', html: '<p>Vishal Mega Mart closed 3 stores in Kanpur after its leases ended.</p>', published: '2026-09-02T06:00:00Z' });
-  dataDir = await mkdtemp(join(tmpdir(), 'clarity-forecastable-'));
+  // As a first start leaves a folder (the suite's copy): the history comes from the fetch.
+  dataDir = await seedServiceFolder(await mkdtemp(join(tmpdir(), 'clarity-forecastable-')));
   service = await startServiceProcess([...FAST_ARGS, '--allow-private-sources', '--data-dir', dataDir]);
   const admin = await (await DevIdentityProvider.open(dataDir)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
   const added = await fetch(`${service.url}/api/v1/sources`, {

@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 import { processTestBed } from '../support/process-test-bed';
 import { devToken, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 const bed = processTestBed('clarity-learned-');
-const tempDir = (): Promise<string> => bed.tempDir();
 
 async function start(args: string[]): Promise<ServiceProcess> {
   return bed.track(await startServiceProcess([...FAST_ARGS, '--allow-private-sources', ...args]));
@@ -59,7 +58,8 @@ describe('entities learned from the feed, embedded database', () => {
   let service: ServiceProcess;
 
   it('learns the retailers and people of a new source, with kind, aliases and cities, within a minute', async () => {
-    dataDir = await tempDir();
+    // As a first start leaves a folder (the suite's copy): what is learned comes from the fetch.
+    dataDir = await bed.preparedDir();
     service = await start(['--data-dir', dataDir]);
     const fetchedAt = Date.now();
     await addSource(service.url, dataDir, 'open-world', 2);
@@ -124,7 +124,7 @@ describe('entities learned on a team server', () => {
   let cluster: PostgresCluster;
 
   beforeAll(async () => {
-    cluster = await startPostgresCluster();
+    cluster = await sharedPostgresCluster();
   }, 120_000);
 
   afterAll(async () => {
@@ -133,7 +133,7 @@ describe('entities learned on a team server', () => {
 
   it('an entity one process learned resolves on the other', async () => {
     const url = await cluster.createDatabase('learned_entities');
-    const [dirA, dirB] = await Promise.all([tempDir(), tempDir()]);
+    const [dirA, dirB] = await Promise.all([bed.preparedDir({ database: false }), bed.preparedDir({ database: false })]);
     // A first: it puts the signing key of its data directory in the database before it listens, B
     // takes it from there (B starts while A's index still warms; both are ready before the test goes on).
     const a = bed.track(await startServiceProcess([...FAST_ARGS, '--allow-private-sources', '--data-dir', dirA, '--database', url], undefined, undefined, {}, 'listening'));

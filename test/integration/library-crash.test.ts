@@ -10,11 +10,17 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LibraryStore } from '../../src/main/services/library/library-store';
+import { bundleForNode } from '../support/node-bundle';
 
 const KILLS = 30;
 let dataDir: string;
+let bundleDir: string;
+/** test/support/library-writer.ts bundled once, so each of the 30 writers starts without the TypeScript loader. */
+let writer: string;
 
 beforeAll(async () => {
+  bundleDir = await mkdtemp(join(tmpdir(), 'clarity-crash-writer-'));
+  writer = await bundleForNode('test/support/library-writer.ts', bundleDir);
   dataDir = await mkdtemp(join(tmpdir(), 'clarity-crash-'));
   const store = await LibraryStore.open(dataDir);
   for (let i = 0; i < 5; i += 1) {
@@ -22,10 +28,13 @@ beforeAll(async () => {
   }
   await store.close();
 });
-afterAll(() => rm(dataDir, { recursive: true, force: true }));
+afterAll(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+  await rm(bundleDir, { recursive: true, force: true });
+});
 
 async function runAndKill(): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/library-writer.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [writer, dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   // Killed after a random number of finished writes (0–20): the next one is under way then.
   const writes = Math.floor(Math.random() * 21);
   await new Promise<void>((resolve, reject) => {

@@ -17,6 +17,7 @@ import type { AnswersStatus, AskEvent, StreamMessage } from '../../src/shared/br
 import { startScriptedModel, type ScriptedModel } from '../support/scripted-model';
 import { everyFileText } from '../support/data-files';
 import { serviceEntry, runsTheService } from '../support/built-code';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 
 const KEY = `sk-settings-${process.pid}-Zq7vW3xR9tLm2K`;
 let dir: string;
@@ -27,6 +28,8 @@ const pushed: string[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'clarity-model-settings-'));
+  // The embedded service's folder begins with the migrated database a first start leaves (the suite's copy): these tests are about the composer.
+  await seedServiceFolder(join(dir, 'local-service'), { corpus: false });
   logs = await startLogFiles(dir, { alsoStderr: false });
   model = await startScriptedModel({ script: 'invent-figure' });
   services = await composeMainServices({

@@ -13,6 +13,7 @@ import { ServiceConnection } from '../../src/main/bridge/service-connection';
 import { CredentialStore } from '../../src/main/services/credentials/credential-store';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { serviceEntry } from '../support/built-code';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 
 let dir: string;
 let supervisor: LocalServiceSupervisor;
@@ -20,7 +21,8 @@ let connection: ServiceConnection;
 let credentials: CredentialStore;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'clarity-owner-'));
+  // Begun with the migrated database a first start leaves (the suite's copy; the default sample is its own): these tests are about the owner's token.
+  dir = await seedServiceFolder(await mkdtemp(join(tmpdir(), 'clarity-owner-')), { corpus: false });
   supervisor = new LocalServiceSupervisor({ command: process.execPath, args: [...serviceEntry(), '--research-ms', '50', '--data-dir', dir] }, { startTimeoutMs: 180_000 });
   credentials = new CredentialStore({ keychain: null, detail: 'No keychain in this test.' }, () => 'bearer', `clarity-owner-test-${process.pid}`);
   connection = new ServiceConnection({ initial: { mode: 'local' }, credentials, localService: supervisor, onStatus: () => undefined });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { ask, postJson, startTestService } from '../support/local-service';
 import { serviceEntry } from '../support/built-code';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 
 let service: RunningService;
 let jwt: string;
@@ -123,6 +124,8 @@ describe('development tokens', () => {
 
   it('the CLI token command signs with the key of --data-dir; another directory\'s service says why it refuses it', async () => {
     const [mine, other] = await Promise.all([mkdtemp(join(tmpdir(), 'clarity-token-')), mkdtemp(join(tmpdir(), 'clarity-token-'))]);
+    // Each with the migrated empty database a first start leaves (the suite's copy, no key in it): the key is the folder's own.
+    await Promise.all([mine, other].map((dir) => seedServiceFolder(dir, { corpus: false })));
     try {
       const { stdout, stderr } = await promisify(execFile)(process.execPath, [...serviceEntry(), 'token', '--user', 'cli@example.com', '--data-dir', mine]);
       expect(stderr).toContain(mine);

@@ -8,7 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { devToken, failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { pollUntil, waitFor } from '../support/wait-for';
 
@@ -17,7 +18,7 @@ const dirs: string[] = [];
 const running = new Set<ServiceProcess>();
 
 beforeAll(async () => {
-  cluster = await startPostgresCluster();
+  cluster = await sharedPostgresCluster();
 }, 120_000);
 
 afterAll(async () => {
@@ -31,6 +32,9 @@ async function tempDir(): Promise<string> {
   dirs.push(dir);
   return dir;
 }
+
+/** A data folder as a first start leaves it (the suite's copy): these tests are about what a restart finds. */
+const usedDir = async (): Promise<string> => seedServiceFolder(await tempDir());
 
 async function start(args: string[]): Promise<ServiceProcess> {
   const service = await startServiceProcess([...FAST_ARGS, ...args]);
@@ -142,7 +146,7 @@ async function expectAcknowledgedKept(url: string, acknowledged: { keys: string[
 
 describe('embedded database (the default)', () => {
   it('keeps sessions, the public page, keys, research and follows across a restart and a kill -9', async () => {
-    const dir = await tempDir();
+    const dir = await usedDir();
     const first = await start(['--data-dir', dir]);
     const written = await writeState(first.url);
     await kill9(first);
@@ -153,7 +157,7 @@ describe('embedded database (the default)', () => {
   }, 300_000);
 
   it('loses no acknowledged key or answer when killed mid-write', async () => {
-    const dir = await tempDir();
+    const dir = await usedDir();
     const acknowledged = await writeUntilKilled(await start(['--data-dir', dir]));
     expect(acknowledged.keys.length).toBeGreaterThanOrEqual(25);
     const restarted = await start(['--data-dir', dir]);
@@ -162,7 +166,7 @@ describe('embedded database (the default)', () => {
   }, 300_000);
 
   it('refuses a corrupt database with the file and the backup named, and starts nothing empty', async () => {
-    const dir = await tempDir();
+    const dir = await usedDir();
     const service = await start(['--data-dir', dir]);
     await service.stop();
     running.delete(service);

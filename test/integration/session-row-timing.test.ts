@@ -10,10 +10,13 @@ import { request as httpRequest, type ClientRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningService } from '../../src/service/server';
 import { ask, parseSseText, postJson, startTestService } from '../support/local-service';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { tempDirs } from '../support/temp-dirs';
 
 const temp = tempDirs('clarity-session-rows-');
 afterAll(() => temp.removeAll());
+/** A data folder with the migrated empty database a first start leaves (the suite's copy): these tests are about the session's row. */
+const usedDir = async (): Promise<string> => seedServiceFolder(await temp.make(), { corpus: false });
 
 interface OpenStream {
   sessionId: string;
@@ -56,7 +59,7 @@ const visibility = async (service: RunningService, id: string): Promise<{ status
 
 describe("a new session's row, written when its ask needs it", () => {
   it('is stored when the stream is cut before its answer, and found after a restart', async () => {
-    const dataDir = await temp.make();
+    const dataDir = await usedDir();
     // Paced, so the answer is still being written when the client leaves.
     const first = await startTestService({ dataDir, paceMs: 100 });
     const stream = await openStream(first, 'How fast is quick commerce growing in Bengaluru?');
@@ -74,7 +77,7 @@ describe("a new session's row, written when its ask needs it", () => {
   }, 60_000);
 
   it('goes in with its first turn when nothing reads it before, stored once message_stop has arrived', async () => {
-    const dataDir = await temp.make();
+    const dataDir = await usedDir();
     const first = await startTestService({ dataDir, paceMs: 5 });
     let sessionId: string;
     try {
@@ -93,7 +96,7 @@ describe("a new session's row, written when its ask needs it", () => {
   }, 60_000);
 
   it('is found by id while its first answer still streams, and holds the turn once message_stop has arrived', async () => {
-    const service = await startTestService({ dataDir: await temp.make(), paceMs: 20 });
+    const service = await startTestService({ dataDir: await usedDir(), paceMs: 20 });
     try {
       const stream = await openStream(service, 'Zudio store openings in tier-2 cities');
       expect(await visibility(service, stream.sessionId)).toMatchObject({ status: 200, turns: 0 });

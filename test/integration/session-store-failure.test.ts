@@ -7,16 +7,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { SessionStore, type SessionTurn } from '../../src/service/session-store';
 import { openDatabase } from '../../src/service/store/open';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { tempDirs } from '../support/temp-dirs';
 
 const temp = tempDirs('clarity-sessions-');
 afterAll(() => temp.removeAll());
+/** A data folder with the migrated empty database a first start leaves (the suite's copy): these tests are about the session store. */
+const usedDir = async (): Promise<string> => seedServiceFolder(await temp.make(), { corpus: false });
 
 const turn = (question: string): SessionTurn => ({ question, answer: `An answer to ${question}`, citations: [], confidence: 0.5, at: new Date().toISOString() });
 
 describe('a session turn that cannot be written', () => {
   it('fails its own ask; turns and sessions after it are stored, in order, and read back after a reopen', async () => {
-    const dir = await temp.make();
+    const dir = await usedDir();
     const { db } = await openDatabase({ url: null, dataDir: dir });
     const store = new SessionStore(db);
     const session = await store.open(undefined, 'Zudio openings', 'analyst');
@@ -39,7 +42,7 @@ describe('a session turn that cannot be written', () => {
   }, 60_000);
 
   it("still stores a new session whose first turn fails (its row goes in with the turn, or alone when the turn cannot)", async () => {
-    const dir = await temp.make();
+    const dir = await usedDir();
     const { db } = await openDatabase({ url: null, dataDir: dir });
     const store = new SessionStore(db);
     const cycle: Record<string, unknown> = {};

@@ -9,7 +9,7 @@ import { openMemoryDatabase } from '../../src/service/store/embedded';
 import { migrate } from '../../src/service/store/migrations';
 import { openPostgresDatabase } from '../../src/service/store/postgres';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
-import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { postgresBinDir, sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
 
 const sample = (n: number, overrides: Partial<StoredSignal> = {}): StoredSignal => ({
   id: `sig_${n.toString(16).padStart(16, '0')}`,
@@ -153,7 +153,7 @@ afterAll(() => cluster?.destroy());
 // Without Debian's server binaries (scripts/bootstrap.sh installs them) there is no cluster to start.
 describe.skipIf(!hasPostgres)('on PostgreSQL', () => {
   contract('postgres', async () => {
-    cluster = await startPostgresCluster();
+    cluster = await sharedPostgresCluster();
     return openPostgresDatabase(await cluster.createDatabase('signals_test'));
   });
 });

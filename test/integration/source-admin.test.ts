@@ -19,7 +19,8 @@ let web: FixtureWeb;
 let service: SupervisedService | undefined;
 
 beforeAll(async () => {
-  service = await startSupervisedService('clarity-source-admin-', ['--no-sample', '--allow-private-sources']);
+  // The folder begins with the migrated database a first start leaves (the suite's copy): these tests are about sources.
+  service = await startSupervisedService('clarity-source-admin-', ['--no-sample', '--allow-private-sources'], { corpus: false });
   ({ supervisor, url, web } = service);
 }, 200_000);
 

@@ -17,7 +17,8 @@ let web: FixtureWeb;
 let service: SupervisedService | undefined;
 
 beforeAll(async () => {
-  service = await startSupervisedService('clarity-source-hosts-', ['--no-sample', '--allow-source-host', '127.0.0.1']);
+  // The folder begins with the migrated database a first start leaves (the suite's copy): these tests are about sources.
+  service = await startSupervisedService('clarity-source-hosts-', ['--no-sample', '--allow-source-host', '127.0.0.1'], { corpus: false });
   ({ supervisor, url, web } = service);
 }, 200_000);
 

@@ -21,7 +21,6 @@ import { FAST_ARGS, startServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
 const bed = processTestBed('clarity-stored-signals-');
-const tempDir = (): Promise<string> => bed.tempDir();
 
 const codeDir = fileURLToPath(new URL('../../src/service/', import.meta.url));
 const start = (dataDir: string): Promise<RunningService> =>
@@ -50,7 +49,8 @@ const spread = (signals: StoredSignal[], n: number): string[] => signals.filter(
 
 describe('stored signals at start', () => {
   it('are read from the rows, then from the snapshot plus the rows changed since; a snapshot that does not fit is set aside', { timeout: 600_000 }, async () => {
-    const dataDir = await tempDir();
+    // The migrated empty database a first start leaves (the suite's copy; its sample is this test's own, 2,000 signals).
+    const dataDir = await bed.preparedDir({ corpus: false });
     const first = feedSignals(2_500, 11, 'aa');
     // One story only a stored signal tells, for ask to find.
     Object.assign(first[7]!, {
@@ -172,7 +172,7 @@ describe('stored signals at start', () => {
   });
 
   it('a kill -9 right after a fetch was acknowledged loses none of its signals', { timeout: 300_000 }, async () => {
-    const dataDir = await tempDir();
+    const dataDir = await bed.preparedDir();
     const token = await (await DevIdentityProvider.open(dataDir)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
     const args = [...FAST_ARGS, '--allow-private-sources', '--health-max-age', '0', '--data-dir', dataDir];
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLUSTER_PASSWORD, CLUSTER_USER, postgresBinDir, startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { CLUSTER_PASSWORD, CLUSTER_USER, postgresBinDir, sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { devToken, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ let scratch: string;
 const running = new Set<ServiceProcess>();
 
 beforeAll(async () => {
-  cluster = await startPostgresCluster();
+  cluster = await sharedPostgresCluster();
   scratch = await mkdtemp(join(tmpdir(), 'clarity-backup-'));
 }, 120_000);
 
@@ -36,7 +37,9 @@ const tool = (name: 'pg_dump' | 'pg_restore', args: string[]) =>
   run(join(postgresBinDir()!, name), ['--host', '127.0.0.1', '--port', String(cluster.port), '--username', CLUSTER_USER, ...args], { env: { ...process.env, PGPASSWORD: CLUSTER_PASSWORD } });
 
 async function start(database: string, dir: string): Promise<ServiceProcess> {
-  const service = await startServiceProcess([...FAST_ARGS, '--data-dir', join(scratch, dir), '--database', cluster.url(database)]);
+  // The sample's corpus cache a first start leaves (the suite's copy): these tests are about the database.
+  const dataDir = await seedServiceFolder(join(scratch, dir), { database: false });
+  const service = await startServiceProcess([...FAST_ARGS, '--data-dir', dataDir, '--database', cluster.url(database)]);
   running.add(service);
   return service;
 }

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
-import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { sharedPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { pollUntil, waitFor } from '../support/wait-for';
 
@@ -38,7 +39,7 @@ const listen = (server: Server): Promise<string> =>
   );
 
 beforeAll(async () => {
-  cluster = await startPostgresCluster();
+  cluster = await sharedPostgresCluster();
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -71,7 +72,8 @@ async function tempDir(): Promise<string> {
  */
 async function twoProcesses(database: string, sources: unknown[], extra: (n: number) => string[] = () => [], tokensFromA = true): Promise<{ a: ServiceProcess; b: ServiceProcess; dirA: string }> {
   const url = await cluster.createDatabase(database);
-  const [dirA, dirB, config] = await Promise.all([tempDir(), tempDir(), tempDir()]);
+  // Each data directory as a first start of the sample leaves it (the suite's copy of its corpus cache); the database is PostgreSQL.
+  const [dirA, dirB, config] = await Promise.all([tempDir().then((dir) => seedServiceFolder(dir, { database: false })), tempDir().then((dir) => seedServiceFolder(dir, { database: false })), tempDir()]);
   const sourcesFile = join(config, 'sources.json');
   await writeFile(sourcesFile, JSON.stringify({ sources }));
   const args = (dir: string, n: number) => [...FAST_ARGS, '--allow-private-webhooks', '--allow-private-sources', '--data-dir', dir, '--database', url, '--sources-file', sourcesFile, ...extra(n)];

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DevIdentityProvider } from '../../src/service/auth';
 import { startFixtureWeb, type FixtureWeb } from '../support/fixture-web';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { devToken, failedStart, FAST_ARGS, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { pollUntil, waitFor } from '../support/wait-for';
 
@@ -293,6 +294,8 @@ describe('feed arrivals on two processes', () => {
     const url = await cluster.createDatabase('feed_arrivals');
     const [dirA, dirB] = await Promise.all([mkdtemp(join(tmpdir(), 'clarity-team-feed-')), mkdtemp(join(tmpdir(), 'clarity-team-feed-'))]);
     dirs.push(dirA, dirB);
+    // Each with the sample's corpus cache a first start leaves (the suite's copy); the database is PostgreSQL.
+    await Promise.all([dirA, dirB].map((dir) => seedServiceFolder(dir, { database: false })));
     const admin = await (await DevIdentityProvider.open(dirA)).issueToken('admin@example.com', 3_600, Date.now(), { role: 'admin' });
     // A first: it puts the signing key of its data directory in the database, B takes it from there.
     const a = await start(['--data-dir', dirA, '--database', url, '--allow-private-sources']);
@@ -312,7 +315,9 @@ describe('feed arrivals on two processes', () => {
     const listed = await pollUntil(() => newestOfSource(b.url, 'team-desk'), (now) => now.length >= 4, { timeout: 60_000, interval: 500 });
     const zepto = listed.find((item) => item.title.startsWith('Zepto raises'));
     expect(zepto).toBeDefined();
-    expect((await newestOfSource(a.url, 'team-desk')).map((item) => item.id)).toEqual(listed.map((item) => item.id));
+    // Whichever process took the source's lease fetched it; the other holds its signals once it has read the shared feed.
+    const onA = await pollUntil(() => newestOfSource(a.url, 'team-desk'), (now) => now.length >= listed.length, { timeout: Math.max(0, began + 60_000 - Date.now()), interval: 500 });
+    expect(onA.map((item) => item.id)).toEqual(listed.map((item) => item.id));
 
     // B's feed, from A's cursor: the new signal, matched by the follow.
     const feed = await readFeed(b.url, analyst, cursorFromA);

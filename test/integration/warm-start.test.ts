@@ -15,7 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../src/service/corpus/generator';
 import { startService, type RunningService, type ServiceOptions } from '../../src/service/server';
 import { SignalRepository, type StoredSignal } from '../../src/service/store/signal-repository';
-import { startPostgresCluster } from '../support/postgres-cluster';
+import { sharedPostgresCluster } from '../support/postgres-cluster';
+import { seedServiceFolder } from '../support/prepared-service-folder';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 
 const dirs: string[] = [];
@@ -59,7 +60,8 @@ function feedSignals(count: number): StoredSignal[] {
 
 /** A data directory whose embedded database holds these fetched signals (stored, not yet indexed by any start). */
 async function storedCorpus(rows: StoredSignal[]): Promise<string> {
-  const dataDir = await tempDir();
+  // The migrated empty database a first start leaves (the suite's copy): the start under test is the one after this.
+  const dataDir = await seedServiceFolder(await tempDir(), { corpus: false });
   const seeding = await startService(options(dataDir));
   await new SignalRepository(seeding.db).put(rows, { timeoutMs: 120_000 });
   await seeding.close();
@@ -141,7 +143,7 @@ describe('a service that listens before its index is warm', () => {
   });
 
   it('on PostgreSQL too: an ask while warming is answered from its full-text search, cited, and once warm from the index', { timeout: 300_000 }, async () => {
-    const cluster = await startPostgresCluster();
+    const cluster = await sharedPostgresCluster();
     try {
       const databaseUrl = await cluster.createDatabase('warm_start');
       const rows = feedSignals(300);

@@ -2,7 +2,7 @@
  * A process that writes to the library as fast as it can, for the crash test: it renames and
  * re-tags existing items and saves new ones, forever, until it is killed. It prints `ready`,
  * then `wrote` after each write, so the test can kill it after a chosen number of writes.
- *   tsx test/support/library-writer.ts <dataDir>
+ *   tsx test/support/library-writer.ts <dataDir>   (library-crash runs it bundled: node-bundle.ts)
  */
 import { LibraryStore } from '../../src/main/services/library/library-store';
 

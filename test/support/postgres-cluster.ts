@@ -6,7 +6,9 @@
  *
  * In the integration suite initdb runs once (postgres-template-setup.ts, a vitest globalSetup):
  * each cluster is a copy of that stopped, freshly made one (the same as its own initdb would
- * make), still a server of its own on its own port, so a test may stop and start it.
+ * make), still a server of its own on its own port, so a test may stop and start it. A file that
+ * never stops its server takes the suite's one running cluster instead (`sharedPostgresCluster`:
+ * its own databases in it, dropped at its end), started once by the same setup.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -99,12 +101,12 @@ function suiteTemplate(): string | undefined {
   }
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/** A server on a free loopback port over a new cluster (a copy of `template`'s, else initdb): its folder, port and pg_ctl's start and stop. */
+async function newServer(template: string | undefined): Promise<{ dir: string; port: number; start(): Promise<void>; stop(): Promise<void> }> {
   const bin = postgresBinDir();
   if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: run scripts/bootstrap.sh (it installs the postgresql package).');
   const { dir, as, asRoot } = await clusterDir(bin);
   const data = join(dir, 'data');
-  const template = suiteTemplate();
   // A copy keeps the owner and modes (cp -a); the server refuses a data folder others may read.
   if (template) await run('cp', ['-a', join(template, 'data'), data]);
   else await initCluster(dir, as, asRoot);
@@ -117,18 +119,30 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']).catch(() => undefined);
   };
   await start();
-  const url = (name: string, password = CLUSTER_PASSWORD): string => `postgres://${CLUSTER_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${name}`;
+  return { dir, port, start, stop };
+}
+
+const clusterUrl = (port: number, name: string, password = CLUSTER_PASSWORD): string => `postgres://${CLUSTER_USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${name}`;
+
+async function asSuperuser(port: number, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: clusterUrl(port, 'postgres') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A cluster of the test's own: a server it may stop and start (team-server's outage test does). */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const { dir, port, start, stop } = await newServer(suiteTemplate());
+  const url = (name: string, password?: string): string => clusterUrl(port, name, password);
   return {
     port,
     url,
     async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url('postgres') });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
+      await asSuperuser(port, `CREATE DATABASE ${name}`);
       return url(name);
     },
     stop,
@@ -136,6 +150,61 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     async destroy() {
       await stop();
       await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The suite's running cluster (postgres-template-setup.ts starts it once): for the setup, a
+ * server over a copy of the template, its folder and port; stopped and removed by `stop`.
+ */
+export async function startSuiteCluster(template: string): Promise<{ dir: string; port: number; stop(): Promise<void> }> {
+  const server = await newServer(template);
+  return {
+    dir: server.dir,
+    port: server.port,
+    async stop() {
+      await server.stop();
+      await rm(server.dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The suite's running cluster's port, if this runs in a vitest suite whose setup started one. */
+function suiteClusterPort(): number | undefined {
+  try {
+    return inject('postgresSuiteClusterPort') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * For a test file that never stops or starts its server: the suite's running cluster, its
+ * databases its own (each test file names its databases apart from every other file's: files may
+ * run at once), dropped at `destroy` with their connections. Outside a suite with one (a bench
+ * script, no PostgreSQL template), a cluster of its own as startPostgresCluster gives.
+ */
+export async function sharedPostgresCluster(): Promise<PostgresCluster> {
+  const port = suiteClusterPort();
+  if (!port) return startPostgresCluster();
+  const made: string[] = [];
+  const url = (name: string, password?: string): string => clusterUrl(port, name, password);
+  const refuse = (): Promise<void> => Promise.reject(new Error("The suite's shared PostgreSQL cluster is not stopped or started by a test file: take one of its own (startPostgresCluster)."));
+  return {
+    port,
+    url,
+    async createDatabase(name) {
+      // Left by an earlier run of this same file (a watch run, a file stopped mid-way): its name is this file's alone.
+      await asSuperuser(port, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await asSuperuser(port, `CREATE DATABASE ${name}`);
+      made.push(name);
+      return url(name);
+    },
+    stop: refuse,
+    start: refuse,
+    async destroy() {
+      for (const name of made.splice(0)) await asSuperuser(port, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

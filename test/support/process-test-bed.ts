@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { startFixtureWeb, type FixtureWeb } from './fixture-web';
+import { seedServiceFolder } from './prepared-service-folder';
 import type { ServiceProcess } from './service-process';
 
 export interface ProcessTestBed {
@@ -16,6 +17,11 @@ export interface ProcessTestBed {
   readonly web: FixtureWeb;
   /** A new temporary folder (`prefix` + random), removed at the end. */
   tempDir(): Promise<string>;
+  /**
+   * A new temporary folder holding what a first start of FAST_ARGS' service leaves (the suite's
+   * copy, prepared-service-folder.ts): for a test not about the first start. `what` as seedServiceFolder's.
+   */
+  preparedDir(what?: { corpus?: boolean; database?: boolean }): Promise<string>;
   /** A service to kill at the end unless the test stopped it (`forget`). */
   track<T extends ServiceProcess>(service: T): T;
   /** A service the test stopped itself. */
@@ -45,6 +51,9 @@ export function processTestBed(prefix: string): ProcessTestBed {
       const dir = await mkdtemp(join(tmpdir(), prefix));
       dirs.push(dir);
       return dir;
+    },
+    async preparedDir(what) {
+      return seedServiceFolder(await this.tempDir(), what);
     },
     track(service) {
       running.add(service);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { LocalServiceSupervisor } from '../../src/main/services/local-service/local-service-supervisor';
 import { startFixtureWeb, type FixtureWeb } from './fixture-web';
 import { serviceEntry } from './built-code';
+import { seedServiceFolder } from './prepared-service-folder';
 
 export interface SupervisedService {
   /** The service's data folder. */
@@ -19,9 +20,13 @@ export interface SupervisedService {
   close(): Promise<void>;
 }
 
-/** `prefix`: the temp folder's; `serviceArgs`: the CLI's, before `--data-dir` (which this adds). */
-export async function startSupervisedService(prefix: string, serviceArgs: string[]): Promise<SupervisedService> {
+/**
+ * `prefix`: the temp folder's; `serviceArgs`: the CLI's, before `--data-dir` (which this adds);
+ * `seed`: what of a first start the folder begins with (seedServiceFolder's `what`), or nothing: a new folder.
+ */
+export async function startSupervisedService(prefix: string, serviceArgs: string[], seed?: { corpus?: boolean; database?: boolean }): Promise<SupervisedService> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
+  if (seed) await seedServiceFolder(dir, seed);
   const web = await startFixtureWeb();
   const supervisor = new LocalServiceSupervisor({ command: process.execPath, args: [...serviceEntry(), ...serviceArgs, '--data-dir', dir] }, { startTimeoutMs: 180_000 });
   const close = async (): Promise<void> => {
