@@ -1,4 +1,10 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Services an integration test starts without --data-dir use the default folder under
+// XDG_CONFIG_HOME: a folder of this run's own, never the person's real Clarity data.
+const integrationConfigHome = join(tmpdir(), `clarity-integration-config-${process.pid}`);
 
 /** Tests mirror the processes: node for main/shared/service, a DOM for renderer components. */
 export default defineConfig({
@@ -30,6 +36,7 @@ export default defineConfig({
           globalSetup: ['test/support/corpus-cache-setup.ts', 'test/support/postgres-template-setup.ts', 'test/support/service-folder-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          env: { XDG_CONFIG_HOME: integrationConfigHome },
         },
       },
       {
