@@ -43,13 +43,13 @@ const commits = vi.hoisted(() => {
   return { take: () => seen.splice(0) };
 });
 
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { idleBridge } from '../support/idle-bridge';
 import { setBridgeForTests } from '../../src/renderer/src/bridge/clarity';
 import { ChatView } from '../../src/renderer/src/features/chat/ChatView';
 import { useAppStore, type TurnView } from '../../src/renderer/src/store/app-store';
-import { applyAskEvent } from '../../src/shared/answer-rules';
+import { applyAskEvent, emptyAnswer } from '../../src/shared/answer-rules';
 import type { AskEvent } from '../../src/shared/ask-event';
 
 const bridge = idleBridge();
@@ -123,5 +123,35 @@ describe('what a streamed frame renders', () => {
     // A batch after it still renders nothing outside the live row.
     apply([text(' and Delhi')]);
     expect(commits.take().filter((r) => r.rowKey !== 'trn_live')).toEqual([]);
+  });
+});
+
+describe('what an append renders', () => {
+  it('a question asked and answered renders its own row: the answers already in view do not render again', async () => {
+    useAppStore.setState({ turns: [answered('trn_1', 'First answer.'), answered('trn_2', 'Second answer.')], activeStreamId: null, streamingTurnId: null });
+    render(<ChatView retryInS={0} />);
+    await waitFor(() => expect(screen.getAllByTestId('answer')).toHaveLength(2));
+    expect(screen.getAllByTestId('regenerate').map((button) => (button as HTMLButtonElement).disabled)).toEqual([false, false]);
+    commits.take();
+    // Asked, as the chat slice's `ask` and `runStream` do: a new turn at the end, then its stream.
+    act(() => useAppStore.setState((s) => ({ draft: '', turns: [...s.turns, { id: 'pending_1', question: 'q new', status: 'waiting', answer: emptyAnswer(), stored: false, updates: 0 }] })));
+    act(() => useAppStore.setState({ activeStreamId: 'ask_2', streamingTurnId: 'pending_1' }));
+    await waitFor(() => expect(screen.getAllByTestId('answer')).toHaveLength(3));
+    // While it streams, the answers above cannot be regenerated (their buttons say so).
+    expect(screen.getAllByTestId('regenerate').map((button) => (button as HTMLButtonElement).disabled)).toEqual([true, true]);
+    // Answered whole in one batch, and the stream ends.
+    act(() =>
+      useAppStore.setState((s) => ({
+        turns: [...s.turns.slice(0, -1), { ...answered('pending_1', 'The new answer, whole.'), question: 'q new', stored: false }],
+        activeStreamId: null,
+        streamingTurnId: null,
+      })),
+    );
+    expect(screen.getAllByTestId('answer-body').map((body) => body.textContent?.trim())).toEqual(['First answer.', 'Second answer.', 'The new answer, whole.']);
+    expect(screen.getAllByTestId('regenerate').map((button) => (button as HTMLButtonElement).disabled)).toEqual([false, false, false]);
+    const rendered = commits.take();
+    expect(rendered.filter((r) => r.rowKey === 'pending_1').map((r) => r.name)).toContain('AnswerView');
+    // The rows already there: only the buttons that wait for the stream, nothing of their answers.
+    expect(rendered.filter((r) => r.rowKey !== null && r.rowKey !== 'pending_1').map((r) => r.name).filter((name) => name !== 'IdleButton')).toEqual([]);
   });
 });

@@ -30,6 +30,40 @@ const Row = memo(
   (before, after) => before.item === after.item && before.index === after.index,
 ) as <T>(props: { item: T; index: number; render(item: T, index: number): ReactNode }) => ReactNode;
 
+/** The virtualiser's offsets' bookkeeping (virtual-core 3.19.11, pinned by react-virtual): private there, used by `offsetsFrom`. */
+interface OffsetInternals {
+  /** The first row whose offset is owed (a row measured since); null when none is. */
+  pendingMin: number | null;
+  /** Memoised on count, key function and spacing: a change makes the next offsets start from row 0. */
+  getMeasurementOptions(): unknown;
+  /** The offsets last computed (null before the first). */
+  _singleLaneMeasurements: unknown;
+}
+
+/**
+ * Issue 50, round 9: after an append, the virtualiser computes the new rows' offsets alone. Its
+ * offsets are prefix sums kept in a typed array, recomputed from the first row whose size changed;
+ * a new count made it recompute every row (a key, a size lookup and an estimate for each of
+ * 1,000 rows on every question asked). Told that the first `from` rows are the same, it copies
+ * their offsets and computes from there, as it does after a row is measured. Rows measured but
+ * not yet placed again are kept owed.
+ */
+function offsetsFrom(virtualizer: unknown, from: number): void {
+  const internals = virtualizer as OffsetInternals;
+  if (internals._singleLaneMeasurements === null || typeof internals.getMeasurementOptions !== 'function' || !('pendingMin' in internals)) return;
+  const owed = internals.pendingMin;
+  internals.getMeasurementOptions();
+  internals.pendingMin = Math.min(owed ?? from, from);
+}
+
+/** How many items at the start of `items` are the very items (by identity) at the start of `before`. */
+function samePrefix<T>(items: readonly T[], before: readonly T[]): number {
+  const n = Math.min(items.length, before.length);
+  let i = 0;
+  while (i < n && items[i] === before[i]) i += 1;
+  return i;
+}
+
 /**
  * A list that renders only what is on screen (and a little around it), with measured,
  * variable heights: a conversation of 1,000 answers opens as fast as one of ten. While the
@@ -80,6 +114,8 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
     return { moved, holder: holderHeightOf(rows, instance.options.count, instance.getTotalSize()) !== shownHolder.current };
   };
   const [, relayout] = useReducer((n: number) => n + 1, 0);
+  /** The items and key function the virtualiser's offsets were last computed for (see offsetsFrom). */
+  const measuredFor = useRef<{ items: readonly T[]; keyOf(item: T): string } | null>(null);
   // The same function while the items are the same array: the virtualiser recomputes every row's
   // offset (a loop over all of them, 1,000 in a long conversation) whenever its options change,
   // and a new function each render made every render (a scroll, a measured row) do that loop.
@@ -152,6 +188,15 @@ export function VirtualList<T>({ items, keyOf, render, estimateHeight, followKey
   // itself: the virtualiser would shift it by the row's change (a first measurement below an
   // estimate scrolls up by the difference), which reads as the reader leaving the end; following
   // (onChange) puts the list at the end instead. Otherwise its own rule keeps what is in view still.
+  // New items (a question asked, a row inserted before the last): the rows before the first that
+  // changed keep their offsets. (Not when rows were removed: the virtualiser's partial path keeps
+  // its arrays' length, so fewer rows are placed from the start.)
+  const placedFor = measuredFor.current;
+  if (placedFor && placedFor.keyOf === keyOf && placedFor.items !== items && items.length >= placedFor.items.length) {
+    const same = samePrefix(items, placedFor.items);
+    if (same > 0) offsetsFrom(virtualizer, same);
+  }
+  measuredFor.current = { items, keyOf };
   virtualizer.shouldAdjustScrollPositionOnItemSizeChange = (item, _delta, instance) => {
     if (atBottom.current && !pinned.current) return false;
     const offset = instance.scrollOffset ?? 0;

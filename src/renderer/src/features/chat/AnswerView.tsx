@@ -1,4 +1,4 @@
-import { memo, useCallback, useState, type FocusEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useState, type ButtonHTMLAttributes, type FocusEvent, type MouseEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { formatCitationDate, toMarkdownWithFootnotes, toPlainTextWithSources } from '../../../../shared/cite-format';
 import { useRetryAfterSeconds, withoutRetryHint } from '../../app/use-countdown';
@@ -27,6 +27,16 @@ const STATUS_TEXT: Record<TurnView['answer']['status'], string> = {
 
 /** The citation list re-renders when its citations, numbers or selection change, not per streamed batch. */
 const Citations = memo(CitationList);
+
+/**
+ * Retry and Regenerate wait while any answer streams. The button reads that itself (issue 50,
+ * round 9): a question asked, and its answer's end, render these buttons in the answers in view,
+ * not each of those answers again.
+ */
+function IdleButton({ alsoDisabled, ...button }: ButtonHTMLAttributes<HTMLButtonElement> & { alsoDisabled: boolean }) {
+  const busy = useAppStore((s) => s.activeStreamId !== null);
+  return <button type="button" {...button} disabled={busy || alsoDisabled} />;
+}
 
 /** The chip preview's width (px): about 45 characters a line. */
 const PREVIEW_WIDTH = 340;
@@ -180,7 +190,6 @@ export function AnswerView({ turn }: { turn: TurnView }) {
   const selected = useAppStore((s) => (s.selectedCitation?.turnId === turn.id ? s.selectedCitation.citationId : null));
   const selectCitation = useAppStore((s) => s.selectCitation);
   const retry = useAppStore((s) => s.retry);
-  const busy = useAppStore((s) => s.activeStreamId !== null);
   const [copied, setCopied] = useState<string | null>(null);
   const conversationId = useAppStore((s) => s.activeConversation?.id ?? null);
   const stored = turn.id.startsWith('trn_') && conversationId !== null;
@@ -303,15 +312,15 @@ export function AnswerView({ turn }: { turn: TurnView }) {
             {rateLimited ? withoutRetryHint(answer.error.message) : answer.error.message}
             {rateLimited ? <span data-testid="answer-retry-countdown">{waitS > 0 ? ` You can ask again in ${waitS} s.` : ' You can ask again now.'}</span> : null}
           </span>
-          <button type="button" onClick={() => void retry(turn.id)} disabled={busy || (rateLimited && waitS > 0)} data-testid="retry">
+          <IdleButton onClick={() => void retry(turn.id)} alsoDisabled={rateLimited && waitS > 0} data-testid="retry">
             {rateLimited && waitS > 0 ? `Retry in ${waitS} s` : 'Retry'}
-          </button>
+          </IdleButton>
         </div>
       ) : null}
       {answer.status === 'done' ? (
-        <button type="button" className="secondary regenerate" onClick={() => void retry(turn.id)} disabled={busy || waitS > 0} title="Ask the same question again for a fresh answer" data-testid="regenerate">
+        <IdleButton className="secondary regenerate" onClick={() => void retry(turn.id)} alsoDisabled={waitS > 0} title="Ask the same question again for a fresh answer" data-testid="regenerate">
           Regenerate answer
-        </button>
+        </IdleButton>
       ) : null}
       {answer.promotion && !streaming ? (
         <div className="promotion" data-testid="research-promotion">
