@@ -19,7 +19,8 @@ import { RobotsCache } from './robots';
 import { EntityLearner } from './entity-learning';
 import { InMemoryLearnedEntityStore, type LearnedEntityStore } from './learned-entity-store';
 import type { FeedSignal } from './signal-extraction';
-import { cadenceText, newSourceId, SourceDefinition, urlProblem, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
+import { cadenceText, type FeedKind, type FeedSourceRecord, type SourceDefinitionInput } from './source-registry';
+import { sourceDefinitionOf } from './source-definition';
 import { SourceReader } from './source-reader';
 import { previewOf, type PreviewResult } from './source-preview';
 import { FeedSignals, type Ingested } from './feed-signals';
@@ -247,8 +248,17 @@ export class FeedService {
    */
   async ensure(input: SourceDefinitionInput): Promise<FeedSourceRecord> {
     const definition = this.definitionOf(input);
-    const existing = this.find(definition.id);
-    if (!existing) return this.add(definition);
+    let existing = this.find(definition.id);
+    if (!existing) {
+      if (await this.repository.insertSource(definition)) {
+        this.keep(definition, emptyState());
+        return definition;
+      }
+      // Stored since this process read its sources: another process of a team server, started
+      // at once with the same file, added it first. Followed as a stored entry is, below.
+      existing = (await this.repository.loadSource(definition.id))?.source;
+      if (!existing) throw new SourceInputError(`The source "${definition.id}" could not be added: it was added and removed meanwhile.`);
+    }
     const next: FeedSourceRecord = { ...definition, paused: existing.paused, created_at: existing.created_at };
     const fresh = existing.url !== next.url || existing.kind !== next.kind ? emptyState() : undefined;
     const updated = await this.repository.updateSource(next, fresh);
@@ -383,25 +393,7 @@ export class FeedService {
 
   /** A definition checked (the schema, then the URL for its kind); throws SourceInputError. */
   definitionOf(input: SourceDefinitionInput): FeedSourceRecord {
-    const parsed = SourceDefinition.safeParse(input);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new SourceInputError(`Invalid field \`${issue?.path.join('.') || 'body'}\`: ${issue?.message ?? 'invalid value'}.`);
-    }
-    const problem = urlProblem(parsed.data.kind, parsed.data.url);
-    if (problem) throw new SourceInputError(problem);
-    const id = parsed.data.id ?? newSourceId(parsed.data.name);
-    return {
-      id,
-      name: parsed.data.name,
-      kind: parsed.data.kind,
-      url: parsed.data.url,
-      cadence_s: parsed.data.cadence_s,
-      role: parsed.data.role,
-      ...(parsed.data.item_selector ? { item_selector: parsed.data.item_selector } : {}),
-      paused: parsed.data.paused,
-      created_at: new Date(this.now()).toISOString(),
-    };
+    return sourceDefinitionOf(input, this.now());
   }
 
   private find(id: string): FeedSourceRecord | undefined {
